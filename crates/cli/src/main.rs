@@ -1,0 +1,38 @@
+//! `ajedrecista`: the command line. It parses arguments, calls the domain
+//! crates and prints; nothing else lives here.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Machines that mate a lone king: solve, play, audit, emulate, code.
+#[derive(Parser)]
+#[command(name = "ajedrecista", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Solve(commands::solve::Args),
+    Probe(commands::probe::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => commands::solve::run(args),
+        Command::Probe(args) => commands::probe::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // One line: the whole chain of causes, joined.
+            eprintln!("ajedrecista: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
