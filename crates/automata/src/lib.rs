@@ -1,1 +1,23 @@
-//! placeholder
+//! The historic mating automata as strategies, and their exact audit.
+//!
+//! - [`Strategy`]: an automaton playing White, with its own memory.
+//! - [`Torres`]: El Ajedrecista (1912).
+//! - [`Mk61Rook`]: the MK-61 rook-mate program of 1987, natively.
+//! - [`audit()`]: the longest defence against an automaton from every start.
+
+pub mod audit;
+pub mod game;
+pub mod krk;
+pub mod mk61_rook;
+pub mod play;
+pub mod strategy;
+pub mod torres;
+
+pub use audit::{
+    Audit, FailureKind, GameGraph, Outcome, SquareCell, StartSet, audit, start_positions,
+};
+pub use game::{Game, GameEnd};
+pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, StartTest};
+pub use play::play;
+pub use strategy::{Refusal, Reply, Strategy};
+pub use torres::Torres;

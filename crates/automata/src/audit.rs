@@ -1,0 +1,458 @@
+//! The exact audit: for every start position, how many moves the automaton
+//! needs against a defender who knows it and maximises the moves to mate.
+//!
+//! The game graph has one node per black-to-move position together with the
+//! automaton's memory (White's move is a function of both). The defender's
+//! value of a node is the longest path to mate over his choices, computed by
+//! a depth-first search with memoisation; a choice that leads back to a node
+//! on the search stack is a cycle the defender can repeat for ever. The
+//! defender prefers any failure to any mate, and among failures the one
+//! listed first in [`FailureKind`]; cycles come first so that "reaches a
+//! cycle" is exact (a depth-first search finds exactly the nodes from which a
+//! cycle is reachable), the other kinds are then decided on the acyclic rest.
+
+use std::collections::{BTreeMap, HashMap};
+
+use shakmaty::{CastlingMode, Chess, Color, Move, MoveList, Position, Setup, Square};
+
+use crate::game::Game;
+use crate::krk::Krk;
+use crate::play::play;
+use crate::strategy::{Refusal, Strategy};
+
+/// Which start positions to audit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StartSet {
+    /// Every legal position that meets the automaton's preconditions.
+    All,
+    /// The automaton's own historic start positions.
+    Machine,
+}
+
+impl StartSet {
+    pub fn name(self) -> &'static str {
+        match self {
+            StartSet::All => "all",
+            StartSet::Machine => "machine",
+        }
+    }
+}
+
+/// Every start position of `set` with `side` to move: legal, meeting the
+/// precondition (or in the machine's own set), and, with Black to move,
+/// with a move for Black (a game that is over is no start).
+pub fn start_positions<S: Strategy>(strategy: &S, set: StartSet, side: Color) -> Vec<Chess> {
+    let mut starts = Vec::new();
+    for white_king in Square::ALL {
+        for rook in Square::ALL {
+            for black_king in Square::ALL {
+                if rook == white_king || black_king == white_king || black_king == rook {
+                    continue;
+                }
+                let board = Krk {
+                    white_king,
+                    rook,
+                    black_king,
+                }
+                .board();
+                let wanted = match set {
+                    StartSet::All => strategy.precondition(&board).is_ok(),
+                    StartSet::Machine => strategy.is_machine_start(&board),
+                };
+                if !wanted {
+                    continue;
+                }
+                let mut setup = Setup::empty();
+                setup.board = board;
+                setup.turn = side;
+                let Ok(position) = setup.position::<Chess>(CastlingMode::Standard) else {
+                    continue;
+                };
+                if side == Color::Black && position.legal_moves().is_empty() {
+                    continue;
+                }
+                starts.push(position);
+            }
+        }
+    }
+    starts
+}
+
+/// How an automaton fails to mate. The order is the defender's preference
+/// when several are within reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FailureKind {
+    /// The defender can make the game go round for ever.
+    Cycle,
+    /// The black king takes the rook.
+    LostPiece,
+    /// The automaton stalemates.
+    Stalemate,
+    /// The automaton's rules name an illegal move.
+    IllegalMove,
+    /// The automaton refuses the position (its precondition signal, e.g. the
+    /// calculator's "turn the board").
+    Refusal,
+    /// The automaton's rules are undefined in the position reached.
+    OutsideRules,
+}
+
+impl FailureKind {
+    pub const ALL: [FailureKind; 6] = [
+        FailureKind::Cycle,
+        FailureKind::LostPiece,
+        FailureKind::Stalemate,
+        FailureKind::IllegalMove,
+        FailureKind::Refusal,
+        FailureKind::OutsideRules,
+    ];
+
+    /// The name used in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Cycle => "cycle",
+            FailureKind::LostPiece => "lost_piece",
+            FailureKind::Stalemate => "stalemate",
+            FailureKind::IllegalMove => "illegal_move",
+            FailureKind::Refusal => "refusal",
+            FailureKind::OutsideRules => "outside_rules",
+        }
+    }
+
+    fn of(refusal: &Refusal) -> FailureKind {
+        match refusal {
+            Refusal::Precondition(_) => FailureKind::Refusal,
+            Refusal::RuleUndefined(_) => FailureKind::OutsideRules,
+            Refusal::IllegalMove(_) => FailureKind::IllegalMove,
+        }
+    }
+}
+
+/// The value of a position for the defender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Mate after this many White moves, however Black defends.
+    Mate(u16),
+    /// The defender can make the automaton fail.
+    Failure(FailureKind),
+}
+
+impl Outcome {
+    /// Larger is better for the defender.
+    fn defender_rank(self) -> (u8, i32) {
+        match self {
+            Outcome::Mate(moves) => (0, i32::from(moves)),
+            Outcome::Failure(kind) => (1, -(kind as i32)),
+        }
+    }
+
+    fn after_white_move(self) -> Outcome {
+        match self {
+            Outcome::Mate(moves) => Outcome::Mate(moves + 1),
+            failure => failure,
+        }
+    }
+}
+
+/// Where a white move leads.
+enum Step<M> {
+    Over(Outcome),
+    /// Black to move in this position, with the automaton's memory.
+    Continue(Chess, M),
+}
+
+/// A node on the search stack.
+struct Frame<M> {
+    id: usize,
+    position: Chess,
+    memory: M,
+    moves: MoveList,
+    next: usize,
+    best: Option<(Outcome, Move)>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct NodeState {
+    /// `None` while the node is on the search stack.
+    outcome: Option<Outcome>,
+    /// The defender's choice.
+    defence: Option<Move>,
+}
+
+/// The game graph of one automaton, solved lazily from the starts asked for.
+pub struct GameGraph<'a, S: Strategy> {
+    strategy: &'a S,
+    index: HashMap<(u32, S::Memory), usize>,
+    nodes: Vec<NodeState>,
+}
+
+impl<'a, S: Strategy> GameGraph<'a, S> {
+    pub fn new(strategy: &'a S) -> Self {
+        GameGraph {
+            strategy,
+            index: HashMap::new(),
+            nodes: Vec::new(),
+        }
+    }
+
+    /// Number of (position, memory) nodes solved so far.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The outcome from `start` under the longest defence.
+    pub fn outcome(&mut self, start: &Chess) -> Outcome {
+        let memory = self.strategy.start(start);
+        match start.turn() {
+            Color::White => match self.white_step(start.clone(), &memory) {
+                Step::Over(outcome) => outcome,
+                Step::Continue(position, memory) => self.solve(position, memory).after_white_move(),
+            },
+            Color::Black => self.solve(start.clone(), memory),
+        }
+    }
+
+    /// The game from `start` in which the defender plays the choices the
+    /// audit found (call [`GameGraph::outcome`] on `start` first).
+    pub fn game(&self, start: &Chess) -> Game {
+        play(
+            self.strategy,
+            start,
+            |position, memory| {
+                let key = (node_key(position), memory.clone());
+                let id = self.index[&key];
+                self.nodes[id].defence.expect("a solved node has a defence")
+            },
+            true,
+            usize::MAX,
+            "longest defence against this automaton",
+        )
+    }
+
+    fn white_step(&self, mut position: Chess, memory: &S::Memory) -> Step<S::Memory> {
+        let (reply, memory) = match self.strategy.reply(&position, memory) {
+            Ok(answer) => answer,
+            Err(refusal) => return Step::Over(Outcome::Failure(FailureKind::of(&refusal))),
+        };
+        position.play_unchecked(reply.mv);
+        if position.legal_moves().is_empty() {
+            return Step::Over(if position.is_check() {
+                Outcome::Mate(1)
+            } else {
+                Outcome::Failure(FailureKind::Stalemate)
+            });
+        }
+        Step::Continue(position, memory)
+    }
+
+    fn open(&mut self, position: Chess, memory: S::Memory) -> Frame<S::Memory> {
+        let id = self.nodes.len();
+        self.nodes.push(NodeState {
+            outcome: None,
+            defence: None,
+        });
+        self.index.insert((node_key(&position), memory.clone()), id);
+        let moves = position.legal_moves();
+        Frame {
+            id,
+            position,
+            memory,
+            moves,
+            next: 0,
+            best: None,
+        }
+    }
+
+    /// The defender's value of a black-to-move node: an iterative
+    /// depth-first search (games can be long; no recursion).
+    fn solve(&mut self, position: Chess, memory: S::Memory) -> Outcome {
+        if let Some(&id) = self.index.get(&(node_key(&position), memory.clone())) {
+            return self.nodes[id]
+                .outcome
+                .expect("the search stack is empty between starts");
+        }
+        let mut stack = vec![self.open(position, memory)];
+        let mut returned: Option<Outcome> = None;
+        loop {
+            let frame = stack
+                .last_mut()
+                .expect("the loop returns when the stack empties");
+            if let Some(child) = returned.take() {
+                let mv = frame.moves[frame.next - 1];
+                offer(&mut frame.best, child.after_white_move(), mv);
+            }
+            if frame.next == frame.moves.len() {
+                let (outcome, defence) = frame.best.expect("every node has a black move");
+                self.nodes[frame.id] = NodeState {
+                    outcome: Some(outcome),
+                    defence: Some(defence),
+                };
+                stack.pop();
+                if stack.is_empty() {
+                    return outcome;
+                }
+                returned = Some(outcome);
+                continue;
+            }
+            let mv = frame.moves[frame.next];
+            frame.next += 1;
+            let candidate = if mv.is_capture() {
+                Outcome::Failure(FailureKind::LostPiece)
+            } else {
+                let mut after = frame.position.clone();
+                after.play_unchecked(mv);
+                match self.white_step(after, &frame.memory) {
+                    Step::Over(outcome) => outcome,
+                    Step::Continue(child, memory) => {
+                        match self.index.get(&(node_key(&child), memory.clone())) {
+                            Some(&id) => match self.nodes[id].outcome {
+                                Some(outcome) => outcome.after_white_move(),
+                                None => Outcome::Failure(FailureKind::Cycle),
+                            },
+                            None => {
+                                let child_frame = self.open(child, memory);
+                                stack.push(child_frame);
+                                continue;
+                            }
+                        }
+                    }
+                }
+            };
+            offer(&mut frame.best, candidate, mv);
+        }
+    }
+}
+
+fn node_key(position: &Chess) -> u32 {
+    Krk::from_board(position.board())
+        .expect("the graph holds king and rook against king only")
+        .key()
+}
+
+/// Keeps the defender's better choice; the first of equals stays.
+fn offer(best: &mut Option<(Outcome, Move)>, candidate: Outcome, mv: Move) {
+    if best.is_none_or(|(outcome, _)| candidate.defender_rank() > outcome.defender_rank()) {
+        *best = Some((candidate, mv));
+    }
+}
+
+/// The outcome from one start position.
+#[derive(Debug, Clone)]
+pub struct StartResult {
+    pub position: Chess,
+    pub outcome: Outcome,
+}
+
+/// What the audit of one automaton over one start set found.
+#[derive(Debug, Clone)]
+pub struct Audit {
+    pub strategy: &'static str,
+    pub starts_set: StartSet,
+    pub side_to_move: Color,
+    /// Every start in enumeration order (white king, rook, black king by
+    /// square index).
+    pub results: Vec<StartResult>,
+    /// The longest mate (the first start with the most moves) as a game.
+    pub worst: Option<Game>,
+    /// For each failure kind found, the first start that fails so, as a game.
+    pub failure_examples: BTreeMap<FailureKind, Game>,
+    /// Number of (position, memory) nodes in the game graph.
+    pub nodes: usize,
+}
+
+/// The worst case over the starts a black king square begins on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SquareCell {
+    NoStart,
+    /// The longest mate from starts with the black king there.
+    Mate(u16),
+    /// Some start with the black king there fails.
+    Failure,
+}
+
+impl Audit {
+    /// Failures counted by kind (every kind listed, zero included).
+    pub fn failures(&self) -> BTreeMap<FailureKind, usize> {
+        let mut counts: BTreeMap<FailureKind, usize> =
+            FailureKind::ALL.iter().map(|kind| (*kind, 0)).collect();
+        for result in &self.results {
+            if let Outcome::Failure(kind) = result.outcome {
+                *counts.entry(kind).or_default() += 1;
+            }
+        }
+        counts
+    }
+
+    /// Number of starts per number of moves to mate.
+    pub fn histogram(&self) -> BTreeMap<u16, usize> {
+        let mut histogram = BTreeMap::new();
+        for result in &self.results {
+            if let Outcome::Mate(moves) = result.outcome {
+                *histogram.entry(moves).or_default() += 1;
+            }
+        }
+        histogram
+    }
+
+    /// The most moves to mate over the starts that do not fail.
+    pub fn worst_moves(&self) -> Option<u16> {
+        self.histogram().keys().next_back().copied()
+    }
+
+    /// The worst case per square of the black king's start.
+    pub fn per_square(&self) -> [SquareCell; 64] {
+        let mut cells = [SquareCell::NoStart; 64];
+        for result in &self.results {
+            let krk = Krk::from_board(result.position.board()).expect("starts are rook endings");
+            let cell = &mut cells[krk.black_king.to_usize()];
+            *cell = match (*cell, result.outcome) {
+                (SquareCell::Failure, _) | (_, Outcome::Failure(_)) => SquareCell::Failure,
+                (SquareCell::Mate(a), Outcome::Mate(b)) => SquareCell::Mate(a.max(b)),
+                (SquareCell::NoStart, Outcome::Mate(b)) => SquareCell::Mate(b),
+            };
+        }
+        cells
+    }
+}
+
+/// Audits `strategy` over the start set with `side` to move.
+pub fn audit<S: Strategy>(strategy: &S, starts_set: StartSet, side: Color) -> Audit {
+    let mut graph = GameGraph::new(strategy);
+    let results: Vec<StartResult> = start_positions(strategy, starts_set, side)
+        .into_iter()
+        .map(|position| {
+            let outcome = graph.outcome(&position);
+            StartResult { position, outcome }
+        })
+        .collect();
+    let worst = results
+        .iter()
+        .filter_map(|result| match result.outcome {
+            Outcome::Mate(moves) => Some((moves, result)),
+            Outcome::Failure(_) => None,
+        })
+        .rev()
+        .max_by_key(|(moves, _)| *moves)
+        .map(|(_, result)| graph.game(&result.position));
+    let mut failure_examples = BTreeMap::new();
+    for result in &results {
+        if let Outcome::Failure(kind) = result.outcome {
+            failure_examples
+                .entry(kind)
+                .or_insert_with(|| graph.game(&result.position));
+        }
+    }
+    Audit {
+        strategy: strategy.name(),
+        starts_set,
+        side_to_move: side,
+        results,
+        worst,
+        failure_examples,
+        nodes: graph.len(),
+    }
+}

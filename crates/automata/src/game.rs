@@ -1,0 +1,138 @@
+//! A game record and its PGN.
+
+use std::fmt::Write;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+
+use crate::strategy::Refusal;
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameEnd {
+    Checkmate,
+    Stalemate,
+    /// The black king took the rook: a draw by insufficient material.
+    RookCaptured,
+    /// The automaton would not move.
+    Refused(Refusal),
+    /// The position (with the automaton's memory) came round again: with
+    /// this defence the game never ends.
+    Cycle,
+    /// Stopped by the caller (a move limit) before any of the above.
+    Unfinished,
+}
+
+impl GameEnd {
+    fn result(&self) -> &'static str {
+        match self {
+            GameEnd::Checkmate => "1-0",
+            GameEnd::Stalemate | GameEnd::RookCaptured => "1/2-1/2",
+            GameEnd::Refused(_) | GameEnd::Cycle | GameEnd::Unfinished => "*",
+        }
+    }
+
+    fn termination(&self) -> &'static str {
+        match self {
+            GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::RookCaptured => "normal",
+            GameEnd::Refused(_) | GameEnd::Cycle | GameEnd::Unfinished => "unterminated",
+        }
+    }
+
+    fn comment(&self) -> Option<String> {
+        match self {
+            GameEnd::Checkmate => None,
+            GameEnd::Stalemate => Some("stalemate".into()),
+            GameEnd::RookCaptured => Some("the rook is lost: draw".into()),
+            GameEnd::Refused(refusal) => Some(format!("the automaton refuses: {refusal}")),
+            GameEnd::Cycle => Some("the position repeats: the automaton never mates".into()),
+            GameEnd::Unfinished => Some("stopped".into()),
+        }
+    }
+}
+
+/// One game: where it started, who played, the moves and how it ended.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub white: String,
+    pub black: String,
+    pub start: Chess,
+    pub moves: Vec<Move>,
+    pub end: GameEnd,
+}
+
+impl Game {
+    /// Number of White's moves in the game.
+    pub fn white_moves(&self) -> usize {
+        match self.start.turn() {
+            Color::White => self.moves.len().div_ceil(2),
+            Color::Black => self.moves.len() / 2,
+        }
+    }
+
+    /// The position after the last move.
+    pub fn final_position(&self) -> Chess {
+        let mut position = self.start.clone();
+        for mv in &self.moves {
+            position.play_unchecked(*mv);
+        }
+        position
+    }
+
+    /// The game in PGN export format, with the tags White, Black, FEN,
+    /// SetUp, Result, Termination and PlyCount.
+    pub fn to_pgn(&self) -> String {
+        let fen = Fen::from_position(&self.start, EnPassantMode::Legal);
+        let result = self.end.result();
+        let mut pgn = String::new();
+        for (tag, value) in [
+            ("Event", "ajedrecista"),
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("Round", "-"),
+            ("White", &self.white),
+            ("Black", &self.black),
+            ("Result", result),
+            ("SetUp", "1"),
+            ("FEN", &fen.to_string()),
+            ("Termination", self.end.termination()),
+            ("PlyCount", &self.moves.len().to_string()),
+        ] {
+            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+            writeln!(pgn, "[{tag} \"{value}\"]").expect("writing to a String");
+        }
+        pgn.push('\n');
+
+        let mut tokens = Vec::new();
+        let mut position = self.start.clone();
+        for (i, mv) in self.moves.iter().enumerate() {
+            let number = position.fullmoves();
+            if position.turn() == Color::White {
+                tokens.push(format!("{number}."));
+            } else if i == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
+        }
+        if let Some(comment) = self.end.comment() {
+            tokens.push(format!("{{{comment}}}"));
+        }
+        tokens.push(result.to_string());
+
+        let mut line_length = 0;
+        for token in tokens {
+            if line_length > 0 && line_length + 1 + token.len() > 79 {
+                pgn.push('\n');
+                line_length = 0;
+            } else if line_length > 0 {
+                pgn.push(' ');
+                line_length += 1;
+            }
+            pgn.push_str(&token);
+            line_length += token.len();
+        }
+        pgn.push('\n');
+        pgn
+    }
+}

@@ -1,0 +1,394 @@
+//! The MK-61 rook-mate program of seed 001 ("Мат ладьёй", Техника —
+//! молодёжи 9/1987, modified version), played natively: the pseudocode and
+//! listing of the seed, on the seed's numeric squares (file digit, rank
+//! digit: 11 = a1 .. 88 = h8).
+//!
+//! The program has a fixed frame: the white king must stand at least two
+//! ranks below the black king. It does not turn the board itself; it shows
+//! `9------0.` and the player turns the board by 90 degrees and keys the
+//! white men in again.
+
+use std::fmt;
+
+use shakmaty::{Board, Chess, Position, Square};
+
+use crate::krk::{Krk, square_at};
+use crate::strategy::{Refusal, Reply, Strategy, legal_move};
+
+/// How the program decides that a move is the first of a game.
+///
+/// The listing tests the start flag R0 with `FL0` (step 29). The seed's
+/// pseudocode reads that as `R0 == 1`, but on the MK-61 `FL0` converts R0 as
+/// for indirect addressing and falls through for R0 = -1 as well as for
+/// R0 = 1 (../shared/mk61/opcodes.tsv, code 5D, observed on the microcode
+/// emulation). R0 holds `1 - |rook file - black king file|` after every
+/// move, so the machine re-runs its start test on the move after the black
+/// king stood on the rook's file (R0 = 1) or two files from it (R0 = -1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum StartTest {
+    /// The calculator: the start test runs when |R0| = 1.
+    #[default]
+    Machine,
+    /// The seed's pseudocode: the start test runs when R0 = 1.
+    Pseudocode,
+}
+
+/// The MK-61 rook program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Mk61Rook {
+    pub start_test: StartTest,
+}
+
+/// What the program keeps between moves that the board does not show: the
+/// start flag R0, reduced to what the start test reads from it. (R3-R6
+/// mirror the white men and R1, R2 are the black king's input.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Mk61RookMemory {
+    /// The next move will run the start test.
+    pub start_test_armed: bool,
+}
+
+/// One answer on the calculator's display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Answer {
+    /// `X.Y`: the white king to file X, rank Y.
+    King { x: i32, y: i32 },
+    /// `XY.`: the rook to file X, rank Y.
+    Rook { x: i32, y: i32 },
+    /// `1. XY` (10 to the power XY): the rook to XY with check.
+    RookCheck { x: i32, y: i32 },
+    /// `9------0.`: bad position, turn the board by 90 degrees.
+    TurnTheBoard,
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::King { x, y } => write!(f, "{x}.{y}"),
+            Answer::Rook { x, y } => write!(f, "{x}{y}."),
+            Answer::RookCheck { x, y } => write!(f, "1. {x}{y}"),
+            Answer::TurnTheBoard => f.write_str("9------0."),
+        }
+    }
+}
+
+/// The seed's numeric square: file digit and rank digit, 1-8 each.
+pub fn numeric_square(square: Square) -> i32 {
+    (square.file().to_u32() as i32 + 1) * 10 + square.rank().to_u32() as i32 + 1
+}
+
+/// The program's registers for one move, named as in the seed.
+struct Registers {
+    /// Black king (R1, R2), white king (R3, R4), rook (R5, R6).
+    r1: i32,
+    r2: i32,
+    r3: i32,
+    r4: i32,
+    r5: i32,
+    r6: i32,
+}
+
+impl Registers {
+    fn of(krk: &Krk) -> Registers {
+        let digits = |sq: Square| (sq.file().to_u32() as i32 + 1, sq.rank().to_u32() as i32 + 1);
+        let (r1, r2) = digits(krk.black_king);
+        let (r3, r4) = digits(krk.white_king);
+        let (r5, r6) = digits(krk.rook);
+        Registers {
+            r1,
+            r2,
+            r3,
+            r4,
+            r5,
+            r6,
+        }
+    }
+
+    /// `MoveRook`: the rook along its rank to the half away from the black
+    /// king (files 1-4 -> 7, 5-8 -> 1), one file further right if it is
+    /// there already.
+    fn move_rook(&self) -> Answer {
+        let mut x = if self.r1 / 5 == 0 { 7 } else { 1 };
+        if x == self.r5 {
+            x += 1;
+        }
+        Answer::Rook { x, y: self.r6 }
+    }
+}
+
+/// Why the program chose an answer.
+const WHY_TURN: &str = "9------0.: turn the board by 90 degrees";
+const WHY_MOVE_ROOK: &str = "MoveRook: rook to the far half";
+const WHY_CUT: &str = "rook cuts off the black king";
+const WHY_KING_UP: &str = "king up towards the black king";
+const WHY_CHECK: &str = "kings in opposition: rook check";
+const WHY_WAIT: &str = "kings on adjacent files: waiting rook move";
+const WHY_KING_ACROSS: &str = "king sideways towards the black king";
+
+impl Mk61Rook {
+    /// The program's answer to the black king's move, from the squares and
+    /// the start flag: the listing step by step (addresses in comments).
+    fn answer(&self, krk: &Krk, armed: bool) -> (Answer, &'static str, bool) {
+        let r = Registers::of(krk);
+        // 13-18: Rd = R2 - R4 - 2; below zero the kings are too close.
+        let rd = r.r2 - r.r4 - 2;
+        if rd < 0 {
+            return (Answer::TurnTheBoard, WHY_TURN, armed);
+        }
+        // 19-22: Rc = R5 - R3, zero when the white men share a file.
+        let rc = r.r5 - r.r3;
+        // 23-28: RX = 1 - |R5 - R1|.
+        let rx = 1 - (r.r5 - r.r1).abs();
+        // 29-35: the start test.
+        if armed && rx >= 0 {
+            if rc != 0 {
+                return (Answer::TurnTheBoard, WHY_TURN, armed);
+            }
+            // 35: the listing stores Rc (zero) in R0; the pseudocode says
+            // R0 = RX, which is 1 with the black king on the rook's file.
+            let armed_next = self.start_test == StartTest::Pseudocode && rx == 1;
+            return (r.move_rook(), WHY_MOVE_ROOK, armed_next);
+        }
+        // 53: R0 = RX.
+        let armed_next = match self.start_test {
+            StartTest::Machine => rx.abs() == 1,
+            StartTest::Pseudocode => rx == 1,
+        };
+        // 54: rook next to the black king's file.
+        if rx == 0 {
+            return (r.move_rook(), WHY_MOVE_ROOK, armed_next);
+        }
+        // 55-61: is the rook on the rank below the black king?
+        let cut_rank = r.r2 - 1;
+        let answer = if r.r6 != cut_rank {
+            if rc == 0 {
+                (r.move_rook(), WHY_MOVE_ROOK)
+            } else {
+                (
+                    Answer::Rook {
+                        x: r.r5,
+                        y: cut_rank,
+                    },
+                    WHY_CUT,
+                )
+            }
+        } else if rd != 0 {
+            (
+                Answer::King {
+                    x: r.r3,
+                    y: r.r4 + 1,
+                },
+                WHY_KING_UP,
+            )
+        } else {
+            let across = r.r1 - r.r3;
+            match across.abs() {
+                0 => (Answer::RookCheck { x: r.r5, y: r.r2 }, WHY_CHECK),
+                1 => (r.move_rook(), WHY_WAIT),
+                _ => (
+                    Answer::King {
+                        x: r.r3 + across.signum(),
+                        y: r.r4,
+                    },
+                    WHY_KING_ACROSS,
+                ),
+            }
+        };
+        (answer.0, answer.1, armed_next)
+    }
+}
+
+fn read(board: &Board) -> Result<Krk, Refusal> {
+    Krk::from_board(board).ok_or_else(|| {
+        Refusal::Precondition("the rook program plays king and rook against king only".into())
+    })
+}
+
+impl Strategy for Mk61Rook {
+    type Memory = Mk61RookMemory;
+
+    fn name(&self) -> &'static str {
+        match self.start_test {
+            StartTest::Machine => "mk61-rook",
+            StartTest::Pseudocode => "mk61-rook-pseudocode",
+        }
+    }
+
+    /// The seed's start conditions: the white king at least two ranks below
+    /// the black king; the rook not on the black king's file or the next
+    /// one, unless the rook and the white king share a file.
+    fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+        let krk = read(board)?;
+        match self.answer(&krk, true).0 {
+            Answer::TurnTheBoard => Err(Refusal::Precondition(format!(
+                "{WHY_TURN} (the white king must stand two ranks or more below the black king, \
+                 and the rook off the black king's file and the files next to it unless the \
+                 white men share a file)"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    fn start(&self, _start: &Chess) -> Mk61RookMemory {
+        Mk61RookMemory {
+            start_test_armed: true,
+        }
+    }
+
+    fn reply(
+        &self,
+        position: &Chess,
+        memory: &Mk61RookMemory,
+    ) -> Result<(Reply, Mk61RookMemory), Refusal> {
+        let krk = read(position.board())?;
+        let (answer, reason, armed) = self.answer(&krk, memory.start_test_armed);
+        let (from, to) = match answer {
+            Answer::TurnTheBoard => return Err(Refusal::Precondition(WHY_TURN.into())),
+            Answer::King { x, y } => (krk.white_king, square_at(x - 1, y - 1)),
+            Answer::Rook { x, y } | Answer::RookCheck { x, y } => {
+                (krk.rook, square_at(x - 1, y - 1))
+            }
+        };
+        let to = to.ok_or_else(|| {
+            Refusal::IllegalMove(format!("{reason}: the answer {answer} leaves the board"))
+        })?;
+        let mv = legal_move(position, from, to, reason)?;
+        let reply = Reply {
+            mv,
+            reason,
+            display: Some(answer.to_string()),
+        };
+        Ok((
+            reply,
+            Mk61RookMemory {
+                start_test_armed: armed,
+            },
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("FEN");
+        fen.into_position(CastlingMode::Standard)
+            .expect("legal position")
+    }
+
+    fn answer(program: Mk61Rook, fen: &str, armed: bool) -> Result<String, Refusal> {
+        let memory = Mk61RookMemory {
+            start_test_armed: armed,
+        };
+        program
+            .reply(&position(fen), &memory)
+            .map(|(reply, _)| reply.display.expect("the program shows its answer"))
+    }
+
+    #[test]
+    fn numeric_squares_are_file_digit_then_rank_digit() {
+        assert_eq!(numeric_square(Square::A1), 11);
+        assert_eq!(numeric_square(Square::D2), 42);
+        assert_eq!(numeric_square(Square::H8), 88);
+    }
+
+    #[test]
+    fn displays_in_the_calculator_notation() {
+        assert_eq!(Answer::King { x: 4, y: 2 }.to_string(), "4.2");
+        assert_eq!(Answer::Rook { x: 2, y: 5 }.to_string(), "25.");
+        assert_eq!(Answer::RookCheck { x: 2, y: 5 }.to_string(), "1. 25");
+        assert_eq!(Answer::TurnTheBoard.to_string(), "9------0.");
+    }
+
+    #[test]
+    fn kings_too_close_at_the_start_turn_the_board() {
+        // White king e1, black king c2: not two ranks apart.
+        let fen = "8/8/8/8/8/8/2k5/R3K3 w - - 0 1";
+        let refusal = answer(Mk61Rook::default(), fen, true).unwrap_err();
+        assert!(refusal.to_string().contains("9------0."));
+        assert!(
+            Mk61Rook::default()
+                .precondition(position(fen).board())
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn rook_next_to_the_black_king_at_the_start_turns_the_board() {
+        // Rook b2, black king c4, white king e1: files next to each other.
+        let fen = "8/8/8/8/2k5/8/1R6/4K3 w - - 0 1";
+        assert!(answer(Mk61Rook::default(), fen, true).is_err());
+        // The same files are allowed when the white men share a file.
+        let fen = "8/8/8/8/2k5/8/1R6/1K6 w - - 0 1";
+        assert_eq!(answer(Mk61Rook::default(), fen, true).unwrap(), "72.");
+    }
+
+    #[test]
+    fn rook_cuts_then_king_climbs_then_checks() {
+        assert_eq!(
+            answer(Mk61Rook::default(), "8/8/8/4k3/8/8/R7/4K3 w - - 0 1", true).unwrap(),
+            "14."
+        );
+        assert_eq!(
+            answer(Mk61Rook::default(), "8/4k3/R7/8/8/8/8/4K3 w - - 0 1", false).unwrap(),
+            "5.2"
+        );
+        assert_eq!(
+            answer(Mk61Rook::default(), "4k3/R7/4K3/8/8/8/8/8 w - - 0 1", false).unwrap(),
+            "1. 18"
+        );
+    }
+
+    #[test]
+    fn kings_on_adjacent_files_wait_with_the_rook() {
+        assert_eq!(
+            answer(Mk61Rook::default(), "3k4/R7/4K3/8/8/8/8/8 w - - 0 1", false).unwrap(),
+            "77."
+        );
+    }
+
+    /// The restart signal: after the black king stood two files from the
+    /// rook (R0 = -1), the calculator runs its start test again; the black
+    /// king stepping next to the rook's file then gets `9------0.`. The
+    /// pseudocode, which tests R0 = 1, moves the rook away instead.
+    #[test]
+    fn restart_signal_in_the_middle_of_a_game() {
+        let start = position("8/8/8/8/8/3k4/8/KR6 w - - 0 1");
+        for (program, expected) in [
+            (Mk61Rook::default(), None),
+            (
+                Mk61Rook {
+                    start_test: StartTest::Pseudocode,
+                },
+                Some("72."),
+            ),
+        ] {
+            let memory = program.start(&start);
+            let (reply, memory) = program.reply(&start, &memory).expect("a first answer");
+            assert_eq!(reply.display.as_deref(), Some("22."));
+            assert_eq!(
+                memory.start_test_armed,
+                program.start_test == StartTest::Machine
+            );
+            let mut after = start.clone();
+            after.play_unchecked(reply.mv);
+            let black = after
+                .legal_moves()
+                .into_iter()
+                .find(|mv| mv.to() == Square::C3)
+                .expect("Kc3 is legal");
+            after.play_unchecked(black);
+            let answer = program
+                .reply(&after, &memory)
+                .map(|(reply, _)| reply.display.expect("shown"));
+            match expected {
+                None => assert!(answer.unwrap_err().to_string().contains("9------0.")),
+                Some(display) => assert_eq!(answer.unwrap(), display),
+            }
+        }
+    }
+}

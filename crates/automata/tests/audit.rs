@@ -1,0 +1,173 @@
+//! The audit's longest-defence values, checked against the games it
+//! reconstructs and against a plain search without memoisation.
+
+use ajedrecista_automata::strategy::legal_move;
+use ajedrecista_automata::{
+    FailureKind, GameEnd, GameGraph, Mk61Rook, Outcome, Refusal, Reply, StartSet, StartTest,
+    Strategy, Torres, audit, start_positions,
+};
+use shakmaty::{Board, Chess, Color, Position, Square};
+
+/// Moves to mate against the longest defence, found by trying every black
+/// line up to `depth` White moves; `None` if some line fails or lasts longer.
+fn plain_search<S: Strategy>(
+    strategy: &S,
+    position: &Chess,
+    memory: &S::Memory,
+    depth: u16,
+) -> Option<u16> {
+    if depth == 0 {
+        return None;
+    }
+    let (reply, memory) = strategy.reply(position, memory).ok()?;
+    let mut after = position.clone();
+    after.play_unchecked(reply.mv);
+    if after.is_checkmate() {
+        return Some(1);
+    }
+    let moves = after.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut longest = 0;
+    for mv in moves {
+        if mv.is_capture() {
+            return None;
+        }
+        let mut next = after.clone();
+        next.play_unchecked(mv);
+        longest = longest.max(plain_search(strategy, &next, &memory, depth - 1)?);
+    }
+    Some(longest + 1)
+}
+
+fn agrees_with_plain_search<S: Strategy>(strategy: &S, every: usize) {
+    let starts = start_positions(strategy, StartSet::All, Color::White);
+    let mut graph = GameGraph::new(strategy);
+    let mut short_mates = 0;
+    for start in starts.iter().step_by(every) {
+        let outcome = graph.outcome(start);
+        let plain = plain_search(strategy, start, &strategy.start(start), 3);
+        let expected = match outcome {
+            Outcome::Mate(moves) if moves <= 3 => Some(moves),
+            _ => None,
+        };
+        assert_eq!(
+            plain,
+            expected,
+            "{}",
+            shakmaty::fen::Fen::from_position(start, shakmaty::EnPassantMode::Legal)
+        );
+        short_mates += usize::from(plain.is_some());
+    }
+    assert!(
+        short_mates > 10,
+        "the sample holds short mates ({short_mates})"
+    );
+}
+
+#[test]
+fn torres_values_agree_with_a_plain_search() {
+    agrees_with_plain_search(&Torres, 3);
+}
+
+#[test]
+fn mk61_rook_values_agree_with_a_plain_search() {
+    agrees_with_plain_search(
+        &Mk61Rook {
+            start_test: StartTest::Pseudocode,
+        },
+        7,
+    );
+}
+
+#[test]
+fn torres_machine_audit_mates_from_every_start() {
+    let audit = audit(&Torres, StartSet::Machine, Color::White);
+    // Black king on ranks 1-6, less b1-b6 where the rook gives check.
+    assert_eq!(audit.results.len(), 42);
+    assert!(audit.failures().values().all(|count| *count == 0));
+    let worst = audit.worst.as_ref().expect("a longest game");
+    let worst_moves = audit.worst_moves().expect("mates");
+    assert_eq!(worst.white_moves(), usize::from(worst_moves));
+    assert_eq!(worst.end, GameEnd::Checkmate);
+    assert!(worst.final_position().is_checkmate());
+    // Every white move of the longest game is Torres' own.
+    let mut position = worst.start.clone();
+    for mv in &worst.moves {
+        if position.turn() == Color::White {
+            assert_eq!(Torres.reply(&position, &()).expect("a reply").0.mv, *mv);
+        }
+        position.play_unchecked(*mv);
+    }
+    let histogram_total: usize = audit.histogram().values().sum();
+    assert_eq!(histogram_total, 42);
+}
+
+#[test]
+fn failure_examples_end_as_counted() {
+    let audit = audit(&Mk61Rook::default(), StartSet::All, Color::White);
+    let refusals = audit.failures()[&FailureKind::Refusal];
+    assert!(refusals > 0);
+    let example = &audit.failure_examples[&FailureKind::Refusal];
+    assert!(matches!(
+        example.end,
+        GameEnd::Refused(Refusal::Precondition(_))
+    ));
+    // The starts meet the precondition, so the refusal comes later.
+    assert!(example.moves.len() >= 2);
+}
+
+/// A rook that shuffles between its square and the one beside it, never
+/// mating: the defender can walk his king round for ever.
+struct Shuffle;
+
+impl Strategy for Shuffle {
+    /// Which way the rook goes next.
+    type Memory = bool;
+
+    fn name(&self) -> &'static str {
+        "shuffle"
+    }
+
+    fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+        let rook_on_a1 = board.piece_at(Square::A1) == Some(Color::White.rook());
+        let king_on_h1 = board.piece_at(Square::H1) == Some(Color::White.king());
+        if rook_on_a1 && king_on_h1 {
+            Ok(())
+        } else {
+            Err(Refusal::Precondition("rook a1, king h1".into()))
+        }
+    }
+
+    fn start(&self, _start: &Chess) -> bool {
+        true
+    }
+
+    fn reply(&self, position: &Chess, forward: &bool) -> Result<(Reply, bool), Refusal> {
+        let (from, to) = if *forward {
+            (Square::A1, Square::B1)
+        } else {
+            (Square::B1, Square::A1)
+        };
+        let mv = legal_move(position, from, to, "shuffle")?;
+        Ok((
+            Reply {
+                mv,
+                reason: "shuffle",
+                display: None,
+            },
+            !forward,
+        ))
+    }
+}
+
+#[test]
+fn a_strategy_that_never_mates_is_a_cycle() {
+    let audit = audit(&Shuffle, StartSet::All, Color::White);
+    let failures = audit.failures();
+    assert!(failures[&FailureKind::Cycle] > 0);
+    assert_eq!(audit.worst_moves(), None);
+    let example = &audit.failure_examples[&FailureKind::Cycle];
+    assert_eq!(example.end, GameEnd::Cycle);
+}
