@@ -6,6 +6,8 @@
 //! - [`audit()`]: the longest defence against an automaton from every start.
 
 pub mod audit;
+pub mod catalog;
+pub mod defence;
 pub mod game;
 pub mod krk;
 pub mod mk61_rook;
@@ -16,6 +18,8 @@ pub mod torres;
 pub use audit::{
     Audit, FailureKind, GameGraph, Outcome, SquareCell, StartSet, audit, start_positions,
 };
+pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
+pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use game::{Game, GameEnd};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, StartTest};
 pub use play::play;

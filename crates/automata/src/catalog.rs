@@ -1,0 +1,111 @@
+//! The automata by name, for the command line.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::mk61_rook::{Mk61Rook, StartTest};
+use crate::strategy::Strategy;
+use crate::torres::Torres;
+
+/// An automaton that can be named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StrategyName {
+    /// El Ajedrecista.
+    Torres,
+    /// The MK-61 rook program as the calculator runs it.
+    Mk61Rook,
+    /// The MK-61 rook program as the seed's pseudocode reads.
+    Mk61RookPseudocode,
+}
+
+impl StrategyName {
+    pub const ALL: [StrategyName; 3] = [
+        StrategyName::Torres,
+        StrategyName::Mk61Rook,
+        StrategyName::Mk61RookPseudocode,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StrategyName::Torres => "torres",
+            StrategyName::Mk61Rook => "mk61-rook",
+            StrategyName::Mk61RookPseudocode => "mk61-rook-pseudocode",
+        }
+    }
+
+    /// A start position for a demonstration game: the seed's own game where
+    /// there is one.
+    pub fn demo_fen(self) -> &'static str {
+        match self {
+            // Seed 004's game.
+            StrategyName::Torres => "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
+            // The rook program's reference trace (white king e1, rook a2,
+            // black king e5).
+            StrategyName::Mk61Rook | StrategyName::Mk61RookPseudocode => {
+                "8/8/8/4k3/8/8/R7/4K3 w - - 0 1"
+            }
+        }
+    }
+
+    /// Calls `visitor` with the automaton of this name.
+    pub fn visit<V: StrategyVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            StrategyName::Torres => visitor.visit(&Torres),
+            StrategyName::Mk61Rook => visitor.visit(&Mk61Rook {
+                start_test: StartTest::Machine,
+            }),
+            StrategyName::Mk61RookPseudocode => visitor.visit(&Mk61Rook {
+                start_test: StartTest::Pseudocode,
+            }),
+        }
+    }
+}
+
+/// Work to do with an automaton whose type is known only at run time.
+pub trait StrategyVisitor {
+    type Output;
+    fn visit<S: Strategy>(self, strategy: &S) -> Self::Output;
+}
+
+impl fmt::Display for StrategyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is no automaton.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-pseudocode)")]
+pub struct UnknownStrategy(pub String);
+
+impl FromStr for StrategyName {
+    type Err = UnknownStrategy;
+
+    fn from_str(name: &str) -> Result<StrategyName, UnknownStrategy> {
+        StrategyName::ALL
+            .into_iter()
+            .find(|known| known.as_str() == name)
+            .ok_or_else(|| UnknownStrategy(name.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_match_the_strategies() {
+        struct Name;
+        impl StrategyVisitor for Name {
+            type Output = &'static str;
+            fn visit<S: Strategy>(self, strategy: &S) -> &'static str {
+                strategy.name()
+            }
+        }
+        for name in StrategyName::ALL {
+            assert_eq!(name.as_str().parse::<StrategyName>(), Ok(name));
+            assert_eq!(name.visit(Name), name.as_str());
+        }
+        assert!("mk61-queen".parse::<StrategyName>().is_err());
+    }
+}
