@@ -1,0 +1,351 @@
+//! The ranking method: a table built backwards from the mates, one rank (ply)
+//! at a time.
+//!
+//! Rank 0 holds the mates. The positions of rank n are found from those of
+//! rank n - 1 by retracting moves: a position with a move into a lost one is
+//! won one ply later; a position all of whose moves lead into won positions is
+//! lost, and the moment the last of its children is found a win is the
+//! moment it gets its rank. Each position keeps a count of its children not
+//! yet known to win for the opponent, so no layer re-scans the table.
+//! Captures lead into smaller tables, built first, whose values are known
+//! from the start.
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc,
+        atomic::{AtomicU8, AtomicU64, Ordering},
+    },
+};
+
+use rayon::prelude::*;
+use shakmaty::{ByColor, Color};
+
+use crate::{
+    error::TableError,
+    index::{Indexer, Squares},
+    material::Material,
+    rules::{Move, Rules},
+    table::Table,
+    value::{ILLEGAL, MAX_PLIES, UNDECIDED, Value, decode_byte, encode_plies},
+    variant::Variant,
+};
+
+/// Where a build stands, for a progress display.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    /// Positions settled so far: examined, in the first pass; decided, later.
+    pub done: u64,
+    /// Table numbers for both sides to move.
+    pub total: u64,
+    /// The rank being worked on, `None` in the first pass.
+    pub rank: Option<u16>,
+}
+
+/// The tables a capture leads into.
+pub type Subtables = HashMap<Material, Arc<Table>>;
+
+/// A queued position: the side to move in the top bit, the number below.
+type Entry = u32;
+
+const BLACK_BIT: u32 = 1 << 31;
+
+fn entry(turn: Color, index: usize) -> Entry {
+    index as u32 | if turn == Color::Black { BLACK_BIT } else { 0 }
+}
+
+fn split(entry: Entry) -> (Color, usize) {
+    let turn = if entry & BLACK_BIT != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    (turn, (entry & !BLACK_BIT) as usize)
+}
+
+/// Positions to be settled at a given rank, gathered by one worker.
+type Found = Vec<(u16, Entry)>;
+
+/// What the captures of a position lead to, seen by the side that captures.
+#[derive(Default)]
+struct Captures {
+    /// Plies of the fastest win by a capture.
+    win: Option<u16>,
+    /// Plies of the slowest loss by a capture.
+    loss: u16,
+    /// Some capture leads to a draw.
+    draw: bool,
+}
+
+/// The state of one build.
+struct Builder<'a> {
+    material: &'a Material,
+    variant: Variant,
+    indexer: Indexer,
+    rules: Rules,
+    subtables: &'a Subtables,
+    values: ByColor<Vec<AtomicU8>>,
+    /// Per position: 0 until first asked, then 1 + the number of children
+    /// not yet known to be won by the opponent.
+    pending: ByColor<Vec<AtomicU8>>,
+    progress_done: AtomicU64,
+}
+
+fn atomic_bytes(len: usize) -> Vec<AtomicU8> {
+    (0..len).map(|_| AtomicU8::new(UNDECIDED)).collect()
+}
+
+/// Numbers handled by one parallel task.
+const CHUNK: usize = 1 << 14;
+
+impl<'a> Builder<'a> {
+    fn value_of_capture(&self, squares: &Squares, mv: Move, turn: Color) -> Value {
+        let captured = mv.captured.expect("a capture");
+        if matches!(self.variant, Variant::FixedKing(_)) {
+            // Black took a white man: the attempt has failed.
+            return Value::Draw;
+        }
+        let sub = self.material.without(captured);
+        let mut after = *squares;
+        after[mv.man] = mv.to;
+        let after = self.rules.without(&after, captured);
+        self.subtables[&sub]
+            .value_of(&after, !turn)
+            .expect("a legal move leads to a legal position")
+    }
+
+    fn captures(&self, squares: &Squares, turn: Color) -> Captures {
+        let mut found = Captures::default();
+        self.rules.for_each_move(squares, turn, |mv| {
+            if mv.captured.is_some() {
+                match self.value_of_capture(squares, mv, turn) {
+                    Value::Loss(p) => found.win = Some(found.win.map_or(p + 1, |w| w.min(p + 1))),
+                    Value::Win(p) => found.loss = found.loss.max(p + 1),
+                    Value::Draw => found.draw = true,
+                }
+            }
+        });
+        found
+    }
+
+    /// Number of distinct positions the quiet moves lead to, plus one if a
+    /// capture draws: the children that must all turn out won for the
+    /// opponent before this position is lost.
+    fn open_children(&self, squares: &Squares, turn: Color) -> u8 {
+        let mut children = [0usize; 128];
+        let mut len = 0;
+        let mut drawing_capture = false;
+        self.rules
+            .for_each_move(squares, turn, |mv| match mv.captured {
+                None => {
+                    let mut after = *squares;
+                    after[mv.man] = mv.to;
+                    children[len] = self
+                        .indexer
+                        .encode(&after[..self.rules.len()])
+                        .expect("legal");
+                    len += 1;
+                }
+                Some(_) => {
+                    drawing_capture |= self.value_of_capture(squares, mv, turn) == Value::Draw
+                }
+            });
+        let children = &mut children[..len];
+        children.sort_unstable();
+        let distinct = children.windows(2).filter(|w| w[0] != w[1]).count() + usize::from(len > 0);
+        (distinct + usize::from(drawing_capture)) as u8
+    }
+
+    /// First pass over one number for one side to move.
+    fn examine(&self, index: usize, turn: Color, found: &mut Found) {
+        let slot = &self.values[turn][index];
+        let Some(squares) = self.indexer.decode(index) else {
+            slot.store(ILLEGAL, Ordering::Relaxed);
+            return;
+        };
+        if !self.rules.is_legal(&squares, turn) {
+            slot.store(ILLEGAL, Ordering::Relaxed);
+            return;
+        }
+        let in_check = self.rules.in_check(&squares, turn);
+        if !in_check && !self.rules.threatens_capture(&squares, turn) {
+            // Every move is quiet: the position is settled from its children.
+            return;
+        }
+        let mut any_move = false;
+        let mut quiet = false;
+        self.rules.for_each_move(&squares, turn, |mv| {
+            any_move = true;
+            quiet |= mv.captured.is_none();
+        });
+        let captures = self.captures(&squares, turn);
+        let settled = if !any_move {
+            in_check.then_some(0)
+        } else if let Some(win) = captures.win {
+            Some(win)
+        } else if !quiet && !captures.draw {
+            Some(captures.loss)
+        } else {
+            None
+        };
+        if let Some(plies) = settled {
+            slot.store(encode_plies(plies.min(MAX_PLIES)), Ordering::Relaxed);
+            found.push((plies, entry(turn, index)));
+        }
+    }
+
+    /// Settles the positions one ply before a position of rank `rank`.
+    fn retract(&self, e: Entry, rank: u16, found: &mut Found) {
+        let (turn, index) = split(e);
+        if self.values[turn][index].load(Ordering::Relaxed) != encode_plies(rank) {
+            return; // settled earlier at a lower rank
+        }
+        let squares = self
+            .indexer
+            .decode(index)
+            .expect("queued numbers are canonical");
+        let mover = !turn;
+        let mut parents = [0usize; 128];
+        let mut len = 0;
+        self.rules
+            .for_each_retraction(&squares, mover, |man, from| {
+                let mut before = squares;
+                before[man] = from;
+                if let Some(parent) = self.indexer.encode(&before[..self.rules.len()])
+                    && self.values[mover][parent].load(Ordering::Relaxed) != ILLEGAL
+                {
+                    parents[len] = parent;
+                    len += 1;
+                }
+            });
+        let parents = &mut parents[..len];
+        parents.sort_unstable();
+        let mut last = None;
+        for &parent in parents.iter() {
+            if last == Some(parent) {
+                continue;
+            }
+            last = Some(parent);
+            let slot = &self.values[mover][parent];
+            if rank.is_multiple_of(2) {
+                // This position is lost: the parent wins one ply later.
+                let win = encode_plies(rank + 1);
+                let improved = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                    // A stored win (even byte) may be a slower capture win.
+                    (old == UNDECIDED || (old != ILLEGAL && old % 2 == 0 && old > win))
+                        .then_some(win)
+                });
+                if improved.is_ok() {
+                    found.push((rank + 1, entry(mover, parent)));
+                }
+            } else {
+                if slot.load(Ordering::Relaxed) != UNDECIDED {
+                    continue;
+                }
+                let counter = &self.pending[mover][parent];
+                if counter.load(Ordering::Relaxed) == 0 {
+                    let before = self.indexer.decode(parent).expect("canonical");
+                    let open = self.open_children(&before, mover);
+                    let _ =
+                        counter.compare_exchange(0, open + 1, Ordering::Relaxed, Ordering::Relaxed);
+                }
+                if counter.fetch_sub(1, Ordering::Relaxed) == 2 {
+                    // Every child is won by the opponent.
+                    let before = self.indexer.decode(parent).expect("canonical");
+                    let plies = (rank + 1).max(self.captures(&before, mover).loss);
+                    slot.store(encode_plies(plies.min(MAX_PLIES)), Ordering::Relaxed);
+                    found.push((plies, entry(mover, parent)));
+                }
+            }
+        }
+    }
+}
+
+/// Builds the table of `material` in `variant`. `subtables` must hold the
+/// table of every material a capture leads to (none for the fixed-king
+/// game, where a capture ends the game).
+pub fn build(
+    material: &Material,
+    variant: Variant,
+    subtables: &Subtables,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Table, TableError> {
+    let indexer = Indexer::new(material.len(), variant);
+    let size = indexer.size();
+    let total = 2 * size as u64;
+    let builder = Builder {
+        material,
+        variant,
+        rules: Rules::new(material, variant),
+        subtables,
+        values: ByColor::new_with(|_| atomic_bytes(size)),
+        pending: ByColor::new_with(|_| atomic_bytes(size)),
+        indexer,
+        progress_done: AtomicU64::new(0),
+    };
+    let report = |done: u64, rank: Option<u16>| progress(Progress { done, total, rank });
+
+    let mut ranks: Vec<Vec<Entry>> = vec![Vec::new(); usize::from(MAX_PLIES) + 2];
+    let file = |found: Vec<Found>, ranks: &mut Vec<Vec<Entry>>| -> Result<(), TableError> {
+        for (plies, e) in found.into_iter().flatten() {
+            if plies > MAX_PLIES {
+                return Err(TableError::TooDeep(material.clone()));
+            }
+            ranks[usize::from(plies)].push(e);
+        }
+        Ok(())
+    };
+
+    for turn in Color::ALL {
+        let found: Vec<Found> = (0..size)
+            .into_par_iter()
+            .step_by(CHUNK)
+            .map(|start| {
+                let mut found = Found::new();
+                for index in start..(start + CHUNK).min(size) {
+                    builder.examine(index, turn, &mut found);
+                }
+                let done = builder
+                    .progress_done
+                    .fetch_add((CHUNK.min(size - start)) as u64, Ordering::Relaxed);
+                report(done, None);
+                found
+            })
+            .collect();
+        file(found, &mut ranks)?;
+    }
+
+    let mut decided: u64 = 0;
+    for rank in 0..=MAX_PLIES {
+        let queue = std::mem::take(&mut ranks[usize::from(rank)]);
+        decided += queue.len() as u64;
+        let found: Vec<Found> = queue
+            .par_chunks(CHUNK / 16)
+            .map(|chunk| {
+                let mut found = Found::new();
+                for &e in chunk {
+                    builder.retract(e, rank, &mut found);
+                }
+                found
+            })
+            .collect();
+        file(found, &mut ranks)?;
+        report(decided, Some(rank));
+        if ranks.iter().all(Vec::is_empty) {
+            break;
+        }
+    }
+
+    let values = builder.values.map(|bytes| {
+        bytes
+            .into_iter()
+            .map(AtomicU8::into_inner)
+            .collect::<Vec<u8>>()
+    });
+    debug_assert!(
+        values
+            .iter()
+            .all(|v| v.iter().all(|&b| decode_byte(b).is_some() || b == ILLEGAL))
+    );
+    Ok(Table::from_parts(material.clone(), variant, values))
+}
