@@ -12,6 +12,7 @@
 //! cycle is reachable), the other kinds are then decided on the acyclic rest.
 
 use std::collections::{BTreeMap, HashMap};
+use std::convert::Infallible;
 
 use shakmaty::{CastlingMode, Chess, Color, Move, MoveList, Position, Setup, Square};
 
@@ -219,18 +220,21 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     /// The game from `start` in which the defender plays the choices the
     /// audit found (call [`GameGraph::outcome`] on `start` first).
     pub fn game(&self, start: &Chess) -> Game {
-        play(
+        let game = play(
             self.strategy,
             start,
             |position, memory| {
                 let key = (node_key(position), memory.clone());
                 let id = self.index[&key];
-                self.nodes[id].defence.expect("a solved node has a defence")
+                Ok::<_, Infallible>(self.nodes[id].defence.expect("a solved node has a defence"))
             },
             true,
             usize::MAX,
             "longest defence against this automaton",
-        )
+        );
+        match game {
+            Ok(game) => game,
+        }
     }
 
     fn white_step(&self, mut position: Chess, memory: &S::Memory) -> Step<S::Memory> {

@@ -3,7 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use ajedrecista_tables::Tablebase;
+
 use crate::mk61_rook::{Mk61Rook, StartTest};
+use crate::perfect::Perfect;
 use crate::strategy::Strategy;
 use crate::torres::Torres;
 
@@ -16,13 +19,16 @@ pub enum StrategyName {
     Mk61Rook,
     /// The MK-61 rook program as the seed's pseudocode reads.
     Mk61RookPseudocode,
+    /// Shortest mate by the tables.
+    Perfect,
 }
 
 impl StrategyName {
-    pub const ALL: [StrategyName; 3] = [
+    pub const ALL: [StrategyName; 4] = [
         StrategyName::Torres,
         StrategyName::Mk61Rook,
         StrategyName::Mk61RookPseudocode,
+        StrategyName::Perfect,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -30,6 +36,7 @@ impl StrategyName {
             StrategyName::Torres => "torres",
             StrategyName::Mk61Rook => "mk61-rook",
             StrategyName::Mk61RookPseudocode => "mk61-rook-pseudocode",
+            StrategyName::Perfect => "perfect",
         }
     }
 
@@ -38,7 +45,7 @@ impl StrategyName {
     pub fn demo_fen(self) -> &'static str {
         match self {
             // Seed 004's game.
-            StrategyName::Torres => "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
+            StrategyName::Torres | StrategyName::Perfect => "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
             // The rook program's reference trace (white king e1, rook a2,
             // black king e5).
             StrategyName::Mk61Rook | StrategyName::Mk61RookPseudocode => {
@@ -47,8 +54,9 @@ impl StrategyName {
         }
     }
 
-    /// Calls `visitor` with the automaton of this name.
-    pub fn visit<V: StrategyVisitor>(self, visitor: V) -> V::Output {
+    /// Calls `visitor` with the automaton of this name (`tables` serve
+    /// perfect play).
+    pub fn visit<V: StrategyVisitor>(self, tables: &Tablebase, visitor: V) -> V::Output {
         match self {
             StrategyName::Torres => visitor.visit(&Torres),
             StrategyName::Mk61Rook => visitor.visit(&Mk61Rook {
@@ -57,6 +65,7 @@ impl StrategyName {
             StrategyName::Mk61RookPseudocode => visitor.visit(&Mk61Rook {
                 start_test: StartTest::Pseudocode,
             }),
+            StrategyName::Perfect => visitor.visit(&Perfect::new(tables)),
         }
     }
 }
@@ -75,7 +84,7 @@ impl fmt::Display for StrategyName {
 
 /// A name that is no automaton.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-pseudocode)")]
+#[error("unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-pseudocode, perfect)")]
 pub struct UnknownStrategy(pub String);
 
 impl FromStr for StrategyName {
@@ -104,7 +113,7 @@ mod tests {
         }
         for name in StrategyName::ALL {
             assert_eq!(name.as_str().parse::<StrategyName>(), Ok(name));
-            assert_eq!(name.visit(Name), name.as_str());
+            assert_eq!(name.visit(&Tablebase::in_memory(), Name), name.as_str());
         }
         assert!("mk61-queen".parse::<StrategyName>().is_err());
     }

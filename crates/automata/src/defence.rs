@@ -79,7 +79,9 @@ mod tests {
         let position = Chess::default();
         let picks = |seed| {
             let mut defence = RandomDefence::new(seed);
-            (0..8).map(|_| defence.choose(&position)).collect::<Vec<_>>()
+            (0..8)
+                .map(|_| defence.choose(&position))
+                .collect::<Vec<_>>()
         };
         assert_eq!(picks(7), picks(7));
         assert_ne!(picks(7), picks(8));

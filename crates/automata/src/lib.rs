@@ -3,6 +3,7 @@
 //! - [`Strategy`]: an automaton playing White, with its own memory.
 //! - [`Torres`]: El Ajedrecista (1912).
 //! - [`Mk61Rook`]: the MK-61 rook-mate program of 1987, natively.
+//! - [`Perfect`]: shortest mate from the tables.
 //! - [`audit()`]: the longest defence against an automaton from every start.
 
 pub mod audit;
@@ -11,6 +12,7 @@ pub mod defence;
 pub mod game;
 pub mod krk;
 pub mod mk61_rook;
+pub mod perfect;
 pub mod play;
 pub mod strategy;
 pub mod torres;
@@ -22,6 +24,7 @@ pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use game::{Game, GameEnd};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, StartTest};
+pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
 pub use strategy::{Refusal, Reply, Strategy};
 pub use torres::Torres;

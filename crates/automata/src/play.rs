@@ -11,15 +11,16 @@ use crate::strategy::Strategy;
 /// Plays from `start` until mate, stalemate, a lost rook, a refusal, a
 /// repeated (position, memory) when `repetition_is_cycle` (a deterministic
 /// defence against a deterministic automaton then loops for ever), or
-/// `max_plies`. `defend` picks Black's move in a position with moves.
-pub fn play<S: Strategy>(
+/// `max_plies`. `defend` picks Black's move in a position with moves; its
+/// error stops the game and is handed back.
+pub fn play<S: Strategy, E>(
     strategy: &S,
     start: &Chess,
-    mut defend: impl FnMut(&Chess, &S::Memory) -> Move,
+    mut defend: impl FnMut(&Chess, &S::Memory) -> Result<Move, E>,
     repetition_is_cycle: bool,
     max_plies: usize,
     black_name: &str,
-) -> Game {
+) -> Result<Game, E> {
     let mut position = start.clone();
     let mut memory = strategy.start(start);
     let mut moves = Vec::new();
@@ -50,7 +51,7 @@ pub fn play<S: Strategy>(
                     break GameEnd::Cycle;
                 }
             }
-            let mv = defend(&position, &memory);
+            let mv = defend(&position, &memory)?;
             position.play_unchecked(mv);
             moves.push(mv);
             if mv.is_capture() {
@@ -58,11 +59,11 @@ pub fn play<S: Strategy>(
             }
         }
     };
-    Game {
+    Ok(Game {
         white: strategy.name().to_string(),
         black: black_name.to_string(),
         start: start.clone(),
         moves,
         end,
-    }
+    })
 }

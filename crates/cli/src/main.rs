@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     Solve(commands::solve::Args),
     Probe(commands::probe::Args),
+    Audit(commands::audit::Args),
+    Selfplay(commands::selfplay::Args),
 }
 
 fn main() -> ExitCode {
@@ -26,6 +28,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Probe(args) => commands::probe::run(args),
+        Command::Audit(args) => commands::audit::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

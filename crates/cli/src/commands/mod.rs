@@ -1,4 +1,6 @@
 //! One module per subcommand.
 
+pub mod audit;
 pub mod probe;
+pub mod selfplay;
 pub mod solve;

@@ -1,0 +1,65 @@
+//! Perfect play: its audit must give back the tables' distances, which
+//! checks the audit and the tables against each other.
+
+use ajedrecista_automata::{
+    FailureKind, Perfect, StartSet, Torres, audit, excess_over_perfect, perfect_defence,
+    perfect_moves, play,
+};
+use ajedrecista_tables::Tablebase;
+use shakmaty::{Color, Position};
+
+mod common;
+
+#[test]
+fn perfect_audit_is_the_tables_distance_to_mate() {
+    let tables = Tablebase::in_memory();
+    let audit = audit(&Perfect::new(&tables), StartSet::All, Color::White);
+    assert!(audit.results.len() > 100_000);
+    assert!(audit.failures().values().all(|count| *count == 0));
+    // The known worst case of king and rook against king: mate in 16.
+    assert_eq!(audit.worst_moves(), Some(16));
+    let excess = excess_over_perfect(&audit, &tables)
+        .unwrap()
+        .expect("mates");
+    assert_eq!(
+        (excess.max, excess.mean, excess.perfect_worst),
+        (0, 0.0, 16)
+    );
+}
+
+#[test]
+fn perfect_with_black_to_move_loses_the_rook_where_the_tables_draw() {
+    let tables = Tablebase::in_memory();
+    let audit = audit(&Perfect::new(&tables), StartSet::All, Color::Black);
+    let failures = audit.failures();
+    assert!(failures[&FailureKind::LostPiece] > 0);
+    for result in &audit.results {
+        let drawn = perfect_moves(&tables, &result.position).unwrap().is_none();
+        assert_eq!(
+            drawn,
+            matches!(result.outcome, ajedrecista_automata::Outcome::Failure(_))
+        );
+    }
+}
+
+/// Seed 004 says its game is Torres' algorithm against a tablebase
+/// defence; the tables' defence here (slowest mate, ties in UCI order)
+/// plays exactly the seed's black moves.
+#[test]
+fn torres_against_the_tables_replays_the_seed_game() {
+    let tables = Tablebase::in_memory();
+    let (start, seed_moves) = common::read_pgn(include_str!("data/seed004.pgn"));
+    let game = play(
+        &Torres,
+        &start,
+        |position, ()| perfect_defence(&tables, position),
+        true,
+        1000,
+        "perfect",
+    )
+    .unwrap();
+    assert_eq!(game.moves, seed_moves);
+    assert!(game.final_position().is_checkmate());
+    let perfect = perfect_moves(&tables, &start).unwrap().unwrap();
+    assert!(game.white_moves() > usize::from(perfect));
+}

@@ -1,0 +1,289 @@
+//! `ajedrecista audit`: how long an automaton takes against the longest
+//! defence, from every start position.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use ajedrecista_automata::{
+    Audit, SquareCell, StartSet, Strategy, StrategyName, StrategyVisitor, audit,
+    excess_over_perfect,
+};
+use ajedrecista_tables::Tablebase;
+use anyhow::Context;
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::{Color, EnPassantMode, File, Rank, Square};
+
+/// Arguments of `ajedrecista audit`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The automaton: torres, mk61-rook, mk61-rook-pseudocode or perfect.
+    strategy: StrategyName,
+    /// Every position meeting the automaton's preconditions, or only its own
+    /// historic start positions.
+    #[arg(long, value_enum, default_value_t = Starts::All)]
+    starts: Starts,
+    /// Who moves first in the start positions.
+    #[arg(long, value_enum, default_value_t = Side::White)]
+    side: Side,
+    /// Print JSON for programs instead of tables for people.
+    #[arg(long)]
+    json: bool,
+    /// Folder of the tables cache (default: $AJEDRECISTA_TABLES or the
+    /// user's cache folder).
+    #[arg(long)]
+    tables: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Starts {
+    All,
+    Machine,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Side {
+    White,
+    Black,
+    Both,
+}
+
+/// One audit for `--json`, in the documented field order.
+#[derive(Serialize)]
+struct AuditJson {
+    strategy: String,
+    starts_set: &'static str,
+    side_to_move: &'static str,
+    starts: usize,
+    failures: BTreeMap<&'static str, usize>,
+    worst_moves: Option<u16>,
+    worst_fen: Option<String>,
+    worst_pgn: Option<String>,
+    histogram: Vec<(u16, usize)>,
+    excess_over_perfect: Option<ExcessJson>,
+}
+
+#[derive(Serialize)]
+struct ExcessJson {
+    max: u16,
+    mean: f64,
+}
+
+struct Run {
+    set: StartSet,
+    sides: Vec<Color>,
+}
+
+impl StrategyVisitor for Run {
+    type Output = Vec<Audit>;
+
+    fn visit<S: Strategy>(self, strategy: &S) -> Vec<Audit> {
+        self.sides
+            .iter()
+            .map(|side| audit(strategy, self.set, *side))
+            .collect()
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let tables = Tablebase::new(args.tables.clone()).on_event(|event| {
+        if let ajedrecista_tables::Event::Building { material, variant } = event {
+            eprintln!("building the {material} table ({variant}), once...");
+        }
+    });
+    let set = match args.starts {
+        Starts::All => StartSet::All,
+        Starts::Machine => StartSet::Machine,
+    };
+    let sides = match args.side {
+        Side::White => vec![Color::White],
+        Side::Black => vec![Color::Black],
+        Side::Both => vec![Color::White, Color::Black],
+    };
+    let audits = args.strategy.visit(&tables, Run { set, sides });
+    let mut reports = Vec::new();
+    for audit in &audits {
+        let excess = excess_over_perfect(audit, &tables).context("perfect play from the tables")?;
+        reports.push((audit, excess));
+    }
+    if args.json {
+        let objects: Vec<AuditJson> = reports
+            .iter()
+            .map(|(audit, excess)| to_json(audit, excess.as_ref()))
+            .collect();
+        let text = match objects.as_slice() {
+            [one] => serde_json::to_string_pretty(one)?,
+            many => serde_json::to_string_pretty(many)?,
+        };
+        println!("{text}");
+    } else {
+        for (audit, excess) in &reports {
+            print!("{}", to_text(audit, excess.as_ref()));
+        }
+    }
+    Ok(())
+}
+
+fn fen(position: &shakmaty::Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn to_json(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> AuditJson {
+    AuditJson {
+        strategy: audit.strategy.to_string(),
+        starts_set: audit.starts_set.name(),
+        side_to_move: side_name(audit.side_to_move),
+        starts: audit.results.len(),
+        failures: audit
+            .failures()
+            .into_iter()
+            .map(|(kind, count)| (kind.name(), count))
+            .collect(),
+        worst_moves: audit.worst_moves(),
+        worst_fen: audit.worst.as_ref().map(|game| fen(&game.start)),
+        worst_pgn: audit.worst.as_ref().map(|game| game.to_pgn()),
+        histogram: audit.histogram().into_iter().collect(),
+        excess_over_perfect: excess.map(|excess| ExcessJson {
+            max: excess.max,
+            mean: excess.mean,
+        }),
+    }
+}
+
+fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let w = &mut out;
+    let side = side_name(audit.side_to_move);
+    writeln!(
+        w,
+        "audit of {}: {} starts, {side} to move",
+        audit.strategy,
+        audit.starts_set.name()
+    )
+    .ok();
+    writeln!(w, "  starts        {}", audit.results.len()).ok();
+    writeln!(w, "  graph nodes   {}", audit.nodes).ok();
+    let failures = audit.failures();
+    let failed: usize = failures.values().sum();
+    writeln!(w, "  failures      {failed}").ok();
+    for (kind, count) in failures.iter().filter(|(_, count)| **count > 0) {
+        let example = &audit.failure_examples[kind];
+        writeln!(
+            w,
+            "    {:<14}{count:>7}   e.g. {}",
+            kind.name(),
+            fen(&example.start)
+        )
+        .ok();
+    }
+    match (&audit.worst, audit.worst_moves()) {
+        (Some(game), Some(moves)) => {
+            writeln!(w, "  worst case    {moves} moves from {}", fen(&game.start)).ok();
+        }
+        _ => {
+            writeln!(w, "  worst case    no start is mated").ok();
+        }
+    }
+    if let Some(excess) = excess {
+        writeln!(
+            w,
+            "  perfect play  longest mate {} moves; excess over it: max {}, mean {:.2}",
+            excess.perfect_worst, excess.max, excess.mean
+        )
+        .ok();
+    }
+
+    let histogram = audit.histogram();
+    if let Some(largest) = histogram.values().max().copied() {
+        writeln!(w, "\n  moves  starts").ok();
+        for (moves, count) in &histogram {
+            let bar = "#".repeat((count * 40).div_ceil(largest));
+            writeln!(w, "  {moves:>5}  {count:>6}  {bar}").ok();
+        }
+    }
+
+    if audit.starts_set == StartSet::Machine {
+        writeln!(
+            w,
+            "\n  black king's start square: worst moves to mate (F: a failure, .: no start)"
+        )
+        .ok();
+        writeln!(w, "       a   b   c   d   e   f   g   h").ok();
+        let cells = audit.per_square();
+        for rank in Rank::ALL.into_iter().rev() {
+            write!(w, "  {} ", rank.char()).ok();
+            for file in File::ALL {
+                let cell = match cells[Square::from_coords(file, rank).to_usize()] {
+                    SquareCell::NoStart => ".".to_string(),
+                    SquareCell::Failure => "F".to_string(),
+                    SquareCell::Mate(moves) => moves.to_string(),
+                };
+                write!(w, "{cell:>4}").ok();
+            }
+            writeln!(w).ok();
+        }
+    }
+
+    if let Some(game) = &audit.worst {
+        writeln!(w, "\nthe longest game:\n{}", game.to_pgn()).ok();
+    }
+    for (kind, game) in &audit.failure_examples {
+        writeln!(w, "a {} failure:\n{}", kind.name(), game.to_pgn()).ok();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use ajedrecista_automata::Torres;
+
+    use super::*;
+
+    #[test]
+    fn json_has_the_documented_fields_in_order() {
+        let audit = audit(&Torres, StartSet::Machine, Color::White);
+        let excess = ajedrecista_automata::Excess {
+            max: 3,
+            mean: 1.5,
+            perfect_worst: 16,
+        };
+        let text = serde_json::to_string(&to_json(&audit, Some(&excess))).unwrap();
+        let keys = [
+            "\"strategy\":\"torres\"",
+            "\"starts_set\":\"machine\"",
+            "\"side_to_move\":\"white\"",
+            "\"starts\":42",
+            "\"failures\":{\"cycle\":0,",
+            "\"worst_moves\":",
+            "\"worst_fen\":\"",
+            "\"worst_pgn\":\"[Event",
+            "\"histogram\":[[",
+            "\"excess_over_perfect\":{\"max\":3,\"mean\":1.5}",
+        ];
+        let mut from = 0;
+        for key in keys {
+            let at = text[from..]
+                .find(key)
+                .unwrap_or_else(|| panic!("{key} after {from} in {text}"));
+            from += at + key.len();
+        }
+    }
+
+    #[test]
+    fn text_report_shows_the_board_of_black_king_starts() {
+        let audit = audit(&Torres, StartSet::Machine, Color::White);
+        let text = to_text(&audit, None);
+        assert!(text.contains("       a   b   c   d   e   f   g   h"));
+        // Rank 7 holds the rook and the white king's neighbours: no starts.
+        assert!(text.contains("  7    .   .   .   .   .   .   .   ."));
+        assert!(text.contains("the longest game:\n[Event"));
+    }
+}

@@ -1,0 +1,98 @@
+//! `ajedrecista selfplay`: one game of an automaton against a defence, as
+//! PGN.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+
+use ajedrecista_automata::{
+    DefenceKind, Game, RandomDefence, Strategy, StrategyName, StrategyVisitor, perfect_defence,
+    play,
+};
+use ajedrecista_tables::Tablebase;
+use anyhow::Context;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// The longest game a random defence may drag out before it is stopped.
+const MAX_PLIES: usize = 1000;
+
+/// Arguments of `ajedrecista selfplay`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The automaton: torres, mk61-rook, mk61-rook-pseudocode or perfect.
+    strategy: StrategyName,
+    /// The start position (default: the automaton's demonstration game).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Black's play: perfect (delays mate longest by the tables), random or
+    /// random:SEED.
+    #[arg(long, default_value = "perfect")]
+    defence: DefenceKind,
+    /// Folder of the tables cache (default: $AJEDRECISTA_TABLES or the
+    /// user's cache folder).
+    #[arg(long)]
+    tables: Option<PathBuf>,
+}
+
+struct SelfPlay<'a> {
+    start: Chess,
+    defence: DefenceKind,
+    tables: &'a Tablebase,
+}
+
+impl StrategyVisitor for SelfPlay<'_> {
+    type Output = anyhow::Result<Game>;
+
+    fn visit<S: Strategy>(self, strategy: &S) -> anyhow::Result<Game> {
+        strategy
+            .precondition(self.start.board())
+            .with_context(|| format!("{} cannot play this position", strategy.name()))?;
+        let game = match self.defence {
+            DefenceKind::Perfect => play(
+                strategy,
+                &self.start,
+                |position, _| perfect_defence(self.tables, position),
+                true,
+                MAX_PLIES,
+                "perfect defence (tables)",
+            )
+            .context("perfect defence from the tables")?,
+            DefenceKind::Random { seed } => {
+                let mut random = RandomDefence::new(seed);
+                let game: Result<Game, Infallible> = play(
+                    strategy,
+                    &self.start,
+                    |position, _| Ok(random.choose(position)),
+                    false,
+                    MAX_PLIES,
+                    &format!("random defence (seed {seed})"),
+                );
+                match game {
+                    Ok(game) => game,
+                }
+            }
+        };
+        Ok(game)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let fen_text = args.fen.as_deref().unwrap_or(args.strategy.demo_fen());
+    let fen: Fen = fen_text
+        .parse()
+        .with_context(|| format!("cannot read FEN {fen_text:?}"))?;
+    let start: Chess = fen
+        .into_position(CastlingMode::Standard)
+        .map_err(|err| anyhow::anyhow!("illegal position {fen_text:?}: {err}"))?;
+    let tables = Tablebase::new(args.tables);
+    let game = args.strategy.visit(
+        &tables,
+        SelfPlay {
+            start,
+            defence: args.defence,
+            tables: &tables,
+        },
+    )?;
+    print!("{}", game.to_pgn());
+    Ok(())
+}
