@@ -1,0 +1,32 @@
+//! How long the exact audits take (target: each under a second in release).
+
+use ajedrecista_automata::{Mk61Rook, StartSet, StartTest, Strategy, Torres, audit};
+use criterion::{Criterion, criterion_group, criterion_main};
+use shakmaty::Color;
+
+fn bench_audit<S: Strategy>(c: &mut Criterion, strategy: &S, set: StartSet) {
+    for side in [Color::White, Color::Black] {
+        let name = format!("audit {} {} {side}", strategy.name(), set.name());
+        c.bench_function(&name, |b| b.iter(|| audit(strategy, set, side)));
+    }
+}
+
+fn audits(c: &mut Criterion) {
+    bench_audit(c, &Torres, StartSet::Machine);
+    bench_audit(c, &Torres, StartSet::All);
+    bench_audit(c, &Mk61Rook::default(), StartSet::All);
+    bench_audit(
+        c,
+        &Mk61Rook {
+            start_test: StartTest::Pseudocode,
+        },
+        StartSet::All,
+    );
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = audits
+}
+criterion_main!(benches);
