@@ -19,6 +19,7 @@ fn audits(c: &mut Criterion) {
         c,
         &Mk61Rook {
             start_test: StartTest::Pseudocode,
+            ..Mk61Rook::default()
         },
         StartSet::All,
     );

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use ajedrecista_tables::Tablebase;
 
-use crate::mk61_rook::{Mk61Rook, StartTest};
+use crate::mk61_rook::{Mk61Rook, OnSignal, StartTest};
 use crate::perfect::Perfect;
 use crate::strategy::Strategy;
 use crate::torres::Torres;
@@ -19,15 +19,19 @@ pub enum StrategyName {
     Mk61Rook,
     /// The MK-61 rook program as the seed's pseudocode reads.
     Mk61RookPseudocode,
+    /// The MK-61 rook program, with the player turning the board whenever
+    /// it asks to.
+    Mk61RookTurning,
     /// Shortest mate by the tables.
     Perfect,
 }
 
 impl StrategyName {
-    pub const ALL: [StrategyName; 4] = [
+    pub const ALL: [StrategyName; 5] = [
         StrategyName::Torres,
         StrategyName::Mk61Rook,
         StrategyName::Mk61RookPseudocode,
+        StrategyName::Mk61RookTurning,
         StrategyName::Perfect,
     ];
 
@@ -36,6 +40,7 @@ impl StrategyName {
             StrategyName::Torres => "torres",
             StrategyName::Mk61Rook => "mk61-rook",
             StrategyName::Mk61RookPseudocode => "mk61-rook-pseudocode",
+            StrategyName::Mk61RookTurning => "mk61-rook-turning",
             StrategyName::Perfect => "perfect",
         }
     }
@@ -48,9 +53,9 @@ impl StrategyName {
             StrategyName::Torres | StrategyName::Perfect => "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
             // The rook program's reference trace (white king e1, rook a2,
             // black king e5).
-            StrategyName::Mk61Rook | StrategyName::Mk61RookPseudocode => {
-                "8/8/8/4k3/8/8/R7/4K3 w - - 0 1"
-            }
+            StrategyName::Mk61Rook
+            | StrategyName::Mk61RookPseudocode
+            | StrategyName::Mk61RookTurning => "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
         }
     }
 
@@ -59,11 +64,14 @@ impl StrategyName {
     pub fn visit<V: StrategyVisitor>(self, tables: &Tablebase, visitor: V) -> V::Output {
         match self {
             StrategyName::Torres => visitor.visit(&Torres),
-            StrategyName::Mk61Rook => visitor.visit(&Mk61Rook {
-                start_test: StartTest::Machine,
-            }),
+            StrategyName::Mk61Rook => visitor.visit(&Mk61Rook::default()),
             StrategyName::Mk61RookPseudocode => visitor.visit(&Mk61Rook {
                 start_test: StartTest::Pseudocode,
+                on_signal: OnSignal::Stop,
+            }),
+            StrategyName::Mk61RookTurning => visitor.visit(&Mk61Rook {
+                start_test: StartTest::Machine,
+                on_signal: OnSignal::TurnTheBoard,
             }),
             StrategyName::Perfect => visitor.visit(&Perfect::new(tables)),
         }
@@ -84,7 +92,9 @@ impl fmt::Display for StrategyName {
 
 /// A name that is no automaton.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-pseudocode, perfect)")]
+#[error(
+    "unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-pseudocode, mk61-rook-turning, perfect)"
+)]
 pub struct UnknownStrategy(pub String);
 
 impl FromStr for StrategyName {

@@ -38,10 +38,35 @@ impl Krk {
         board
     }
 
+    /// The men as seen after turning the board a quarter turn clockwise
+    /// `quarter_turns` times (a1 goes to a8).
+    pub fn turned(&self, quarter_turns: u8) -> Krk {
+        let turn = |mut square: Square| {
+            for _ in 0..quarter_turns % 4 {
+                square = square.rotate_90();
+            }
+            square
+        };
+        Krk {
+            white_king: turn(self.white_king),
+            rook: turn(self.rook),
+            black_king: turn(self.black_king),
+        }
+    }
+
     /// A dense key for tables indexed by the three squares.
     pub fn key(&self) -> u32 {
         self.white_king.to_u32() | (self.rook.to_u32() << 6) | (self.black_king.to_u32() << 12)
     }
+}
+
+/// The square that `square` seen after `quarter_turns` clockwise turns of
+/// the board stands on in the unturned board.
+pub fn unturned(mut square: Square, quarter_turns: u8) -> Square {
+    for _ in 0..quarter_turns % 4 {
+        square = square.rotate_270();
+    }
+    square
 }
 
 /// File index 0 (a) to 7 (h), signed for coordinate arithmetic.

@@ -12,7 +12,7 @@ use std::fmt;
 
 use shakmaty::{Board, Chess, Position, Square};
 
-use crate::krk::{Krk, square_at};
+use crate::krk::{Krk, square_at, unturned};
 use crate::strategy::{Refusal, Reply, Strategy, legal_move};
 
 /// How the program decides that a move is the first of a game.
@@ -33,10 +33,24 @@ pub enum StartTest {
     Pseudocode,
 }
 
+/// What happens when the calculator shows `9------0.`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OnSignal {
+    /// The game stops there: the automaton refuses.
+    #[default]
+    Stop,
+    /// The player does as the seed says: turns the board a quarter turn
+    /// clockwise, keys the white men in again and enters the black king's
+    /// square as its move, up to three times; the start flag R0 stays as
+    /// the program left it.
+    TurnTheBoard,
+}
+
 /// The MK-61 rook program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Mk61Rook {
     pub start_test: StartTest,
+    pub on_signal: OnSignal,
 }
 
 /// What the program keeps between moves that the board does not show: the
@@ -46,6 +60,9 @@ pub struct Mk61Rook {
 pub struct Mk61RookMemory {
     /// The next move will run the start test.
     pub start_test_armed: bool,
+    /// Quarter turns (clockwise) of the board since the start: the
+    /// calculator sees the board turned so.
+    pub quarter_turns: u8,
 }
 
 /// One answer on the calculator's display.
@@ -126,6 +143,14 @@ const WHY_WAIT: &str = "kings on adjacent files: waiting rook move";
 const WHY_KING_ACROSS: &str = "king sideways towards the black king";
 
 impl Mk61Rook {
+    /// How many orientations of the board the program gets to see.
+    fn orientations(&self) -> u8 {
+        match self.on_signal {
+            OnSignal::Stop => 1,
+            OnSignal::TurnTheBoard => 4,
+        }
+    }
+
     /// The program's answer to the black king's move, from the squares and
     /// the start flag: the listing step by step (addresses in comments).
     fn answer(&self, krk: &Krk, armed: bool) -> (Answer, &'static str, bool) {
@@ -208,9 +233,11 @@ impl Strategy for Mk61Rook {
     type Memory = Mk61RookMemory;
 
     fn name(&self) -> &'static str {
-        match self.start_test {
-            StartTest::Machine => "mk61-rook",
-            StartTest::Pseudocode => "mk61-rook-pseudocode",
+        match (self.start_test, self.on_signal) {
+            (StartTest::Machine, OnSignal::Stop) => "mk61-rook",
+            (StartTest::Pseudocode, OnSignal::Stop) => "mk61-rook-pseudocode",
+            (StartTest::Machine, OnSignal::TurnTheBoard) => "mk61-rook-turning",
+            (StartTest::Pseudocode, OnSignal::TurnTheBoard) => "mk61-rook-pseudocode-turning",
         }
     }
 
@@ -219,19 +246,22 @@ impl Strategy for Mk61Rook {
     /// one, unless the rook and the white king share a file.
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
         let krk = read(board)?;
-        match self.answer(&krk, true).0 {
-            Answer::TurnTheBoard => Err(Refusal::Precondition(format!(
+        let accepted = (0..self.orientations())
+            .any(|turns| self.answer(&krk.turned(turns), true).0 != Answer::TurnTheBoard);
+        match accepted {
+            false => Err(Refusal::Precondition(format!(
                 "{WHY_TURN} (the white king must stand two ranks or more below the black king, \
                  and the rook off the black king's file and the files next to it unless the \
                  white men share a file)"
             ))),
-            _ => Ok(()),
+            true => Ok(()),
         }
     }
 
     fn start(&self, _start: &Chess) -> Mk61RookMemory {
         Mk61RookMemory {
             start_test_armed: true,
+            quarter_turns: 0,
         }
     }
 
@@ -241,29 +271,41 @@ impl Strategy for Mk61Rook {
         memory: &Mk61RookMemory,
     ) -> Result<(Reply, Mk61RookMemory), Refusal> {
         let krk = read(position.board())?;
-        let (answer, reason, armed) = self.answer(&krk, memory.start_test_armed);
-        let (from, to) = match answer {
-            Answer::TurnTheBoard => return Err(Refusal::Precondition(WHY_TURN.into())),
-            Answer::King { x, y } => (krk.white_king, square_at(x - 1, y - 1)),
-            Answer::Rook { x, y } | Answer::RookCheck { x, y } => {
-                (krk.rook, square_at(x - 1, y - 1))
-            }
-        };
-        let to = to.ok_or_else(|| {
-            Refusal::IllegalMove(format!("{reason}: the answer {answer} leaves the board"))
-        })?;
-        let mv = legal_move(position, from, to, reason)?;
-        let reply = Reply {
-            mv,
-            reason,
-            display: Some(answer.to_string()),
-        };
-        Ok((
-            reply,
-            Mk61RookMemory {
-                start_test_armed: armed,
-            },
-        ))
+        let mut armed = memory.start_test_armed;
+        for extra_turns in 0..self.orientations() {
+            let turns = (memory.quarter_turns + extra_turns) % 4;
+            let (answer, reason, armed_next) = self.answer(&krk.turned(turns), armed);
+            let (from, x, y) = match answer {
+                Answer::TurnTheBoard => {
+                    armed = armed_next;
+                    continue;
+                }
+                Answer::King { x, y } => (krk.white_king, x, y),
+                Answer::Rook { x, y } | Answer::RookCheck { x, y } => (krk.rook, x, y),
+            };
+            let to = square_at(x - 1, y - 1).ok_or_else(|| {
+                Refusal::IllegalMove(format!("{reason}: the answer {answer} leaves the board"))
+            })?;
+            let mv = legal_move(position, from, unturned(to, turns), reason)?;
+            let display = match extra_turns {
+                0 => answer.to_string(),
+                n => format!("{} x{n}, then {answer}", Answer::TurnTheBoard),
+            };
+            let reply = Reply {
+                mv,
+                reason,
+                display: Some(display),
+            };
+            let memory = Mk61RookMemory {
+                start_test_armed: armed_next,
+                quarter_turns: turns,
+            };
+            return Ok((reply, memory));
+        }
+        Err(Refusal::Precondition(match self.on_signal {
+            OnSignal::Stop => WHY_TURN.to_string(),
+            OnSignal::TurnTheBoard => format!("{WHY_TURN}, in all four orientations"),
+        }))
     }
 }
 
@@ -283,6 +325,7 @@ mod tests {
     fn answer(program: Mk61Rook, fen: &str, armed: bool) -> Result<String, Refusal> {
         let memory = Mk61RookMemory {
             start_test_armed: armed,
+            quarter_turns: 0,
         };
         program
             .reply(&position(fen), &memory)
@@ -363,6 +406,7 @@ mod tests {
             (
                 Mk61Rook {
                     start_test: StartTest::Pseudocode,
+                    ..Mk61Rook::default()
                 },
                 Some("72."),
             ),
@@ -390,5 +434,23 @@ mod tests {
                 Some(display) => assert_eq!(answer.unwrap(), display),
             }
         }
+    }
+
+    /// Kings on one rank: the calculator asks for the board to be turned
+    /// until the black king is two ranks above the white king; its answer is
+    /// in the turned board's numbers.
+    #[test]
+    fn the_player_turns_the_board_until_the_program_accepts_it() {
+        let start = position("8/8/8/K6k/8/8/8/3R4 w - - 0 1");
+        assert!(Mk61Rook::default().precondition(start.board()).is_err());
+        let turning = Mk61Rook {
+            on_signal: OnSignal::TurnTheBoard,
+            ..Mk61Rook::default()
+        };
+        assert!(turning.precondition(start.board()).is_ok());
+        let (reply, memory) = turning.reply(&start, &turning.start(&start)).unwrap();
+        assert_eq!(reply.display.as_deref(), Some("9------0. x3, then 87."));
+        assert_eq!((reply.mv.from(), reply.mv.to()), (Some(Square::D1), Square::G1));
+        assert_eq!(memory.quarter_turns, 3);
     }
 }

@@ -76,6 +76,7 @@ fn mk61_rook_values_agree_with_a_plain_search() {
     agrees_with_plain_search(
         &Mk61Rook {
             start_test: StartTest::Pseudocode,
+            ..Mk61Rook::default()
         },
         7,
     );

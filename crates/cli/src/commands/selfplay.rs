@@ -19,7 +19,8 @@ const MAX_PLIES: usize = 1000;
 /// Arguments of `ajedrecista selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-rook, mk61-rook-pseudocode or perfect.
+    /// The automaton: torres, mk61-rook, mk61-rook-pseudocode,
+    /// mk61-rook-turning or perfect.
     strategy: StrategyName,
     /// The start position (default: the automaton's demonstration game).
     #[arg(long)]
