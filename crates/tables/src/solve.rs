@@ -77,6 +77,17 @@ struct Captures {
     draw: bool,
 }
 
+impl Captures {
+    /// Takes in a capture whose position has `child` for the opponent.
+    fn add(&mut self, child: Value) {
+        match child {
+            Value::Loss(p) => self.win = Some(self.win.map_or(p + 1, |w| w.min(p + 1))),
+            Value::Win(p) => self.loss = self.loss.max(p + 1),
+            Value::Draw => self.draw = true,
+        }
+    }
+}
+
 /// The state of one build.
 struct Builder<'a> {
     material: &'a Material,
@@ -118,11 +129,7 @@ impl<'a> Builder<'a> {
         let mut found = Captures::default();
         self.rules.for_each_move(squares, turn, |mv| {
             if mv.captured.is_some() {
-                match self.value_of_capture(squares, mv, turn) {
-                    Value::Loss(p) => found.win = Some(found.win.map_or(p + 1, |w| w.min(p + 1))),
-                    Value::Win(p) => found.loss = found.loss.max(p + 1),
-                    Value::Draw => found.draw = true,
-                }
+                found.add(self.value_of_capture(squares, mv, turn));
             }
         });
         found
@@ -174,11 +181,14 @@ impl<'a> Builder<'a> {
         }
         let mut any_move = false;
         let mut quiet = false;
+        let mut captures = Captures::default();
         self.rules.for_each_move(&squares, turn, |mv| {
             any_move = true;
-            quiet |= mv.captured.is_none();
+            match mv.captured {
+                None => quiet = true,
+                Some(_) => captures.add(self.value_of_capture(&squares, mv, turn)),
+            }
         });
-        let captures = self.captures(&squares, turn);
         let settled = if !any_move {
             in_check.then_some(0)
         } else if let Some(win) = captures.win {
@@ -317,7 +327,10 @@ pub fn build(
 
     let mut decided: u64 = 0;
     for rank in 0..=MAX_PLIES {
-        let queue = std::mem::take(&mut ranks[usize::from(rank)]);
+        let mut queue = std::mem::take(&mut ranks[usize::from(rank)]);
+        // In table order, neighbouring positions have neighbouring parents:
+        // far fewer cache misses than in the order they were found.
+        queue.par_sort_unstable();
         decided += queue.len() as u64;
         let found: Vec<Found> = queue
             .par_chunks(CHUNK / 16)
