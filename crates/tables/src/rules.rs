@@ -41,11 +41,6 @@ impl Rules {
         }
     }
 
-    #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     /// The squares man `i` attacks from `from`. A direct call per role: the
     /// generic `attacks::attacks` costs a fifth of a build.
     #[inline(always)]
@@ -82,7 +77,14 @@ impl Rules {
     /// True when no two men share a square.
     #[inline]
     pub fn distinct(&self, sq: &Squares) -> bool {
-        self.occupied(sq).count() == self.len
+        let mut seen = Bitboard::EMPTY;
+        for &s in &sq[..self.len] {
+            if seen.contains(s) {
+                return false;
+            }
+            seen |= s;
+        }
+        true
     }
 
     /// Whether the men of `by` (except `skip`, a man just taken) attack
