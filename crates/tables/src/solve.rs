@@ -261,7 +261,7 @@ impl<'a> Builder<'a> {
                 let improved = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |cell| {
                     let old = value_byte(cell);
                     // A stored win (even byte) may be a slower capture win.
-                    (old == UNDECIDED || (old != ILLEGAL && old % 2 == 0 && old > win))
+                    (old == UNDECIDED || (old != ILLEGAL && old.is_multiple_of(2) && old > win))
                         .then_some(cell & !0xff | u16::from(win))
                 });
                 if improved.is_ok() {
