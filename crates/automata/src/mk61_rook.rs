@@ -450,7 +450,10 @@ mod tests {
         assert!(turning.precondition(start.board()).is_ok());
         let (reply, memory) = turning.reply(&start, &turning.start(&start)).unwrap();
         assert_eq!(reply.display.as_deref(), Some("9------0. x3, then 87."));
-        assert_eq!((reply.mv.from(), reply.mv.to()), (Some(Square::D1), Square::G1));
+        assert_eq!(
+            (reply.mv.from(), reply.mv.to()),
+            (Some(Square::D1), Square::G1)
+        );
         assert_eq!(memory.quarter_turns, 3);
     }
 }

@@ -38,6 +38,8 @@ pub enum TableError {
         "the position is not legal (a man on another's square, or the side not to move in check)"
     )]
     NotInTable,
+    #[error("the table {0}, which captures lead into, was not given to the build")]
+    MissingSubtable(Material),
     #[error("{0}: a mate is longer than a table byte holds")]
     TooDeep(Material),
     #[error("table file {path}: {source}")]

@@ -116,6 +116,50 @@ impl Indexer {
         Some(squares)
     }
 
+    /// The number of the placement `squares` (whose number is `index`) with
+    /// man `man` moved to `to`. Moving a man other than a king keeps the
+    /// kings' symmetry, so only that man's digit changes, unless both kings
+    /// stand on the diagonal, where the mirror may flip.
+    #[inline]
+    pub fn moved(&self, index: usize, squares: &Squares, man: usize, to: Square) -> Option<usize> {
+        let shift = 6 * (self.men - 1 - man);
+        let fast = match self.fixed_king {
+            Some(_) => man >= 1,
+            None => {
+                man >= 2 && !KingPairs::get().is_diagonal((index >> (6 * self.others())) as u16)
+            }
+        };
+        if fast {
+            Some(index & !(63 << shift) | usize::from(to) << shift)
+        } else {
+            let mut after = *squares;
+            after[man] = to;
+            self.encode(&after[..self.men])
+        }
+    }
+
+    /// Whether two different moves (or retractions) of this placement may
+    /// lead to the same number. That takes a symmetry other than the
+    /// identity that leaves all men but the one or two that moved in place;
+    /// only the reflections in the long diagonals leave any square in place,
+    /// so all men but two must stand on one of them.
+    #[inline]
+    pub fn may_merge(&self, squares: &Squares) -> bool {
+        if self.fixed_king.is_some() {
+            return false;
+        }
+        let men = &squares[..self.men];
+        let main = men
+            .iter()
+            .filter(|s| s.file().to_u32() == s.rank().to_u32())
+            .count();
+        let anti = men
+            .iter()
+            .filter(|s| s.file().to_u32() + s.rank().to_u32() == 7)
+            .count();
+        main.max(anti) + 2 >= self.men
+    }
+
     /// How many placements of the board the number stands for.
     pub fn weight(&self, index: usize) -> u64 {
         let Some(squares) = self.decode(index) else {

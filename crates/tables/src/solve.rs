@@ -14,7 +14,7 @@ use std::{
     collections::HashMap,
     sync::{
         Arc,
-        atomic::{AtomicU8, AtomicU64, Ordering},
+        atomic::{AtomicU16, AtomicU64, Ordering},
     },
 };
 
@@ -77,22 +77,49 @@ struct Captures {
     draw: bool,
 }
 
+impl Captures {
+    /// Takes in a capture whose position has `child` for the opponent.
+    fn add(&mut self, child: Value) {
+        match child {
+            Value::Loss(p) => self.win = Some(self.win.map_or(p + 1, |w| w.min(p + 1))),
+            Value::Win(p) => self.loss = self.loss.max(p + 1),
+            Value::Draw => self.draw = true,
+        }
+    }
+}
+
+/// Sorts `numbers` and moves the distinct ones to the front; returns how
+/// many there are.
+fn distinct(numbers: &mut [usize]) -> usize {
+    numbers.sort_unstable();
+    let mut n = 0;
+    for i in 0..numbers.len() {
+        if i == 0 || numbers[i] != numbers[n - 1] {
+            numbers[n] = numbers[i];
+            n += 1;
+        }
+    }
+    n
+}
+
 /// The state of one build.
 struct Builder<'a> {
-    material: &'a Material,
-    variant: Variant,
     indexer: Indexer,
     rules: Rules,
-    subtables: &'a Subtables,
-    values: ByColor<Vec<AtomicU8>>,
-    /// Per position: 0 until first asked, then 1 + the number of children
-    /// not yet known to be won by the opponent.
-    pending: ByColor<Vec<AtomicU8>>,
+    /// The table a capture of each man leads into (orthodox chess only).
+    capture_tables: Vec<Option<&'a Table>>,
+    /// Per position, one cell: the value byte in the low half; in the high
+    /// half 0 until first asked, then 1 + the number of children not yet
+    /// known to be won by the opponent. Value and count share a cache line.
+    cells: ByColor<Vec<AtomicU16>>,
     progress_done: AtomicU64,
 }
 
-fn atomic_bytes(len: usize) -> Vec<AtomicU8> {
-    (0..len).map(|_| AtomicU8::new(UNDECIDED)).collect()
+const COUNT: u16 = 0x100;
+
+#[inline]
+fn value_byte(cell: u16) -> u8 {
+    (cell & 0xff) as u8
 }
 
 /// Numbers handled by one parallel task.
@@ -101,15 +128,14 @@ const CHUNK: usize = 1 << 14;
 impl<'a> Builder<'a> {
     fn value_of_capture(&self, squares: &Squares, mv: Move, turn: Color) -> Value {
         let captured = mv.captured.expect("a capture");
-        if matches!(self.variant, Variant::FixedKing(_)) {
-            // Black took a white man: the attempt has failed.
+        let Some(table) = self.capture_tables[captured] else {
+            // The fixed-king game: black took a white man, the attempt failed.
             return Value::Draw;
-        }
-        let sub = self.material.without(captured);
+        };
         let mut after = *squares;
         after[mv.man] = mv.to;
         let after = self.rules.without(&after, captured);
-        self.subtables[&sub]
+        table
             .value_of(&after, !turn)
             .expect("a legal move leads to a legal position")
     }
@@ -118,11 +144,7 @@ impl<'a> Builder<'a> {
         let mut found = Captures::default();
         self.rules.for_each_move(squares, turn, |mv| {
             if mv.captured.is_some() {
-                match self.value_of_capture(squares, mv, turn) {
-                    Value::Loss(p) => found.win = Some(found.win.map_or(p + 1, |w| w.min(p + 1))),
-                    Value::Win(p) => found.loss = found.loss.max(p + 1),
-                    Value::Draw => found.draw = true,
-                }
+                found.add(self.value_of_capture(squares, mv, turn));
             }
         });
         found
@@ -131,40 +153,43 @@ impl<'a> Builder<'a> {
     /// Number of distinct positions the quiet moves lead to, plus one if a
     /// capture draws: the children that must all turn out won for the
     /// opponent before this position is lost.
-    fn open_children(&self, squares: &Squares, turn: Color) -> u8 {
+    fn open_children(&self, index: usize, squares: &Squares, turn: Color) -> u8 {
+        let merge = self.indexer.may_merge(squares);
         let mut children = [0usize; 128];
         let mut len = 0;
         let mut drawing_capture = false;
         self.rules
             .for_each_move(squares, turn, |mv| match mv.captured {
                 None => {
-                    let mut after = *squares;
-                    after[mv.man] = mv.to;
-                    children[len] = self
-                        .indexer
-                        .encode(&after[..self.rules.len()])
-                        .expect("legal");
+                    if merge {
+                        children[len] = self
+                            .indexer
+                            .moved(index, squares, mv.man, mv.to)
+                            .expect("legal");
+                    }
                     len += 1;
                 }
                 Some(_) => {
                     drawing_capture |= self.value_of_capture(squares, mv, turn) == Value::Draw
                 }
             });
-        let children = &mut children[..len];
-        children.sort_unstable();
-        let distinct = children.windows(2).filter(|w| w[0] != w[1]).count() + usize::from(len > 0);
+        let distinct = if merge {
+            distinct(&mut children[..len])
+        } else {
+            len
+        };
         (distinct + usize::from(drawing_capture)) as u8
     }
 
     /// First pass over one number for one side to move.
     fn examine(&self, index: usize, turn: Color, found: &mut Found) {
-        let slot = &self.values[turn][index];
+        let slot = &self.cells[turn][index];
         let Some(squares) = self.indexer.decode(index) else {
-            slot.store(ILLEGAL, Ordering::Relaxed);
+            slot.store(u16::from(ILLEGAL), Ordering::Relaxed);
             return;
         };
         if !self.rules.is_legal(&squares, turn) {
-            slot.store(ILLEGAL, Ordering::Relaxed);
+            slot.store(u16::from(ILLEGAL), Ordering::Relaxed);
             return;
         }
         let in_check = self.rules.in_check(&squares, turn);
@@ -174,11 +199,14 @@ impl<'a> Builder<'a> {
         }
         let mut any_move = false;
         let mut quiet = false;
+        let mut captures = Captures::default();
         self.rules.for_each_move(&squares, turn, |mv| {
             any_move = true;
-            quiet |= mv.captured.is_none();
+            match mv.captured {
+                None => quiet = true,
+                Some(_) => captures.add(self.value_of_capture(&squares, mv, turn)),
+            }
         });
-        let captures = self.captures(&squares, turn);
         let settled = if !any_move {
             in_check.then_some(0)
         } else if let Some(win) = captures.win {
@@ -189,7 +217,10 @@ impl<'a> Builder<'a> {
             None
         };
         if let Some(plies) = settled {
-            slot.store(encode_plies(plies.min(MAX_PLIES)), Ordering::Relaxed);
+            slot.store(
+                u16::from(encode_plies(plies.min(MAX_PLIES))),
+                Ordering::Relaxed,
+            );
             found.push((plies, entry(turn, index)));
         }
     }
@@ -197,7 +228,7 @@ impl<'a> Builder<'a> {
     /// Settles the positions one ply before a position of rank `rank`.
     fn retract(&self, e: Entry, rank: u16, found: &mut Found) {
         let (turn, index) = split(e);
-        if self.values[turn][index].load(Ordering::Relaxed) != encode_plies(rank) {
+        if value_byte(self.cells[turn][index].load(Ordering::Relaxed)) != encode_plies(rank) {
             return; // settled earlier at a lower rank
         }
         let squares = self
@@ -209,51 +240,56 @@ impl<'a> Builder<'a> {
         let mut len = 0;
         self.rules
             .for_each_retraction(&squares, mover, |man, from| {
-                let mut before = squares;
-                before[man] = from;
-                if let Some(parent) = self.indexer.encode(&before[..self.rules.len()])
-                    && self.values[mover][parent].load(Ordering::Relaxed) != ILLEGAL
+                if let Some(parent) = self.indexer.moved(index, &squares, man, from)
+                    && value_byte(self.cells[mover][parent].load(Ordering::Relaxed)) != ILLEGAL
                 {
                     parents[len] = parent;
                     len += 1;
                 }
             });
-        let parents = &mut parents[..len];
-        parents.sort_unstable();
-        let mut last = None;
-        for &parent in parents.iter() {
-            if last == Some(parent) {
-                continue;
-            }
-            last = Some(parent);
-            let slot = &self.values[mover][parent];
+        let parents = if self.indexer.may_merge(&squares) {
+            let n = distinct(&mut parents[..len]);
+            &parents[..n]
+        } else {
+            &parents[..len]
+        };
+        for &parent in parents {
+            let slot = &self.cells[mover][parent];
             if rank.is_multiple_of(2) {
                 // This position is lost: the parent wins one ply later.
                 let win = encode_plies(rank + 1);
-                let improved = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                let improved = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |cell| {
+                    let old = value_byte(cell);
                     // A stored win (even byte) may be a slower capture win.
-                    (old == UNDECIDED || (old != ILLEGAL && old % 2 == 0 && old > win))
-                        .then_some(win)
+                    (old == UNDECIDED || (old != ILLEGAL && old.is_multiple_of(2) && old > win))
+                        .then_some(cell & !0xff | u16::from(win))
                 });
                 if improved.is_ok() {
                     found.push((rank + 1, entry(mover, parent)));
                 }
             } else {
-                if slot.load(Ordering::Relaxed) != UNDECIDED {
+                let cell = slot.load(Ordering::Relaxed);
+                if value_byte(cell) != UNDECIDED {
                     continue;
                 }
-                let counter = &self.pending[mover][parent];
-                if counter.load(Ordering::Relaxed) == 0 {
+                if cell == 0 {
                     let before = self.indexer.decode(parent).expect("canonical");
-                    let open = self.open_children(&before, mover);
-                    let _ =
-                        counter.compare_exchange(0, open + 1, Ordering::Relaxed, Ordering::Relaxed);
+                    let open = self.open_children(parent, &before, mover);
+                    let _ = slot.compare_exchange(
+                        0,
+                        (u16::from(open) + 1) * COUNT,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
                 }
-                if counter.fetch_sub(1, Ordering::Relaxed) == 2 {
+                if slot.fetch_sub(COUNT, Ordering::Relaxed) / COUNT == 2 {
                     // Every child is won by the opponent.
                     let before = self.indexer.decode(parent).expect("canonical");
                     let plies = (rank + 1).max(self.captures(&before, mover).loss);
-                    slot.store(encode_plies(plies.min(MAX_PLIES)), Ordering::Relaxed);
+                    slot.store(
+                        u16::from(encode_plies(plies.min(MAX_PLIES))),
+                        Ordering::Relaxed,
+                    );
                     found.push((plies, entry(mover, parent)));
                 }
             }
@@ -273,13 +309,22 @@ pub fn build(
     let indexer = Indexer::new(material.len(), variant);
     let size = indexer.size();
     let total = 2 * size as u64;
+    let capture_tables = (0..material.len())
+        .map(|man| match variant {
+            Variant::Standard if man >= 2 => {
+                let sub = material.without(man);
+                subtables
+                    .get(&sub)
+                    .map(|t| Some(t.as_ref()))
+                    .ok_or(TableError::MissingSubtable(sub))
+            }
+            _ => Ok(None),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let builder = Builder {
-        material,
-        variant,
         rules: Rules::new(material, variant),
-        subtables,
-        values: ByColor::new_with(|_| atomic_bytes(size)),
-        pending: ByColor::new_with(|_| atomic_bytes(size)),
+        capture_tables,
+        cells: ByColor::new_with(|_| (0..size).map(|_| AtomicU16::new(0)).collect()),
         indexer,
         progress_done: AtomicU64::new(0),
     };
@@ -317,7 +362,10 @@ pub fn build(
 
     let mut decided: u64 = 0;
     for rank in 0..=MAX_PLIES {
-        let queue = std::mem::take(&mut ranks[usize::from(rank)]);
+        let mut queue = std::mem::take(&mut ranks[usize::from(rank)]);
+        // In table order, neighbouring positions have neighbouring parents:
+        // far fewer cache misses than in the order they were found.
+        queue.par_sort_unstable();
         decided += queue.len() as u64;
         let found: Vec<Found> = queue
             .par_chunks(CHUNK / 16)
@@ -336,10 +384,10 @@ pub fn build(
         }
     }
 
-    let values = builder.values.map(|bytes| {
-        bytes
+    let values = builder.cells.map(|cells| {
+        cells
             .into_iter()
-            .map(AtomicU8::into_inner)
+            .map(|cell| value_byte(cell.into_inner()))
             .collect::<Vec<u8>>()
     });
     debug_assert!(

@@ -32,6 +32,15 @@ impl Symmetry {
 
     #[inline]
     pub fn apply(self, sq: Square) -> Square {
+        static TABLE: OnceLock<[[Square; 64]; 8]> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            std::array::from_fn(|s| {
+                std::array::from_fn(|i| Symmetry(s as u8).compute(Square::new(i as u32)))
+            })
+        })[usize::from(self.0)][usize::from(sq)]
+    }
+
+    fn compute(self, sq: Square) -> Square {
         match self.0 {
             0 => sq,
             1 => sq.flip_horizontal(),

@@ -34,6 +34,11 @@ pub enum Event {
         material: Material,
         variant: Variant,
     },
+    /// A build has finished.
+    Built {
+        material: Material,
+        variant: Variant,
+    },
     /// A built table could not be saved; it is used from memory.
     NotSaved { path: PathBuf, reason: String },
 }
@@ -177,6 +182,10 @@ impl Tablebase {
             }
         };
         let table = solve::build(material, variant, subtables, &progress)?;
+        self.event(Event::Built {
+            material: material.clone(),
+            variant,
+        });
         if let Some(dir) = &self.dir
             && let Err(err) = file::write(dir, &table)
         {

@@ -2,13 +2,13 @@
 //! defence, from every start position.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use ajedrecista_automata::{
     Audit, SquareCell, StartSet, Strategy, StrategyName, StrategyVisitor, audit,
     excess_over_perfect,
 };
-use ajedrecista_tables::Tablebase;
+
+use crate::tables_args::TablesArgs;
 use anyhow::Context;
 use serde::Serialize;
 use shakmaty::fen::Fen;
@@ -30,10 +30,8 @@ pub struct Args {
     /// Print JSON for programs instead of tables for people.
     #[arg(long)]
     json: bool,
-    /// Folder of the tables cache (default: $AJEDRECISTA_TABLES or the
-    /// user's cache folder).
-    #[arg(long)]
-    tables: Option<PathBuf>,
+    #[command(flatten)]
+    tables: TablesArgs,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -87,11 +85,7 @@ impl StrategyVisitor for Run {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let tables = Tablebase::new(args.tables.clone()).on_event(|event| {
-        if let ajedrecista_tables::Event::Building { material, variant } = event {
-            eprintln!("building the {material} table ({variant}), once...");
-        }
-    });
+    let tables = args.tables.open();
     let set = match args.starts {
         Starts::All => StartSet::All,
         Starts::Machine => StartSet::Machine,

@@ -2,13 +2,14 @@
 //! PGN.
 
 use std::convert::Infallible;
-use std::path::PathBuf;
 
 use ajedrecista_automata::{
     DefenceKind, Game, RandomDefence, Strategy, StrategyName, StrategyVisitor, perfect_defence,
     play,
 };
 use ajedrecista_tables::Tablebase;
+
+use crate::tables_args::TablesArgs;
 use anyhow::Context;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -29,10 +30,8 @@ pub struct Args {
     /// random:SEED.
     #[arg(long, default_value = "perfect")]
     defence: DefenceKind,
-    /// Folder of the tables cache (default: $AJEDRECISTA_TABLES or the
-    /// user's cache folder).
-    #[arg(long)]
-    tables: Option<PathBuf>,
+    #[command(flatten)]
+    tables: TablesArgs,
 }
 
 struct SelfPlay<'a> {
@@ -85,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let start: Chess = fen
         .into_position(CastlingMode::Standard)
         .map_err(|err| anyhow::anyhow!("illegal position {fen_text:?}: {err}"))?;
-    let tables = Tablebase::new(args.tables);
+    let tables = args.tables.open();
     let game = args.strategy.visit(
         &tables,
         SelfPlay {
