@@ -407,6 +407,12 @@ impl Audit {
         self.histogram().keys().next_back().copied()
     }
 
+    /// Starts from which the defender holds out past White's 50th move: a
+    /// draw could be claimed under the 50-move rule before the mate.
+    pub fn beyond_fifty_moves(&self) -> usize {
+        self.histogram().range(51..).map(|(_, count)| count).sum()
+    }
+
     /// The worst case per square of the black king's start.
     pub fn per_square(&self) -> [SquareCell; 64] {
         let mut cells = [SquareCell::NoStart; 64];

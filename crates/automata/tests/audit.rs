@@ -101,6 +101,14 @@ fn torres_machine_audit_mates_from_every_start() {
         }
         position.play_unchecked(*mv);
     }
+    let beyond: usize = audit
+        .histogram()
+        .iter()
+        .filter(|(moves, _)| **moves > 50)
+        .map(|(_, count)| count)
+        .sum();
+    assert_eq!(audit.beyond_fifty_moves(), beyond);
+    assert!(beyond > 0 && beyond < 42);
     let histogram_total: usize = audit.histogram().values().sum();
     assert_eq!(histogram_total, 42);
 }

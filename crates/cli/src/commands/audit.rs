@@ -187,6 +187,12 @@ fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Stri
             writeln!(w, "  worst case    no start is mated").ok();
         }
     }
+    writeln!(
+        w,
+        "  over 50 moves {} starts (a 50-move-rule draw claim comes first)",
+        audit.beyond_fifty_moves()
+    )
+    .ok();
     if let Some(excess) = excess {
         writeln!(
             w,
