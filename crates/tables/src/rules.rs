@@ -123,9 +123,7 @@ impl Rules {
     #[inline]
     pub fn threatens_capture(&self, sq: &Squares, turn: Color) -> bool {
         let occupied = self.occupied(sq);
-        let targets = (2..self.len)
-            .filter(|&j| self.men[j].color != turn)
-            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j]);
+        let targets = self.capturable(sq, !turn);
         !targets.is_empty()
             && (0..self.len).any(|i| {
                 self.men[i].color == turn
@@ -137,27 +135,61 @@ impl Rules {
     /// Calls `f` for every legal move of `turn`.
     #[inline]
     pub fn for_each_move(&self, sq: &Squares, turn: Color, mut f: impl FnMut(Move)) {
+        self.moves_while(sq, turn, Bitboard::FULL, |mv| {
+            f(mv);
+            true
+        });
+    }
+
+    /// Calls `f` for the legal moves of `turn` to a square of `targets`
+    /// until it returns false. Returns false if it was stopped.
+    #[inline]
+    pub fn moves_while(
+        &self,
+        sq: &Squares,
+        turn: Color,
+        targets: Bitboard,
+        mut f: impl FnMut(Move) -> bool,
+    ) -> bool {
         let occupied = self.occupied(sq);
         let own = (0..self.len)
             .filter(|&i| self.men[i].color == turn)
             .fold(Bitboard::EMPTY, |bb, i| bb | sq[i]);
         let king = Rules::king(turn);
         for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
-            for to in self.attacks(i, sq[i], occupied) & !own {
+            for to in self.attacks(i, sq[i], occupied) & !own & targets {
                 let captured = (2..self.len).find(|&j| sq[j] == to && self.men[j].color != turn);
                 let after = (occupied ^ sq[i]) | to;
                 let king_sq = if i == king { to } else { sq[king] };
                 let mut moved = *sq;
                 moved[i] = to;
-                if !self.attacked(&moved, king_sq, !turn, after, captured) {
-                    f(Move {
+                if !self.attacked(&moved, king_sq, !turn, after, captured)
+                    && !f(Move {
                         man: i,
                         to,
                         captured,
-                    });
+                    })
+                {
+                    return false;
                 }
             }
         }
+        true
+    }
+
+    /// Whether `turn` has a legal move that takes nothing.
+    #[inline]
+    pub fn has_quiet_move(&self, sq: &Squares, turn: Color) -> bool {
+        !self.moves_while(sq, turn, !self.occupied(sq), |_| false)
+    }
+
+    /// The squares of the men of `color` other than the king: what a
+    /// capture may take.
+    #[inline]
+    pub fn capturable(&self, sq: &Squares, color: Color) -> Bitboard {
+        (2..self.len)
+            .filter(|&j| self.men[j].color == color)
+            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
     /// Calls `f(man, from)` for every retraction of a move by `mover` that

@@ -75,11 +75,14 @@ struct Captures {
     loss: u16,
     /// Some capture leads to a draw.
     draw: bool,
+    /// There is a capture at all.
+    any: bool,
 }
 
 impl Captures {
     /// Takes in a capture whose position has `child` for the opponent.
     fn add(&mut self, child: Value) {
+        self.any = true;
         match child {
             Value::Loss(p) => self.win = Some(self.win.map_or(p + 1, |w| w.min(p + 1))),
             Value::Win(p) => self.loss = self.loss.max(p + 1),
@@ -117,6 +120,33 @@ struct Builder<'a> {
 
 const COUNT: u16 = 0x100;
 
+/// Zeroed cells, on huge pages where the system allows: the ranks jump all
+/// over a table of hundreds of megabytes, and with 4 KiB pages most of
+/// those jumps miss the TLB.
+fn zeroed_cells(len: usize) -> Vec<AtomicU16> {
+    let mut cells: Vec<AtomicU16> = Vec::with_capacity(len);
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = len * std::mem::size_of::<AtomicU16>();
+        let start = cells.as_mut_ptr() as usize;
+        let page = 4096;
+        let aligned = start.next_multiple_of(page);
+        if bytes > 2 * page {
+            // SAFETY: advice on pages inside this vector's own allocation,
+            // before any of them is touched; it changes no contents.
+            unsafe {
+                libc::madvise(
+                    aligned as *mut libc::c_void,
+                    (start + bytes - aligned) / page * page,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    cells.resize_with(len, || AtomicU16::new(0));
+    cells
+}
+
 #[inline]
 fn value_byte(cell: u16) -> u8 {
     (cell & 0xff) as u8
@@ -142,10 +172,10 @@ impl<'a> Builder<'a> {
 
     fn captures(&self, squares: &Squares, turn: Color) -> Captures {
         let mut found = Captures::default();
-        self.rules.for_each_move(squares, turn, |mv| {
-            if mv.captured.is_some() {
-                found.add(self.value_of_capture(squares, mv, turn));
-            }
+        let targets = self.rules.capturable(squares, !turn);
+        self.rules.moves_while(squares, turn, targets, |mv| {
+            found.add(self.value_of_capture(squares, mv, turn));
+            true
         });
         found
     }
@@ -197,24 +227,13 @@ impl<'a> Builder<'a> {
             // Every move is quiet: the position is settled from its children.
             return;
         }
-        let mut any_move = false;
-        let mut quiet = false;
-        let mut captures = Captures::default();
-        self.rules.for_each_move(&squares, turn, |mv| {
-            any_move = true;
-            match mv.captured {
-                None => quiet = true,
-                Some(_) => captures.add(self.value_of_capture(&squares, mv, turn)),
-            }
-        });
-        let settled = if !any_move {
-            in_check.then_some(0)
-        } else if let Some(win) = captures.win {
-            Some(win)
-        } else if !quiet && !captures.draw {
-            Some(captures.loss)
-        } else {
-            None
+        let captures = self.captures(&squares, turn);
+        let settled = match captures.win {
+            Some(win) => Some(win),
+            None if captures.draw || self.rules.has_quiet_move(&squares, turn) => None,
+            // Every move is a capture that loses, or there is no move.
+            None if captures.any => Some(captures.loss),
+            None => in_check.then_some(0),
         };
         if let Some(plies) = settled {
             slot.store(
@@ -324,7 +343,7 @@ pub fn build(
     let builder = Builder {
         rules: Rules::new(material, variant),
         capture_tables,
-        cells: ByColor::new_with(|_| (0..size).map(|_| AtomicU16::new(0)).collect()),
+        cells: ByColor::new_with(|_| zeroed_cells(size)),
         indexer,
         progress_done: AtomicU64::new(0),
     };
