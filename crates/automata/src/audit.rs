@@ -431,14 +431,31 @@ impl Audit {
 
 /// Audits `strategy` over the start set with `side` to move.
 pub fn audit<S: Strategy>(strategy: &S, starts_set: StartSet, side: Color) -> Audit {
+    audit_with_progress(strategy, starts_set, side, |_, _| {})
+}
+
+/// [`audit`], calling `progress(done, total)` as the starts are solved.
+pub fn audit_with_progress<S: Strategy>(
+    strategy: &S,
+    starts_set: StartSet,
+    side: Color,
+    mut progress: impl FnMut(usize, usize),
+) -> Audit {
     let mut graph = GameGraph::new(strategy);
-    let results: Vec<StartResult> = start_positions(strategy, starts_set, side)
+    let starts = start_positions(strategy, starts_set, side);
+    let total = starts.len();
+    let results: Vec<StartResult> = starts
         .into_iter()
-        .map(|position| {
+        .enumerate()
+        .map(|(done, position)| {
+            if done % 1024 == 0 {
+                progress(done, total);
+            }
             let outcome = graph.outcome(&position);
             StartResult { position, outcome }
         })
         .collect();
+    progress(total, total);
     let worst = results
         .iter()
         .filter_map(|result| match result.outcome {

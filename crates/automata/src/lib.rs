@@ -18,7 +18,8 @@ pub mod strategy;
 pub mod torres;
 
 pub use audit::{
-    Audit, FailureKind, GameGraph, Outcome, SquareCell, StartSet, audit, start_positions,
+    Audit, FailureKind, GameGraph, Outcome, SquareCell, StartSet, audit, audit_with_progress,
+    start_positions,
 };
 pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};

@@ -180,3 +180,45 @@ fn a_strategy_that_never_mates_is_a_cycle() {
     let example = &audit.failure_examples[&FailureKind::Cycle];
     assert_eq!(example.end, GameEnd::Cycle);
 }
+
+/// The findings docs/automata.md reports, so that the text and the code
+/// cannot drift apart.
+#[test]
+fn documented_findings_hold() {
+    use shakmaty::EnPassantMode;
+    use shakmaty::fen::Fen;
+
+    let fen = |game: &ajedrecista_automata::Game| {
+        Fen::from_position(&game.start, EnPassantMode::Legal).to_string()
+    };
+
+    let machine = audit(&Torres, StartSet::Machine, Color::White);
+    assert_eq!(machine.worst_moves(), Some(66));
+    assert_eq!(
+        fen(machine.worst.as_ref().unwrap()),
+        "K7/1R6/3k4/8/8/8/8/8 w - - 0 1"
+    );
+    assert_eq!(machine.beyond_fifty_moves(), 28);
+
+    let all = audit(&Torres, StartSet::All, Color::White);
+    assert_eq!(all.results.len(), 25_088);
+    assert_eq!(all.failures().values().sum::<usize>(), 0);
+    assert_eq!(all.worst_moves(), Some(66));
+
+    let calculator = audit(&Mk61Rook::default(), StartSet::All, Color::White);
+    assert_eq!(calculator.results.len(), 50_554);
+    assert_eq!(calculator.failures()[&FailureKind::Refusal], 48_797);
+    assert_eq!(calculator.worst_moves(), Some(10));
+
+    let pseudocode = Mk61Rook {
+        start_test: StartTest::Pseudocode,
+        ..Mk61Rook::default()
+    };
+    let pseudocode = audit(&pseudocode, StartSet::All, Color::White);
+    assert_eq!(pseudocode.failures()[&FailureKind::Refusal], 1_620);
+    assert_eq!(pseudocode.worst_moves(), Some(65));
+    assert_eq!(
+        fen(pseudocode.worst.as_ref().unwrap()),
+        "8/8/8/8/8/7k/8/K3R3 w - - 0 1"
+    );
+}

@@ -2,11 +2,13 @@
 //! defence, from every start position.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use ajedrecista_automata::{
-    Audit, SquareCell, StartSet, Strategy, StrategyName, StrategyVisitor, audit,
+    Audit, SquareCell, StartSet, Strategy, StrategyName, StrategyVisitor, audit_with_progress,
     excess_over_perfect,
 };
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::tables_args::TablesArgs;
 use anyhow::Context;
@@ -79,8 +81,55 @@ impl StrategyVisitor for Run {
     fn visit<S: Strategy>(self, strategy: &S) -> Vec<Audit> {
         self.sides
             .iter()
-            .map(|side| audit(strategy, self.set, *side))
+            .map(|side| {
+                let mut bar = LateBar::new(format!("audit {} ({side} to move)", strategy.name()));
+                let audit = audit_with_progress(strategy, self.set, *side, |done, total| {
+                    bar.update(done, total)
+                });
+                bar.finish();
+                audit
+            })
             .collect()
+    }
+}
+
+/// A progress bar on stderr that appears only once the work has taken a
+/// second (and only on a terminal: indicatif hides it otherwise).
+struct LateBar {
+    label: String,
+    started: Instant,
+    bar: Option<ProgressBar>,
+}
+
+impl LateBar {
+    fn new(label: String) -> LateBar {
+        LateBar {
+            label,
+            started: Instant::now(),
+            bar: None,
+        }
+    }
+
+    fn update(&mut self, done: usize, total: usize) {
+        if self.bar.is_none() && self.started.elapsed().as_secs_f64() > 1.0 {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{msg:<36} [{bar:40}] {pos}/{len} starts")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            bar.set_message(self.label.clone());
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 
@@ -244,7 +293,7 @@ fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Stri
 
 #[cfg(test)]
 mod tests {
-    use ajedrecista_automata::Torres;
+    use ajedrecista_automata::{Torres, audit};
 
     use super::*;
 
