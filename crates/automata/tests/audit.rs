@@ -222,3 +222,97 @@ fn documented_findings_hold() {
         "8/8/8/8/8/7k/8/K3R3 w - - 0 1"
     );
 }
+
+/// Longest defence by value iteration over every reachable node, rounds
+/// until nothing changes: a second way to the audit's numbers, for long
+/// mates too.
+#[test]
+fn torres_values_agree_with_value_iteration() {
+    use std::collections::HashMap;
+
+    /// Where a black move leads: mate at once, or a black-to-move node.
+    enum Edge {
+        Mate,
+        Node(usize),
+    }
+
+    let starts = start_positions(&Torres, StartSet::All, Color::White);
+    let key = |position: &Chess| position.board().clone();
+    let mut index: HashMap<Board, usize> = HashMap::new();
+    let mut positions: Vec<Chess> = Vec::new();
+    let mut edges: Vec<Vec<Edge>> = Vec::new();
+    // White's reply: mate at once (None) or the node it leads to.
+    let mut reach =
+        |position: &Chess, index: &mut HashMap<Board, usize>, positions: &mut Vec<Chess>| {
+            let (reply, ()) = Torres
+                .reply(position, &())
+                .expect("torres never refuses from its starts");
+            let mut after = position.clone();
+            after.play_unchecked(reply.mv);
+            if after.is_checkmate() {
+                return None;
+            }
+            assert!(!after.legal_moves().is_empty(), "no stalemate");
+            let next = positions.len();
+            Some(*index.entry(key(&after)).or_insert_with(|| {
+                positions.push(after);
+                next
+            }))
+        };
+    let start_edges: Vec<Option<usize>> = starts
+        .iter()
+        .map(|start| reach(start, &mut index, &mut positions))
+        .collect();
+    let mut expanded = 0;
+    while expanded < positions.len() {
+        let position = positions[expanded].clone();
+        let mut node_edges = Vec::new();
+        for mv in position.legal_moves() {
+            assert!(
+                !mv.is_capture(),
+                "the rook is never lost from White-to-move starts"
+            );
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            node_edges.push(match reach(&next, &mut index, &mut positions) {
+                None => Edge::Mate,
+                Some(node) => Edge::Node(node),
+            });
+        }
+        edges.push(node_edges);
+        expanded += 1;
+    }
+
+    let mut value: Vec<Option<u16>> = vec![None; positions.len()];
+    loop {
+        let mut changed = false;
+        for node in 0..positions.len() {
+            if value[node].is_some() {
+                continue;
+            }
+            let longest = edges[node]
+                .iter()
+                .try_fold(0, |longest: u16, edge| match edge {
+                    Edge::Mate => Some(longest.max(1)),
+                    Edge::Node(next) => value[*next].map(|moves| longest.max(moves + 1)),
+                });
+            if longest.is_some() {
+                value[node] = longest;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    assert!(value.iter().all(Option::is_some), "no cycles");
+
+    let mut graph = GameGraph::new(&Torres);
+    for (start, edge) in starts.iter().zip(start_edges) {
+        let expected = match edge {
+            None => 1,
+            Some(node) => value[node].unwrap() + 1,
+        };
+        assert_eq!(graph.outcome(start), Outcome::Mate(expected));
+    }
+}
