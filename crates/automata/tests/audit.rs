@@ -242,7 +242,7 @@ fn torres_values_agree_with_value_iteration() {
     let mut positions: Vec<Chess> = Vec::new();
     let mut edges: Vec<Vec<Edge>> = Vec::new();
     // White's reply: mate at once (None) or the node it leads to.
-    let mut reach =
+    let reach =
         |position: &Chess, index: &mut HashMap<Board, usize>, positions: &mut Vec<Chess>| {
             let (reply, ()) = Torres
                 .reply(position, &())
