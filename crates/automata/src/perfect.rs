@@ -1,12 +1,42 @@
 //! Perfect play from the tables, for White and for Black, and how far an
 //! automaton falls short of it.
 
-use ajedrecista_tables::{Material, TableError, Tablebase, Value, Variant};
-use shakmaty::{Board, Chess, File, Move, Position, Rank, Square};
+use std::sync::{Arc, OnceLock};
+
+use ajedrecista_tables::{MAX_MEN, Material, Table, TableError, Tablebase, Value, Variant};
+use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::audit::{Audit, Outcome};
 use crate::krk::Krk;
 use crate::strategy::{Refusal, Reply, Strategy};
+
+/// The king-and-rook table, probed by the three squares: the audit asks it
+/// for every move of every node, so no board is built and nothing is
+/// allocated per probe.
+struct KrkTable {
+    table: Arc<Table>,
+}
+
+impl KrkTable {
+    fn load(tables: &Tablebase) -> Result<KrkTable, TableError> {
+        let material = Material::new(&[Role::Rook], &[])?;
+        let table = tables.table(&material, Variant::Standard)?;
+        Ok(KrkTable { table })
+    }
+
+    /// The value for the side to move, `None` if the placement is illegal.
+    fn value(&self, krk: &Krk, turn: Color) -> Option<Value> {
+        let mut squares = [Square::A1; MAX_MEN];
+        for (slot, man) in squares.iter_mut().zip(self.table.material().men()) {
+            *slot = match (man.color, man.role) {
+                (Color::White, Role::King) => krk.white_king,
+                (Color::White, _) => krk.rook,
+                (Color::Black, _) => krk.black_king,
+            };
+        }
+        self.table.value_of(&squares, turn)
+    }
+}
 
 /// White's shortest mate by the tables.
 ///
@@ -15,11 +45,23 @@ use crate::strategy::{Refusal, Reply, Strategy};
 /// the same move.
 pub struct Perfect<'a> {
     tables: &'a Tablebase,
+    krk: OnceLock<KrkTable>,
 }
 
 impl<'a> Perfect<'a> {
     pub fn new(tables: &'a Tablebase) -> Self {
-        Perfect { tables }
+        Perfect {
+            tables,
+            krk: OnceLock::new(),
+        }
+    }
+
+    fn krk_table(&self) -> Result<&KrkTable, TableError> {
+        if let Some(table) = self.krk.get() {
+            return Ok(table);
+        }
+        let table = KrkTable::load(self.tables)?;
+        Ok(self.krk.get_or_init(|| table))
     }
 }
 
@@ -39,11 +81,14 @@ impl Strategy for Perfect<'_> {
     fn start(&self, _start: &Chess) {}
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-        let unanswerable =
-            |err: TableError| Refusal::RuleUndefined(format!("the tables cannot answer: {err}"));
-        let best = shortest_mate(self.tables, position).map_err(unanswerable)?;
-        let mv =
-            best.ok_or_else(|| Refusal::RuleUndefined("the tables give White no win here".into()))?;
+        let krk = Krk::from_board(position.board()).ok_or_else(|| {
+            Refusal::Precondition("perfect play is audited for king and rook against king".into())
+        })?;
+        let table = self
+            .krk_table()
+            .map_err(|err| Refusal::RuleUndefined(format!("the tables cannot answer: {err}")))?;
+        let mv = shortest_mate(table, &krk, position)
+            .ok_or_else(|| Refusal::RuleUndefined("the tables give White no win here".into()))?;
         let reply = Reply {
             mv,
             reason: "shortest mate by the tables",
@@ -54,20 +99,17 @@ impl Strategy for Perfect<'_> {
 }
 
 /// The first move of [`Tablebase::moves`] if it wins, found without sorting
-/// every move: the audit asks this once per node.
-fn shortest_mate(tables: &Tablebase, position: &Chess) -> Result<Option<Move>, TableError> {
-    let material = Material::from_board(position.board())?;
-    let table = tables.table(&material, Variant::Standard)?;
+/// every move. White has nothing to take, so every child is in the table.
+fn shortest_mate(table: &KrkTable, krk: &Krk, position: &Chess) -> Option<Move> {
     let mut best: Option<(u16, Move)> = None;
     for mv in position.legal_moves() {
-        let mut child = position.clone();
-        child.play_unchecked(mv);
-        let value = if mv.is_capture() {
-            tables.probe(&child, Variant::Standard)?
+        let mut child = *krk;
+        if mv.role() == Role::King {
+            child.white_king = mv.to();
         } else {
-            table.probe(&child)?
-        };
-        let Value::Loss(plies) = value else {
+            child.rook = mv.to();
+        }
+        let Some(Value::Loss(plies)) = table.value(&child, Color::Black) else {
             continue;
         };
         let better = best.is_none_or(|(best_plies, best_mv)| {
@@ -77,7 +119,7 @@ fn shortest_mate(tables: &Tablebase, position: &Chess) -> Result<Option<Move>, T
             best = Some((plies, mv));
         }
     }
-    Ok(best.map(|(_, mv)| mv))
+    best.map(|(_, mv)| mv)
 }
 
 /// Sorts as the UCI text of a move without promotion ("a1a2" < "a1b1").
@@ -100,12 +142,15 @@ pub fn perfect_defence(tables: &Tablebase, position: &Chess) -> Result<Move, Tab
 /// wins.
 pub fn perfect_moves(tables: &Tablebase, position: &Chess) -> Result<Option<u16>, TableError> {
     let value = tables.probe(position, Variant::Standard)?;
-    Ok(match (position.turn(), value) {
-        (shakmaty::Color::White, Value::Win(_)) | (shakmaty::Color::Black, Value::Loss(_)) => {
-            value.moves()
-        }
+    Ok(white_wins_in(value, position.turn()))
+}
+
+/// White's moves to mate for a value seen by `turn`, if White wins.
+fn white_wins_in(value: Value, turn: Color) -> Option<u16> {
+    match (turn, value) {
+        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
         _ => None,
-    })
+    }
 }
 
 /// How many more moves the automaton needs than perfect play, over the
@@ -124,6 +169,7 @@ pub fn excess_over_perfect(
     audit: &Audit,
     tables: &Tablebase,
 ) -> Result<Option<Excess>, TableError> {
+    let table = KrkTable::load(tables)?;
     let mut max = 0;
     let mut sum = 0u64;
     let mut count = 0u64;
@@ -132,7 +178,11 @@ pub fn excess_over_perfect(
         let Outcome::Mate(moves) = result.outcome else {
             continue;
         };
-        let perfect = perfect_moves(tables, &result.position)?
+        let position = &result.position;
+        let krk = Krk::from_board(position.board()).expect("audited starts are rook endings");
+        let perfect = table
+            .value(&krk, position.turn())
+            .and_then(|value| white_wins_in(value, position.turn()))
             .expect("the tables give White a win wherever an automaton mates");
         let excess = moves.saturating_sub(perfect);
         max = max.max(excess);
