@@ -1,6 +1,6 @@
 //! How long the exact audits take (target: each under a second in release).
 
-use ajedrecista_automata::{Mk61Rook, StartSet, StartTest, Strategy, Torres, audit};
+use ajedrecista_automata::{Mk61Rook, OnSignal, StartSet, Strategy, Torres, audit};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Color;
 
@@ -18,7 +18,7 @@ fn audits(c: &mut Criterion) {
     bench_audit(
         c,
         &Mk61Rook {
-            start_test: StartTest::Pseudocode,
+            on_signal: OnSignal::TurnTheBoard,
             ..Mk61Rook::default()
         },
         StartSet::All,

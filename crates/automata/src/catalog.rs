@@ -15,10 +15,10 @@ use crate::torres::Torres;
 pub enum StrategyName {
     /// El Ajedrecista.
     Torres,
-    /// The MK-61 rook program as the calculator runs it.
+    /// The MK-61 rook program as the emulator runs the listing.
     Mk61Rook,
-    /// The MK-61 rook program as the seed's pseudocode reads.
-    Mk61RookPseudocode,
+    /// The MK-61 rook program with `FL0` falling through for R0 = -1 too.
+    Mk61RookAbsR0,
     /// The MK-61 rook program, with the player turning the board whenever
     /// it asks to.
     Mk61RookTurning,
@@ -30,7 +30,7 @@ impl StrategyName {
     pub const ALL: [StrategyName; 5] = [
         StrategyName::Torres,
         StrategyName::Mk61Rook,
-        StrategyName::Mk61RookPseudocode,
+        StrategyName::Mk61RookAbsR0,
         StrategyName::Mk61RookTurning,
         StrategyName::Perfect,
     ];
@@ -39,7 +39,7 @@ impl StrategyName {
         match self {
             StrategyName::Torres => "torres",
             StrategyName::Mk61Rook => "mk61-rook",
-            StrategyName::Mk61RookPseudocode => "mk61-rook-pseudocode",
+            StrategyName::Mk61RookAbsR0 => "mk61-rook-abs-r0",
             StrategyName::Mk61RookTurning => "mk61-rook-turning",
             StrategyName::Perfect => "perfect",
         }
@@ -54,7 +54,7 @@ impl StrategyName {
             // The rook program's reference trace (white king e1, rook a2,
             // black king e5).
             StrategyName::Mk61Rook
-            | StrategyName::Mk61RookPseudocode
+            | StrategyName::Mk61RookAbsR0
             | StrategyName::Mk61RookTurning => "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
         }
     }
@@ -65,12 +65,12 @@ impl StrategyName {
         match self {
             StrategyName::Torres => visitor.visit(&Torres),
             StrategyName::Mk61Rook => visitor.visit(&Mk61Rook::default()),
-            StrategyName::Mk61RookPseudocode => visitor.visit(&Mk61Rook {
-                start_test: StartTest::Pseudocode,
+            StrategyName::Mk61RookAbsR0 => visitor.visit(&Mk61Rook {
+                start_test: StartTest::AbsROne,
                 on_signal: OnSignal::Stop,
             }),
             StrategyName::Mk61RookTurning => visitor.visit(&Mk61Rook {
-                start_test: StartTest::Machine,
+                start_test: StartTest::ROne,
                 on_signal: OnSignal::TurnTheBoard,
             }),
             StrategyName::Perfect => visitor.visit(&Perfect::new(tables)),
@@ -93,7 +93,7 @@ impl fmt::Display for StrategyName {
 /// A name that is no automaton.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-pseudocode, mk61-rook-turning, perfect)"
+    "unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-abs-r0, mk61-rook-turning, perfect)"
 )]
 pub struct UnknownStrategy(pub String);
 

@@ -17,20 +17,24 @@ use crate::strategy::{Refusal, Reply, Strategy, legal_move};
 
 /// How the program decides that a move is the first of a game.
 ///
-/// The listing tests the start flag R0 with `FL0` (step 29). The seed's
-/// pseudocode reads that as `R0 == 1`, but on the MK-61 `FL0` converts R0 as
-/// for indirect addressing and falls through for R0 = -1 as well as for
-/// R0 = 1 (../shared/mk61/opcodes.tsv, code 5D, observed on the microcode
-/// emulation). R0 holds `1 - |rook file - black king file|` after every
-/// move, so the machine re-runs its start test on the move after the black
-/// king stood on the rook's file (R0 = 1) or two files from it (R0 = -1).
+/// The listing tests the start flag R0 with `FL0 53` (step 29): fall
+/// through into the start test, or jump to 53. After every move the program
+/// stores R0 = RX = 1 - |rook file - black king file| (step 53), so what
+/// `FL0` does with R0 = 1, 0, -1 .. -6 decides when the start test comes
+/// back. The sources disagree about R0 = -1:
+/// - the seed's pseudocode reads step 29 as `if (R0 == 1)`, and the
+///   project's microcode-level emulator (crate ajedrecista-mk61) runs it so:
+///   `FL0` falls through for R0 = 1 and jumps for 0, -1 and -2;
+/// - ../shared/mk61/opcodes.tsv (code 5D) notes "observed: R0=-1 -> falls
+///   through", which its own rule for the indirect conversion (negative
+///   values get leading 9s: -1 -> -99999991, not 1) contradicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum StartTest {
-    /// The calculator: the start test runs when |R0| = 1.
+    /// The start test runs when R0 = 1: the emulator and the pseudocode.
     #[default]
-    Machine,
-    /// The seed's pseudocode: the start test runs when R0 = 1.
-    Pseudocode,
+    ROne,
+    /// The start test runs when |R0| = 1: the opcodes.tsv observation.
+    AbsROne,
 }
 
 /// What happens when the calculator shows `9------0.`.
@@ -169,15 +173,13 @@ impl Mk61Rook {
             if rc != 0 {
                 return (Answer::TurnTheBoard, WHY_TURN, armed);
             }
-            // 35: the listing stores Rc (zero) in R0; the pseudocode says
-            // R0 = RX, which is 1 with the black king on the rook's file.
-            let armed_next = self.start_test == StartTest::Pseudocode && rx == 1;
-            return (r.move_rook(), WHY_MOVE_ROOK, armed_next);
+            // 35: R0 = X, which holds Rc (zero) here.
+            return (r.move_rook(), WHY_MOVE_ROOK, false);
         }
         // 53: R0 = RX.
         let armed_next = match self.start_test {
-            StartTest::Machine => rx.abs() == 1,
-            StartTest::Pseudocode => rx == 1,
+            StartTest::ROne => rx == 1,
+            StartTest::AbsROne => rx.abs() == 1,
         };
         // 54: rook next to the black king's file.
         if rx == 0 {
@@ -234,10 +236,10 @@ impl Strategy for Mk61Rook {
 
     fn name(&self) -> &'static str {
         match (self.start_test, self.on_signal) {
-            (StartTest::Machine, OnSignal::Stop) => "mk61-rook",
-            (StartTest::Pseudocode, OnSignal::Stop) => "mk61-rook-pseudocode",
-            (StartTest::Machine, OnSignal::TurnTheBoard) => "mk61-rook-turning",
-            (StartTest::Pseudocode, OnSignal::TurnTheBoard) => "mk61-rook-pseudocode-turning",
+            (StartTest::ROne, OnSignal::Stop) => "mk61-rook",
+            (StartTest::AbsROne, OnSignal::Stop) => "mk61-rook-abs-r0",
+            (StartTest::ROne, OnSignal::TurnTheBoard) => "mk61-rook-turning",
+            (StartTest::AbsROne, OnSignal::TurnTheBoard) => "mk61-rook-abs-r0-turning",
         }
     }
 
@@ -394,21 +396,42 @@ mod tests {
         );
     }
 
-    /// The restart signal: after the black king stood two files from the
-    /// rook (R0 = -1), the calculator runs its start test again; the black
-    /// king stepping next to the rook's file then gets `9------0.`. The
-    /// pseudocode, which tests R0 = 1, moves the rook away instead.
+    /// The restart signal in the middle of a game: the white men share a
+    /// file, so the program moves the rook aside first, and the black king
+    /// walks down next to the white king: `9------0.`.
     #[test]
-    fn restart_signal_in_the_middle_of_a_game() {
+    fn restart_signal_when_the_black_king_breaks_through() {
+        let start = position("8/8/8/8/R7/1k6/8/K7 w - - 0 1");
+        let program = Mk61Rook::default();
+        let (reply, memory) = program.reply(&start, &program.start(&start)).unwrap();
+        assert_eq!(reply.display.as_deref(), Some("74."));
+        let mut after = start;
+        after.play_unchecked(reply.mv);
+        let black = after
+            .legal_moves()
+            .into_iter()
+            .find(|mv| mv.to() == Square::C2)
+            .expect("Kc2 is legal");
+        after.play_unchecked(black);
+        let refusal = program.reply(&after, &memory).unwrap_err();
+        assert!(refusal.to_string().contains("9------0."));
+    }
+
+    /// With the black king two files from the rook (R0 = -1), the |R0| = 1
+    /// reading runs the start test again: the black king stepping next to
+    /// the rook's file gets `9------0.`; the emulator's reading (R0 = 1)
+    /// moves the rook away.
+    #[test]
+    fn r0_minus_one_restarts_only_in_the_abs_reading() {
         let start = position("8/8/8/8/8/3k4/8/KR6 w - - 0 1");
         for (program, expected) in [
-            (Mk61Rook::default(), None),
+            (Mk61Rook::default(), Some("72.")),
             (
                 Mk61Rook {
-                    start_test: StartTest::Pseudocode,
+                    start_test: StartTest::AbsROne,
                     ..Mk61Rook::default()
                 },
-                Some("72."),
+                None,
             ),
         ] {
             let memory = program.start(&start);
@@ -416,7 +439,7 @@ mod tests {
             assert_eq!(reply.display.as_deref(), Some("22."));
             assert_eq!(
                 memory.start_test_armed,
-                program.start_test == StartTest::Machine
+                program.start_test == StartTest::AbsROne
             );
             let mut after = start.clone();
             after.play_unchecked(reply.mv);

@@ -3,8 +3,8 @@
 
 use ajedrecista_automata::strategy::legal_move;
 use ajedrecista_automata::{
-    FailureKind, GameEnd, GameGraph, Mk61Rook, Outcome, Refusal, Reply, StartSet, StartTest,
-    Strategy, Torres, audit, start_positions,
+    FailureKind, GameEnd, GameGraph, Mk61Rook, OnSignal, Outcome, Refusal, Reply, StartSet,
+    StartTest, Strategy, Torres, audit, start_positions,
 };
 use shakmaty::{Board, Chess, Color, Position, Square};
 
@@ -73,13 +73,7 @@ fn torres_values_agree_with_a_plain_search() {
 
 #[test]
 fn mk61_rook_values_agree_with_a_plain_search() {
-    agrees_with_plain_search(
-        &Mk61Rook {
-            start_test: StartTest::Pseudocode,
-            ..Mk61Rook::default()
-        },
-        7,
-    );
+    agrees_with_plain_search(&Mk61Rook::default(), 7);
 }
 
 #[test]
@@ -207,20 +201,30 @@ fn documented_findings_hold() {
 
     let calculator = audit(&Mk61Rook::default(), StartSet::All, Color::White);
     assert_eq!(calculator.results.len(), 50_554);
-    assert_eq!(calculator.failures()[&FailureKind::Refusal], 48_797);
-    assert_eq!(calculator.worst_moves(), Some(10));
-
-    let pseudocode = Mk61Rook {
-        start_test: StartTest::Pseudocode,
-        ..Mk61Rook::default()
-    };
-    let pseudocode = audit(&pseudocode, StartSet::All, Color::White);
-    assert_eq!(pseudocode.failures()[&FailureKind::Refusal], 1_620);
-    assert_eq!(pseudocode.worst_moves(), Some(65));
+    assert_eq!(calculator.failures()[&FailureKind::Refusal], 1_620);
+    assert_eq!(calculator.failures().values().sum::<usize>(), 1_620);
+    assert_eq!(calculator.worst_moves(), Some(65));
     assert_eq!(
-        fen(pseudocode.worst.as_ref().unwrap()),
+        fen(calculator.worst.as_ref().unwrap()),
         "8/8/8/8/8/7k/8/K3R3 w - - 0 1"
     );
+
+    let turning = Mk61Rook {
+        on_signal: OnSignal::TurnTheBoard,
+        ..Mk61Rook::default()
+    };
+    let turning = audit(&turning, StartSet::All, Color::White);
+    assert_eq!(turning.results.len(), 154_696);
+    assert_eq!(turning.failures().values().sum::<usize>(), 0);
+    assert_eq!(turning.worst_moves(), Some(65));
+
+    let abs_r0 = Mk61Rook {
+        start_test: StartTest::AbsROne,
+        ..Mk61Rook::default()
+    };
+    let abs_r0 = audit(&abs_r0, StartSet::All, Color::White);
+    assert_eq!(abs_r0.failures()[&FailureKind::Refusal], 48_797);
+    assert_eq!(abs_r0.worst_moves(), Some(10));
 }
 
 /// Longest defence by value iteration over every reachable node, rounds

@@ -19,7 +19,7 @@ use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 /// Arguments of `ajedrecista audit`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-rook, mk61-rook-pseudocode,
+    /// The automaton: torres, mk61-rook, mk61-rook-abs-r0,
     /// mk61-rook-turning or perfect.
     strategy: StrategyName,
     /// Every position meeting the automaton's preconditions, or only its own

@@ -20,7 +20,7 @@ const MAX_PLIES: usize = 1000;
 /// Arguments of `ajedrecista selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-rook, mk61-rook-pseudocode,
+    /// The automaton: torres, mk61-rook, mk61-rook-abs-r0,
     /// mk61-rook-turning or perfect.
     strategy: StrategyName,
     /// The start position (default: the automaton's demonstration game).
