@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 
-use shakmaty::{CastlingMode, Chess, Color, Move, MoveList, Position, Setup, Square};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Setup, Square};
 
 use crate::game::Game;
 use crate::krk::Krk;
@@ -162,12 +162,14 @@ enum Step<M> {
     Continue(Chess, M),
 }
 
-/// A node on the search stack.
+/// A node on the search stack. Its black moves are `moves[first..end]` of
+/// the search's move stack (a move list is too big to move around).
 struct Frame<M> {
     id: usize,
     position: Chess,
     memory: M,
-    moves: MoveList,
+    first: usize,
+    end: usize,
     next: usize,
     best: Option<(Outcome, Move)>,
 }
@@ -253,20 +255,27 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
         Step::Continue(position, memory)
     }
 
-    fn open(&mut self, position: Chess, memory: S::Memory) -> Frame<S::Memory> {
+    fn open(
+        &mut self,
+        position: Chess,
+        memory: S::Memory,
+        moves: &mut Vec<Move>,
+    ) -> Frame<S::Memory> {
         let id = self.nodes.len();
         self.nodes.push(NodeState {
             outcome: None,
             defence: None,
         });
         self.index.insert((node_key(&position), memory.clone()), id);
-        let moves = position.legal_moves();
+        let first = moves.len();
+        moves.extend(position.legal_moves());
         Frame {
             id,
             position,
             memory,
-            moves,
-            next: 0,
+            first,
+            end: moves.len(),
+            next: first,
             best: None,
         }
     }
@@ -279,22 +288,24 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                 .outcome
                 .expect("the search stack is empty between starts");
         }
-        let mut stack = vec![self.open(position, memory)];
+        let mut moves = Vec::new();
+        let mut stack = vec![self.open(position, memory, &mut moves)];
         let mut returned: Option<Outcome> = None;
         loop {
             let frame = stack
                 .last_mut()
                 .expect("the loop returns when the stack empties");
             if let Some(child) = returned.take() {
-                let mv = frame.moves[frame.next - 1];
+                let mv = moves[frame.next - 1];
                 offer(&mut frame.best, child.after_white_move(), mv);
             }
-            if frame.next == frame.moves.len() {
+            if frame.next == frame.end {
                 let (outcome, defence) = frame.best.expect("every node has a black move");
                 self.nodes[frame.id] = NodeState {
                     outcome: Some(outcome),
                     defence: Some(defence),
                 };
+                moves.truncate(frame.first);
                 stack.pop();
                 if stack.is_empty() {
                     return outcome;
@@ -302,7 +313,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                 returned = Some(outcome);
                 continue;
             }
-            let mv = frame.moves[frame.next];
+            let mv = moves[frame.next];
             frame.next += 1;
             let candidate = if mv.is_capture() {
                 Outcome::Failure(FailureKind::LostPiece)
@@ -318,7 +329,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                                 None => Outcome::Failure(FailureKind::Cycle),
                             },
                             None => {
-                                let child_frame = self.open(child, memory);
+                                let child_frame = self.open(child, memory, &mut moves);
                                 stack.push(child_frame);
                                 continue;
                             }
