@@ -11,11 +11,14 @@ pub enum DefenceKind {
     Perfect,
     /// A uniformly random legal move from a seeded generator.
     Random { seed: u64 },
+    /// The audit's defender: the longest resistance against this very
+    /// automaton (a failure of the automaton if one can be forced).
+    Longest,
 }
 
 /// A defence that is neither `perfect`, `random` nor `random:SEED`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown defence {0:?} (known: perfect, random, random:SEED)")]
+#[error("unknown defence {0:?} (known: perfect, longest, random, random:SEED)")]
 pub struct UnknownDefence(pub String);
 
 impl FromStr for DefenceKind {
@@ -25,6 +28,7 @@ impl FromStr for DefenceKind {
         match text.split_once(':') {
             None if text == "perfect" => Ok(DefenceKind::Perfect),
             None if text == "random" => Ok(DefenceKind::Random { seed: 0 }),
+            None if text == "longest" => Ok(DefenceKind::Longest),
             Some(("random", seed)) => seed
                 .parse()
                 .map(|seed| DefenceKind::Random { seed })
@@ -70,6 +74,7 @@ mod tests {
         assert_eq!("perfect".parse(), Ok(DefenceKind::Perfect));
         assert_eq!("random".parse(), Ok(DefenceKind::Random { seed: 0 }));
         assert_eq!("random:42".parse(), Ok(DefenceKind::Random { seed: 42 }));
+        assert_eq!("longest".parse(), Ok(DefenceKind::Longest));
         assert!("random:x".parse::<DefenceKind>().is_err());
         assert!("best".parse::<DefenceKind>().is_err());
     }

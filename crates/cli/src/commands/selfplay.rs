@@ -4,8 +4,8 @@
 use std::convert::Infallible;
 
 use ajedrecista_automata::{
-    DefenceKind, Game, RandomDefence, Strategy, StrategyName, StrategyVisitor, perfect_defence,
-    play,
+    DefenceKind, Game, GameGraph, RandomDefence, Strategy, StrategyName, StrategyVisitor,
+    perfect_defence, play,
 };
 use ajedrecista_tables::Tablebase;
 
@@ -26,8 +26,8 @@ pub struct Args {
     /// The start position (default: the automaton's demonstration game).
     #[arg(long)]
     fen: Option<String>,
-    /// Black's play: perfect (delays mate longest by the tables), random or
-    /// random:SEED.
+    /// Black's play: perfect (delays mate longest by the tables), longest
+    /// (the audit's defender against this automaton), random or random:SEED.
     #[arg(long, default_value = "perfect")]
     defence: DefenceKind,
     #[command(flatten)]
@@ -57,6 +57,11 @@ impl StrategyVisitor for SelfPlay<'_> {
                 "perfect defence (tables)",
             )
             .context("perfect defence from the tables")?,
+            DefenceKind::Longest => {
+                let mut graph = GameGraph::new(strategy);
+                graph.outcome(&self.start);
+                graph.game(&self.start)
+            }
             DefenceKind::Random { seed } => {
                 let mut random = RandomDefence::new(seed);
                 let game: Result<Game, Infallible> = play(
