@@ -320,3 +320,19 @@ fn torres_values_agree_with_value_iteration() {
         assert_eq!(graph.outcome(start), Outcome::Mate(expected));
     }
 }
+
+/// From seed 004's start the tables' defence is mated on White's 21st move
+/// (the seed's game); the defender who knows El Ajedrecista lasts longer.
+#[test]
+fn the_longest_defence_from_the_seed_start_outlasts_the_tables() {
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    let fen: Fen = "8/8/1k6/8/R7/8/5K2/8 w - - 0 1".parse().unwrap();
+    let start: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+    let mut graph = GameGraph::new(&Torres);
+    assert_eq!(graph.outcome(&start), Outcome::Mate(38));
+    let game = graph.game(&start);
+    assert_eq!(game.white_moves(), 38);
+    assert!(game.final_position().is_checkmate());
+}

@@ -101,3 +101,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     print!("{}", game.to_pgn());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(strategy: StrategyName, fen: &str, defence: DefenceKind) -> anyhow::Result<Game> {
+        let fen: Fen = fen.parse().unwrap();
+        let start: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let tables = Tablebase::in_memory();
+        strategy.visit(
+            &tables,
+            SelfPlay {
+                start,
+                defence,
+                tables: &tables,
+            },
+        )
+    }
+
+    #[test]
+    fn a_random_defence_game_has_the_tags_and_ends() {
+        let game = game(
+            StrategyName::Torres,
+            StrategyName::Torres.demo_fen(),
+            DefenceKind::Random { seed: 11 },
+        )
+        .unwrap();
+        let pgn = game.to_pgn();
+        for tag in [
+            "White \"torres\"",
+            "Black \"random defence (seed 11)\"",
+            "SetUp \"1\"",
+            "FEN \"8/8/1k6/8/R7/8/5K2/8 w - - 0 1\"",
+            "Result \"1-0\"",
+            "Termination \"normal\"",
+            "PlyCount",
+        ] {
+            assert!(pgn.contains(tag), "{tag} in {pgn}");
+        }
+        assert!(game.final_position().is_checkmate());
+    }
+
+    #[test]
+    fn a_position_the_strategy_cannot_play_is_refused_in_one_line() {
+        let err = game(
+            StrategyName::Torres,
+            "K7/2R5/3k4/8/8/8/8/8 w - - 0 1",
+            DefenceKind::Longest,
+        )
+        .unwrap_err();
+        let line = format!("{err:#}");
+        assert!(line.starts_with("torres cannot play this position: precondition not met"));
+        assert!(!line.contains('\n'));
+    }
+}
