@@ -51,3 +51,26 @@ fn knnk_has_no_forced_mate_beyond_one_move() {
 fn kqkr_longest_mate_is_35() {
     assert_eq!(longest_moves("KQvKR").0, 35);
 }
+
+#[test]
+fn exchanging_colours_exchanges_the_sides_to_move() {
+    let tb = Tablebase::in_memory();
+    for material in ["KRvK", "KQvKR", "KBvKN"] {
+        let m: Material = material.parse().unwrap();
+        let a = summarize(&tb.table(&m, Variant::Standard).unwrap());
+        let b = summarize(&tb.table(&m.flipped(), Variant::Standard).unwrap());
+        assert_eq!(a.white.legal, b.black.legal, "{material}");
+        assert_eq!(
+            a.white.histogram_plies, b.black.histogram_plies,
+            "{material}"
+        );
+        assert_eq!(
+            a.black.histogram_plies, b.white.histogram_plies,
+            "{material}"
+        );
+        assert_eq!(
+            (a.white.win, a.white.draw, a.white.loss),
+            (b.black.win, b.black.draw, b.black.loss)
+        );
+    }
+}

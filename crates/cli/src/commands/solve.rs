@@ -244,5 +244,22 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
             if w.win == w.legal { "yes" } else { "" }
         );
     }
+    let all_won: Vec<&str> = out
+        .squares
+        .iter()
+        .filter(|row| {
+            row.white_to_move.legal > 0 && row.white_to_move.win == row.white_to_move.legal
+        })
+        .map(|row| row.square.as_str())
+        .collect();
+    println!();
+    if all_won.is_empty() {
+        println!("no square of the king wins every start with white to move");
+    } else {
+        println!(
+            "every start with white to move is won from: {}",
+            all_won.join(", ")
+        );
+    }
     Ok(())
 }
