@@ -14,10 +14,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Setup, Square};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
 
 use crate::game::Game;
-use crate::krk::Krk;
+use crate::krk::{board_key, three_men_board};
 use crate::play::play;
 use crate::strategy::{Refusal, Strategy};
 
@@ -39,23 +39,20 @@ impl StartSet {
     }
 }
 
-/// Every start position of `set` with `side` to move: legal, meeting the
+/// Every start position of `set` with `side` to move: a white king, the
+/// strategy's white piece and a black king, legal, meeting the
 /// precondition (or in the machine's own set), and, with Black to move,
 /// with a move for Black (a game that is over is no start).
 pub fn start_positions<S: Strategy>(strategy: &S, set: StartSet, side: Color) -> Vec<Chess> {
+    let man = strategy.white_piece().of(Color::White);
     let mut starts = Vec::new();
     for white_king in Square::ALL {
-        for rook in Square::ALL {
+        for square in Square::ALL {
             for black_king in Square::ALL {
-                if rook == white_king || black_king == white_king || black_king == rook {
+                if square == white_king || black_king == white_king || black_king == square {
                     continue;
                 }
-                let board = Krk {
-                    white_king,
-                    rook,
-                    black_king,
-                }
-                .board();
+                let board = three_men_board(white_king, man, square, black_king);
                 let wanted = match set {
                     StartSet::All => strategy.precondition(&board).is_ok(),
                     StartSet::Machine => strategy.is_machine_start(&board),
@@ -185,7 +182,7 @@ struct NodeState {
 /// The game graph of one automaton, solved lazily from the starts asked for.
 pub struct GameGraph<'a, S: Strategy> {
     strategy: &'a S,
-    index: HashMap<(u32, S::Memory), usize>,
+    index: HashMap<(u64, S::Memory), usize>,
     nodes: Vec<NodeState>,
 }
 
@@ -342,10 +339,8 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     }
 }
 
-fn node_key(position: &Chess) -> u32 {
-    Krk::from_board(position.board())
-        .expect("the graph holds king and rook against king only")
-        .key()
+fn node_key(position: &Chess) -> u64 {
+    board_key(position.board())
 }
 
 /// Keeps the defender's better choice; the first of equals stays.
@@ -366,6 +361,8 @@ pub struct StartResult {
 #[derive(Debug, Clone)]
 pub struct Audit {
     pub strategy: &'static str,
+    /// The white man besides the king in every start.
+    pub white_piece: Role,
     pub starts_set: StartSet,
     pub side_to_move: Color,
     /// Every start in enumeration order (white king, rook, black king by
@@ -428,8 +425,12 @@ impl Audit {
     pub fn per_square(&self) -> [SquareCell; 64] {
         let mut cells = [SquareCell::NoStart; 64];
         for result in &self.results {
-            let krk = Krk::from_board(result.position.board()).expect("starts are rook endings");
-            let cell = &mut cells[krk.black_king.to_usize()];
+            let black_king = result
+                .position
+                .board()
+                .king_of(Color::Black)
+                .expect("a start has a black king");
+            let cell = &mut cells[black_king.to_usize()];
             *cell = match (*cell, result.outcome) {
                 (SquareCell::Failure, _) | (_, Outcome::Failure(_)) => SquareCell::Failure,
                 (SquareCell::Mate(a), Outcome::Mate(b)) => SquareCell::Mate(a.max(b)),
@@ -486,6 +487,7 @@ pub fn audit_with_progress<S: Strategy>(
     }
     Audit {
         strategy: strategy.name(),
+        white_piece: strategy.white_piece(),
         starts_set,
         side_to_move: side,
         results,

@@ -1,6 +1,6 @@
 //! The three men of the rook ending: white king, white rook, black king.
 
-use shakmaty::{Board, Color, Role, Square};
+use shakmaty::{Board, Color, Piece, Role, Square};
 
 /// The squares of a king-and-rook against king position. Every automaton
 /// here plays this ending, so reading the board once into this shape keeps
@@ -31,11 +31,12 @@ impl Krk {
 
     /// The board with these three men and nothing else.
     pub fn board(&self) -> Board {
-        let mut board = Board::empty();
-        board.set_piece_at(self.white_king, Color::White.king());
-        board.set_piece_at(self.rook, Color::White.rook());
-        board.set_piece_at(self.black_king, Color::Black.king());
-        board
+        three_men_board(
+            self.white_king,
+            Color::White.rook(),
+            self.rook,
+            self.black_king,
+        )
     }
 
     /// The men as seen after turning the board a quarter turn clockwise
@@ -53,11 +54,29 @@ impl Krk {
             black_king: turn(self.black_king),
         }
     }
+}
 
-    /// A dense key for tables indexed by the three squares.
-    pub fn key(&self) -> u32 {
-        self.white_king.to_u32() | (self.rook.to_u32() << 6) | (self.black_king.to_u32() << 12)
-    }
+/// The board of a white king, one more man and a black king.
+pub fn three_men_board(
+    white_king: Square,
+    man: Piece,
+    square: Square,
+    black_king: Square,
+) -> Board {
+    let mut board = Board::empty();
+    board.set_piece_at(white_king, Color::White.king());
+    board.set_piece_at(square, man);
+    board.set_piece_at(black_king, Color::Black.king());
+    board
+}
+
+/// An exact key for a board of up to six men: square and piece of each man,
+/// in square order, ten bits apiece.
+pub fn board_key(board: &Board) -> u64 {
+    board.iter().fold(0, |key, (square, piece)| {
+        let code = u64::from(piece.color == Color::White) << 3 | u64::from(piece.role as u8);
+        key << 10 | u64::from(square.to_u32()) << 4 | code
+    })
 }
 
 /// The square that `square` seen after `quarter_turns` clockwise turns of
@@ -83,4 +102,37 @@ pub fn rank_of(square: Square) -> i32 {
 pub fn square_at(file: i32, rank: i32) -> Option<Square> {
     ((0..8).contains(&file) && (0..8).contains(&rank))
         .then(|| Square::new((rank * 8 + file) as u32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_keys_tell_men_and_squares_apart() {
+        let rook = three_men_board(Square::A1, Color::White.rook(), Square::B2, Square::H8);
+        let queen = three_men_board(Square::A1, Color::White.queen(), Square::B2, Square::H8);
+        let moved = three_men_board(Square::A1, Color::White.rook(), Square::B3, Square::H8);
+        let swapped = three_men_board(Square::H8, Color::White.rook(), Square::B2, Square::A1);
+        let keys = [&rook, &queen, &moved, &swapped].map(board_key);
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(board_key(&rook), board_key(&rook.clone()));
+    }
+
+    #[test]
+    fn a_quarter_turn_takes_a1_to_a8() {
+        let krk = Krk {
+            white_king: Square::A1,
+            rook: Square::H1,
+            black_king: Square::E5,
+        };
+        let turned = krk.turned(1);
+        assert_eq!((turned.white_king, turned.rook), (Square::A8, Square::A1));
+        assert_eq!(krk.turned(4), krk);
+        assert_eq!(unturned(turned.black_king, 1), krk.black_king);
+    }
 }

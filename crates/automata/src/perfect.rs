@@ -10,31 +10,46 @@ use crate::audit::{Audit, Outcome};
 use crate::krk::Krk;
 use crate::strategy::{Refusal, Reply, Strategy};
 
-/// The king-and-rook table, probed by the three squares: the audit asks it
-/// for every move of every node, so no board is built and nothing is
-/// allocated per probe.
-struct KrkTable {
+/// The table of a king and one piece against a king, probed by the three
+/// squares: the audit asks it for every move of every node, so no board is
+/// built and nothing is allocated per probe.
+struct ThreeMenTable {
     table: Arc<Table>,
 }
 
-impl KrkTable {
-    fn load(tables: &Tablebase) -> Result<KrkTable, TableError> {
-        let material = Material::new(&[Role::Rook], &[])?;
+impl ThreeMenTable {
+    fn load(tables: &Tablebase, piece: Role) -> Result<ThreeMenTable, TableError> {
+        let material = Material::new(&[piece], &[])?;
         let table = tables.table(&material, Variant::Standard)?;
-        Ok(KrkTable { table })
+        Ok(ThreeMenTable { table })
     }
 
     /// The value for the side to move, `None` if the placement is illegal.
-    fn value(&self, krk: &Krk, turn: Color) -> Option<Value> {
+    fn value(
+        &self,
+        white_king: Square,
+        piece: Square,
+        black_king: Square,
+        turn: Color,
+    ) -> Option<Value> {
         let mut squares = [Square::A1; MAX_MEN];
         for (slot, man) in squares.iter_mut().zip(self.table.material().men()) {
             *slot = match (man.color, man.role) {
-                (Color::White, Role::King) => krk.white_king,
-                (Color::White, _) => krk.rook,
-                (Color::Black, _) => krk.black_king,
+                (Color::White, Role::King) => white_king,
+                (Color::White, _) => piece,
+                (Color::Black, _) => black_king,
             };
         }
         self.table.value_of(&squares, turn)
+    }
+
+    /// The value of a position of a king, the table's piece and a king.
+    fn value_of(&self, position: &Chess) -> Option<Value> {
+        let board = position.board();
+        let white_king = board.king_of(Color::White)?;
+        let black_king = board.king_of(Color::Black)?;
+        let piece = (board.by_color(Color::White) & !board.kings()).single_square()?;
+        self.value(white_king, piece, black_king, position.turn())
     }
 }
 
@@ -45,7 +60,7 @@ impl KrkTable {
 /// the same move.
 pub struct Perfect<'a> {
     tables: &'a Tablebase,
-    krk: OnceLock<KrkTable>,
+    krk: OnceLock<ThreeMenTable>,
 }
 
 impl<'a> Perfect<'a> {
@@ -56,11 +71,11 @@ impl<'a> Perfect<'a> {
         }
     }
 
-    fn krk_table(&self) -> Result<&KrkTable, TableError> {
+    fn krk_table(&self) -> Result<&ThreeMenTable, TableError> {
         if let Some(table) = self.krk.get() {
             return Ok(table);
         }
-        let table = KrkTable::load(self.tables)?;
+        let table = ThreeMenTable::load(self.tables, Role::Rook)?;
         Ok(self.krk.get_or_init(|| table))
     }
 }
@@ -100,7 +115,7 @@ impl Strategy for Perfect<'_> {
 
 /// The first move of [`Tablebase::moves`] if it wins, found without sorting
 /// every move. White has nothing to take, so every child is in the table.
-fn shortest_mate(table: &KrkTable, krk: &Krk, position: &Chess) -> Option<Move> {
+fn shortest_mate(table: &ThreeMenTable, krk: &Krk, position: &Chess) -> Option<Move> {
     let mut best: Option<(u16, Move)> = None;
     for mv in position.legal_moves() {
         let mut child = *krk;
@@ -109,7 +124,8 @@ fn shortest_mate(table: &KrkTable, krk: &Krk, position: &Chess) -> Option<Move> 
         } else {
             child.rook = mv.to();
         }
-        let Some(Value::Loss(plies)) = table.value(&child, Color::Black) else {
+        let value = table.value(child.white_king, child.rook, child.black_king, Color::Black);
+        let Some(Value::Loss(plies)) = value else {
             continue;
         };
         let better = best.is_none_or(|(best_plies, best_mv)| {
@@ -169,7 +185,7 @@ pub fn excess_over_perfect(
     audit: &Audit,
     tables: &Tablebase,
 ) -> Result<Option<Excess>, TableError> {
-    let table = KrkTable::load(tables)?;
+    let table = ThreeMenTable::load(tables, audit.white_piece)?;
     let mut max = 0;
     let mut sum = 0u64;
     let mut count = 0u64;
@@ -179,9 +195,8 @@ pub fn excess_over_perfect(
             continue;
         };
         let position = &result.position;
-        let krk = Krk::from_board(position.board()).expect("audited starts are rook endings");
         let perfect = table
-            .value(&krk, position.turn())
+            .value_of(position)
             .and_then(|value| white_wins_in(value, position.turn()))
             .expect("the tables give White a win wherever an automaton mates");
         let excess = moves.saturating_sub(perfect);

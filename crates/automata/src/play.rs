@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::game::{Game, GameEnd};
-use crate::krk::Krk;
+use crate::krk::board_key;
 use crate::strategy::Strategy;
 
 /// Plays from `start` until mate, stalemate, a lost rook, a refusal, a
@@ -46,7 +46,7 @@ pub fn play<S: Strategy, E>(
             }
         } else {
             if repetition_is_cycle {
-                let node = Krk::from_board(position.board()).map(|krk| (krk.key(), memory.clone()));
+                let node = (board_key(position.board()), memory.clone());
                 if !seen.insert(node) {
                     break GameEnd::Cycle;
                 }

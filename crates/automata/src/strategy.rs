@@ -4,7 +4,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use shakmaty::{Board, Chess, Move, Position, Square};
+use shakmaty::{Board, Chess, Move, Position, Role, Square};
 
 /// An automaton playing White.
 ///
@@ -18,6 +18,13 @@ pub trait Strategy {
 
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
+
+    /// The white man besides the king (the rook, or the queen of the
+    /// calculator's queen program): the audit's start positions hold a
+    /// white king, this man and a black king.
+    fn white_piece(&self) -> Role {
+        Role::Rook
+    }
 
     /// Whether the automaton may start from these men, whoever is to move.
     /// Legality of the position is the caller's business.

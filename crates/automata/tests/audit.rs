@@ -336,3 +336,38 @@ fn the_longest_defence_from_the_seed_start_outlasts_the_tables() {
     assert_eq!(game.white_moves(), 38);
     assert!(game.final_position().is_checkmate());
 }
+
+/// A queen strategy (as the calculator's queen program will be) gets queen
+/// starts: the audit is not tied to the rook.
+#[test]
+fn start_positions_hold_the_strategy_piece() {
+    struct QueenWaits;
+    impl Strategy for QueenWaits {
+        type Memory = ();
+        fn name(&self) -> &'static str {
+            "queen-waits"
+        }
+        fn white_piece(&self) -> shakmaty::Role {
+            shakmaty::Role::Queen
+        }
+        fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+            match board.king_of(Color::White) {
+                Some(Square::C3) => Ok(()),
+                _ => Err(Refusal::Precondition("the white king stands on c3".into())),
+            }
+        }
+        fn start(&self, _start: &Chess) {}
+        fn reply(&self, _position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
+            Err(Refusal::RuleUndefined("waits".into()))
+        }
+    }
+    let starts = start_positions(&QueenWaits, StartSet::All, Color::White);
+    assert!(!starts.is_empty());
+    for start in &starts {
+        let board = start.board();
+        assert_eq!(board.queens().count(), 1);
+        assert_eq!(board.king_of(Color::White), Some(Square::C3));
+    }
+    let audit = audit(&QueenWaits, StartSet::All, Color::White);
+    assert_eq!(audit.failures()[&FailureKind::OutsideRules], starts.len());
+}
