@@ -16,7 +16,13 @@ use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 
-/// Arguments of `ajedrecista audit`.
+/// How many moves an automaton needs from every start position against a
+/// defender who knows it and holds out longest (exact), where it fails, and
+/// how that compares with perfect play.
+///
+/// Moves are White's moves, mate included. A start fails when the defender
+/// can force a cycle, a stalemate, the loss of the rook, an illegal move, a
+/// refusal of the automaton or a position outside its rules.
 #[derive(clap::Args)]
 pub struct Args {
     /// The automaton: torres, mk61-rook, mk61-rook-abs-r0,

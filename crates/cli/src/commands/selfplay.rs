@@ -17,7 +17,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 /// The longest game a random defence may drag out before it is stopped.
 const MAX_PLIES: usize = 1000;
 
-/// Arguments of `ajedrecista selfplay`.
+/// One game of an automaton against a defence, printed as PGN.
 #[derive(clap::Args)]
 pub struct Args {
     /// The automaton: torres, mk61-rook, mk61-rook-abs-r0,
