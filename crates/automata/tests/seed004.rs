@@ -28,3 +28,18 @@ fn torres_replays_the_seed_game_move_for_move() {
     assert_eq!(white_moves, 21);
     assert!(position.is_checkmate());
 }
+
+/// The PGN the audit writes reads back to the same game.
+#[test]
+fn written_pgn_reads_back() {
+    use ajedrecista_automata::{StartSet, audit};
+
+    let audit = audit(&Torres, StartSet::Machine, Color::Black);
+    let worst = audit.worst.expect("a longest game");
+    let pgn = worst.to_pgn();
+    let (start, moves) = common::read_pgn(&pgn);
+    assert_eq!(start, worst.start);
+    assert_eq!(moves, worst.moves);
+    assert!(pgn.contains("[PlyCount \"") && pgn.contains("1... K"));
+    assert!(pgn.lines().all(|line| line.len() <= 80));
+}
