@@ -217,9 +217,10 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     }
 
     /// The game from `start` in which the defender plays the choices the
-    /// audit found (call [`GameGraph::outcome`] on `start` first).
-    pub fn game(&self, start: &Chess) -> Game {
-        let game = play(
+    /// audit found.
+    pub fn game(&mut self, start: &Chess) -> Game {
+        self.outcome(start);
+        let Ok(game) = play(
             self.strategy,
             start,
             |position, memory| {
@@ -231,9 +232,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             usize::MAX,
             "longest defence against this automaton",
         );
-        match game {
-            Ok(game) => game,
-        }
+        game
     }
 
     fn white_step(&self, mut position: Chess, memory: &S::Memory) -> Step<S::Memory> {

@@ -57,14 +57,10 @@ impl StrategyVisitor for SelfPlay<'_> {
                 "perfect defence (tables)",
             )
             .context("perfect defence from the tables")?,
-            DefenceKind::Longest => {
-                let mut graph = GameGraph::new(strategy);
-                graph.outcome(&self.start);
-                graph.game(&self.start)
-            }
+            DefenceKind::Longest => GameGraph::new(strategy).game(&self.start),
             DefenceKind::Random { seed } => {
                 let mut random = RandomDefence::new(seed);
-                let game: Result<Game, Infallible> = play(
+                let Ok::<Game, Infallible>(game) = play(
                     strategy,
                     &self.start,
                     |position, _| Ok(random.choose(position)),
@@ -72,9 +68,7 @@ impl StrategyVisitor for SelfPlay<'_> {
                     MAX_PLIES,
                     &format!("random defence (seed {seed})"),
                 );
-                match game {
-                    Ok(game) => game,
-                }
+                game
             }
         };
         Ok(game)
