@@ -1,0 +1,50 @@
+//! The worked examples of the brochure (../shared/specs/gk-examples.tsv,
+//! copied to tests/data/gk-examples.tsv): codes of the orthodox ones.
+
+use ajedrecista_coding::{FinalPosition, parse_position};
+
+struct Example {
+    number: u32,
+    fen: String,
+    fp_code: String,
+    ep_code: String,
+    orthodox: bool,
+}
+
+fn examples() -> Vec<Example> {
+    include_str!("data/gk-examples.tsv")
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            Example {
+                number: fields[0].parse().unwrap(),
+                fen: fields[1].to_owned(),
+                fp_code: fields[2].to_owned(),
+                ep_code: fields[3].to_owned(),
+                orthodox: fields[4] == "yes",
+            }
+        })
+        .collect()
+}
+
+fn orthodox() -> Vec<Example> {
+    let all: Vec<Example> = examples().into_iter().filter(|e| e.orthodox).collect();
+    assert_eq!(all.len(), 4, "examples 1-4 are the orthodox ones");
+    all
+}
+
+/// FP-4 is printed `...207212K...`; the tsv carries the corrected code.
+#[test]
+fn final_position_codes() {
+    for example in orthodox() {
+        let position = parse_position(&example.fen).unwrap();
+        let fp = FinalPosition::analyse(position).unwrap();
+        assert_eq!(
+            fp.code().to_string(),
+            example.fp_code,
+            "example {}",
+            example.number
+        );
+    }
+}
