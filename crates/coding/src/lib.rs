@@ -14,6 +14,7 @@
 
 pub mod code;
 pub mod condition;
+pub mod etalon;
 pub mod final_position;
 pub mod symbol;
 pub mod symmetry;
@@ -21,6 +22,7 @@ pub mod zone;
 
 pub use code::{Classification, Code};
 pub use condition::Condition;
+pub use etalon::{Etalon, EtalonError};
 pub use final_position::{FinalKind, FinalPosition, NotFinal, Pin};
 pub use symbol::{Mark, Symbol};
 pub use symmetry::Symmetry;

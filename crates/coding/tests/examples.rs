@@ -48,3 +48,35 @@ fn final_position_codes() {
         );
     }
 }
+
+/// The etalon of each orthodox example has the printed ЭП code; its FEN is
+/// legal, final of the same kind, and codes to the same ЭП code.
+#[test]
+fn etalon_codes() {
+    for example in orthodox() {
+        let fp = FinalPosition::analyse(parse_position(&example.fen).unwrap()).unwrap();
+        let etalon = fp.etalon().unwrap();
+        assert_eq!(
+            etalon.code().to_string(),
+            example.ep_code,
+            "example {}",
+            example.number
+        );
+        let again = FinalPosition::analyse(parse_position(&etalon.fen()).unwrap())
+            .unwrap_or_else(|e| panic!("example {}: ЭП {} {e}", example.number, etalon.fen()));
+        assert_eq!(again.kind(), fp.kind());
+        let again_etalon = again.etalon().unwrap();
+        assert_eq!(
+            again_etalon.code(),
+            etalon.code(),
+            "example {}",
+            example.number
+        );
+        assert_eq!(
+            again_etalon.fen(),
+            etalon.fen(),
+            "example {}",
+            example.number
+        );
+    }
+}

@@ -1,0 +1,459 @@
+//! The etalon position (ЭП, brochure 3.1 - 3.3): the final position turned,
+//! reflected and shifted so that part B is smallest, realised by a legal
+//! position.
+//!
+//! A candidate is a symmetry of the zone and a target square for the king
+//! with a zone of the same shape. Its B is the original marks read in the
+//! target's numbering. Candidates are tried in increasing order of B from
+//! square 2 on, then by the king's square (a8 / a5 / d5 first, then the
+//! smallest numeric symbol). The first one a legal position realises is the
+//! etalon. A realisation puts the men of the zone on the images of their
+//! squares and re-places every other man anywhere outside the zone where it
+//! keeps its function; it counts when its code equals the candidate's.
+
+use std::fmt;
+
+use shakmaty::fen::Fen;
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, EnPassantMode, FromSetup, Piece, Position, Role, Setup,
+    Square, attacks,
+};
+
+use crate::code::Code;
+use crate::final_position::FinalPosition;
+use crate::symbol::Mark;
+use crate::symmetry::Symmetry;
+use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_square, shifted};
+
+/// How many squares the search may try, over all candidates, before it
+/// gives up. Generous: the brochure's examples need a few thousand.
+const SEARCH_LIMIT: u64 = 20_000_000;
+
+/// Why no etalon position was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EtalonError {
+    #[error("no legal position realises any image of the zone")]
+    NotRealised,
+    #[error("the etalon search gave up after {SEARCH_LIMIT} placements")]
+    SearchLimit,
+}
+
+/// The etalon position of a final position.
+#[derive(Clone, Debug)]
+pub struct Etalon {
+    position: FinalPosition,
+    symmetry: Symmetry,
+    code: Code,
+}
+
+impl Etalon {
+    /// The realising position, analysed.
+    pub fn position(&self) -> &FinalPosition {
+        &self.position
+    }
+
+    /// The symmetry that carries the final zone onto the etalon zone.
+    pub fn symmetry(&self) -> Symmetry {
+        self.symmetry
+    }
+
+    /// The ЭП code: part C omits a8, a5 and d5 (3.3.2).
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.position.position(), EnPassantMode::Legal).to_string()
+    }
+}
+
+impl fmt::Display for Etalon {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.code)
+    }
+}
+
+/// The part of C the etalon writes for its king's square.
+fn etalon_square(king: Square, zone: &Zone) -> Option<Square> {
+    (king != preferred_king_square(zone.shape())).then_some(king)
+}
+
+/// What a man must do in a realisation.
+#[derive(Clone, Debug)]
+enum Duty {
+    /// Stands on a zone square: on the image of its offset from the king.
+    InZone(Offset),
+    /// An attacking man outside the zone: attacks (at least, until the
+    /// final check) these zone squares, and pins the man `pins` if any.
+    Attack {
+        zone_attacks: Vec<Offset>,
+        pins: Option<usize>,
+    },
+    /// A man of the attacked side outside the zone, pinned by man `pinner`.
+    Pinned { pinner: usize },
+    /// Anything else: stands outside the zone.
+    Free,
+}
+
+#[derive(Clone, Debug)]
+struct Man {
+    piece: Piece,
+    duty: Duty,
+    takes_part: bool,
+}
+
+/// One image of the zone.
+struct Candidate {
+    marks: Vec<Mark>,
+    king: Square,
+    symmetry: Symmetry,
+    priority: (bool, u32),
+}
+
+impl FinalPosition {
+    /// Searches the etalon position.
+    pub fn etalon(&self) -> Result<Etalon, EtalonError> {
+        let men = self.men();
+        let order = placement_order(&men);
+        let pattern = self.code_with_square(None);
+        let mut budget = SEARCH_LIMIT;
+        for candidate in self.candidates() {
+            let mut search = Search {
+                men: &men,
+                order: &order,
+                king: candidate.king,
+                symmetry: candidate.symmetry,
+                zone: Zone::of_king(candidate.king).set(),
+                expected: Code {
+                    marks: candidate.marks.clone(),
+                    ..pattern.clone()
+                },
+                kind: self.kind(),
+                attacked: self.attacked(),
+                budget: &mut budget,
+                exhausted: false,
+            };
+            if let Some(found) = search.run() {
+                let code = found.code_with_square(etalon_square(candidate.king, found.zone()));
+                return Ok(Etalon {
+                    position: found,
+                    symmetry: candidate.symmetry,
+                    code,
+                });
+            }
+            if search.exhausted {
+                return Err(EtalonError::SearchLimit);
+            }
+        }
+        Err(EtalonError::NotRealised)
+    }
+
+    /// Every man but the attacked king, with its duty.
+    fn men(&self) -> Vec<Man> {
+        let board = self.position().board();
+        let king = self.zone().king();
+        let zone = self.zone().set();
+        let seen = board.occupied().without(king);
+        let squares: Vec<Square> = board.occupied().without(king).into_iter().collect();
+        let index_of = |square: Square| squares.iter().position(|&s| s == square);
+        squares
+            .iter()
+            .map(|&square| {
+                let piece = board.piece_at(square).expect("occupied");
+                let takes_part = self.participants().contains(square);
+                let duty = if zone.contains(square) {
+                    Duty::InZone(offset_between(king, square))
+                } else if !takes_part {
+                    Duty::Free
+                } else if piece.color != self.attacked() {
+                    Duty::Attack {
+                        zone_attacks: (attacks::attacks(square, piece, seen) & zone)
+                            .into_iter()
+                            .map(|target| offset_between(king, target))
+                            .collect(),
+                        pins: self
+                            .pins()
+                            .iter()
+                            .find(|pin| pin.pinner == square)
+                            .and_then(|pin| index_of(pin.pinned)),
+                    }
+                } else {
+                    match self.pins().iter().find(|pin| pin.pinned == square) {
+                        Some(pin) => Duty::Pinned {
+                            pinner: index_of(pin.pinner).expect("pinners stand on the board"),
+                        },
+                        None => Duty::Free,
+                    }
+                };
+                Man {
+                    piece,
+                    duty,
+                    takes_part,
+                }
+            })
+            .collect()
+    }
+
+    /// Every image of the zone, best first.
+    fn candidates(&self) -> Vec<Candidate> {
+        let zone = self.zone();
+        let offsets = zone.offsets();
+        let marks = self.marks();
+        let mut sorted_offsets = offsets.clone();
+        sorted_offsets.sort();
+        let mut candidates = Vec::new();
+        for symmetry in Symmetry::ALL {
+            let mut image: Vec<Offset> = offsets.iter().map(|&o| symmetry.apply(o)).collect();
+            image.sort();
+            for king in Square::ALL {
+                let target = Zone::of_king(king);
+                let mut target_offsets = target.offsets();
+                let numbering = target_offsets.clone();
+                target_offsets.sort();
+                if target_offsets != image {
+                    continue;
+                }
+                let mut read = vec![marks[0].clone()];
+                read.extend(numbering.iter().map(|&q| {
+                    let i = offsets
+                        .iter()
+                        .position(|&o| symmetry.apply(o) == q)
+                        .expect("the image covers the target zone");
+                    marks[i + 1].clone()
+                }));
+                candidates.push(Candidate {
+                    marks: read,
+                    king,
+                    symmetry,
+                    priority: (
+                        king != preferred_king_square(target.shape()),
+                        numeric_symbol(king),
+                    ),
+                });
+            }
+        }
+        candidates.sort_by(|a, b| {
+            a.marks[1..]
+                .cmp(&b.marks[1..])
+                .then(a.priority.cmp(&b.priority))
+                .then(a.symmetry.cmp(&b.symmetry))
+        });
+        candidates
+    }
+}
+
+/// The order in which men outside the zone are placed: pinned men each
+/// followed by its pinner, then the other line pieces, the other attackers,
+/// the other men that take part, and last the men that take no part.
+fn placement_order(men: &[Man]) -> Vec<usize> {
+    let rank = |man: &Man| match man.duty {
+        Duty::InZone(_) => 0,
+        Duty::Pinned { .. } => 1,
+        Duty::Attack { pins: Some(_), .. } => 3,
+        Duty::Attack { .. } if man.piece.role.is_slider() => 4,
+        Duty::Attack { .. } => 5,
+        Duty::Free if man.takes_part => 6,
+        Duty::Free => 7,
+    };
+    let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
+    order.sort_by_key(|&i| rank(&men[i]));
+    // Move each pinner right behind the man it pins.
+    let mut arranged = Vec::with_capacity(order.len());
+    for &i in &order {
+        if arranged.contains(&i) {
+            continue;
+        }
+        arranged.push(i);
+        if let Duty::Pinned { pinner } = men[i].duty {
+            arranged.push(pinner);
+        }
+    }
+    arranged
+}
+
+trait RoleExt {
+    fn is_slider(self) -> bool;
+}
+
+impl RoleExt for Role {
+    fn is_slider(self) -> bool {
+        matches!(self, Role::Bishop | Role::Rook | Role::Queen)
+    }
+}
+
+/// A depth-first search for one realisation of one candidate.
+struct Search<'a> {
+    men: &'a [Man],
+    order: &'a [usize],
+    king: Square,
+    symmetry: Symmetry,
+    zone: Bitboard,
+    expected: Code,
+    kind: crate::FinalKind,
+    attacked: shakmaty::Color,
+    budget: &'a mut u64,
+    exhausted: bool,
+}
+
+impl Search<'_> {
+    fn run(&mut self) -> Option<FinalPosition> {
+        let mut board = Board::empty();
+        board.set_piece_at(
+            self.king,
+            Piece {
+                color: self.attacked,
+                role: Role::King,
+            },
+        );
+        let mut placed = vec![None; self.men.len()];
+        for (i, man) in self.men.iter().enumerate() {
+            if let Duty::InZone(offset) = man.duty {
+                let square = self.image(offset);
+                if !pawn_may_stand(man.piece, square) {
+                    return None;
+                }
+                board.set_piece_at(square, man.piece);
+                placed[i] = Some(square);
+            }
+        }
+        self.place(0, &mut board, &mut placed)
+    }
+
+    fn image(&self, offset: Offset) -> Square {
+        shifted(self.king, self.symmetry.apply(offset)).expect("zone images stay on the board")
+    }
+
+    fn place(
+        &mut self,
+        step: usize,
+        board: &mut Board,
+        placed: &mut [Option<Square>],
+    ) -> Option<FinalPosition> {
+        let all_placed = step == self.order.len();
+        let part_placed = all_placed || !self.men[self.order[step]].takes_part;
+        let first_passive = step == 0 || self.men[self.order[step - 1]].takes_part;
+        if part_placed && (all_placed || first_passive) {
+            // Check what stands so far: the men that take no part are not
+            // needed for the final position and its code.
+            let realised = self.check(board)?;
+            if all_placed {
+                return Some(realised);
+            }
+        }
+        let index = self.order[step];
+        let men = self.men;
+        let man = &men[index];
+        for square in self.squares_for(index, board, placed) {
+            if *self.budget == 0 {
+                self.exhausted = true;
+                return None;
+            }
+            *self.budget -= 1;
+            board.set_piece_at(square, man.piece);
+            placed[index] = Some(square);
+            if self.duties_still_possible(board, placed)
+                && let Some(found) = self.place(step + 1, board, placed)
+            {
+                return Some(found);
+            }
+            board.discard_piece_at(square);
+            placed[index] = None;
+            if self.exhausted {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The squares where man `index` may go now, best first.
+    fn squares_for(&self, index: usize, board: &Board, placed: &[Option<Square>]) -> Vec<Square> {
+        let man = &self.men[index];
+        let seen = board.occupied().without(self.king);
+        let free = !board.occupied() & !self.zone;
+        let mut squares: Vec<Square> = free
+            .into_iter()
+            .filter(|&square| pawn_may_stand(man.piece, square))
+            .filter(|&square| match &man.duty {
+                Duty::InZone(_) => false,
+                Duty::Attack { zone_attacks, pins } => {
+                    let attacked = attacks::attacks(square, man.piece, seen) & self.zone;
+                    zone_attacks
+                        .iter()
+                        .all(|&offset| attacked.contains(self.image(offset)))
+                        && pins.is_none_or(|pinned| {
+                            placed[pinned]
+                                .is_some_and(|pinned| self.pins(square, man.piece, pinned, board))
+                        })
+                }
+                Duty::Pinned { pinner } => {
+                    attacks::attacks(self.king, self.men[*pinner].piece, Bitboard::EMPTY)
+                        .contains(square)
+                        && (attacks::between(self.king, square) & board.occupied()).is_empty()
+                }
+                Duty::Free if man.piece.color != self.attacked && !man.takes_part => {
+                    (attacks::attacks(square, man.piece, seen) & self.zone).is_empty()
+                }
+                Duty::Free => true,
+            })
+            .collect();
+        let slider = man.piece.role.is_slider();
+        squares.sort_by_key(|&square| {
+            // Cosmetics (3.2.3): line pieces near the king, men right and down.
+            let distance = if slider {
+                square.distance(self.king)
+            } else {
+                0
+            };
+            (distance, square.rank(), std::cmp::Reverse(square.file()))
+        });
+        squares
+    }
+
+    fn pins(&self, pinner: Square, piece: Piece, pinned: Square, board: &Board) -> bool {
+        attacks::attacks(pinner, piece, Bitboard::EMPTY).contains(self.king)
+            && attacks::between(pinner, self.king) & board.occupied() == Bitboard::from(pinned)
+    }
+
+    /// Placing more men only blocks lines: every attacker placed must still
+    /// reach its zone squares.
+    fn duties_still_possible(&self, board: &Board, placed: &[Option<Square>]) -> bool {
+        let seen = board.occupied().without(self.king);
+        self.men
+            .iter()
+            .zip(placed)
+            .all(|(man, square)| match (&man.duty, square) {
+                (Duty::Attack { zone_attacks, .. }, Some(square)) => {
+                    let attacked = attacks::attacks(*square, man.piece, seen);
+                    zone_attacks
+                        .iter()
+                        .all(|&offset| attacked.contains(self.image(offset)))
+                }
+                _ => true,
+            })
+    }
+
+    /// The position on `board` if it is legal, final of the same kind, and
+    /// has the expected code.
+    fn check(&self, board: &Board) -> Option<FinalPosition> {
+        let mut setup = Setup::empty();
+        setup.board = board.clone();
+        setup.turn = self.attacked;
+        let position = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
+        if !self.kind.holds_in(&position) {
+            return None;
+        }
+        let analysed = FinalPosition::analyse(position).ok()?;
+        analysed
+            .code_with_square(None)
+            .same_pattern(&self.expected)
+            .then_some(analysed)
+    }
+}
+
+fn pawn_may_stand(piece: Piece, square: Square) -> bool {
+    piece.role != Role::Pawn
+        || !matches!(
+            square.rank(),
+            shakmaty::Rank::First | shakmaty::Rank::Eighth
+        )
+}
