@@ -250,7 +250,7 @@ fn placement_order(men: &[Man]) -> Vec<usize> {
         Duty::InZone(_) => 0,
         Duty::Pinned { .. } => 1,
         Duty::Attack { pins: Some(_), .. } => 3,
-        Duty::Attack { .. } if man.piece.role.is_slider() => 4,
+        Duty::Attack { .. } if is_line_piece(man.piece.role) => 4,
         Duty::Attack { .. } => 5,
         Duty::Free if man.takes_part => 6,
         Duty::Free => 7,
@@ -271,14 +271,8 @@ fn placement_order(men: &[Man]) -> Vec<usize> {
     arranged
 }
 
-trait RoleExt {
-    fn is_slider(self) -> bool;
-}
-
-impl RoleExt for Role {
-    fn is_slider(self) -> bool {
-        matches!(self, Role::Bishop | Role::Rook | Role::Queen)
-    }
+fn is_line_piece(role: Role) -> bool {
+    matches!(role, Role::Bishop | Role::Rook | Role::Queen)
 }
 
 /// A depth-first search for one realisation of one candidate.
@@ -396,7 +390,7 @@ impl Search<'_> {
                 Duty::Free => true,
             })
             .collect();
-        let slider = man.piece.role.is_slider();
+        let slider = is_line_piece(man.piece.role);
         squares.sort_by_key(|&square| {
             // Cosmetics (3.2.3): line pieces near the king, men right and down.
             let distance = if slider {
