@@ -14,14 +14,17 @@
 
 pub mod code;
 pub mod condition;
+pub mod enumerate;
 pub mod etalon;
 pub mod final_position;
+pub mod retro;
 pub mod symbol;
 pub mod symmetry;
 pub mod zone;
 
 pub use code::{Classification, Code};
 pub use condition::Condition;
+pub use enumerate::{Enumeration, EtalonGroup, Legality, Material, Selection, enumerate};
 pub use etalon::{Etalon, EtalonError};
 pub use final_position::{FinalKind, FinalPosition, NotFinal, Pin};
 pub use symbol::{Mark, Symbol};
