@@ -1,0 +1,144 @@
+//! `ajedrecista classify`: the classification of many final positions.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use ajedrecista_coding::read_positions;
+use anyhow::Context;
+use serde_json::{Value, json};
+use shakmaty::EnPassantMode;
+use shakmaty::fen::Fen;
+
+use super::code::Analysis;
+
+/// Arguments of `ajedrecista classify`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A file of FEN/EPD lines, or of PGN games (their final positions).
+    file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Class, group and subgroup: the rows of the table.
+type GroupKey = (String, String, String);
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let mut classified: Vec<(String, Analysis)> = Vec::new();
+    let mut skipped: Vec<(String, String)> = Vec::new();
+    for entry in read_positions(&text) {
+        match entry.position {
+            Err(reason) => skipped.push((entry.source, reason)),
+            Ok(position) => {
+                let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+                let analysis = Analysis::of(fen, position);
+                match &analysis.outcome {
+                    Err(reason) => skipped.push((entry.source, reason.clone())),
+                    Ok((_, Err(error))) => skipped.push((entry.source, error.to_string())),
+                    Ok((_, Ok(_))) => classified.push((entry.source, analysis)),
+                }
+            }
+        }
+    }
+    // Group: (class, group, subgroup) -> kind -> count.
+    let mut groups: BTreeMap<GroupKey, BTreeMap<String, u64>> = BTreeMap::new();
+    for (_, analysis) in &classified {
+        if let Ok((_, Ok(etalon))) = &analysis.outcome {
+            let class = etalon.code().classification();
+            *groups
+                .entry((class.class, class.group, class.subgroup))
+                .or_default()
+                .entry(class.kind)
+                .or_default() += 1;
+        }
+    }
+    if args.json {
+        let report = json!({
+            "positions": classified.len() + skipped.len(),
+            "classified": classified.len(),
+            "groups": groups.iter().map(|((class, group, subgroup), kinds)| json!({
+                "class": class, "group": group, "subgroup": subgroup,
+                "count": kinds.values().sum::<u64>(),
+                "kinds": kinds.iter().map(|(kind, count)| json!({"kind": kind, "count": count})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "entries": classified.iter().map(|(source, analysis)| {
+                let mut object = analysis.to_json();
+                if let Value::Object(map) = &mut object {
+                    map.insert("source".to_owned(), json!(source));
+                }
+                object
+            }).collect::<Vec<_>>(),
+            "skipped": skipped.iter().map(|(source, reason)| json!({"source": source, "reason": reason})).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    print_table(&groups);
+    println!(
+        "\n{} positions: {} classified, {} skipped",
+        classified.len() + skipped.len(),
+        classified.len(),
+        skipped.len()
+    );
+    for (source, reason) in &skipped {
+        println!("  skipped {source}: {reason}");
+    }
+    Ok(())
+}
+
+fn print_table(groups: &BTreeMap<GroupKey, BTreeMap<String, u64>>) {
+    let rows: Vec<[String; 5]> = groups
+        .iter()
+        .flat_map(|((class, group, subgroup), kinds)| {
+            kinds.iter().map(move |(kind, count)| {
+                [
+                    class.clone(),
+                    group.clone(),
+                    subgroup.clone(),
+                    kind.clone(),
+                    count.to_string(),
+                ]
+            })
+        })
+        .collect();
+    let header = ["class", "group", "subgroup", "kind", "count"];
+    let width = |column: usize| {
+        rows.iter()
+            .map(|row| row[column].chars().count())
+            .chain([header[column].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..5).map(width).collect();
+    let line = |cells: [&str; 5]| {
+        let mut out = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            let pad = widths[i].saturating_sub(cell.chars().count());
+            if i == 4 {
+                out += &format!("{}{cell}", " ".repeat(pad));
+            } else {
+                out += &format!("{cell}{}  ", " ".repeat(pad));
+            }
+        }
+        out
+    };
+    println!("{}", line(header));
+    for ((class, group, subgroup), kinds) in groups {
+        for (kind, count) in kinds {
+            println!(
+                "{}",
+                line([class, group, subgroup, kind, &count.to_string()])
+            );
+        }
+        let total: u64 = kinds.values().sum();
+        if kinds.len() > 1 {
+            println!(
+                "{}",
+                line(["", "", "", "(subgroup total)", &total.to_string()])
+            );
+        }
+    }
+}
