@@ -161,7 +161,7 @@ mod tests {
     fn pgn_games_reach_their_final_positions() {
         let pgn = "[Event \"?\"]\n[White \"A\"]\n[Black \"B\"]\n\n\
                    1. f3 e5 {comment} 2. g4?? (2. Kf2) Qh4# 0-1\n\n\
-                   [Event \"?\"]\n[FEN \"7k/8/6K1/8/8/8/8/Q7 w - - 0 1\"]\n\n1. Qa8# 1-0\n";
+                   [Event \"?\"]\n[FEN \"7k/8/6K1/8/8/8/8/1Q6 w - - 0 1\"]\n\n1. Qb8# 1-0\n";
         let entries = read_positions(pgn);
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].source, "game 1 (A - B)");
