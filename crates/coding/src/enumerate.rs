@@ -64,6 +64,23 @@ impl FromStr for Material {
     }
 }
 
+impl Material {
+    /// The men to place besides the black king, identical men adjacent.
+    fn men(&self) -> Vec<Piece> {
+        let white = std::iter::once(Role::King)
+            .chain(self.white.iter().copied())
+            .map(|role| Piece {
+                color: Color::White,
+                role,
+            });
+        let black = self.black.iter().map(|&role| Piece {
+            color: Color::Black,
+            role,
+        });
+        white.chain(black).collect()
+    }
+}
+
 impl fmt::Display for Material {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let side = |roles: &[Role]| -> String {
@@ -140,6 +157,27 @@ struct Tally {
 }
 
 impl Tally {
+    fn add(&mut self, position: Chess, selection: Selection) {
+        let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+        let analysed = FinalPosition::analyse(position).expect("enumerated positions are final");
+        self.total += 1;
+        self.pure += u64::from(analysed.is_pure());
+        self.model += u64::from(analysed.is_model());
+        self.ideal += u64::from(analysed.is_ideal());
+        let selected = match selection {
+            Selection::Model => analysed.is_model(),
+            Selection::Ideal => analysed.is_ideal(),
+        };
+        if selected {
+            match analysed.etalon() {
+                Ok(etalon) => {
+                    self.add_group(etalon.code().to_string(), analysed.is_ideal(), 1, fen)
+                }
+                Err(_) => self.without_etalon += 1,
+            }
+        }
+    }
+
     fn merge(mut self, other: Tally) -> Tally {
         self.total += other.total;
         self.pure += other.pure;
@@ -169,40 +207,15 @@ pub fn enumerate(
     selection: Selection,
     tick: &(dyn Fn() + Sync),
 ) -> Enumeration {
-    let mut men = vec![Piece {
-        color: Color::White,
-        role: Role::King,
-    }];
-    men.extend(material.white.iter().map(|&role| Piece {
-        color: Color::White,
-        role,
-    }));
-    men.extend(material.black.iter().map(|&role| Piece {
-        color: Color::Black,
-        role,
-    }));
     let tallies: Vec<Tally> = Square::ALL
         .into_par_iter()
         .map(|black_king| {
-            let mut walk = Walk {
-                men: &men,
-                kind,
-                legality,
-                selection,
-                board: Board::empty(),
-                black_king,
-                tally: Tally::default(),
-            };
-            walk.board.set_piece_at(
-                black_king,
-                Piece {
-                    color: Color::Black,
-                    role: Role::King,
-                },
-            );
-            walk.place(0, None);
+            let mut tally = Tally::default();
+            for position in final_positions_under(material, kind, legality, black_king) {
+                tally.add(position, selection);
+            }
             tick();
-            walk.tally
+            tally
         })
         .collect();
     let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
@@ -229,15 +242,49 @@ pub fn enumerate(
     }
 }
 
+/// Every final position of `kind` with `material`, black to move, in a
+/// fixed order (by the square of the black king, then of the other men).
+pub fn final_positions(material: &Material, kind: FinalKind, legality: Legality) -> Vec<Chess> {
+    Square::ALL
+        .into_par_iter()
+        .flat_map_iter(|black_king| final_positions_under(material, kind, legality, black_king))
+        .collect()
+}
+
+fn final_positions_under(
+    material: &Material,
+    kind: FinalKind,
+    legality: Legality,
+    black_king: Square,
+) -> Vec<Chess> {
+    let men = material.men();
+    let mut walk = Walk {
+        men: &men,
+        kind,
+        legality,
+        board: Board::empty(),
+        black_king,
+        found: Vec::new(),
+    };
+    walk.board.set_piece_at(
+        black_king,
+        Piece {
+            color: Color::Black,
+            role: Role::King,
+        },
+    );
+    walk.place(0, None);
+    walk.found
+}
+
 /// The placements under one square of the black king.
 struct Walk<'a> {
     men: &'a [Piece],
     kind: FinalKind,
     legality: Legality,
-    selection: Selection,
     board: Board,
     black_king: Square,
-    tally: Tally,
+    found: Vec<Chess>,
 }
 
 impl Walk<'_> {
@@ -274,27 +321,8 @@ impl Walk<'_> {
         let Ok(position) = Chess::from_setup(setup, CastlingMode::Standard) else {
             return;
         };
-        if !self.kind.holds_in(&position) || !self.reachable(&position) {
-            return;
-        }
-        let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
-        let analysed = FinalPosition::analyse(position).expect("checked final above");
-        let tally = &mut self.tally;
-        tally.total += 1;
-        tally.pure += u64::from(analysed.is_pure());
-        tally.model += u64::from(analysed.is_model());
-        tally.ideal += u64::from(analysed.is_ideal());
-        let selected = match self.selection {
-            Selection::Model => analysed.is_model(),
-            Selection::Ideal => analysed.is_ideal(),
-        };
-        if selected {
-            match analysed.etalon() {
-                Ok(etalon) => {
-                    tally.add_group(etalon.code().to_string(), analysed.is_ideal(), 1, fen)
-                }
-                Err(_) => tally.without_etalon += 1,
-            }
+        if self.kind.holds_in(&position) && self.reachable(&position) {
+            self.found.push(position);
         }
     }
 

@@ -25,7 +25,9 @@ pub mod zone;
 
 pub use code::{Classification, Code};
 pub use condition::Condition;
-pub use enumerate::{Enumeration, EtalonGroup, Legality, Material, Selection, enumerate};
+pub use enumerate::{
+    Enumeration, EtalonGroup, Legality, Material, Selection, enumerate, final_positions,
+};
 pub use etalon::{Etalon, EtalonError};
 pub use final_position::{FinalKind, FinalPosition, NotFinal, Pin};
 pub use input::{Entry, read_positions};
