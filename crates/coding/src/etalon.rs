@@ -114,10 +114,10 @@ impl FinalPosition {
     /// Searches the etalon position.
     pub fn etalon(&self) -> Result<Etalon, EtalonError> {
         let men = self.men();
-        let order = placement_order(&men);
         let pattern = self.code_with_square(None);
         let mut budget = SEARCH_LIMIT;
         for candidate in self.candidates() {
+            let order = placement_order(&men, candidate.symmetry);
             let mut search = Search {
                 men: &men,
                 order: &order,
@@ -245,7 +245,10 @@ impl FinalPosition {
 /// The order in which men outside the zone are placed: pinned men each
 /// followed by its pinner, then the other line pieces, the other attackers,
 /// the other men that take part, and last the men that take no part.
-fn placement_order(men: &[Man]) -> Vec<usize> {
+/// Within a rank men go by kind and by the images of their zone squares, so
+/// that the order, and with it the realisation found, depends only on what
+/// the men do and not on where they stood.
+fn placement_order(men: &[Man], symmetry: Symmetry) -> Vec<usize> {
     let rank = |man: &Man| match man.duty {
         Duty::InZone(_) => 0,
         Duty::Pinned { .. } => 1,
@@ -256,7 +259,27 @@ fn placement_order(men: &[Man]) -> Vec<usize> {
         Duty::Free => 7,
     };
     let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
-    order.sort_by_key(|&i| rank(&men[i]));
+    order.sort_by_key(|&i| {
+        let man = &men[i];
+        let mut images: Vec<Offset> = match &man.duty {
+            Duty::Attack { zone_attacks, .. } => {
+                zone_attacks.iter().map(|&o| symmetry.apply(o)).collect()
+            }
+            _ => Vec::new(),
+        };
+        images.sort();
+        let pinner = match man.duty {
+            Duty::Pinned { pinner } => Some(men[pinner].piece.role),
+            _ => None,
+        };
+        (
+            rank(man),
+            man.piece.color.is_white(),
+            man.piece.role,
+            pinner,
+            images,
+        )
+    });
     // Move each pinner right behind the man it pins.
     let mut arranged = Vec::with_capacity(order.len());
     for &i in &order {

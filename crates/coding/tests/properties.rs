@@ -80,6 +80,19 @@ proptest! {
         );
     }
 
+    /// The ЭП is legal, final of the same kind, and its own etalon.
+    #[test]
+    fn etalon_is_a_fixed_point(index in any::<prop::sample::Index>()) {
+        let pool = pool();
+        let original = FinalPosition::analyse(pool[index.index(pool.len())].clone()).unwrap();
+        let etalon = original.etalon().unwrap();
+        let again = FinalPosition::analyse(parse_position(&etalon.fen()).unwrap()).unwrap();
+        prop_assert_eq!(again.kind(), original.kind());
+        let again_etalon = again.etalon().unwrap();
+        prop_assert_eq!(again_etalon.code(), etalon.code());
+        prop_assert_eq!(again_etalon.fen(), etalon.fen());
+    }
+
     /// Shifting a final position (when it stays legal and final with a zone
     /// of the same shape) changes its FP code only in the king's square.
     #[test]
