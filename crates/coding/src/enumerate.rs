@@ -7,13 +7,11 @@ use std::str::FromStr;
 
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
-use shakmaty::{
-    Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Rank, Role, Setup, Square,
-    attacks,
-};
+use shakmaty::{Board, Chess, Color, EnPassantMode, Piece, Role, Square, attacks};
 
 use crate::final_position::{FinalKind, FinalPosition};
 use crate::retro::has_legal_last_move;
+use crate::rules::{may_stand, position_from};
 
 /// The men of both sides, kings included: `KQvK`, `KBNvK`, `KQvKP`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,7 +299,7 @@ impl Walk<'_> {
         for square in Square::ALL {
             if after.is_some_and(|previous| square <= previous)
                 || self.board.piece_at(square).is_some()
-                || (piece.role == Role::Pawn && matches!(square.rank(), Rank::First | Rank::Eighth))
+                || !may_stand(piece, square)
             {
                 continue;
             }
@@ -315,10 +313,7 @@ impl Walk<'_> {
         if !self.may_be_final() {
             return;
         }
-        let mut setup = Setup::empty();
-        setup.board = self.board.clone();
-        setup.turn = Color::Black;
-        let Ok(position) = Chess::from_setup(setup, CastlingMode::Standard) else {
+        let Some(position) = position_from(self.board.clone(), Color::Black) else {
             return;
         };
         if self.kind.holds_in(&position) && self.reachable(&position) {

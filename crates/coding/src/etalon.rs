@@ -14,13 +14,11 @@
 use std::fmt;
 
 use shakmaty::fen::Fen;
-use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, EnPassantMode, FromSetup, Piece, Position, Role, Setup,
-    Square, attacks,
-};
+use shakmaty::{Bitboard, Board, EnPassantMode, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
 use crate::final_position::FinalPosition;
+use crate::rules::{may_stand, position_from};
 use crate::symbol::Mark;
 use crate::symmetry::Symmetry;
 use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_square, shifted};
@@ -326,7 +324,7 @@ impl Search<'_> {
         for (i, man) in self.men.iter().enumerate() {
             if let Duty::InZone(offset) = man.duty {
                 let square = self.image(offset);
-                if !pawn_may_stand(man.piece, square) {
+                if !may_stand(man.piece, square) {
                     return None;
                 }
                 board.set_piece_at(square, man.piece);
@@ -389,7 +387,7 @@ impl Search<'_> {
         let free = !board.occupied() & !self.zone;
         let mut squares: Vec<Square> = free
             .into_iter()
-            .filter(|&square| pawn_may_stand(man.piece, square))
+            .filter(|&square| may_stand(man.piece, square))
             .filter(|&square| match &man.duty {
                 Duty::InZone(_) => false,
                 Duty::Attack { zone_attacks, pins } => {
@@ -452,10 +450,7 @@ impl Search<'_> {
     /// The position on `board` if it is legal, final of the same kind, and
     /// has the expected code.
     fn check(&self, board: &Board) -> Option<FinalPosition> {
-        let mut setup = Setup::empty();
-        setup.board = board.clone();
-        setup.turn = self.attacked;
-        let position = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
+        let position = position_from(board.clone(), self.attacked)?;
         if !self.kind.holds_in(&position) {
             return None;
         }
@@ -465,12 +460,4 @@ impl Search<'_> {
             .same_pattern(&self.expected)
             .then_some(analysed)
     }
-}
-
-fn pawn_may_stand(piece: Piece, square: Square) -> bool {
-    piece.role != Role::Pawn
-        || !matches!(
-            square.rank(),
-            shakmaty::Rank::First | shakmaty::Rank::Eighth
-        )
 }

@@ -4,12 +4,10 @@
 
 use std::fmt;
 
-use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Role, Square,
-    attacks,
-};
+use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
+use crate::rules::position_from;
 use crate::symbol::{Mark, Symbol};
 use crate::zone::{Zone, ZoneShape};
 
@@ -389,17 +387,19 @@ impl<'a> View<'a> {
 /// In a double check, the check of `checker` is needed when the other check
 /// alone could be parried by a man other than the king.
 fn check_is_needed(position: &Chess, checker: Square) -> bool {
-    let mut setup = position.to_setup(EnPassantMode::Legal);
-    setup.board.discard_piece_at(checker);
-    Chess::from_setup(setup, CastlingMode::Standard)
-        .is_ok_and(|single| single.legal_moves().iter().any(|m| m.role() != Role::King))
+    without(position, checker)
+        .is_some_and(|single| single.legal_moves().iter().any(|m| m.role() != Role::King))
+}
+
+/// `position` with the man on `square` taken off, if still legal.
+fn without(position: &Chess, square: Square) -> Option<Chess> {
+    let mut board = position.board().clone();
+    board.discard_piece_at(square);
+    position_from(board, position.turn())
 }
 
 /// Whether taking the man on `square` off the board undoes the final
 /// position (or leaves an illegal one): a man that shields a line, for one.
 fn removal_undoes(position: &Chess, kind: FinalKind, square: Square) -> bool {
-    let mut setup = position.to_setup(EnPassantMode::Legal);
-    setup.board.discard_piece_at(square);
-    Chess::from_setup(setup, CastlingMode::Standard)
-        .map_or(true, |without| !kind.holds_in(&without))
+    without(position, square).is_none_or(|rest| !kind.holds_in(&rest))
 }

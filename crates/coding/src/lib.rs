@@ -19,6 +19,7 @@ pub mod etalon;
 pub mod final_position;
 pub mod input;
 pub mod retro;
+mod rules;
 pub mod symbol;
 pub mod symmetry;
 pub mod zone;

@@ -11,6 +11,8 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position, Rank, Role, Square, attacks};
 
+use crate::rules::may_stand;
+
 /// Men a capture may have removed.
 const CAPTURABLE: [Role; 5] = [
     Role::Queen,
@@ -95,18 +97,15 @@ fn un_moves(
             }
             if !same_material {
                 for role in CAPTURABLE {
-                    if role == Role::Pawn && matches!(to.rank(), Rank::First | Rank::Eighth) {
-                        continue;
+                    let taken = Piece {
+                        color: !mover,
+                        role,
+                    };
+                    if may_stand(taken, to) {
+                        let mut captured = moved.clone();
+                        captured.set_piece_at(to, taken);
+                        boards.push(captured);
                     }
-                    let mut captured = moved.clone();
-                    captured.set_piece_at(
-                        to,
-                        Piece {
-                            color: !mover,
-                            role,
-                        },
-                    );
-                    boards.push(captured);
                 }
             }
             boards
