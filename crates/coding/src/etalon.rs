@@ -100,6 +100,14 @@ struct Man {
     takes_part: bool,
 }
 
+impl Man {
+    /// Placed after the others, greedily: it takes no part, and it is not
+    /// a king (without which no position is legal).
+    fn is_passive(&self) -> bool {
+        !self.takes_part && self.piece.role != Role::King
+    }
+}
+
 /// One image of the zone.
 struct Candidate {
     marks: Vec<Mark>,
@@ -253,7 +261,7 @@ fn placement_order(men: &[Man], symmetry: Symmetry) -> Vec<usize> {
         Duty::Attack { pins: Some(_), .. } => 3,
         Duty::Attack { .. } if is_line_piece(man.piece.role) => 4,
         Duty::Attack { .. } => 5,
-        Duty::Free if man.takes_part => 6,
+        Duty::Free if !man.is_passive() => 6,
         Duty::Free => 7,
     };
     let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
@@ -345,15 +353,15 @@ impl Search<'_> {
         placed: &mut [Option<Square>],
     ) -> Option<FinalPosition> {
         let all_placed = step == self.order.len();
-        let part_placed = all_placed || !self.men[self.order[step]].takes_part;
-        let first_passive = step == 0 || self.men[self.order[step - 1]].takes_part;
-        if part_placed && (all_placed || first_passive) {
-            // Check what stands so far: the men that take no part are not
-            // needed for the final position and its code.
+        if all_placed || self.men[self.order[step]].is_passive() {
+            // The men that take part stand: check them alone, then add the
+            // others one by one.
             let realised = self.check(board)?;
-            if all_placed {
-                return Some(realised);
-            }
+            return if all_placed {
+                Some(realised)
+            } else {
+                self.place_passive(step, board)
+            };
         }
         let index = self.order[step];
         let men = self.men;
@@ -378,6 +386,43 @@ impl Search<'_> {
             }
         }
         None
+    }
+
+    /// Places the men that take no part (from `step` on) greedily: each on
+    /// the first square where the position keeps its code. They cannot be
+    /// what makes the mate, so no backtracking is needed among them; a man
+    /// with no such square fails the candidate.
+    fn place_passive(&mut self, step: usize, board: &mut Board) -> Option<FinalPosition> {
+        let unplaced: Vec<Option<Square>> = vec![None; self.men.len()];
+        let mut standing = Vec::new();
+        let mut realised = None;
+        for &index in &self.order[step..] {
+            let piece = self.men[index].piece;
+            realised = None;
+            for square in self.squares_for(index, board, &unplaced) {
+                if *self.budget == 0 {
+                    self.exhausted = true;
+                    break;
+                }
+                *self.budget -= 1;
+                board.set_piece_at(square, piece);
+                realised = self.check(board);
+                if realised.is_some() {
+                    standing.push(square);
+                    break;
+                }
+                board.discard_piece_at(square);
+            }
+            if realised.is_none() {
+                break;
+            }
+        }
+        if realised.is_none() {
+            for square in standing {
+                board.discard_piece_at(square);
+            }
+        }
+        realised
     }
 
     /// The squares where man `index` may go now, best first.

@@ -348,7 +348,7 @@ impl<'a> View<'a> {
                     || (attacks::attacks(square, piece, self.seen) & zone_set).any()
                     || pins.iter().any(|pin| pin.pinner == square)
                     || (stalemate && self.blocks_a_pawn(square))
-                    || removal_undoes(position, kind, square)
+                    || (piece.role != Role::King && removal_undoes(position, kind, square))
             } else {
                 in_zone
                     || pins.iter().any(|pin| pin.pinned == square)

@@ -2,6 +2,7 @@
 //! copied to tests/data/gk-examples.tsv): codes of the orthodox ones.
 
 use ajedrecista_coding::{FinalPosition, parse_position};
+use shakmaty::Position;
 
 struct Example {
     number: u32,
@@ -78,5 +79,31 @@ fn etalon_codes() {
             "example {}",
             example.number
         );
+    }
+}
+
+/// Mates from games, full of men that take no part: the far king is not
+/// written, the etalon keeps all the material and is its own etalon.
+#[test]
+fn game_mates() {
+    for (fen, fp_code) in [
+        // Fool's mate: White is mated.
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "9/0024-929004-51",
+        ),
+        // Scholar's mate: impure (Qf7 also attacks the bishop on f8).
+        (
+            "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4",
+            "24/579-495427-58",
+        ),
+    ] {
+        let fp = FinalPosition::analyse(parse_position(fen).unwrap()).unwrap();
+        assert_eq!(fp.code().to_string(), fp_code);
+        let etalon = fp.etalon().unwrap();
+        let realised = etalon.position().position().board();
+        assert_eq!(realised.material(), fp.position().board().material());
+        let again = FinalPosition::analyse(parse_position(&etalon.fen()).unwrap()).unwrap();
+        assert_eq!(again.etalon().unwrap().fen(), etalon.fen());
     }
 }
