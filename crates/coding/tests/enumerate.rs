@@ -72,7 +72,30 @@ fn stalemates_and_bad_material() {
         Selection::Model,
         &|| {},
     );
-    assert!(stalemates.total > 0);
+    assert_eq!(
+        (
+            stalemates.total,
+            stalemates.pure,
+            stalemates.model,
+            stalemates.ideal
+        ),
+        (872, 560, 560, 120)
+    );
+    let codes: Vec<(&str, u64, bool)> = stalemates
+        .by_ep_code
+        .iter()
+        .map(|group| (group.ep_code.as_str(), group.count, group.ideal))
+        .collect();
+    // The queen alone: the far king takes no part, so the mate is model but
+    // not ideal and `K` is not written.
+    assert_eq!(
+        codes,
+        [
+            ("4-П444", 440, false),
+            ("K4-ПKK4", 80, true),
+            ("K4-П4K444", 40, true)
+        ]
+    );
     assert_eq!(stalemates.material.to_string(), "KQvK");
     for bad in ["KQK", "QvK", "KQvKK", "KXvK", "KQQQQQvK"] {
         assert!(bad.parse::<Material>().is_err(), "{bad}");
