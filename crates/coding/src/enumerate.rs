@@ -142,7 +142,7 @@ pub struct Enumeration {
     pub by_ep_code: Vec<EtalonGroup>,
 }
 
-/// What one placement contributed.
+/// Counts over some final positions.
 #[derive(Default)]
 struct Tally {
     total: u64,
@@ -150,8 +150,8 @@ struct Tally {
     model: u64,
     ideal: u64,
     without_etalon: u64,
-    /// Etalon code, ideal, count, first FEN: in enumeration order.
-    groups: Vec<(String, bool, u64, String)>,
+    /// In order of first appearance.
+    groups: Vec<EtalonGroup>,
 }
 
 impl Tally {
@@ -168,9 +168,12 @@ impl Tally {
         };
         if selected {
             match analysed.etalon() {
-                Ok(etalon) => {
-                    self.add_group(etalon.code().to_string(), analysed.is_ideal(), 1, fen)
-                }
+                Ok(etalon) => self.add_group(EtalonGroup {
+                    ep_code: etalon.code().to_string(),
+                    count: 1,
+                    ideal: analysed.is_ideal(),
+                    example_fen: fen,
+                }),
                 Err(_) => self.without_etalon += 1,
             }
         }
@@ -183,15 +186,19 @@ impl Tally {
         self.ideal += other.ideal;
         self.without_etalon += other.without_etalon;
         for group in other.groups {
-            self.add_group(group.0, group.1, group.2, group.3);
+            self.add_group(group);
         }
         self
     }
 
-    fn add_group(&mut self, code: String, ideal: bool, count: u64, fen: String) {
-        match self.groups.iter_mut().find(|group| group.0 == code) {
-            Some(group) => group.2 += count,
-            None => self.groups.push((code, ideal, count, fen)),
+    fn add_group(&mut self, group: EtalonGroup) {
+        match self
+            .groups
+            .iter_mut()
+            .find(|known| known.ep_code == group.ep_code)
+        {
+            Some(known) => known.count += group.count,
+            None => self.groups.push(group),
         }
     }
 }
@@ -217,16 +224,7 @@ pub fn enumerate(
         })
         .collect();
     let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
-    let mut by_ep_code: Vec<EtalonGroup> = tally
-        .groups
-        .into_iter()
-        .map(|(ep_code, ideal, count, example_fen)| EtalonGroup {
-            ep_code,
-            count,
-            ideal,
-            example_fen,
-        })
-        .collect();
+    let mut by_ep_code = tally.groups;
     by_ep_code.sort_by(|a, b| b.count.cmp(&a.count).then(a.ep_code.cmp(&b.ep_code)));
     Enumeration {
         material: material.clone(),
