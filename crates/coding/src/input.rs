@@ -150,11 +150,18 @@ mod tests {
 
     #[test]
     fn fen_lines_and_comments() {
-        let entries = read_positions("# mates\n\n7k/7Q/6K1/8/8/8/8/8 b - - 0 1\nnot a fen\n");
-        assert_eq!(entries.len(), 2);
+        let text = "# mates\n\n7k/7Q/6K1/8/8/8/8/8 b - - 0 1\nnot a fen\n\
+                    6k1/5Q2/6K1/8/8/8/8/8 b - - bm Kh8; id \"epd\";\n";
+        let entries = read_positions(text);
+        assert_eq!(entries.len(), 3);
         assert_eq!(entries[0].source, "line 3");
         assert!(entries[0].position.is_ok());
         assert!(entries[1].position.is_err());
+        assert!(entries[2].position.as_ref().unwrap().is_check());
+        assert_eq!(
+            entries[2].position.as_ref().unwrap().turn(),
+            shakmaty::Color::Black
+        );
     }
 
     #[test]
