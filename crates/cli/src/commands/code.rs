@@ -129,9 +129,10 @@ impl Analysis {
                 );
                 out += &format!("ЭП FEN     {}\n", etalon.fen());
                 out += &format!(
-                    "Class {} · group {} · subgroup {} · kind {}\n",
+                    "Class {} · group {} · subgroup {} · kind {}\n\n",
                     class.class, class.group, class.subgroup, class.kind
                 );
+                out += &diagram(etalon.position());
             }
             Err(error) => out += &format!("ЭП         not found: {error}\n"),
         }
@@ -142,7 +143,10 @@ impl Analysis {
 /// The position and the zone numbering side by side, White at the bottom.
 fn diagram(fp: &FinalPosition) -> String {
     let board = fp.position().board();
-    let mut out = String::from("     position              zone numbering\n");
+    let mut out = format!(
+        "     {:<22}zone numbering\n",
+        format!("{} to move", fp.attacked())
+    );
     for rank in (0..8).rev() {
         let mut left = String::new();
         let mut right = String::new();
