@@ -24,8 +24,9 @@ use crate::symmetry::Symmetry;
 use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_square, shifted};
 
 /// How many squares the search may try, over all candidates, before it
-/// gives up. Generous: the brochure's examples need a few thousand.
-const SEARCH_LIMIT: u64 = 20_000_000;
+/// gives up. Generous: the brochure's examples and a 30-man game mate
+/// need under a thousand.
+const SEARCH_LIMIT: u64 = 2_000_000;
 
 /// Why no etalon position was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
