@@ -18,7 +18,7 @@ use shakmaty::{Bitboard, Board, EnPassantMode, Piece, Position, Role, Square, at
 
 use crate::code::Code;
 use crate::final_position::FinalPosition;
-use crate::rules::{may_stand, position_from};
+use crate::rules::{may_stand, pawn_push, position_from};
 use crate::symbol::Mark;
 use crate::symmetry::Symmetry;
 use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_square, shifted};
@@ -83,13 +83,18 @@ enum Duty {
     /// Stands on a zone square: on the image of its offset from the king.
     InZone(Offset),
     /// An attacking man outside the zone: attacks (at least, until the
-    /// final check) these zone squares, and pins the man `pins` if any.
+    /// final check) these zone squares, pins the man `pins` and stands in
+    /// front of the pawn `blocks` (in a stalemate), if any.
     Attack {
         zone_attacks: Vec<Offset>,
         pins: Option<usize>,
+        blocks: Option<usize>,
     },
     /// A man of the attacked side outside the zone, pinned by man `pinner`.
     Pinned { pinner: usize },
+    /// A pawn of the attacked side outside the zone, in a stalemate,
+    /// blocked by man `blocker`.
+    Blocked { blocker: usize },
     /// Anything else: stands outside the zone.
     Free,
 }
@@ -102,10 +107,9 @@ struct Man {
 }
 
 impl Man {
-    /// Placed after the others, greedily: it takes no part, and it is not
-    /// a king (without which no position is legal).
+    /// Placed after the others, greedily: it takes no part.
     fn is_passive(&self) -> bool {
-        !self.takes_part && self.piece.role != Role::King
+        !self.takes_part
     }
 }
 
@@ -163,6 +167,11 @@ impl FinalPosition {
         let seen = board.occupied().without(king);
         let squares: Vec<Square> = board.occupied().without(king).into_iter().collect();
         let index_of = |square: Square| squares.iter().position(|&s| s == square);
+        let stalemate = self.kind() == crate::FinalKind::Stalemate;
+        let attacked_pawn = Piece {
+            color: self.attacked(),
+            role: Role::Pawn,
+        };
         squares
             .iter()
             .map(|&square| {
@@ -183,12 +192,23 @@ impl FinalPosition {
                             .iter()
                             .find(|pin| pin.pinner == square)
                             .and_then(|pin| index_of(pin.pinned)),
+                        blocks: squares.iter().position(|&behind| {
+                            stalemate
+                                && board.piece_at(behind) == Some(attacked_pawn)
+                                && pawn_push(self.attacked(), behind) == Some(square)
+                        }),
+                    }
+                } else if let Some(pin) = self.pins().iter().find(|pin| pin.pinned == square) {
+                    Duty::Pinned {
+                        pinner: index_of(pin.pinner).expect("pinners stand on the board"),
                     }
                 } else {
-                    match self.pins().iter().find(|pin| pin.pinned == square) {
-                        Some(pin) => Duty::Pinned {
-                            pinner: index_of(pin.pinner).expect("pinners stand on the board"),
-                        },
+                    let blocker = pawn_push(self.attacked(), square)
+                        .filter(|_| stalemate && piece == attacked_pawn)
+                        .filter(|&ahead| board.color_at(ahead) == Some(!self.attacked()))
+                        .and_then(index_of);
+                    match blocker {
+                        Some(blocker) => Duty::Blocked { blocker },
                         None => Duty::Free,
                     }
                 };
@@ -206,8 +226,6 @@ impl FinalPosition {
         let zone = self.zone();
         let offsets = zone.offsets();
         let marks = self.marks();
-        let mut sorted_offsets = offsets.clone();
-        sorted_offsets.sort();
         let mut candidates = Vec::new();
         for symmetry in Symmetry::ALL {
             let mut image: Vec<Offset> = offsets.iter().map(|&o| symmetry.apply(o)).collect();
@@ -259,11 +277,17 @@ fn placement_order(men: &[Man], symmetry: Symmetry) -> Vec<usize> {
     let rank = |man: &Man| match man.duty {
         Duty::InZone(_) => 0,
         Duty::Pinned { .. } => 1,
-        Duty::Attack { pins: Some(_), .. } => 3,
+        Duty::Blocked { .. } => 2,
+        Duty::Attack { pins: Some(_), .. }
+        | Duty::Attack {
+            blocks: Some(_), ..
+        } => 3,
         Duty::Attack { .. } if is_line_piece(man.piece.role) => 4,
         Duty::Attack { .. } => 5,
         Duty::Free if !man.is_passive() => 6,
-        Duty::Free => 7,
+        // A king first: no position is legal without it.
+        Duty::Free if man.piece.role == Role::King => 7,
+        Duty::Free => 8,
     };
     let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
     order.sort_by_key(|&i| {
@@ -287,15 +311,23 @@ fn placement_order(men: &[Man], symmetry: Symmetry) -> Vec<usize> {
             images,
         )
     });
-    // Move each pinner right behind the man it pins.
+    // Move each pinner right behind the man it pins, each blocker right
+    // behind the pawn it blocks.
     let mut arranged = Vec::with_capacity(order.len());
     for &i in &order {
         if arranged.contains(&i) {
             continue;
         }
         arranged.push(i);
-        if let Duty::Pinned { pinner } = men[i].duty {
-            arranged.push(pinner);
+        let partner = match men[i].duty {
+            Duty::Pinned { pinner } => Some(pinner),
+            Duty::Blocked { blocker } => Some(blocker),
+            _ => None,
+        };
+        if let Some(partner) = partner.filter(|&p| !matches!(men[p].duty, Duty::InZone(_)))
+            && !arranged.contains(&partner)
+        {
+            arranged.push(partner);
         }
     }
     arranged
@@ -353,16 +385,17 @@ impl Search<'_> {
         board: &mut Board,
         placed: &mut [Option<Square>],
     ) -> Option<FinalPosition> {
-        let all_placed = step == self.order.len();
-        if all_placed || self.men[self.order[step]].is_passive() {
-            // The men that take part stand: check them alone, then add the
-            // others one by one.
-            let realised = self.check(board)?;
-            return if all_placed {
-                Some(realised)
-            } else {
-                self.place_passive(step, board)
-            };
+        if step == self.order.len() {
+            return self.check(board);
+        }
+        let next = &self.men[self.order[step]];
+        if next.is_passive() {
+            // The men that take part stand: check them alone (when both
+            // kings are on the board), then add the others one by one.
+            if next.piece.role != Role::King {
+                self.check(board)?;
+            }
+            return self.place_passive(step, board, placed);
         }
         let index = self.order[step];
         let men = self.men;
@@ -392,38 +425,64 @@ impl Search<'_> {
     /// Places the men that take no part (from `step` on) greedily: each on
     /// the first square where the position keeps its code. They cannot be
     /// what makes the mate, so no backtracking is needed among them; a man
-    /// with no such square fails the candidate.
-    fn place_passive(&mut self, step: usize, board: &mut Board) -> Option<FinalPosition> {
-        let unplaced: Vec<Option<Square>> = vec![None; self.men.len()];
-        let mut standing = Vec::new();
+    /// with no such square fails the candidate. The first of them is the
+    /// attacking king if it takes no part, so that every check sees both
+    /// kings.
+    fn place_passive(
+        &mut self,
+        step: usize,
+        board: &mut Board,
+        placed: &mut [Option<Square>],
+    ) -> Option<FinalPosition> {
         let mut realised = None;
         for &index in &self.order[step..] {
-            let piece = self.men[index].piece;
-            realised = None;
-            for square in self.squares_for(index, board, &unplaced) {
-                if *self.budget == 0 {
-                    self.exhausted = true;
-                    break;
-                }
-                *self.budget -= 1;
-                board.set_piece_at(square, piece);
-                realised = self.check(board);
-                if realised.is_some() {
-                    standing.push(square);
-                    break;
-                }
-                board.discard_piece_at(square);
-            }
+            realised = self.place_one_passive(index, board, placed);
             if realised.is_none() {
                 break;
             }
         }
         if realised.is_none() {
-            for square in standing {
-                board.discard_piece_at(square);
+            for &index in &self.order[step..] {
+                if let Some(square) = placed[index].take() {
+                    board.discard_piece_at(square);
+                }
             }
         }
         realised
+    }
+
+    /// Puts man `index` on the first square where the position keeps its
+    /// code. A king that takes no part and keeps clear of the zone, of the
+    /// attackers' lines and of pawns can only help: once it stands legally
+    /// and the position still fails, no other square will do.
+    fn place_one_passive(
+        &mut self,
+        index: usize,
+        board: &mut Board,
+        placed: &mut [Option<Square>],
+    ) -> Option<FinalPosition> {
+        let piece = self.men[index].piece;
+        for square in self.squares_for(index, board, placed) {
+            if *self.budget == 0 {
+                self.exhausted = true;
+                return None;
+            }
+            *self.budget -= 1;
+            board.set_piece_at(square, piece);
+            if self.duties_still_possible(board, placed) {
+                if let Some(realised) = self.check(board) {
+                    placed[index] = Some(square);
+                    return Some(realised);
+                }
+                if piece.role == Role::King && position_from(board.clone(), self.attacked).is_some()
+                {
+                    board.discard_piece_at(square);
+                    return None;
+                }
+            }
+            board.discard_piece_at(square);
+        }
+        None
     }
 
     /// The squares where man `index` may go now, best first.
@@ -436,7 +495,11 @@ impl Search<'_> {
             .filter(|&square| may_stand(man.piece, square))
             .filter(|&square| match &man.duty {
                 Duty::InZone(_) => false,
-                Duty::Attack { zone_attacks, pins } => {
+                Duty::Attack {
+                    zone_attacks,
+                    pins,
+                    blocks,
+                } => {
                     let attacked = attacks::attacks(square, man.piece, seen) & self.zone;
                     zone_attacks
                         .iter()
@@ -445,14 +508,33 @@ impl Search<'_> {
                             placed[pinned]
                                 .is_some_and(|pinned| self.pins(square, man.piece, pinned, board))
                         })
+                        && blocks.is_none_or(|pawn| {
+                            placed[pawn].and_then(|pawn| pawn_push(self.attacked, pawn))
+                                == Some(square)
+                        })
                 }
+                Duty::Blocked { blocker } => match placed[*blocker] {
+                    Some(blocker) => pawn_push(self.attacked, square) == Some(blocker),
+                    None => pawn_push(self.attacked, square).is_some_and(|ahead| {
+                        free.contains(ahead) && may_stand(self.men[*blocker].piece, ahead)
+                    }),
+                },
                 Duty::Pinned { pinner } => {
                     attacks::attacks(self.king, self.men[*pinner].piece, Bitboard::EMPTY)
                         .contains(square)
                         && (attacks::between(self.king, square) & board.occupied()).is_empty()
                 }
                 Duty::Free if man.piece.color != self.attacked && !man.takes_part => {
+                    // Keeps clear of the zone, and blocks no pawn (which
+                    // would make both take part).
                     (attacks::attacks(square, man.piece, seen) & self.zone).is_empty()
+                        && !board
+                            .by_piece(Piece {
+                                color: self.attacked,
+                                role: Role::Pawn,
+                            })
+                            .into_iter()
+                            .any(|pawn| pawn_push(self.attacked, pawn) == Some(square))
                 }
                 Duty::Free => true,
             })

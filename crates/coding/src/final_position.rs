@@ -7,7 +7,7 @@ use std::fmt;
 use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
-use crate::rules::position_from;
+use crate::rules::{pawn_push, position_from};
 use crate::symbol::{Mark, Symbol};
 use crate::zone::{Zone, ZoneShape};
 
@@ -77,6 +77,7 @@ pub struct FinalPosition {
     marks: Vec<Mark>,
     pins: Vec<Pin>,
     participants: Bitboard,
+    needed: Bitboard,
     pure: bool,
 }
 
@@ -99,7 +100,13 @@ impl FinalPosition {
         let pins = view.pins();
         let marks = view.marks(&position, kind, &zone, &pins);
         let pure = view.is_pure(&position, kind, &zone, &pins);
-        let participants = view.participants(&position, kind, &zone, &pins);
+        let participants = view.participants(kind, &zone, &pins);
+        let needed = (position.board().by_color(!position.turn())
+            & !position.board().kings()
+            & !participants)
+            .into_iter()
+            .filter(|&square| removal_undoes(&position, kind, square))
+            .collect();
         Ok(FinalPosition {
             position,
             kind,
@@ -107,6 +114,7 @@ impl FinalPosition {
             marks,
             pins,
             participants,
+            needed,
             pure,
         })
     }
@@ -138,9 +146,18 @@ impl FinalPosition {
         &self.pins
     }
 
-    /// The men (of both sides, not the attacked king) that take part.
+    /// The men (of both sides, not the attacked king) that take part in
+    /// forming the final position, as part A writes them: they stand in the
+    /// zone, control a zone square, pin or are pinned, or (stalemate) block
+    /// or are blocked pawns.
     pub fn participants(&self) -> Bitboard {
         self.participants
+    }
+
+    /// Attacking men that take no part in that sense but without which the
+    /// position would not be final (or legal): shields of a line.
+    pub fn needed(&self) -> Bitboard {
+        self.needed
     }
 
     /// Every zone square is controlled once: a single check (or a double
@@ -151,11 +168,12 @@ impl FinalPosition {
         self.pure
     }
 
-    /// Every attacking man takes part, except perhaps the king and pawns.
+    /// Every attacking man takes part or is needed, except perhaps the king
+    /// and pawns.
     pub fn is_economical(&self) -> bool {
         let board = self.position.board();
         let pieces = board.by_color(!self.attacked()) & !board.kings() & !board.pawns();
-        (pieces & !self.participants).is_empty()
+        (pieces & !self.participants & !self.needed).is_empty()
     }
 
     /// Pure and economical.
@@ -163,11 +181,11 @@ impl FinalPosition {
         self.pure && self.is_economical()
     }
 
-    /// Pure, and every man on the board takes part.
+    /// Pure, and every man on the board takes part or is needed.
     pub fn is_ideal(&self) -> bool {
         let board = self.position.board();
         let men = board.occupied().without(self.zone.king());
-        self.pure && (men & !self.participants).is_empty()
+        self.pure && (men & !self.participants & !self.needed).is_empty()
     }
 
     /// The code of this position as a final position (FP).
@@ -328,13 +346,7 @@ impl<'a> View<'a> {
             })
     }
 
-    fn participants(
-        &self,
-        position: &Chess,
-        kind: FinalKind,
-        zone: &Zone,
-        pins: &[Pin],
-    ) -> Bitboard {
+    fn participants(&self, kind: FinalKind, zone: &Zone, pins: &[Pin]) -> Bitboard {
         let zone_set = zone.set();
         let stalemate = kind == FinalKind::Stalemate;
         let mut participants = Bitboard::EMPTY;
@@ -348,7 +360,6 @@ impl<'a> View<'a> {
                     || (attacks::attacks(square, piece, self.seen) & zone_set).any()
                     || pins.iter().any(|pin| pin.pinner == square)
                     || (stalemate && self.blocks_a_pawn(square))
-                    || (piece.role != Role::King && removal_undoes(position, kind, square))
             } else {
                 in_zone
                     || pins.iter().any(|pin| pin.pinned == square)
@@ -361,26 +372,20 @@ impl<'a> View<'a> {
         participants
     }
 
-    /// The square a pawn of the attacked side on `square` would push to.
-    fn push_square(&self, square: Square) -> Option<Square> {
-        square.offset(self.attacked.fold_wb(8, -8))
-    }
-
     fn pawn_is_blocked(&self, square: Square) -> bool {
-        self.push_square(square)
+        pawn_push(self.attacked, square)
             .is_some_and(|ahead| self.board.color_at(ahead) == Some(self.attacking()))
     }
 
     fn blocks_a_pawn(&self, square: Square) -> bool {
-        square
-            .offset(self.attacked.fold_wb(-8, 8))
-            .is_some_and(|behind| {
-                self.board.piece_at(behind)
-                    == Some(Piece {
-                        color: self.attacked,
-                        role: Role::Pawn,
-                    })
-            })
+        let pawn = Piece {
+            color: self.attacked,
+            role: Role::Pawn,
+        };
+        self.board
+            .by_piece(pawn)
+            .into_iter()
+            .any(|behind| pawn_push(self.attacked, behind) == Some(square))
     }
 }
 

@@ -15,3 +15,8 @@ pub(crate) fn position_from(board: Board, turn: Color) -> Option<Chess> {
     setup.turn = turn;
     Chess::from_setup(setup, CastlingMode::Standard).ok()
 }
+
+/// The square a pawn of `color` on `square` pushes to.
+pub(crate) fn pawn_push(color: Color, square: Square) -> Option<Square> {
+    square.offset(color.fold_wb(8, -8))
+}
