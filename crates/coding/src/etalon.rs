@@ -14,12 +14,12 @@
 use std::fmt;
 
 use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, Board, EnPassantMode, Piece, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Color, EnPassantMode, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
 use crate::final_position::FinalPosition;
 use crate::rules::{may_stand, pawn_push, position_from};
-use crate::symbol::Mark;
+use crate::symbol::{Mark, Symbol};
 use crate::symmetry::Symmetry;
 use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_square, shifted};
 
@@ -102,6 +102,8 @@ enum Duty {
 #[derive(Clone, Debug)]
 struct Man {
     piece: Piece,
+    /// Where it stands in the final position.
+    origin: Square,
     duty: Duty,
     takes_part: bool,
 }
@@ -128,10 +130,10 @@ impl FinalPosition {
         let pattern = self.code_with_square(None);
         let mut budget = SEARCH_LIMIT;
         for candidate in self.candidates() {
-            let order = placement_order(&men, candidate.symmetry);
+            let plan = Plan::new(&men, candidate.symmetry, self.attacked());
             let mut search = Search {
                 men: &men,
-                order: &order,
+                plan: &plan,
                 king: candidate.king,
                 symmetry: candidate.symmetry,
                 zone: Zone::of_king(candidate.king).set(),
@@ -214,6 +216,7 @@ impl FinalPosition {
                 };
                 Man {
                     piece,
+                    origin: square,
                     duty,
                     takes_part,
                 }
@@ -267,70 +270,152 @@ impl FinalPosition {
     }
 }
 
-/// The order in which men outside the zone are placed: pinned men each
-/// followed by its pinner, then the other line pieces, the other attackers,
-/// the other men that take part, and last the men that take no part.
-/// Within a rank men go by kind and by the images of their zone squares, so
-/// that the order, and with it the realisation found, depends only on what
-/// the men do and not on where they stood.
-fn placement_order(men: &[Man], symmetry: Symmetry) -> Vec<usize> {
-    let rank = |man: &Man| match man.duty {
-        Duty::InZone(_) => 0,
-        Duty::Pinned { .. } => 1,
-        Duty::Blocked { .. } => 2,
-        Duty::Attack { pins: Some(_), .. }
-        | Duty::Attack {
-            blocks: Some(_), ..
-        } => 3,
-        Duty::Attack { .. } if is_line_piece(man.piece.role) => 4,
-        Duty::Attack { .. } => 5,
-        Duty::Free if !man.is_passive() => 6,
-        // A king first: no position is legal without it.
-        Duty::Free if man.piece.role == Role::King => 7,
-        Duty::Free => 8,
-    };
-    let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
-    order.sort_by_key(|&i| {
-        let man = &men[i];
-        let mut images: Vec<Offset> = match &man.duty {
-            Duty::Attack { zone_attacks, .. } => {
-                zone_attacks.iter().map(|&o| symmetry.apply(o)).collect()
+/// How the men outside the zone are placed.
+struct Plan {
+    /// Depth first, in this order: pinned men each followed by its pinner,
+    /// blocked pawns by their blockers, then the other line pieces, the
+    /// other attackers and the other men that take part.
+    search: Vec<usize>,
+    /// Then greedily: a king that takes no part, the pawns blocked by a man
+    /// that has nothing else to do (with their blockers and the pawns of
+    /// their side stuck behind them), the rest.
+    greedy: Vec<Step>,
+}
+
+/// One greedy placement.
+enum Step {
+    Man(usize),
+    /// Men standing one behind the other in a file, from the rearmost:
+    /// a blocked pawn (with any pawns stuck behind it) and its blocker;
+    /// right in front of the pawn `anchor` of the zone if it stood there.
+    Column {
+        men: Vec<usize>,
+        anchor: Option<usize>,
+    },
+}
+
+impl Plan {
+    /// Within a rank men go by kind and by the images of their zone
+    /// squares, so that the order, and with it the realisation found,
+    /// depends only on what the men do and not on where they stood.
+    fn new(men: &[Man], symmetry: Symmetry, attacked: Color) -> Plan {
+        // A blocker with nothing else to do (and not a king, which every
+        // check needs on the board).
+        let loose_blocker = |blocker: usize| {
+            men[blocker].piece.role != Role::King
+                && matches!(&men[blocker].duty, Duty::Attack { zone_attacks, pins: None, blocks: Some(_) }
+                    if zone_attacks.is_empty())
+        };
+        let rank = |man: &Man| match man.duty {
+            Duty::InZone(_) => 0,
+            Duty::Pinned { .. } => 1,
+            Duty::Blocked { blocker } if !loose_blocker(blocker) => 2,
+            Duty::Attack { pins: Some(_), .. } => 3,
+            Duty::Attack {
+                blocks: Some(pawn), ..
+            } if !matches!(men[pawn].duty, Duty::Blocked { blocker } if loose_blocker(blocker)) => {
+                3
             }
-            _ => Vec::new(),
+            Duty::Attack {
+                ref zone_attacks, ..
+            } if !zone_attacks.is_empty() && is_line_piece(man.piece.role) => 4,
+            Duty::Attack { .. }
+                if man.takes_part
+                    && !matches!(
+                        man.duty,
+                        Duty::Attack {
+                            blocks: Some(_),
+                            ..
+                        }
+                    ) =>
+            {
+                5
+            }
+            Duty::Free if !man.is_passive() => 6,
+            Duty::Free if man.piece.role == Role::King => 7,
+            Duty::Blocked { .. } => 8,
+            Duty::Attack { .. } => 9,
+            Duty::Free => 10,
         };
-        images.sort();
-        let pinner = match man.duty {
-            Duty::Pinned { pinner } => Some(men[pinner].piece.role),
-            _ => None,
+        let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
+        order.sort_by_key(|&i| {
+            let man = &men[i];
+            let mut images: Vec<Offset> = match &man.duty {
+                Duty::Attack { zone_attacks, .. } => {
+                    zone_attacks.iter().map(|&o| symmetry.apply(o)).collect()
+                }
+                _ => Vec::new(),
+            };
+            images.sort();
+            let pinner = match man.duty {
+                Duty::Pinned { pinner } => Some(men[pinner].piece.role),
+                _ => None,
+            };
+            (
+                rank(man),
+                man.piece.color.is_white(),
+                man.piece.role,
+                pinner,
+                images,
+            )
+        });
+        let attacked_pawn = Piece {
+            color: attacked,
+            role: Role::Pawn,
         };
-        (
-            rank(man),
-            man.piece.color.is_white(),
-            man.piece.role,
-            pinner,
-            images,
-        )
-    });
-    // Move each pinner right behind the man it pins, each blocker right
-    // behind the pawn it blocks.
-    let mut arranged = Vec::with_capacity(order.len());
-    for &i in &order {
-        if arranged.contains(&i) {
-            continue;
+        let mut plan = Plan {
+            search: Vec::new(),
+            greedy: Vec::new(),
+        };
+        let mut taken = vec![false; men.len()];
+        for &i in &order {
+            if taken[i] {
+                continue;
+            }
+            taken[i] = true;
+            let partner = match men[i].duty {
+                Duty::Pinned { pinner } => Some(pinner),
+                Duty::Blocked { blocker } => Some(blocker),
+                _ => None,
+            }
+            .filter(|&p| !matches!(men[p].duty, Duty::InZone(_)) && !taken[p]);
+            if let Some(p) = partner {
+                taken[p] = true;
+            }
+            match rank(&men[i]) {
+                ..=6 => {
+                    plan.search.push(i);
+                    plan.search.extend(partner);
+                }
+                8 => {
+                    let blocker =
+                        partner.expect("a loose blocked pawn has its blocker outside the zone");
+                    let mut column = vec![i, blocker];
+                    let pawn_behind = |q: usize, ahead: usize| {
+                        men[q].piece == attacked_pawn
+                            && pawn_push(attacked, men[q].origin) == Some(men[ahead].origin)
+                    };
+                    let stuck_behind =
+                        |q: usize, ahead: usize| men[q].is_passive() && pawn_behind(q, ahead);
+                    while let Some(q) =
+                        (0..men.len()).find(|&q| !taken[q] && stuck_behind(q, column[0]))
+                    {
+                        taken[q] = true;
+                        column.insert(0, q);
+                    }
+                    let anchor = (0..men.len()).find(|&q| {
+                        matches!(men[q].duty, Duty::InZone(_)) && pawn_behind(q, column[0])
+                    });
+                    plan.greedy.push(Step::Column {
+                        men: column,
+                        anchor,
+                    });
+                }
+                _ => plan.greedy.push(Step::Man(i)),
+            }
         }
-        arranged.push(i);
-        let partner = match men[i].duty {
-            Duty::Pinned { pinner } => Some(pinner),
-            Duty::Blocked { blocker } => Some(blocker),
-            _ => None,
-        };
-        if let Some(partner) = partner.filter(|&p| !matches!(men[p].duty, Duty::InZone(_)))
-            && !arranged.contains(&partner)
-        {
-            arranged.push(partner);
-        }
+        plan
     }
-    arranged
 }
 
 fn is_line_piece(role: Role) -> bool {
@@ -340,7 +425,7 @@ fn is_line_piece(role: Role) -> bool {
 /// A depth-first search for one realisation of one candidate.
 struct Search<'a> {
     men: &'a [Man],
-    order: &'a [usize],
+    plan: &'a Plan,
     king: Square,
     symmetry: Symmetry,
     zone: Bitboard,
@@ -385,19 +470,10 @@ impl Search<'_> {
         board: &mut Board,
         placed: &mut [Option<Square>],
     ) -> Option<FinalPosition> {
-        if step == self.order.len() {
-            return self.check(board);
+        if step == self.plan.search.len() {
+            return self.place_greedy(board, placed);
         }
-        let next = &self.men[self.order[step]];
-        if next.is_passive() {
-            // The men that take part stand: check them alone (when both
-            // kings are on the board), then add the others one by one.
-            if next.piece.role != Role::King {
-                self.check(board)?;
-            }
-            return self.place_passive(step, board, placed);
-        }
-        let index = self.order[step];
+        let index = self.plan.search[step];
         let men = self.men;
         let man = &men[index];
         for square in self.squares_for(index, board, placed) {
@@ -422,33 +498,119 @@ impl Search<'_> {
         None
     }
 
-    /// Places the men that take no part (from `step` on) greedily: each on
-    /// the first square where the position keeps its code. They cannot be
-    /// what makes the mate, so no backtracking is needed among them; a man
-    /// with no such square fails the candidate. The first of them is the
-    /// attacking king if it takes no part, so that every check sees both
-    /// kings.
-    fn place_passive(
+    /// Places the men of the greedy steps, each on the first square where
+    /// the position keeps its code (the symbols of the pawns and blockers
+    /// still to come left out of A). They cannot be what makes the mate, so
+    /// no backtracking is needed among them; a man with no such square fails
+    /// the candidate. A king that takes no part comes first, so that every
+    /// check sees both kings.
+    fn place_greedy(
         &mut self,
-        step: usize,
         board: &mut Board,
         placed: &mut [Option<Square>],
     ) -> Option<FinalPosition> {
-        let mut realised = None;
-        for &index in &self.order[step..] {
-            realised = self.place_one_passive(index, board, placed);
+        let steps = &self.plan.greedy;
+        let mut pending: Vec<usize> = steps
+            .iter()
+            .flat_map(|step| match step {
+                Step::Column { men, .. } => men.clone(),
+                Step::Man(_) => Vec::new(),
+            })
+            .filter(|&index| self.men[index].takes_part)
+            .collect();
+        let king_first =
+            matches!(steps.first(), Some(&Step::Man(i)) if self.men[i].piece.role == Role::King);
+        let mut realised = if king_first {
+            None
+        } else {
+            Some(self.check(board, &pending)?)
+        };
+        for step in steps {
+            realised = match step {
+                Step::Man(index) => self.place_one_passive(*index, board, placed, &pending),
+                Step::Column { men, anchor } => {
+                    pending.retain(|index| !men.contains(index));
+                    self.place_column(men, *anchor, board, placed, &pending)
+                }
+            };
             if realised.is_none() {
                 break;
             }
         }
         if realised.is_none() {
-            for &index in &self.order[step..] {
-                if let Some(square) = placed[index].take() {
-                    board.discard_piece_at(square);
+            for step in steps {
+                let men = match step {
+                    Step::Man(index) => vec![*index],
+                    Step::Column { men, .. } => men.clone(),
+                };
+                for index in men {
+                    if let Some(square) = placed[index].take() {
+                        board.discard_piece_at(square);
+                    }
                 }
             }
         }
         realised
+    }
+
+    /// Puts a column of men (see [`Step::Column`]) on the first file
+    /// squares where the position keeps its code.
+    fn place_column(
+        &mut self,
+        column: &[usize],
+        anchor: Option<usize>,
+        board: &mut Board,
+        placed: &mut [Option<Square>],
+        pending: &[usize],
+    ) -> Option<FinalPosition> {
+        let free = !board.occupied() & !self.zone;
+        let bases: Vec<Square> = match anchor {
+            Some(anchor) => placed[anchor]
+                .and_then(|square| pawn_push(self.attacked, square))
+                .into_iter()
+                .collect(),
+            None => {
+                let mut all = Square::ALL.to_vec();
+                all.sort_by_key(|&square| (square.rank(), std::cmp::Reverse(square.file())));
+                all
+            }
+        };
+        for base in bases {
+            let squares: Option<Vec<Square>> = column
+                .iter()
+                .scan(Some(base), |next, &index| {
+                    let square = (*next)?;
+                    *next = pawn_push(self.attacked, square);
+                    Some(
+                        (free.contains(square) && may_stand(self.men[index].piece, square))
+                            .then_some(square),
+                    )
+                })
+                .collect();
+            let Some(squares) = squares.filter(|squares| squares.len() == column.len()) else {
+                continue;
+            };
+            if *self.budget == 0 {
+                self.exhausted = true;
+                return None;
+            }
+            *self.budget -= 1;
+            for (&index, &square) in column.iter().zip(&squares) {
+                board.set_piece_at(square, self.men[index].piece);
+            }
+            if self.duties_still_possible(board, placed)
+                && let Some(realised) = self.check(board, pending)
+            {
+                for (&index, &square) in column.iter().zip(&squares) {
+                    placed[index] = Some(square);
+                }
+                return Some(realised);
+            }
+            for &square in &squares {
+                board.discard_piece_at(square);
+            }
+        }
+        None
     }
 
     /// Puts man `index` on the first square where the position keeps its
@@ -460,6 +622,7 @@ impl Search<'_> {
         index: usize,
         board: &mut Board,
         placed: &mut [Option<Square>],
+        pending: &[usize],
     ) -> Option<FinalPosition> {
         let piece = self.men[index].piece;
         for square in self.squares_for(index, board, placed) {
@@ -470,7 +633,7 @@ impl Search<'_> {
             *self.budget -= 1;
             board.set_piece_at(square, piece);
             if self.duties_still_possible(board, placed) {
-                if let Some(realised) = self.check(board) {
+                if let Some(realised) = self.check(board, pending) {
                     placed[index] = Some(square);
                     return Some(realised);
                 }
@@ -576,16 +739,31 @@ impl Search<'_> {
     }
 
     /// The position on `board` if it is legal, final of the same kind, and
-    /// has the expected code.
-    fn check(&self, board: &Board) -> Option<FinalPosition> {
+    /// has the expected code, but for the men `pending` (not yet placed)
+    /// in part A.
+    fn check(&self, board: &Board, pending: &[usize]) -> Option<FinalPosition> {
         let position = position_from(board.clone(), self.attacked)?;
         if !self.kind.holds_in(&position) {
             return None;
         }
         let analysed = FinalPosition::analyse(position).ok()?;
+        let mut expected = self.expected.clone();
+        for &index in pending {
+            let piece = self.men[index].piece;
+            let side = if piece.color == self.attacked {
+                &mut expected.attacked
+            } else {
+                &mut expected.attacking
+            };
+            if let Some(symbol) = Symbol::of_piece(piece, !self.attacked)
+                && let Some(at) = side.iter().position(|&s| s == symbol)
+            {
+                side.remove(at);
+            }
+        }
         analysed
             .code_with_square(None)
-            .same_pattern(&self.expected)
+            .same_pattern(&expected)
             .then_some(analysed)
     }
 }
