@@ -502,8 +502,9 @@ impl Search<'_> {
     /// the position keeps its code (the symbols of the pawns and blockers
     /// still to come left out of A). They cannot be what makes the mate, so
     /// no backtracking is needed among them; a man with no such square fails
-    /// the candidate. A king that takes no part comes first, so that every
-    /// check sees both kings.
+    /// the candidate. Columns in front of a zone pawn have one place and go
+    /// first, unchecked (the pawn behind could move without them); then a
+    /// king that takes no part, so that every check sees both kings.
     fn place_greedy(
         &mut self,
         board: &mut Board,
@@ -518,23 +519,46 @@ impl Search<'_> {
             })
             .filter(|&index| self.men[index].takes_part)
             .collect();
-        let king_first =
-            matches!(steps.first(), Some(&Step::Man(i)) if self.men[i].piece.role == Role::King);
-        let mut realised = if king_first {
-            None
-        } else {
-            Some(self.check(board, &pending)?)
-        };
-        for step in steps {
-            realised = match step {
-                Step::Man(index) => self.place_one_passive(*index, board, placed, &pending),
-                Step::Column { men, anchor } => {
-                    pending.retain(|index| !men.contains(index));
-                    self.place_column(men, *anchor, board, placed, &pending)
+        let anchored = |step: &Step| {
+            matches!(
+                step,
+                Step::Column {
+                    anchor: Some(_),
+                    ..
                 }
+            )
+        };
+        let mut realised = None;
+        let mut standing = steps.iter().filter(|step| anchored(step)).all(|step| {
+            let Step::Column {
+                men,
+                anchor: Some(anchor),
+            } = step
+            else {
+                unreachable!("filtered to anchored columns")
             };
-            if realised.is_none() {
-                break;
+            pending.retain(|index| !men.contains(index));
+            self.put_anchored_column(men, *anchor, board, placed)
+        });
+        let mut rest = steps.iter().filter(|step| !anchored(step)).peekable();
+        let king_next =
+            matches!(rest.peek(), Some(&&Step::Man(i)) if self.men[i].piece.role == Role::King);
+        if standing && !king_next {
+            realised = self.check(board, &pending);
+            standing = realised.is_some();
+        }
+        if standing {
+            for step in rest {
+                realised = match step {
+                    Step::Man(index) => self.place_one_passive(*index, board, placed, &pending),
+                    Step::Column { men, .. } => {
+                        pending.retain(|index| !men.contains(index));
+                        self.place_column(men, board, placed, &pending)
+                    }
+                };
+                if realised.is_none() {
+                    break;
+                }
             }
         }
         if realised.is_none() {
@@ -553,41 +577,62 @@ impl Search<'_> {
         realised
     }
 
+    /// The squares of a column from `base` up the file, if all are free.
+    fn column_squares(&self, column: &[usize], base: Square, board: &Board) -> Option<Vec<Square>> {
+        let free = !board.occupied() & !self.zone;
+        let mut next = Some(base);
+        column
+            .iter()
+            .map(|&index| {
+                let square = next.filter(|&square| {
+                    free.contains(square) && may_stand(self.men[index].piece, square)
+                })?;
+                next = pawn_push(self.attacked, square);
+                Some(square)
+            })
+            .collect()
+    }
+
+    fn put_column(&self, column: &[usize], squares: &[Square], board: &mut Board) {
+        for (&index, &square) in column.iter().zip(squares) {
+            board.set_piece_at(square, self.men[index].piece);
+        }
+    }
+
+    /// Puts a column right in front of its zone pawn.
+    fn put_anchored_column(
+        &self,
+        column: &[usize],
+        anchor: usize,
+        board: &mut Board,
+        placed: &mut [Option<Square>],
+    ) -> bool {
+        let squares = placed[anchor]
+            .and_then(|square| pawn_push(self.attacked, square))
+            .and_then(|base| self.column_squares(column, base, board));
+        let Some(squares) = squares else {
+            return false;
+        };
+        self.put_column(column, &squares, board);
+        for (&index, &square) in column.iter().zip(&squares) {
+            placed[index] = Some(square);
+        }
+        true
+    }
+
     /// Puts a column of men (see [`Step::Column`]) on the first file
     /// squares where the position keeps its code.
     fn place_column(
         &mut self,
         column: &[usize],
-        anchor: Option<usize>,
         board: &mut Board,
         placed: &mut [Option<Square>],
         pending: &[usize],
     ) -> Option<FinalPosition> {
-        let free = !board.occupied() & !self.zone;
-        let bases: Vec<Square> = match anchor {
-            Some(anchor) => placed[anchor]
-                .and_then(|square| pawn_push(self.attacked, square))
-                .into_iter()
-                .collect(),
-            None => {
-                let mut all = Square::ALL.to_vec();
-                all.sort_by_key(|&square| (square.rank(), std::cmp::Reverse(square.file())));
-                all
-            }
-        };
+        let mut bases = Square::ALL.to_vec();
+        bases.sort_by_key(|&square| (square.rank(), std::cmp::Reverse(square.file())));
         for base in bases {
-            let squares: Option<Vec<Square>> = column
-                .iter()
-                .scan(Some(base), |next, &index| {
-                    let square = (*next)?;
-                    *next = pawn_push(self.attacked, square);
-                    Some(
-                        (free.contains(square) && may_stand(self.men[index].piece, square))
-                            .then_some(square),
-                    )
-                })
-                .collect();
-            let Some(squares) = squares.filter(|squares| squares.len() == column.len()) else {
+            let Some(squares) = self.column_squares(column, base, board) else {
                 continue;
             };
             if *self.budget == 0 {
@@ -595,9 +640,7 @@ impl Search<'_> {
                 return None;
             }
             *self.budget -= 1;
-            for (&index, &square) in column.iter().zip(&squares) {
-                board.set_piece_at(square, self.men[index].piece);
-            }
+            self.put_column(column, &squares, board);
             if self.duties_still_possible(board, placed)
                 && let Some(realised) = self.check(board, pending)
             {

@@ -107,3 +107,37 @@ fn game_mates() {
         assert_eq!(again.etalon().unwrap().fen(), etalon.fen());
     }
 }
+
+/// Stalemates from random games, with pawns blocked by pawns, pawns stuck
+/// behind their own, a shielding pawn and far kings: each has an etalon,
+/// which is its own etalon.
+#[test]
+fn game_stalemates() {
+    for (fen, ep_code) in [
+        (
+            "8/1p5k/n7/8/2p1p3/2P1q3/2P5/3K4 w - - 0 30",
+            "59/00-П90999-21",
+        ),
+        (
+            "8/r2r4/4K3/p1p4n/P2p1k2/P7/8/8 w - - 7 59",
+            "K5688/0-ПKK688888",
+        ),
+        (
+            "8/1p6/2k2p1p/2P1p3/2Pr2b1/4K1p1/8/8 w - - 0 33",
+            "K5578/0-П757(58)8588",
+        ),
+        ("5b2/4k3/b3P3/8/q7/4p3/8/4K3 w - - 6 39", "K579/0-П75759-41"),
+        (
+            "rnb2b2/4p3/1p3k2/1P1p2p1/1K4P1/3q4/8/8 w - - 1 25",
+            "55589/00-П9(89)8(58)05(59)9",
+        ),
+        ("8/7R/2k5/2P5/PB6/1Q6/8/4K1R1 b - - 0 37", "00234-П20033304"),
+    ] {
+        let fp = FinalPosition::analyse(parse_position(fen).unwrap()).unwrap();
+        let etalon = fp.etalon().unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(etalon.code().to_string(), ep_code, "{fen}");
+        let again = FinalPosition::analyse(parse_position(&etalon.fen()).unwrap()).unwrap();
+        assert!(again.position().is_stalemate());
+        assert_eq!(again.etalon().unwrap().fen(), etalon.fen(), "{fen}");
+    }
+}
