@@ -306,35 +306,24 @@ impl Plan {
                 && matches!(&men[blocker].duty, Duty::Attack { zone_attacks, pins: None, blocks: Some(_) }
                     if zone_attacks.is_empty())
         };
+        let loose_pawn =
+            |man: &Man| matches!(man.duty, Duty::Blocked { blocker } if loose_blocker(blocker));
+        // 1-5 depth first, 7-10 greedy.
         let rank = |man: &Man| match man.duty {
             Duty::InZone(_) => 0,
             Duty::Pinned { .. } => 1,
-            Duty::Blocked { blocker } if !loose_blocker(blocker) => 2,
-            Duty::Attack { pins: Some(_), .. } => 3,
+            Duty::Blocked { .. } if loose_pawn(man) => 8,
+            Duty::Blocked { .. } => 2,
             Duty::Attack {
                 blocks: Some(pawn), ..
-            } if !matches!(men[pawn].duty, Duty::Blocked { blocker } if loose_blocker(blocker)) => {
-                3
-            }
-            Duty::Attack {
-                ref zone_attacks, ..
-            } if !zone_attacks.is_empty() && is_line_piece(man.piece.role) => 4,
-            Duty::Attack { .. }
-                if man.takes_part
-                    && !matches!(
-                        man.duty,
-                        Duty::Attack {
-                            blocks: Some(_),
-                            ..
-                        }
-                    ) =>
-            {
-                5
-            }
-            Duty::Free if !man.is_passive() => 6,
+            } if loose_pawn(&men[pawn]) => 9,
+            Duty::Attack { pins: Some(_), .. }
+            | Duty::Attack {
+                blocks: Some(_), ..
+            } => 3,
+            Duty::Attack { .. } if is_line_piece(man.piece.role) => 4,
+            Duty::Attack { .. } => 5,
             Duty::Free if man.piece.role == Role::King => 7,
-            Duty::Blocked { .. } => 8,
-            Duty::Attack { .. } => 9,
             Duty::Free => 10,
         };
         let mut order: Vec<usize> = (0..men.len()).filter(|&i| rank(&men[i]) > 0).collect();
@@ -383,7 +372,7 @@ impl Plan {
                 taken[p] = true;
             }
             match rank(&men[i]) {
-                ..=6 => {
+                ..=5 => {
                     plan.search.push(i);
                     plan.search.extend(partner);
                 }
