@@ -9,7 +9,10 @@
 //! smallest numeric symbol). The first one a legal position realises is the
 //! etalon. A realisation puts the men of the zone on the images of their
 //! squares and re-places every other man anywhere outside the zone where it
-//! keeps its function; it counts when its code equals the candidate's.
+//! keeps its function; it counts when its code equals the candidate's. Men
+//! that take part are searched depth first; men that take no part (and
+//! pawns blocked by a man with nothing else to do) are then added greedily,
+//! which is fast but could in principle miss a realisation.
 
 use std::fmt;
 
