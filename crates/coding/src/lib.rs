@@ -44,7 +44,7 @@ use shakmaty::{CastlingMode, Chess};
 pub enum CodingError {
     #[error("bad FEN {text:?}: {reason}")]
     BadFen { text: String, reason: String },
-    #[error("illegal position {text:?}: {reason}")]
+    #[error("{text:?}: {reason}")]
     IllegalPosition { text: String, reason: String },
 }
 
