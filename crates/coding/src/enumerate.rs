@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
-use shakmaty::{Board, Chess, Color, EnPassantMode, Piece, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Piece, Role, Square, attacks};
 
 use crate::final_position::{FinalKind, FinalPosition};
 use crate::retro::has_legal_last_move;
@@ -288,6 +288,21 @@ impl Walk<'_> {
     /// previous man when it is identical (identical men go in increasing
     /// square order, so each placement is counted once).
     fn place(&mut self, index: usize, after: Option<Square>) {
+        if self.kind == FinalKind::Mate
+            && self
+                .men
+                .get(index)
+                .is_none_or(|man| man.color == Color::Black)
+            && self
+                .men
+                .get(index.wrapping_sub(1))
+                .is_some_and(|man| man.color == Color::White)
+            && !self.check_possible()
+        {
+            // The white men stand and none reaches the black king even on
+            // an empty board: no black man can make it a mate.
+            return;
+        }
         if index == self.men.len() {
             self.visit();
             return;
@@ -325,6 +340,16 @@ impl Walk<'_> {
             Legality::LastMove => has_legal_last_move(position, false),
             Legality::LastMoveInMaterial => has_legal_last_move(position, true),
         }
+    }
+
+    fn check_possible(&self) -> bool {
+        self.board
+            .white()
+            .into_iter()
+            .filter_map(|square| Some((square, self.board.piece_at(square)?)))
+            .any(|(square, piece)| {
+                attacks::attacks(square, piece, Bitboard::EMPTY).contains(self.black_king)
+            })
     }
 
     /// A cheap filter before the full legality test: the black king is in
