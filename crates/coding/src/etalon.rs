@@ -20,7 +20,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Board, Color, EnPassantMode, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
-use crate::final_position::FinalPosition;
+use crate::final_position::{FinalKind, FinalPosition};
 use crate::rules::{may_stand, pawn_push, position_from};
 use crate::symbol::{Mark, Symbol};
 use crate::symmetry::Symmetry;
@@ -422,8 +422,8 @@ struct Search<'a> {
     symmetry: Symmetry,
     zone: Bitboard,
     expected: Code,
-    kind: crate::FinalKind,
-    attacked: shakmaty::Color,
+    kind: FinalKind,
+    attacked: Color,
     budget: &'a mut u64,
     exhausted: bool,
 }
