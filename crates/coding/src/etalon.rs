@@ -172,7 +172,7 @@ impl FinalPosition {
         let seen = board.occupied().without(king);
         let squares: Vec<Square> = board.occupied().without(king).into_iter().collect();
         let index_of = |square: Square| squares.iter().position(|&s| s == square);
-        let stalemate = self.kind() == crate::FinalKind::Stalemate;
+        let stalemate = self.kind() == FinalKind::Stalemate;
         let attacked_pawn = Piece {
             color: self.attacked(),
             role: Role::Pawn,
