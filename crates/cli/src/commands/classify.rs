@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use ajedrecista_coding::read_positions;
 use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 use shakmaty::EnPassantMode;
 use shakmaty::fen::Fen;
@@ -27,9 +28,14 @@ type GroupKey = (String, String, String);
 pub fn run(args: Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let entries = read_positions(&text);
+    let bar = ProgressBar::new(entries.len() as u64).with_style(
+        ProgressStyle::with_template("classify [{bar:40}] {pos}/{len} positions")?
+            .progress_chars("=> "),
+    );
     let mut classified: Vec<(String, Analysis)> = Vec::new();
     let mut skipped: Vec<(String, String)> = Vec::new();
-    for entry in read_positions(&text) {
+    for entry in bar.wrap_iter(entries.into_iter()) {
         match entry.position {
             Err(reason) => skipped.push((entry.source, reason)),
             Ok(position) => {
@@ -43,6 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
+    bar.finish_and_clear();
     // Group: (class, group, subgroup) -> kind -> count.
     let mut groups: BTreeMap<GroupKey, BTreeMap<String, u64>> = BTreeMap::new();
     for (_, analysis) in &classified {
