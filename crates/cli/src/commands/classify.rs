@@ -97,55 +97,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn print_table(groups: &BTreeMap<GroupKey, BTreeMap<String, u64>>) {
-    let rows: Vec<[String; 5]> = groups
-        .iter()
-        .flat_map(|((class, group, subgroup), kinds)| {
-            kinds.iter().map(move |(kind, count)| {
-                [
-                    class.clone(),
-                    group.clone(),
-                    subgroup.clone(),
-                    kind.clone(),
-                    count.to_string(),
-                ]
-            })
-        })
-        .collect();
-    let header = ["class", "group", "subgroup", "kind", "count"];
-    let width = |column: usize| {
-        rows.iter()
-            .map(|row| row[column].chars().count())
-            .chain([header[column].len()])
-            .max()
-            .unwrap_or(0)
-    };
-    let widths: Vec<usize> = (0..5).map(width).collect();
-    let line = |cells: [&str; 5]| {
-        let mut out = String::new();
-        for (i, cell) in cells.iter().enumerate() {
-            let pad = widths[i].saturating_sub(cell.chars().count());
-            if i == 4 {
-                out += &format!("{}{cell}", " ".repeat(pad));
-            } else {
-                out += &format!("{cell}{}  ", " ".repeat(pad));
-            }
-        }
-        out
-    };
-    println!("{}", line(header));
+    let row = |cells: [&str; 5]| cells.map(str::to_owned);
+    let mut rows = vec![row(["class", "group", "subgroup", "kind", "count"])];
     for ((class, group, subgroup), kinds) in groups {
         for (kind, count) in kinds {
-            println!(
-                "{}",
-                line([class, group, subgroup, kind, &count.to_string()])
-            );
+            rows.push(row([class, group, subgroup, kind, &count.to_string()]));
         }
-        let total: u64 = kinds.values().sum();
         if kinds.len() > 1 {
-            println!(
-                "{}",
-                line(["", "", "", "(subgroup total)", &total.to_string()])
-            );
+            let total: u64 = kinds.values().sum();
+            rows.push(row(["", "", "", "(subgroup total)", &total.to_string()]));
         }
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|column| {
+            rows.iter()
+                .map(|row| row[column].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in &rows {
+        let mut line = String::new();
+        for (column, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[column] - cell.chars().count());
+            if column == 4 {
+                line += &format!("{pad}{cell}");
+            } else {
+                line += &format!("{cell}{pad}  ");
+            }
+        }
+        println!("{line}");
     }
 }
