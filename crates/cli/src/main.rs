@@ -21,6 +21,12 @@ struct Cli {
 enum Command {
     Solve(commands::solve::Args),
     Probe(commands::probe::Args),
+    /// The Gartser-Kharichev code of a mate or stalemate.
+    Code(commands::code::Args),
+    /// Classify the final positions of a FEN/EPD or PGN file.
+    Classify(commands::classify::Args),
+    /// Every mate or stalemate with given material, by etalon code.
+    Enumerate(commands::enumerate::Args),
 }
 
 /// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
@@ -39,6 +45,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Probe(args) => commands::probe::run(args),
+        Command::Code(args) => commands::code::run(args),
+        Command::Classify(args) => commands::classify::run(args),
+        Command::Enumerate(args) => commands::enumerate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

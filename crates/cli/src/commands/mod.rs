@@ -1,4 +1,7 @@
 //! One module per subcommand.
 
+pub mod classify;
+pub mod code;
+pub mod enumerate;
 pub mod probe;
 pub mod solve;
