@@ -23,6 +23,12 @@ enum Command {
     Probe(commands::probe::Args),
     Audit(commands::audit::Args),
     Selfplay(commands::selfplay::Args),
+    /// The Gartser-Kharichev code of a mate or stalemate.
+    Code(commands::code::Args),
+    /// Classify the final positions of a FEN/EPD or PGN file.
+    Classify(commands::classify::Args),
+    /// Every mate or stalemate with given material, by etalon code.
+    Enumerate(commands::enumerate::Args),
 }
 
 /// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
@@ -43,6 +49,9 @@ fn main() -> ExitCode {
         Command::Probe(args) => commands::probe::run(args),
         Command::Audit(args) => commands::audit::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Code(args) => commands::code::run(args),
+        Command::Classify(args) => commands::classify::run(args),
+        Command::Enumerate(args) => commands::enumerate::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

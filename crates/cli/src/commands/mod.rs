@@ -1,6 +1,9 @@
 //! One module per subcommand.
 
 pub mod audit;
+pub mod classify;
+pub mod code;
+pub mod enumerate;
 pub mod probe;
 pub mod selfplay;
 pub mod solve;
