@@ -1,0 +1,121 @@
+//! The calculator as a person uses it: press a key, wait, read the display.
+
+use crate::display::Display;
+use crate::key::{AngleUnit, Key};
+use crate::machine::Machine;
+
+/// Frames a key is held down.
+pub const HOLD_FRAMES: u32 = 2;
+/// Frames run after the calculator stops, before the display is read.
+pub const SETTLE_FRAMES: u32 = 4;
+/// Frames a run may take before the driver gives up (about 15 minutes of
+/// the real calculator); a program that never stops is reported, not
+/// waited for.
+pub const DEFAULT_RUN_LIMIT: u32 = 100_000;
+
+/// The whole MK-61: every chip's registers and both memories. Two equal
+/// values behave identically from here on, so a (position, calculator)
+/// pair is a sound node of a game graph.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Calculator {
+    machine: Machine,
+}
+
+/// What a key press led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Press {
+    /// The display after the calculator stopped (or gave up).
+    pub display: Display,
+    /// Frames run after the key was released until the calculator was
+    /// back in its idle loop (key handling included, so at least 1).
+    pub frames: u32,
+    /// False if the run limit was reached with the program still running.
+    pub stopped: bool,
+}
+
+/// Frames after the release beyond which a press counts as having started
+/// a program run (see [`Press::ran`]).
+pub const RUN_THRESHOLD_FRAMES: u32 = 4;
+
+impl Press {
+    /// Whether the key started a program run: the calculator was busy for
+    /// more than [`RUN_THRESHOLD_FRAMES`] frames after the release. This
+    /// reproduces the `ran` column of every reference trace: the presses
+    /// marked there took 9 frames or more, all others at most 4 (short
+    /// programs that stop within that time are not marked).
+    pub fn ran(&self) -> bool {
+        self.frames > RUN_THRESHOLD_FRAMES
+    }
+}
+
+impl Calculator {
+    /// Power-on with the switch at `unit`, then the start-up settles.
+    pub fn new(unit: AngleUnit) -> Calculator {
+        let mut calculator = Calculator {
+            machine: Machine::new(unit),
+        };
+        calculator.settle(DEFAULT_RUN_LIMIT);
+        calculator
+    }
+
+    /// Sets the Р-ГРД-Г switch (not a key press: nothing runs).
+    pub fn set_switch(&mut self, unit: AngleUnit) {
+        self.machine.set_switch(unit);
+    }
+
+    /// The indicator as it is now.
+    pub fn display(&self) -> Display {
+        self.machine.display()
+    }
+
+    /// Presses `key` as the reference traces do: held for
+    /// [`HOLD_FRAMES`], released, run until the calculator waits for a key
+    /// again (at most [`DEFAULT_RUN_LIMIT`] frames), then [`SETTLE_FRAMES`].
+    pub fn press(&mut self, key: Key) -> Press {
+        self.press_with_limit(key, DEFAULT_RUN_LIMIT)
+    }
+
+    /// [`Calculator::press`] with a run limit in frames.
+    pub fn press_with_limit(&mut self, key: Key, run_limit: u32) -> Press {
+        self.machine.hold(Some(key));
+        self.machine.run_frames(HOLD_FRAMES);
+        self.machine.hold(None);
+        let (frames, stopped) = self.settle(run_limit);
+        Press {
+            display: self.display(),
+            frames,
+            stopped,
+        }
+    }
+
+    /// Presses each key in turn; returns the last press.
+    pub fn press_all(&mut self, keys: impl IntoIterator<Item = Key>) -> Option<Press> {
+        keys.into_iter().map(|key| self.press(key)).last()
+    }
+
+    /// Runs frame by frame until a frame ends with the calculator waiting
+    /// for a key, then [`SETTLE_FRAMES`] more. Returns the frames run
+    /// before it waited, and whether it did.
+    fn settle(&mut self, run_limit: u32) -> (u32, bool) {
+        let mut frames = 0;
+        loop {
+            let idle = self.machine.run_frame_ends_idle();
+            frames += 1;
+            if idle {
+                break;
+            }
+            if frames >= run_limit {
+                return (frames, false);
+            }
+        }
+        self.machine.run_frames(SETTLE_FRAMES);
+        (frames, true)
+    }
+
+    /// Macro-steps: the raw clock, for benchmarks and tests.
+    pub fn run_macro_steps(&mut self, steps: u32) {
+        for _ in 0..steps {
+            self.machine.macro_step();
+        }
+    }
+}
