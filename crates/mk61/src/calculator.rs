@@ -3,6 +3,7 @@
 use crate::display::Display;
 use crate::key::{AngleUnit, Key};
 use crate::machine::Machine;
+use crate::program::{Program, ProgramError, address_label};
 
 /// Frames a key is held down.
 pub const HOLD_FRAMES: u32 = 2;
@@ -117,5 +118,58 @@ impl Calculator {
         for _ in 0..steps {
             self.machine.macro_step();
         }
+    }
+}
+
+/// A program that did not go in as keyed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    #[error(transparent)]
+    Program(#[from] ProgramError),
+    #[error("step {address}: keyed {expected:02X}, read back {found:02X}")]
+    ReadBack {
+        address: String,
+        expected: u8,
+        found: u8,
+    },
+    #[error("the display {0:?} is not the programming-mode display")]
+    NotProgramMode(String),
+}
+
+impl Calculator {
+    /// Keys the program in as a person would (В/О, F ПРГ, the steps,
+    /// F АВТ), then reads it back step by step and checks every code.
+    pub fn enter_program(&mut self, program: &Program) -> Result<(), EntryError> {
+        for key in program.entry_keys()? {
+            self.press(key);
+        }
+        let read = self.read_program(program.bytes().len())?;
+        for (address, (&expected, &found)) in program.bytes().iter().zip(&read).enumerate() {
+            if expected != found {
+                return Err(EntryError::ReadBack {
+                    address: address_label(address),
+                    expected,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `steps` program steps from address 00 in programming mode
+    /// (В/О, F ПРГ, then ШГ→ once a step; the display shows the code
+    /// behind the counter), and returns to automatic mode with F АВТ.
+    pub fn read_program(&mut self, steps: usize) -> Result<Vec<u8>, EntryError> {
+        self.press_all([Key::Return, Key::F, Key::Exponent]);
+        let mut codes = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            let display = self.press(Key::StepForward).display;
+            let view = display
+                .program_view()
+                .ok_or_else(|| EntryError::NotProgramMode(display.to_string()))?;
+            codes.push(view.codes[0]);
+        }
+        self.press_all([Key::F, Key::Negate]);
+        Ok(codes)
     }
 }

@@ -115,3 +115,73 @@ impl std::str::FromStr for Display {
         Ok(display)
     }
 }
+
+impl Glyph {
+    /// The nibble the ИК1302 sent for this glyph.
+    pub fn nibble(self) -> u8 {
+        match self {
+            Glyph::Digit(d) => d,
+            Glyph::Minus => 0xA,
+            Glyph::L => 0xB,
+            Glyph::C => 0xC,
+            Glyph::G => 0xD,
+            Glyph::E => 0xE,
+            Glyph::Blank => 0xF,
+        }
+    }
+}
+
+/// The programming-mode display: the codes of the three steps before the
+/// program counter (nearest first) and the counter itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramView {
+    pub codes: [u8; 3],
+    /// 0..=104 for 00..A4 (the counter shows A0..A4 as `-0`..`-4`).
+    pub address: usize,
+}
+
+impl Display {
+    /// Reads the display as programming mode shows it, if it has that
+    /// shape (no decimal points, blanks at positions 0, 3, 6 and 9).
+    pub fn program_view(&self) -> Option<ProgramView> {
+        let g = |position: usize| self.glyphs[position].nibble();
+        if self.points.iter().any(|&point| point) || [0, 3, 6, 9].iter().any(|&p| g(p) != 0xF) {
+            return None;
+        }
+        let code = |position: usize| g(position) << 4 | g(position + 1);
+        let (tens, units) = (g(10), g(11));
+        if units > 9 || tens > 0xA {
+            return None;
+        }
+        Some(ProgramView {
+            codes: [code(1), code(4), code(7)],
+            address: usize::from(tens) * 10 + usize::from(units),
+        })
+    }
+
+    /// A plain number shown with no exponent: its mantissa text (sign
+    /// included, e.g. `-14.`, `5.2`, `77.`), or `None`.
+    pub fn mantissa_text(&self) -> String {
+        let mut text = String::new();
+        for position in 0..9 {
+            let glyph = self.glyphs[position];
+            if glyph != Glyph::Blank || position == 0 {
+                text.push(glyph.to_char());
+            }
+            if self.points[position] {
+                text.push('.');
+            }
+        }
+        text.trim().to_owned()
+    }
+
+    /// The two exponent digits, if both are lit digits.
+    pub fn exponent(&self) -> Option<(bool, u8)> {
+        match (self.glyphs[9], self.glyphs[10], self.glyphs[11]) {
+            (sign, Glyph::Digit(tens), Glyph::Digit(units)) => {
+                Some((sign == Glyph::Minus, tens * 10 + units))
+            }
+            _ => None,
+        }
+    }
+}
