@@ -7,7 +7,7 @@
 //! synchro program names micro-instructions, and each micro-instruction
 //! drives a 4-bit adder and the write-backs of the chip's registers.
 
-use crate::rom::ChipRom;
+use crate::rom::{ChipRom, MICRO_WORDS};
 
 /// Nibbles in each circulating register of a controller.
 pub(crate) const NIBBLES: usize = 42;
@@ -21,6 +21,133 @@ const SYNC_ENTRY: [u8; NIBBLES] = [
 
 /// The synchro program a command jump runs during cycles 36..41.
 const JUMP_SYNC: usize = 0x5F;
+
+/// The first micro-cycle of the command's third synchro field.
+const THIRD_FIELD: usize = 36;
+
+const fn offsets(delta: usize) -> [u8; NIBBLES] {
+    let mut table = [0; NIBBLES];
+    let mut i = 0;
+    while i < NIBBLES {
+        table[i] = ((i + delta) % NIBBLES) as u8;
+        i += 1;
+    }
+    table
+}
+
+/// Nibble positions i+1, i+2, i+3, i-1 and i-2, around the register.
+const PLUS1: [u8; NIBBLES] = offsets(1);
+const PLUS2: [u8; NIBBLES] = offsets(2);
+const PLUS3: [u8; NIBBLES] = offsets(3);
+const MINUS1: [u8; NIBBLES] = offsets(NIBBLES - 1);
+const MINUS2: [u8; NIBBLES] = offsets(NIBBLES - 2);
+
+/// A micro-instruction with its fields spelled out (masks of 0 or all
+/// ones select the adder inputs without branches).
+#[derive(Clone, Copy, Debug, Default)]
+struct Micro {
+    alpha_r: u8,
+    alpha_m: u8,
+    alpha_st: u8,
+    alpha_not_r: u8,
+    /// 10 when the carry is clear (bit 4).
+    alpha_ten: u8,
+    alpha_s: u8,
+    alpha_constant: u8,
+    beta_s: u8,
+    beta_not_s: u8,
+    beta_q: u8,
+    beta_constant: u8,
+    gamma_carry: bool,
+    gamma_not_carry: bool,
+    gamma_not_latch: bool,
+    /// Bits 15-17: what R[i] receives.
+    r_source: u8,
+    r_minus1: bool,
+    r_minus2: bool,
+    m_from_s: bool,
+    carry_from_adder: bool,
+    /// Bits 22-23: what S receives.
+    s_source: u8,
+    q_from_sum: bool,
+    /// Bit 25: the key lines are ORed into Q before the adder.
+    poll: bool,
+    push: bool,
+    rotate: bool,
+    /// Micro-instruction 0: the chip only passes the ring on.
+    idle: bool,
+}
+
+impl Micro {
+    fn decode(word: u32) -> Micro {
+        let bit = |n: u32| word >> n & 1 != 0;
+        let mask = |n: u32| if bit(n) { 0xF } else { 0 };
+        Micro {
+            alpha_r: mask(0),
+            alpha_m: mask(1),
+            alpha_st: mask(2),
+            alpha_not_r: mask(3),
+            alpha_ten: if bit(4) { 0xA } else { 0 },
+            alpha_s: mask(5),
+            alpha_constant: if bit(6) { 4 } else { 0 },
+            beta_s: mask(7),
+            beta_not_s: mask(8),
+            beta_q: mask(9),
+            beta_constant: if bit(10) { 6 } else { 0 } | if bit(11) { 1 } else { 0 },
+            gamma_carry: bit(12),
+            gamma_not_carry: bit(13),
+            gamma_not_latch: bit(14),
+            r_source: (word >> 15 & 7) as u8,
+            r_minus1: bit(18),
+            r_minus2: bit(19),
+            m_from_s: bit(20),
+            carry_from_adder: bit(21),
+            s_source: (word >> 22 & 3) as u8,
+            q_from_sum: bit(24),
+            poll: bit(25),
+            push: bit(26),
+            rotate: bit(27),
+            idle: word == 0,
+        }
+    }
+}
+
+/// A controller's ROMs unfolded for speed: for every command address, the
+/// synchro entry of each micro-cycle.
+pub(crate) struct ChipTables {
+    commands: [u32; 256],
+    /// Per command address and cycle: the 6-bit synchro entry (values 60
+    /// and up choose between two micro-instructions by the carry).
+    plan: Vec<[u8; NIBBLES]>,
+    micro: [Micro; MICRO_WORDS],
+}
+
+impl ChipTables {
+    pub(crate) fn new(rom: &ChipRom) -> ChipTables {
+        let plan = rom
+            .command
+            .iter()
+            .map(|&command| {
+                std::array::from_fn(|i| {
+                    let mut program = match i {
+                        0..27 => command & 0xFF,
+                        27..THIRD_FIELD => command >> 8 & 0xFF,
+                        _ => command >> 16 & 0xFF,
+                    } as usize;
+                    if i >= THIRD_FIELD && program > 0x1F {
+                        program = JUMP_SYNC;
+                    }
+                    rom.sync[program][usize::from(SYNC_ENTRY[i])]
+                })
+            })
+            .collect();
+        ChipTables {
+            commands: rom.command,
+            plan,
+            micro: rom.micro.map(Micro::decode),
+        }
+    }
+}
 
 /// The state of one controller between macro-steps.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -63,152 +190,133 @@ impl Controller {
         self.key_y != 0 && (10..=12).contains(&strobe) && strobe != usize::from(self.key_x)
     }
 
-    /// The command this chip will execute in its next macro-step.
-    pub(crate) fn command(&self, rom: &ChipRom) -> u32 {
-        rom.command[usize::from(self.r[36]) | usize::from(self.r[39]) << 4]
+    fn command_address(&self) -> usize {
+        usize::from(self.r[36]) | usize::from(self.r[39]) << 4
     }
 
-    /// Runs micro-cycle `i` of a macro-step executing `command`; `input` is
-    /// the nibble arriving from the ring, the return value the one leaving.
+    /// The command this chip will execute in its next macro-step.
+    pub(crate) fn command(&self, chip: &ChipTables) -> u32 {
+        chip.commands[self.command_address()]
+    }
+
+    /// Runs one macro-step. `ring` holds the 42 nibbles arriving from the
+    /// ring, one per micro-cycle, and receives the 42 leaving. (Within a
+    /// macro-step a chip reads only its own state and its input, so the
+    /// chips of the ring can run one after the other.) Calls
+    /// `after_cycle(i, carry)` after each micro-cycle.
     #[inline]
-    pub(crate) fn micro_cycle(&mut self, rom: &ChipRom, command: u32, i: usize, input: u8) -> u8 {
-        let mut program = match i {
-            0..27 => command & 0xFF,
-            27..36 => (command >> 8) & 0xFF,
-            _ => (command >> 16) & 0xFF,
-        } as usize;
-        if i >= 36 && program > 0x1F {
-            if i == 36 {
-                self.r[37] = (program & 0xF) as u8;
-                self.r[40] = (program >> 4) as u8;
+    pub(crate) fn macro_step(
+        &mut self,
+        chip: &ChipTables,
+        ring: &mut [u8; NIBBLES],
+        mut after_cycle: impl FnMut(usize, bool),
+    ) {
+        let address = self.command_address();
+        let command = chip.commands[address];
+        let plan = &chip.plan[address];
+        let scan = command & 0xFC_0000 == 0;
+        if scan {
+            self.key_latch = false;
+        }
+        let r_locked = command >> 24 != 0;
+        let jump = command >> 16 & 0xFF;
+        for i in 0..NIBBLES {
+            if i == THIRD_FIELD && jump > 0x1F {
+                self.r[37] = (jump & 0xF) as u8;
+                self.r[40] = (jump >> 4) as u8;
             }
-            program = JUMP_SYNC;
-        }
-        let mut address = usize::from(rom.sync[program][usize::from(SYNC_ENTRY[i])]);
-        if address >= 60 {
-            address = 60 + 2 * (address - 60) + usize::from(!self.carry);
-        }
-        let micro = rom.micro[address];
-        let bit = |n: u32| micro >> n & 1 != 0;
-
-        // The key lines are read at the key's strobe (digit time): by a
-        // keyboard-scan command (which also sets the key latch), or by a
-        // micro-instruction that polls them (ИК1303 reading the switch).
-        // The key lines are read at the key's strobe (digit time i/3 + 1):
-        // a keyboard-scan command of ИК1302 latches a held key there; a
-        // polling micro-instruction of ИК1303 reads the switch lines.
-        let strobe = i / 3 + 1;
-        if command & 0xFC_0000 == 0 {
-            if self.key_y != 0 && strobe == usize::from(self.key_x) {
-                self.q |= self.key_y;
-                self.key_latch = true;
+            let mut entry = usize::from(plan[i]);
+            if entry >= 60 {
+                entry = 60 + 2 * (entry - 60) + usize::from(!self.carry);
             }
-        } else if bit(25) && self.switch_line(strobe) {
-            self.q |= 1;
-        }
+            let micro = &chip.micro[entry];
 
-        let mut alpha = 0u8;
-        if bit(0) {
-            alpha |= self.r[i];
-        }
-        if bit(1) {
-            alpha |= self.m[i];
-        }
-        if bit(2) {
-            alpha |= self.st[i];
-        }
-        if bit(3) {
-            alpha |= !self.r[i] & 0xF;
-        }
-        if bit(4) && !self.carry {
-            alpha |= 0xA;
-        }
-        if bit(5) {
-            alpha |= self.s;
-        }
-        if bit(6) {
-            alpha |= 4;
-        }
-        let mut beta = 0u8;
-        if bit(7) {
-            beta |= self.s;
-        }
-        if bit(8) {
-            beta |= !self.s & 0xF;
-        }
-        if bit(9) {
-            beta |= self.q;
-        }
-        if bit(10) {
-            beta |= 6;
-        }
-        if bit(11) {
-            beta |= 1;
-        }
-        let mut gamma = 0u8;
-        if bit(12) {
-            gamma |= u8::from(self.carry);
-        }
-        if bit(13) {
-            gamma |= u8::from(!self.carry);
-        }
-        if bit(14) {
-            gamma |= u8::from(!self.key_latch);
-        }
-        let total = alpha + beta + gamma;
-        let sum = total & 0xF;
-        let carry_out = total > 0xF;
+            // The key lines are read at the key's strobe (digit time
+            // i/3 + 1): a keyboard-scan command of ИК1302 latches a held
+            // key there; a polling micro-instruction of ИК1303 reads the
+            // switch lines.
+            let strobe = i / 3 + 1;
+            if scan {
+                if self.key_y != 0 && strobe == usize::from(self.key_x) {
+                    self.q |= self.key_y;
+                    self.key_latch = true;
+                }
+            } else if micro.poll && self.switch_line(strobe) {
+                self.q |= 1;
+            }
 
-        if command >> 24 == 0 || i >= 36 {
+            if micro.idle {
+                std::mem::swap(&mut self.m[i], &mut ring[i]);
+                after_cycle(i, self.carry);
+                continue;
+            }
             let r = self.r[i];
-            match micro >> 15 & 7 {
-                1 => self.r[i] = self.r[(i + 3) % NIBBLES],
-                2 => self.r[i] = sum,
-                3 => self.r[i] = self.s,
-                4 => self.r[i] = r | self.s | sum,
-                5 => self.r[i] = self.s | sum,
-                6 => self.r[i] = r | self.s,
-                7 => self.r[i] = r | sum,
+            let alpha = (r & micro.alpha_r)
+                | (self.m[i] & micro.alpha_m)
+                | (self.st[i] & micro.alpha_st)
+                | (!r & micro.alpha_not_r)
+                | (self.s & micro.alpha_s)
+                | micro.alpha_constant
+                | if self.carry { 0 } else { micro.alpha_ten };
+            let beta = (self.s & micro.beta_s)
+                | (!self.s & micro.beta_not_s)
+                | (self.q & micro.beta_q)
+                | micro.beta_constant;
+            let gamma = u8::from(micro.gamma_carry && self.carry)
+                | u8::from(micro.gamma_not_carry && !self.carry)
+                | u8::from(micro.gamma_not_latch && !self.key_latch);
+            let total = alpha + beta + gamma;
+            let sum = total & 0xF;
+
+            if !r_locked || i >= THIRD_FIELD {
+                match micro.r_source {
+                    1 => self.r[i] = self.r[usize::from(PLUS3[i])],
+                    2 => self.r[i] = sum,
+                    3 => self.r[i] = self.s,
+                    4 => self.r[i] = r | self.s | sum,
+                    5 => self.r[i] = self.s | sum,
+                    6 => self.r[i] = r | self.s,
+                    7 => self.r[i] = r | sum,
+                    _ => {}
+                }
+                if micro.r_minus1 {
+                    self.r[usize::from(MINUS1[i])] = sum;
+                }
+                if micro.r_minus2 {
+                    self.r[usize::from(MINUS2[i])] = sum;
+                }
+            }
+            if micro.m_from_s {
+                self.m[i] = self.s;
+            }
+            if micro.carry_from_adder {
+                self.carry = total > 0xF;
+            }
+            let old_q = self.q;
+            match micro.s_source {
+                1 => self.s = old_q,
+                2 => self.s = sum,
+                3 => self.s = old_q | sum,
                 _ => {}
             }
-            if bit(18) {
-                self.r[(i + NIBBLES - 1) % NIBBLES] = sum;
+            if micro.q_from_sum {
+                self.q = sum;
             }
-            if bit(19) {
-                self.r[(i + NIBBLES - 2) % NIBBLES] = sum;
+            if micro.push {
+                let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
+                self.st[b] = self.st[a];
+                self.st[a] = self.st[i];
+                self.st[i] = sum;
             }
+            if micro.rotate {
+                let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
+                let top = self.st[i];
+                self.st[i] = self.st[a];
+                self.st[a] = self.st[b];
+                self.st[b] = top;
+            }
+            std::mem::swap(&mut self.m[i], &mut ring[i]);
+            after_cycle(i, self.carry);
         }
-        if bit(20) {
-            self.m[i] = self.s;
-        }
-        if bit(21) {
-            self.carry = carry_out;
-        }
-        let old_q = self.q;
-        match micro >> 22 & 3 {
-            1 => self.s = old_q,
-            2 => self.s = sum,
-            3 => self.s = old_q | sum,
-            _ => {}
-        }
-        if bit(24) {
-            self.q = sum;
-        }
-        if bit(26) {
-            let (a, b) = ((i + 1) % NIBBLES, (i + 2) % NIBBLES);
-            self.st[b] = self.st[a];
-            self.st[a] = self.st[i];
-            self.st[i] = sum;
-        }
-        if bit(27) {
-            let (a, b) = ((i + 1) % NIBBLES, (i + 2) % NIBBLES);
-            let top = self.st[i];
-            self.st[i] = self.st[a];
-            self.st[a] = self.st[b];
-            self.st[b] = top;
-        }
-        let output = self.m[i];
-        self.m[i] = input;
-        output
     }
 }

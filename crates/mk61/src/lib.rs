@@ -8,6 +8,7 @@
 mod calculator;
 mod controller;
 mod display;
+mod game;
 mod key;
 mod listing;
 mod machine;
@@ -21,6 +22,10 @@ pub use calculator::{
     SETTLE_FRAMES,
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
+pub use game::{
+    QUEEN_PRESETS, QUEEN_START, QueenGame, QueenReply, ROOK_PRESETS, ROOK_START, RookGame,
+    RookReply, SetupError, Turn,
+};
 pub use key::{AngleUnit, Key, UnknownKey};
 pub use listing::{ListingError, code_of, read_listing};
 pub use opcode::{Opcode, register_key};

@@ -4,10 +4,15 @@ use crate::controller::{Controller, NIBBLES};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
-use crate::rom::{IK1302, IK1303, IK1306};
+use crate::rom::TABLES;
 
 /// Macro-steps in one display/keyboard frame.
 pub(crate) const FRAME: u32 = 560;
+
+/// Macro-steps after which the memory ring and both К745ИР2 read points
+/// are back where they were: 30 × 42 micro-cycles is twice the 630-nibble
+/// ring and five times the 252-nibble memory.
+const PERIOD: u32 = 30;
 
 /// Consecutive keyboard-scan macro-steps that mark the idle loop.
 const IDLE_STEPS: u32 = 64;
@@ -66,28 +71,19 @@ impl Machine {
 
     /// One macro-step of all five chips.
     pub fn macro_step(&mut self) {
-        let (rom2, rom3, rom6) = (&*IK1302, &*IK1303, &*IK1306);
-        let c2 = self.ik1302.command(rom2);
-        let c3 = self.ik1303.command(rom3);
-
-        let c6 = self.ik1306.command(rom6);
-        let scan = scans_keyboard(c2);
-        if scan {
-            self.ik1302.key_latch = false;
-        }
+        let [ik1302, ik1303, ik1306] = &*TABLES;
+        let scan = scans_keyboard(self.ik1302.command(ik1302));
+        let mut ring: [u8; NIBBLES] = std::array::from_fn(|i| self.ir2_2.peek(i));
         let mut points = [false; POSITIONS];
-        for i in 0..NIBBLES {
-            let mut nibble = self.ir2_2.output();
-            nibble = self.ik1302.micro_cycle(rom2, c2, i, nibble);
+        self.ik1302.macro_step(ik1302, &mut ring, |i, carry| {
             if scan && i % 3 == 2 && i / 3 < POSITIONS {
-                points[i / 3] = self.ik1302.carry;
+                points[i / 3] = carry;
             }
-            nibble = self.ik1303.micro_cycle(rom3, c3, i, nibble);
-            nibble = self.ik1306.micro_cycle(rom6, c6, i, nibble);
-            let from_ir2_1 = self.ir2_1.output();
-            self.ir2_1.store(nibble);
-            self.ir2_2.store(from_ir2_1);
-        }
+        });
+        self.ik1303.macro_step(ik1303, &mut ring, |_, _| {});
+        self.ik1306.macro_step(ik1306, &mut ring, |_, _| {});
+        self.ir2_1.exchange(&mut ring);
+        self.ir2_2.exchange(&mut ring);
         if scan {
             self.capture_display(points);
         }
@@ -115,30 +111,53 @@ impl Machine {
 
     /// Runs whole frames.
     pub fn run_frames(&mut self, frames: u32) {
-        for _ in 0..frames * FRAME {
-            self.macro_step();
-        }
+        self.run(frames * FRAME);
     }
 
     /// Runs one frame; true if it ended in the idle loop: the keyboard
     /// scanned in each of the last [`IDLE_STEPS`] macro-steps. (A running
     /// program also scans, for С/П, but only in single macro-steps.)
     pub fn run_frame_ends_idle(&mut self) -> bool {
-        let mut scanning_run = 0;
-        for _ in 0..FRAME {
-            scanning_run = if self.is_waiting() {
-                scanning_run + 1
-            } else {
-                0
-            };
+        self.run(FRAME) >= IDLE_STEPS
+    }
+
+    /// Runs `steps` macro-steps with the inputs as they are; returns how
+    /// many of the last ones scanned the keyboard in a row.
+    ///
+    /// Exact shortcut: the ring returns to its place every [`PERIOD`]
+    /// macro-steps, so when the whole machine equals itself one period
+    /// earlier (idle, or waiting for a key's release) it will keep
+    /// repeating, and whole periods are skipped.
+    pub fn run(&mut self, steps: u32) -> u32 {
+        let mut trailing_scans = 0;
+        let mut remaining = steps;
+        let mut anchor: Option<Machine> = None;
+        let mut since_anchor = 0;
+        while remaining > 0 {
+            let scan = self.is_waiting();
             self.macro_step();
+            remaining -= 1;
+            trailing_scans = if scan { trailing_scans + 1 } else { 0 };
+            since_anchor += 1;
+            if since_anchor == PERIOD {
+                since_anchor = 0;
+                if anchor.as_ref() == Some(self) {
+                    let skipped = remaining / PERIOD * PERIOD;
+                    remaining -= skipped;
+                    if trailing_scans >= PERIOD {
+                        trailing_scans += skipped;
+                    }
+                } else {
+                    anchor = Some(self.clone());
+                }
+            }
         }
-        scanning_run >= IDLE_STEPS
+        trailing_scans
     }
 
     /// Whether ИК1302 is about to scan the keyboard: the calculator is
     /// waiting for a key rather than running.
     pub fn is_waiting(&self) -> bool {
-        scans_keyboard(self.ik1302.command(&IK1302))
+        scans_keyboard(self.ik1302.command(&TABLES[0]))
     }
 }

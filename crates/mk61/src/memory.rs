@@ -4,6 +4,8 @@
 /// Nibbles held by one К745ИР2.
 pub(crate) const MEMORY_NIBBLES: usize = 252;
 
+use crate::controller::NIBBLES;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Memory {
     pub(crate) data: [u8; MEMORY_NIBBLES],
@@ -19,20 +21,20 @@ impl Memory {
         }
     }
 
-    /// The nibble at the read point: the one leaving in this micro-cycle.
+    /// The nibble `offset` cells past the read point.
     #[inline]
-    pub(crate) fn output(&self) -> u8 {
-        self.data[usize::from(self.position)]
+    pub(crate) fn peek(&self, offset: usize) -> u8 {
+        self.data[(usize::from(self.position) + offset) % MEMORY_NIBBLES]
     }
 
-    /// Ends a micro-cycle: `input` takes the place of the nibble that left,
-    /// and the read point moves on.
+    /// One macro-step: the 42 nibbles at the read point leave (into
+    /// `ring`) as the 42 from `ring` take their places; the read point
+    /// moves on by 42.
     #[inline]
-    pub(crate) fn store(&mut self, input: u8) {
-        self.data[usize::from(self.position)] = input;
-        self.position += 1;
-        if usize::from(self.position) == MEMORY_NIBBLES {
-            self.position = 0;
-        }
+    pub(crate) fn exchange(&mut self, ring: &mut [u8; NIBBLES]) {
+        let start = usize::from(self.position);
+        // 252 is a multiple of 42, so the 42 cells never wrap.
+        self.data[start..start + NIBBLES].swap_with_slice(ring);
+        self.position = ((start + NIBBLES) % MEMORY_NIBBLES) as u8;
     }
 }

@@ -3,6 +3,8 @@
 
 use std::sync::LazyLock;
 
+use crate::controller::ChipTables;
+
 /// Number of micro-instructions in a controller's micro-instruction ROM.
 pub(crate) const MICRO_WORDS: usize = 68;
 /// Number of synchro programs, each of nine micro-instruction addresses.
@@ -57,6 +59,15 @@ macro_rules! chip_rom {
 pub(crate) static IK1302: LazyLock<ChipRom> = chip_rom!("ik1302");
 pub(crate) static IK1303: LazyLock<ChipRom> = chip_rom!("ik1303");
 pub(crate) static IK1306: LazyLock<ChipRom> = chip_rom!("ik1306");
+
+/// The three controllers' tables, unfolded for the emulator.
+pub(crate) static TABLES: LazyLock<[ChipTables; 3]> = LazyLock::new(|| {
+    [
+        ChipTables::new(&IK1302),
+        ChipTables::new(&IK1303),
+        ChipTables::new(&IK1306),
+    ]
+});
 
 #[cfg(test)]
 mod tests {
