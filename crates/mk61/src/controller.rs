@@ -50,21 +50,22 @@ struct Micro {
     alpha_m: u8,
     alpha_st: u8,
     alpha_not_r: u8,
-    /// 10 when the carry is clear (bit 4).
-    alpha_ten: u8,
     alpha_s: u8,
-    alpha_constant: u8,
+    /// The constant 4 (bit 6), and 10 when the carry is clear (bit 4):
+    /// indexed by the carry.
+    alpha_constant: [u8; 2],
     beta_s: u8,
     beta_not_s: u8,
     beta_q: u8,
     beta_constant: u8,
-    gamma_carry: bool,
-    gamma_not_carry: bool,
-    gamma_not_latch: bool,
+    /// The carry-in, indexed by carry << 1 | key latch.
+    gamma: [u8; 4],
     /// Bits 15-17: what R[i] receives.
     r_source: u8,
     r_minus1: bool,
     r_minus2: bool,
+    /// Any of the rarer write-backs below: R[i-1], R[i-2], M, the stack.
+    rare: bool,
     m_from_s: bool,
     carry_from_adder: bool,
     /// Bits 22-23: what S receives.
@@ -87,19 +88,25 @@ impl Micro {
             alpha_m: mask(1),
             alpha_st: mask(2),
             alpha_not_r: mask(3),
-            alpha_ten: if bit(4) { 0xA } else { 0 },
             alpha_s: mask(5),
-            alpha_constant: if bit(6) { 4 } else { 0 },
+            alpha_constant: [
+                if bit(6) { 4 } else { 0 } | if bit(4) { 0xA } else { 0 },
+                if bit(6) { 4 } else { 0 },
+            ],
             beta_s: mask(7),
             beta_not_s: mask(8),
             beta_q: mask(9),
             beta_constant: if bit(10) { 6 } else { 0 } | if bit(11) { 1 } else { 0 },
-            gamma_carry: bit(12),
-            gamma_not_carry: bit(13),
-            gamma_not_latch: bit(14),
+            gamma: std::array::from_fn(|index| {
+                let (carry, latch) = (index >> 1 == 1, index & 1 == 1);
+                u8::from(bit(12) && carry)
+                    | u8::from(bit(13) && !carry)
+                    | u8::from(bit(14) && !latch)
+            }),
             r_source: (word >> 15 & 7) as u8,
             r_minus1: bit(18),
             r_minus2: bit(19),
+            rare: word & (1 << 18 | 1 << 19 | 1 << 20 | 1 << 26 | 1 << 27) != 0,
             m_from_s: bit(20),
             carry_from_adder: bit(21),
             s_source: (word >> 22 & 3) as u8,
@@ -214,109 +221,131 @@ impl Controller {
         let address = self.command_address();
         let command = chip.commands[address];
         let plan = &chip.plan[address];
+        // A keyboard-scan command clears the key latch, and latches a held
+        // key at its strobe (digit time i/3 + 1, three micro-cycles).
         let scan = command & 0xFC_0000 == 0;
+        let mut strobe = 0..0;
         if scan {
             self.key_latch = false;
+            if self.key_y != 0 {
+                let first = 3 * (usize::from(self.key_x) - 1);
+                strobe = first..first + 3;
+            }
         }
-        let r_locked = command >> 24 != 0;
+        let r_writable = command >> 24 == 0;
+        for i in 0..THIRD_FIELD {
+            self.micro_cycle(chip, plan[i], i, ring, r_writable, strobe.contains(&i));
+            after_cycle(i, self.carry);
+        }
         let jump = command >> 16 & 0xFF;
-        for i in 0..NIBBLES {
-            if i == THIRD_FIELD && jump > 0x1F {
-                self.r[37] = (jump & 0xF) as u8;
-                self.r[40] = (jump >> 4) as u8;
-            }
-            let mut entry = usize::from(plan[i]);
-            if entry >= 60 {
-                entry = 60 + 2 * (entry - 60) + usize::from(!self.carry);
-            }
-            let micro = &chip.micro[entry];
+        if jump > 0x1F {
+            self.r[37] = (jump & 0xF) as u8;
+            self.r[40] = (jump >> 4) as u8;
+        }
+        for i in THIRD_FIELD..NIBBLES {
+            self.micro_cycle(chip, plan[i], i, ring, true, strobe.contains(&i));
+            after_cycle(i, self.carry);
+        }
+    }
 
-            // The key lines are read at the key's strobe (digit time
-            // i/3 + 1): a keyboard-scan command of ИК1302 latches a held
-            // key there; a polling micro-instruction of ИК1303 reads the
-            // switch lines.
-            let strobe = i / 3 + 1;
-            if scan {
-                if self.key_y != 0 && strobe == usize::from(self.key_x) {
-                    self.q |= self.key_y;
-                    self.key_latch = true;
-                }
-            } else if micro.poll && self.switch_line(strobe) {
-                self.q |= 1;
-            }
+    #[inline(always)]
+    fn micro_cycle(
+        &mut self,
+        chip: &ChipTables,
+        entry: u8,
+        i: usize,
+        ring: &mut [u8; NIBBLES],
+        r_writable: bool,
+        at_strobe: bool,
+    ) {
+        let mut entry = usize::from(entry);
+        if entry >= 60 {
+            entry = 60 + 2 * (entry - 60) + usize::from(!self.carry);
+        }
+        let micro = &chip.micro[entry];
+        if at_strobe {
+            self.q |= self.key_y;
+            self.key_latch = true;
+        }
+        if micro.idle {
+            std::mem::swap(&mut self.m[i], &mut ring[i]);
+            return;
+        }
+        // A polling micro-instruction of ИК1303 reads the switch lines.
+        if micro.poll && self.switch_line(i / 3 + 1) {
+            self.q |= 1;
+        }
+        let r = self.r[i];
+        let alpha = (r & micro.alpha_r)
+            | (self.m[i] & micro.alpha_m)
+            | (self.st[i] & micro.alpha_st)
+            | (!r & micro.alpha_not_r)
+            | (self.s & micro.alpha_s)
+            | micro.alpha_constant[usize::from(self.carry)];
+        let beta = (self.s & micro.beta_s)
+            | (!self.s & micro.beta_not_s)
+            | (self.q & micro.beta_q)
+            | micro.beta_constant;
+        let gamma = micro.gamma[usize::from(self.carry) << 1 | usize::from(self.key_latch)];
+        let total = alpha + beta + gamma;
+        let sum = total & 0xF;
 
-            if micro.idle {
-                std::mem::swap(&mut self.m[i], &mut ring[i]);
-                after_cycle(i, self.carry);
-                continue;
-            }
-            let r = self.r[i];
-            let alpha = (r & micro.alpha_r)
-                | (self.m[i] & micro.alpha_m)
-                | (self.st[i] & micro.alpha_st)
-                | (!r & micro.alpha_not_r)
-                | (self.s & micro.alpha_s)
-                | micro.alpha_constant
-                | if self.carry { 0 } else { micro.alpha_ten };
-            let beta = (self.s & micro.beta_s)
-                | (!self.s & micro.beta_not_s)
-                | (self.q & micro.beta_q)
-                | micro.beta_constant;
-            let gamma = u8::from(micro.gamma_carry && self.carry)
-                | u8::from(micro.gamma_not_carry && !self.carry)
-                | u8::from(micro.gamma_not_latch && !self.key_latch);
-            let total = alpha + beta + gamma;
-            let sum = total & 0xF;
-
-            if !r_locked || i >= THIRD_FIELD {
-                match micro.r_source {
-                    1 => self.r[i] = self.r[usize::from(PLUS3[i])],
-                    2 => self.r[i] = sum,
-                    3 => self.r[i] = self.s,
-                    4 => self.r[i] = r | self.s | sum,
-                    5 => self.r[i] = self.s | sum,
-                    6 => self.r[i] = r | self.s,
-                    7 => self.r[i] = r | sum,
-                    _ => {}
-                }
-                if micro.r_minus1 {
-                    self.r[usize::from(MINUS1[i])] = sum;
-                }
-                if micro.r_minus2 {
-                    self.r[usize::from(MINUS2[i])] = sum;
-                }
-            }
-            if micro.m_from_s {
-                self.m[i] = self.s;
-            }
-            if micro.carry_from_adder {
-                self.carry = total > 0xF;
-            }
-            let old_q = self.q;
-            match micro.s_source {
-                1 => self.s = old_q,
-                2 => self.s = sum,
-                3 => self.s = old_q | sum,
+        if r_writable {
+            match micro.r_source {
+                1 => self.r[i] = self.r[usize::from(PLUS3[i])],
+                2 => self.r[i] = sum,
+                3 => self.r[i] = self.s,
+                4 => self.r[i] = r | self.s | sum,
+                5 => self.r[i] = self.s | sum,
+                6 => self.r[i] = r | self.s,
+                7 => self.r[i] = r | sum,
                 _ => {}
             }
-            if micro.q_from_sum {
-                self.q = sum;
-            }
-            if micro.push {
-                let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
-                self.st[b] = self.st[a];
-                self.st[a] = self.st[i];
-                self.st[i] = sum;
-            }
-            if micro.rotate {
-                let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
-                let top = self.st[i];
-                self.st[i] = self.st[a];
-                self.st[a] = self.st[b];
-                self.st[b] = top;
-            }
-            std::mem::swap(&mut self.m[i], &mut ring[i]);
-            after_cycle(i, self.carry);
+        }
+        if micro.rare {
+            self.rare_writes(micro, i, sum, r_writable);
+        }
+        if micro.carry_from_adder {
+            self.carry = total > 0xF;
+        }
+        let old_q = self.q;
+        match micro.s_source {
+            1 => self.s = old_q,
+            2 => self.s = sum,
+            3 => self.s = old_q | sum,
+            _ => {}
+        }
+        if micro.q_from_sum {
+            self.q = sum;
+        }
+        std::mem::swap(&mut self.m[i], &mut ring[i]);
+    }
+
+    /// The write-backs few micro-instructions make. They read S before the
+    /// main write-backs change it.
+    #[inline(never)]
+    fn rare_writes(&mut self, micro: &Micro, i: usize, sum: u8, r_writable: bool) {
+        if r_writable && micro.r_minus1 {
+            self.r[usize::from(MINUS1[i])] = sum;
+        }
+        if r_writable && micro.r_minus2 {
+            self.r[usize::from(MINUS2[i])] = sum;
+        }
+        if micro.m_from_s {
+            self.m[i] = self.s;
+        }
+        if micro.push {
+            let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
+            self.st[b] = self.st[a];
+            self.st[a] = self.st[i];
+            self.st[i] = sum;
+        }
+        if micro.rotate {
+            let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
+            let top = self.st[i];
+            self.st[i] = self.st[a];
+            self.st[a] = self.st[b];
+            self.st[b] = top;
         }
     }
 }
