@@ -233,8 +233,8 @@ impl Controller {
             }
         }
         let r_writable = command >> 24 == 0;
-        for i in 0..THIRD_FIELD {
-            self.micro_cycle(chip, plan[i], i, ring, r_writable, strobe.contains(&i));
+        for (i, &entry) in plan.iter().enumerate().take(THIRD_FIELD) {
+            self.micro_cycle(chip, entry, i, ring, r_writable, strobe.contains(&i));
             after_cycle(i, self.carry);
         }
         let jump = command >> 16 & 0xFF;
@@ -242,8 +242,8 @@ impl Controller {
             self.r[37] = (jump & 0xF) as u8;
             self.r[40] = (jump >> 4) as u8;
         }
-        for i in THIRD_FIELD..NIBBLES {
-            self.micro_cycle(chip, plan[i], i, ring, true, strobe.contains(&i));
+        for (i, &entry) in plan.iter().enumerate().skip(THIRD_FIELD) {
+            self.micro_cycle(chip, entry, i, ring, true, strobe.contains(&i));
             after_cycle(i, self.carry);
         }
     }
