@@ -19,6 +19,7 @@ struct Cli {
 enum Command {
     Solve(commands::solve::Args),
     Probe(commands::probe::Args),
+    Mk61(commands::mk61::Args),
 }
 
 fn main() -> ExitCode {
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Probe(args) => commands::probe::run(args),
+        Command::Mk61(args) => commands::mk61::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

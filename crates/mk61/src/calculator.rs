@@ -113,6 +113,26 @@ impl Calculator {
         (frames, true)
     }
 
+    /// What register `register` (0-14 for 0-e) holds, as П→X would show
+    /// it, read on a copy of the calculator so that this one is untouched.
+    /// `None` in programming mode (where П→X would record a step).
+    pub fn peek_register(&self, register: u8) -> Option<Display> {
+        if self.display().program_view().is_some() {
+            return None;
+        }
+        let mut copy = self.clone();
+        copy.press(Key::Recall);
+        Some(copy.press(crate::opcode::register_key(register)?).display)
+    }
+
+    /// Program memory read straight from the ring (no keys pressed, so
+    /// nothing changes): the 105 steps 00..A4.
+    pub fn program_memory(&self) -> Vec<u8> {
+        (0..crate::program::PROGRAM_STEPS)
+            .map(|step| self.machine.program_byte(step))
+            .collect()
+    }
+
     /// Macro-steps: the raw clock, for benchmarks and tests.
     pub fn run_macro_steps(&mut self, steps: u32) {
         for _ in 0..steps {

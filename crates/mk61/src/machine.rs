@@ -161,3 +161,55 @@ impl Machine {
         scans_keyboard(self.ik1302.command(&TABLES[0]))
     }
 }
+
+/// Physical pages of 42 nibbles: (store, last index). Stores 1 and 2 are
+/// the two К745ИР2; 3, 4, 5 the M registers of ИК1302, ИК1303, ИК1306.
+const PAGES: [(u8, usize); 15] = [
+    (1, 41),
+    (1, 83),
+    (1, 125),
+    (1, 167),
+    (1, 209),
+    (1, 251),
+    (2, 41),
+    (2, 83),
+    (2, 125),
+    (2, 167),
+    (2, 209),
+    (2, 251),
+    (3, 41),
+    (4, 41),
+    (5, 41),
+];
+
+/// Logical page j → physical page, for each phase of the ring (the first
+/// memory's read point / 84). From the loader tables of sergev/mk-61.
+const PAGE_ORDER: [[usize; 15]; 3] = [
+    [1, 2, 3, 4, 5, 14, 13, 12, 6, 7, 8, 9, 10, 11, 0],
+    [10, 11, 6, 7, 2, 3, 4, 5, 0, 1, 14, 13, 12, 8, 9],
+    [14, 13, 12, 10, 11, 6, 7, 8, 9, 4, 5, 0, 1, 2, 3],
+];
+
+impl Machine {
+    fn nibble_at(&self, store: u8, index: usize) -> u8 {
+        match store {
+            1 => self.ir2_1.data[index],
+            2 => self.ir2_2.data[index],
+            3 => self.ik1302.m[index],
+            4 => self.ik1303.m[index],
+            _ => self.ik1306.m[index],
+        }
+    }
+
+    /// Program step `step` (0..105) read straight from the memory ring,
+    /// without keys. Valid while the calculator waits for a key.
+    pub fn program_byte(&self, step: usize) -> u8 {
+        let phase = usize::from(self.ir2_1.position) / 84;
+        let (store, last) = PAGES[PAGE_ORDER[phase][step / 7]];
+        let index = match step % 7 {
+            0 => last,
+            k => last + 6 * k - 42,
+        };
+        self.nibble_at(store, index) << 4 | self.nibble_at(store, index - 3)
+    }
+}

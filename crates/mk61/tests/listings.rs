@@ -64,6 +64,8 @@ fn programs_go_in_and_read_back() {
     for program in [Program::queen(), Program::rook()] {
         let mut calculator = Calculator::new(AngleUnit::Radians);
         calculator.enter_program(&program).unwrap();
+        assert_eq!(calculator.program_memory(), program.bytes());
         assert_eq!(calculator.read_program(105).unwrap(), program.bytes());
+        assert_eq!(calculator.program_memory(), program.bytes());
     }
 }

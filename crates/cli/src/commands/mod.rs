@@ -1,4 +1,5 @@
 //! One module per subcommand.
 
+pub mod mk61;
 pub mod probe;
 pub mod solve;
