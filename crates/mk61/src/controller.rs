@@ -126,6 +126,9 @@ pub(crate) struct ChipTables {
     /// Per command address and cycle: the 6-bit synchro entry (values 60
     /// and up choose between two micro-instructions by the carry).
     plan: Vec<[u8; NIBBLES]>,
+    /// Per command address: every micro-cycle is micro-instruction 0 and
+    /// nothing else happens, so the chip only passes the ring on.
+    passive: Vec<bool>,
     micro: [Micro; MICRO_WORDS],
 }
 
@@ -148,9 +151,29 @@ impl ChipTables {
                 })
             })
             .collect();
+        let passive = rom
+            .command
+            .iter()
+            .zip(&plan)
+            .map(|(&command, entries): (&u32, &[u8; NIBBLES])| {
+                let scan = command & 0xFC_0000 == 0;
+                let jump = command >> 16 & 0xFF > 0x1F;
+                let idle = |address: usize| rom.micro[address] == 0;
+                !scan
+                    && !jump
+                    && entries.iter().all(|&entry| match usize::from(entry) {
+                        conditional @ 60.. => {
+                            let first = 60 + 2 * (conditional - 60);
+                            idle(first) && idle(first + 1)
+                        }
+                        address => idle(address),
+                    })
+            })
+            .collect();
         ChipTables {
             commands: rom.command,
             plan,
+            passive,
             micro: rom.micro.map(Micro::decode),
         }
     }
@@ -219,6 +242,13 @@ impl Controller {
         mut after_cycle: impl FnMut(usize, bool),
     ) {
         let address = self.command_address();
+        if chip.passive[address] {
+            std::mem::swap(&mut self.m, ring);
+            for i in 0..NIBBLES {
+                after_cycle(i, self.carry);
+            }
+            return;
+        }
         let command = chip.commands[address];
         let plan = &chip.plan[address];
         // A keyboard-scan command clears the key latch, and latches a held
