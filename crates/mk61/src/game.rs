@@ -163,6 +163,11 @@ impl<R: Copy> Turn<R> {
     }
 }
 
+/// Frames a game waits for the program to stop before it reports
+/// `Running`: the programs answer within about 40 frames, so this is a
+/// program that has lost its way, not a slow one.
+pub const GAME_RUN_LIMIT: u32 = 2000;
+
 /// Protocol answers in one turn before the driver stops answering (the
 /// programs need at most one).
 const MAX_ANSWERS: usize = 4;
@@ -243,7 +248,7 @@ impl QueenGame {
     fn type_keys(&mut self, keys: &[Key]) -> QueenReply {
         let mut last = None;
         for &key in keys {
-            last = Some(self.calculator.press(key));
+            last = Some(self.calculator.press_with_limit(key, GAME_RUN_LIMIT));
         }
         let press = last.expect("at least one key");
         if press.stopped {
@@ -353,7 +358,7 @@ impl RookGame {
             digit(to.rank().into()),
             Key::RunStop,
         ] {
-            last = Some(self.calculator.press(key));
+            last = Some(self.calculator.press_with_limit(key, GAME_RUN_LIMIT));
         }
         let press = last.expect("three keys");
         if press.stopped {

@@ -23,8 +23,8 @@ pub use calculator::{
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
 pub use game::{
-    QUEEN_PRESETS, QUEEN_START, QueenGame, QueenReply, ROOK_PRESETS, ROOK_START, RookGame,
-    RookReply, SetupError, Turn,
+    GAME_RUN_LIMIT, QUEEN_PRESETS, QUEEN_START, QueenGame, QueenReply, ROOK_PRESETS, ROOK_START,
+    RookGame, RookReply, SetupError, Turn,
 };
 pub use key::{AngleUnit, Key, UnknownKey};
 pub use listing::{ListingError, code_of, read_listing};
