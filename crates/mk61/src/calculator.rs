@@ -133,6 +133,15 @@ impl Calculator {
             .collect()
     }
 
+    /// Writes program memory straight into the ring, from address 00 on:
+    /// not what a person can do, but the way to load codes that cannot be
+    /// keyed (such as 1F or 5F). The calculator must be waiting for a key.
+    pub fn load_program_memory(&mut self, bytes: &[u8]) {
+        for (step, &code) in bytes.iter().take(crate::program::PROGRAM_STEPS).enumerate() {
+            self.machine.set_program_byte(step, code);
+        }
+    }
+
     /// Macro-steps: the raw clock, for benchmarks and tests.
     pub fn run_macro_steps(&mut self, steps: u32) {
         for _ in 0..steps {

@@ -191,6 +191,36 @@ const PAGE_ORDER: [[usize; 15]; 3] = [
 ];
 
 impl Machine {
+    fn nibble_mut(&mut self, store: u8, index: usize) -> &mut u8 {
+        match store {
+            1 => &mut self.ir2_1.data[index],
+            2 => &mut self.ir2_2.data[index],
+            3 => &mut self.ik1302.m[index],
+            4 => &mut self.ik1303.m[index],
+            _ => &mut self.ik1306.m[index],
+        }
+    }
+
+    /// Where the two nibbles of program step `step` sit: (store, index of
+    /// the high nibble); the low nibble is three cells earlier.
+    fn program_cell(&self, step: usize) -> (u8, usize) {
+        let phase = usize::from(self.ir2_1.position) / 84;
+        let (store, last) = PAGES[PAGE_ORDER[phase][step / 7]];
+        let index = match step % 7 {
+            0 => last,
+            k => last + 6 * k - 42,
+        };
+        (store, index)
+    }
+
+    /// Writes program step `step` straight into the ring (valid while the
+    /// calculator waits for a key).
+    pub fn set_program_byte(&mut self, step: usize, code: u8) {
+        let (store, index) = self.program_cell(step);
+        *self.nibble_mut(store, index) = code >> 4;
+        *self.nibble_mut(store, index - 3) = code & 0xF;
+    }
+
     fn nibble_at(&self, store: u8, index: usize) -> u8 {
         match store {
             1 => self.ir2_1.data[index],
@@ -204,12 +234,7 @@ impl Machine {
     /// Program step `step` (0..105) read straight from the memory ring,
     /// without keys. Valid while the calculator waits for a key.
     pub fn program_byte(&self, step: usize) -> u8 {
-        let phase = usize::from(self.ir2_1.position) / 84;
-        let (store, last) = PAGES[PAGE_ORDER[phase][step / 7]];
-        let index = match step % 7 {
-            0 => last,
-            k => last + 6 * k - 42,
-        };
+        let (store, index) = self.program_cell(step);
         self.nibble_at(store, index) << 4 | self.nibble_at(store, index - 3)
     }
 }
