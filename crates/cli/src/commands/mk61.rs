@@ -78,6 +78,7 @@ fn read_program_file(path: &Path) -> anyhow::Result<Program> {
 }
 
 /// A token of a keys file: a key, or a position of the switch.
+#[derive(Debug)]
 enum Token {
     Key(Key),
     Switch(AngleUnit),
@@ -231,4 +232,42 @@ fn write_registers(out: &mut impl Write, calculator: &Calculator) -> anyhow::Res
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_accept_trace_tokens_labels_and_comments() {
+        let parsed = tokens("VO SP # start\nС/П X→П 7\nRAD").unwrap();
+        let names: Vec<String> = parsed.iter().map(canonical).collect();
+        assert_eq!(names, ["VO", "SP", "SP", "XP", "7", "RAD"]);
+    }
+
+    #[test]
+    fn unknown_token_names_its_line() {
+        let err = tokens("1 2\n3 ZZ").unwrap_err();
+        assert_eq!(format!("{err:#}"), "line 2: unknown key \"ZZ\"");
+    }
+
+    #[test]
+    fn keys_give_the_trace_displays() {
+        // The first keys of the manual's check program (switch at Г).
+        let mut calculator = Calculator::new(AngleUnit::Degrees);
+        let shown: Vec<String> = tokens("F + F 3")
+            .unwrap()
+            .iter()
+            .map(|token| apply(&mut calculator, token).to_string())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                " 0.          ",
+                " 3.1415926   ",
+                " 3.1415926   ",
+                " 1.1447298   "
+            ]
+        );
+    }
 }
