@@ -7,7 +7,7 @@
 //! synchro program names micro-instructions, and each micro-instruction
 //! drives a 4-bit adder and the write-backs of the chip's registers.
 
-use crate::rom::{ChipRom, MICRO_WORDS};
+use crate::rom::ChipRom;
 
 /// Nibbles in each circulating register of a controller.
 pub(crate) const NIBBLES: usize = 42;
@@ -42,83 +42,6 @@ const PLUS3: [u8; NIBBLES] = offsets(3);
 const MINUS1: [u8; NIBBLES] = offsets(NIBBLES - 1);
 const MINUS2: [u8; NIBBLES] = offsets(NIBBLES - 2);
 
-/// A micro-instruction with its fields spelled out (masks of 0 or all
-/// ones select the adder inputs without branches).
-#[derive(Clone, Copy, Debug, Default)]
-struct Micro {
-    alpha_r: u8,
-    alpha_m: u8,
-    alpha_st: u8,
-    alpha_not_r: u8,
-    alpha_s: u8,
-    /// The constant 4 (bit 6), and 10 when the carry is clear (bit 4):
-    /// indexed by the carry.
-    alpha_constant: [u8; 2],
-    beta_s: u8,
-    beta_not_s: u8,
-    beta_q: u8,
-    beta_constant: u8,
-    /// The carry-in, indexed by carry << 1 | key latch.
-    gamma: [u8; 4],
-    /// Bits 15-17: what R[i] receives.
-    r_source: u8,
-    r_minus1: bool,
-    r_minus2: bool,
-    /// Any of the rarer write-backs below: R[i-1], R[i-2], M, the stack.
-    rare: bool,
-    m_from_s: bool,
-    carry_from_adder: bool,
-    /// Bits 22-23: what S receives.
-    s_source: u8,
-    q_from_sum: bool,
-    /// Bit 25: the key lines are ORed into Q before the adder.
-    poll: bool,
-    push: bool,
-    rotate: bool,
-    /// Micro-instruction 0: the chip only passes the ring on.
-    idle: bool,
-}
-
-impl Micro {
-    fn decode(word: u32) -> Micro {
-        let bit = |n: u32| word >> n & 1 != 0;
-        let mask = |n: u32| if bit(n) { 0xF } else { 0 };
-        Micro {
-            alpha_r: mask(0),
-            alpha_m: mask(1),
-            alpha_st: mask(2),
-            alpha_not_r: mask(3),
-            alpha_s: mask(5),
-            alpha_constant: [
-                if bit(6) { 4 } else { 0 } | if bit(4) { 0xA } else { 0 },
-                if bit(6) { 4 } else { 0 },
-            ],
-            beta_s: mask(7),
-            beta_not_s: mask(8),
-            beta_q: mask(9),
-            beta_constant: if bit(10) { 6 } else { 0 } | if bit(11) { 1 } else { 0 },
-            gamma: std::array::from_fn(|index| {
-                let (carry, latch) = (index >> 1 == 1, index & 1 == 1);
-                u8::from(bit(12) && carry)
-                    | u8::from(bit(13) && !carry)
-                    | u8::from(bit(14) && !latch)
-            }),
-            r_source: (word >> 15 & 7) as u8,
-            r_minus1: bit(18),
-            r_minus2: bit(19),
-            rare: word & (1 << 18 | 1 << 19 | 1 << 20 | 1 << 26 | 1 << 27) != 0,
-            m_from_s: bit(20),
-            carry_from_adder: bit(21),
-            s_source: (word >> 22 & 3) as u8,
-            q_from_sum: bit(24),
-            poll: bit(25),
-            push: bit(26),
-            rotate: bit(27),
-            idle: word == 0,
-        }
-    }
-}
-
 /// A controller's ROMs unfolded for speed: for every command address, the
 /// synchro entry of each micro-cycle.
 pub(crate) struct ChipTables {
@@ -129,7 +52,11 @@ pub(crate) struct ChipTables {
     /// Per command address: every micro-cycle is micro-instruction 0 and
     /// nothing else happens, so the chip only passes the ring on.
     passive: Vec<bool>,
-    micro: [Micro; MICRO_WORDS],
+}
+
+/// Whether bit `n` of a micro-instruction word is set.
+const fn bit(word: u32, n: u32) -> bool {
+    word >> n & 1 != 0
 }
 
 impl ChipTables {
@@ -174,7 +101,6 @@ impl ChipTables {
             commands: rom.command,
             plan,
             passive,
-            micro: rom.micro.map(Micro::decode),
         }
     }
 }
@@ -232,12 +158,14 @@ impl Controller {
     /// Runs one macro-step. `ring` holds the 42 nibbles arriving from the
     /// ring, one per micro-cycle, and receives the 42 leaving. (Within a
     /// macro-step a chip reads only its own state and its input, so the
-    /// chips of the ring can run one after the other.) Calls
-    /// `after_cycle(i, carry)` after each micro-cycle.
+    /// chips of the ring can run one after the other.) `execute` runs a
+    /// micro-instruction of this chip (the generated dispatch of
+    /// micro.rs). Calls `after_cycle(i, carry)` after each micro-cycle.
     #[inline]
     pub(crate) fn macro_step(
         &mut self,
         chip: &ChipTables,
+        execute: impl Fn(&mut Controller, usize, usize, &mut [u8; NIBBLES], bool),
         ring: &mut [u8; NIBBLES],
         mut after_cycle: impl FnMut(usize, bool),
     ) {
@@ -264,7 +192,7 @@ impl Controller {
         }
         let r_writable = command >> 24 == 0;
         for (i, &entry) in plan.iter().enumerate().take(THIRD_FIELD) {
-            self.micro_cycle(chip, entry, i, ring, r_writable, strobe.contains(&i));
+            self.micro_cycle(&execute, entry, i, ring, r_writable, strobe.contains(&i));
             after_cycle(i, self.carry);
         }
         let jump = command >> 16 & 0xFF;
@@ -273,7 +201,7 @@ impl Controller {
             self.r[40] = (jump >> 4) as u8;
         }
         for (i, &entry) in plan.iter().enumerate().skip(THIRD_FIELD) {
-            self.micro_cycle(chip, entry, i, ring, true, strobe.contains(&i));
+            self.micro_cycle(&execute, entry, i, ring, true, strobe.contains(&i));
             after_cycle(i, self.carry);
         }
     }
@@ -281,47 +209,94 @@ impl Controller {
     #[inline(always)]
     fn micro_cycle(
         &mut self,
-        chip: &ChipTables,
+        execute: &impl Fn(&mut Controller, usize, usize, &mut [u8; NIBBLES], bool),
         entry: u8,
         i: usize,
         ring: &mut [u8; NIBBLES],
         r_writable: bool,
         at_strobe: bool,
     ) {
-        let mut entry = usize::from(entry);
-        if entry >= 60 {
-            entry = 60 + 2 * (entry - 60) + usize::from(!self.carry);
+        let mut address = usize::from(entry);
+        if address >= 60 {
+            address = 60 + 2 * (address - 60) + usize::from(!self.carry);
         }
-        let micro = &chip.micro[entry];
         if at_strobe {
             self.q |= self.key_y;
             self.key_latch = true;
         }
-        if micro.idle {
-            std::mem::swap(&mut self.m[i], &mut ring[i]);
-            return;
+        execute(self, address, i, ring, r_writable);
+    }
+
+    /// Runs micro-instruction `WORD` at micro-cycle `i`: the adder, then
+    /// the write-backs, all from the values before the cycle; then the
+    /// ring exchange of M[i]. The word is a constant, so each
+    /// micro-instruction compiles to only the work it does.
+    #[inline(always)]
+    pub(crate) fn execute<const WORD: u32>(
+        &mut self,
+        i: usize,
+        ring: &mut [u8; NIBBLES],
+        r_writable: bool,
+    ) {
+        if WORD != 0 {
+            self.compute::<WORD>(i, r_writable);
         }
+        std::mem::swap(&mut self.m[i], &mut ring[i]);
+    }
+
+    #[inline(always)]
+    fn compute<const WORD: u32>(&mut self, i: usize, r_writable: bool) {
         // A polling micro-instruction of ИК1303 reads the switch lines.
-        if micro.poll && self.switch_line(i / 3 + 1) {
+        if bit(WORD, 25) && self.switch_line(i / 3 + 1) {
             self.q |= 1;
         }
         let r = self.r[i];
-        let alpha = (r & micro.alpha_r)
-            | (self.m[i] & micro.alpha_m)
-            | (self.st[i] & micro.alpha_st)
-            | (!r & micro.alpha_not_r)
-            | (self.s & micro.alpha_s)
-            | micro.alpha_constant[usize::from(self.carry)];
-        let beta = (self.s & micro.beta_s)
-            | (!self.s & micro.beta_not_s)
-            | (self.q & micro.beta_q)
-            | micro.beta_constant;
-        let gamma = micro.gamma[usize::from(self.carry) << 1 | usize::from(self.key_latch)];
+        let mut alpha = 0;
+        if bit(WORD, 0) {
+            alpha |= r;
+        }
+        if bit(WORD, 1) {
+            alpha |= self.m[i];
+        }
+        if bit(WORD, 2) {
+            alpha |= self.st[i];
+        }
+        if bit(WORD, 3) {
+            alpha |= !r & 0xF;
+        }
+        if bit(WORD, 4) && !self.carry {
+            alpha |= 0xA;
+        }
+        if bit(WORD, 5) {
+            alpha |= self.s;
+        }
+        if bit(WORD, 6) {
+            alpha |= 4;
+        }
+        let mut beta = 0;
+        if bit(WORD, 7) {
+            beta |= self.s;
+        }
+        if bit(WORD, 8) {
+            beta |= !self.s & 0xF;
+        }
+        if bit(WORD, 9) {
+            beta |= self.q;
+        }
+        if bit(WORD, 10) {
+            beta |= 6;
+        }
+        if bit(WORD, 11) {
+            beta |= 1;
+        }
+        let gamma = u8::from(bit(WORD, 12) && self.carry)
+            | u8::from(bit(WORD, 13) && !self.carry)
+            | u8::from(bit(WORD, 14) && !self.key_latch);
         let total = alpha + beta + gamma;
         let sum = total & 0xF;
 
         if r_writable {
-            match micro.r_source {
+            match WORD >> 15 & 7 {
                 1 => self.r[i] = self.r[usize::from(PLUS3[i])],
                 2 => self.r[i] = sum,
                 3 => self.r[i] = self.s,
@@ -331,46 +306,36 @@ impl Controller {
                 7 => self.r[i] = r | sum,
                 _ => {}
             }
+            if bit(WORD, 18) {
+                self.r[usize::from(MINUS1[i])] = sum;
+            }
+            if bit(WORD, 19) {
+                self.r[usize::from(MINUS2[i])] = sum;
+            }
         }
-        if micro.rare {
-            self.rare_writes(micro, i, sum, r_writable);
+        if bit(WORD, 20) {
+            self.m[i] = self.s;
         }
-        if micro.carry_from_adder {
+        if bit(WORD, 21) {
             self.carry = total > 0xF;
         }
         let old_q = self.q;
-        match micro.s_source {
+        match WORD >> 22 & 3 {
             1 => self.s = old_q,
             2 => self.s = sum,
             3 => self.s = old_q | sum,
             _ => {}
         }
-        if micro.q_from_sum {
+        if bit(WORD, 24) {
             self.q = sum;
         }
-        std::mem::swap(&mut self.m[i], &mut ring[i]);
-    }
-
-    /// The write-backs few micro-instructions make. They read S before the
-    /// main write-backs change it.
-    #[inline(never)]
-    fn rare_writes(&mut self, micro: &Micro, i: usize, sum: u8, r_writable: bool) {
-        if r_writable && micro.r_minus1 {
-            self.r[usize::from(MINUS1[i])] = sum;
-        }
-        if r_writable && micro.r_minus2 {
-            self.r[usize::from(MINUS2[i])] = sum;
-        }
-        if micro.m_from_s {
-            self.m[i] = self.s;
-        }
-        if micro.push {
+        if bit(WORD, 26) {
             let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
             self.st[b] = self.st[a];
             self.st[a] = self.st[i];
             self.st[i] = sum;
         }
-        if micro.rotate {
+        if bit(WORD, 27) {
             let (a, b) = (usize::from(PLUS1[i]), usize::from(PLUS2[i]));
             let top = self.st[i];
             self.st[i] = self.st[a];

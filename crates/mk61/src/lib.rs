@@ -13,6 +13,7 @@ mod key;
 mod listing;
 mod machine;
 mod memory;
+mod micro;
 mod opcode;
 mod program;
 mod rom;

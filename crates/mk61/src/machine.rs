@@ -4,6 +4,7 @@ use crate::controller::{Controller, NIBBLES};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
+use crate::micro;
 use crate::rom::TABLES;
 
 /// Macro-steps in one display/keyboard frame.
@@ -75,13 +76,16 @@ impl Machine {
         let scan = scans_keyboard(self.ik1302.command(ik1302));
         let mut ring: [u8; NIBBLES] = std::array::from_fn(|i| self.ir2_2.peek(i));
         let mut points = [false; POSITIONS];
-        self.ik1302.macro_step(ik1302, &mut ring, |i, carry| {
-            if scan && i % 3 == 2 && i / 3 < POSITIONS {
-                points[i / 3] = carry;
-            }
-        });
-        self.ik1303.macro_step(ik1303, &mut ring, |_, _| {});
-        self.ik1306.macro_step(ik1306, &mut ring, |_, _| {});
+        self.ik1302
+            .macro_step(ik1302, micro::execute_ik1302, &mut ring, |i, carry| {
+                if scan && i % 3 == 2 && i / 3 < POSITIONS {
+                    points[i / 3] = carry;
+                }
+            });
+        self.ik1303
+            .macro_step(ik1303, micro::execute_ik1303, &mut ring, |_, _| {});
+        self.ik1306
+            .macro_step(ik1306, micro::execute_ik1306, &mut ring, |_, _| {});
         self.ir2_1.exchange(&mut ring);
         self.ir2_2.exchange(&mut ring);
         if scan {

@@ -1,9 +1,11 @@
 //! The ROM tables of the three К745ИК13 controllers, compiled into the
-//! binary from `data/rom/` (see `data/PROVENANCE.md`).
+//! binary from `data/rom/` (see `data/PROVENANCE.md`); the
+//! micro-instruction ROMs come through build.rs (module `micro`).
 
 use std::sync::LazyLock;
 
 use crate::controller::ChipTables;
+use crate::micro;
 
 /// Number of micro-instructions in a controller's micro-instruction ROM.
 pub(crate) const MICRO_WORDS: usize = 68;
@@ -32,12 +34,11 @@ fn words(text: &str) -> impl Iterator<Item = u32> + '_ {
 impl ChipRom {
     /// Parses the three tables; their shape is fixed, so a bad table is a
     /// build defect and panics (checked by the crate's tests).
-    fn parse(micro: &str, sync: &str, command: &str) -> ChipRom {
-        let micro: Vec<u32> = words(micro).collect();
+    fn parse(micro: [u32; MICRO_WORDS], sync: &str, command: &str) -> ChipRom {
         let sync: Vec<u32> = words(sync).collect();
         let command: Vec<u32> = words(command).collect();
         ChipRom {
-            micro: micro.try_into().expect("68 micro-instructions"),
+            micro,
             sync: std::array::from_fn(|p| std::array::from_fn(|k| sync[9 * p + k] as u8)),
             command: command.try_into().expect("256 commands"),
         }
@@ -45,10 +46,10 @@ impl ChipRom {
 }
 
 macro_rules! chip_rom {
-    ($name:literal) => {
+    ($name:literal, $micro:expr) => {
         LazyLock::new(|| {
             ChipRom::parse(
-                include_str!(concat!("../data/rom/", $name, "_ucmd.txt")),
+                $micro,
                 include_str!(concat!("../data/rom/", $name, "_sync.txt")),
                 include_str!(concat!("../data/rom/", $name, "_cmd.txt")),
             )
@@ -56,9 +57,9 @@ macro_rules! chip_rom {
     };
 }
 
-pub(crate) static IK1302: LazyLock<ChipRom> = chip_rom!("ik1302");
-pub(crate) static IK1303: LazyLock<ChipRom> = chip_rom!("ik1303");
-pub(crate) static IK1306: LazyLock<ChipRom> = chip_rom!("ik1306");
+pub(crate) static IK1302: LazyLock<ChipRom> = chip_rom!("ik1302", micro::MICRO_IK1302);
+pub(crate) static IK1303: LazyLock<ChipRom> = chip_rom!("ik1303", micro::MICRO_IK1303);
+pub(crate) static IK1306: LazyLock<ChipRom> = chip_rom!("ik1306", micro::MICRO_IK1306);
 
 /// The three controllers' tables, unfolded for the emulator.
 pub(crate) static TABLES: LazyLock<[ChipTables; 3]> = LazyLock::new(|| {
