@@ -1,6 +1,6 @@
 //! The five chips in their ring, the keyboard lines and the indicator.
 
-use crate::controller::{Controller, NIBBLES};
+use crate::controller::Controller;
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
@@ -74,7 +74,7 @@ impl Machine {
     pub fn macro_step(&mut self) {
         let [ik1302, ik1303, ik1306] = &*TABLES;
         let scan = scans_keyboard(self.ik1302.command(ik1302));
-        let mut ring: [u8; NIBBLES] = std::array::from_fn(|i| self.ir2_2.peek(i));
+        let mut ring = self.ir2_2.outgoing();
         let mut points = [false; POSITIONS];
         self.ik1302
             .macro_step(ik1302, micro::execute_ik1302, &mut ring, |i, carry| {

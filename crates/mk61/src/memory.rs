@@ -21,10 +21,12 @@ impl Memory {
         }
     }
 
-    /// The nibble `offset` cells past the read point.
+    /// The 42 nibbles that leave in the next macro-step.
     #[inline]
-    pub(crate) fn peek(&self, offset: usize) -> u8 {
-        self.data[(usize::from(self.position) + offset) % MEMORY_NIBBLES]
+    pub(crate) fn outgoing(&self) -> [u8; NIBBLES] {
+        let start = usize::from(self.position);
+        // 252 is a multiple of 42, so the 42 cells never wrap.
+        self.data[start..start + NIBBLES].try_into().expect("42 cells")
     }
 
     /// One macro-step: the 42 nibbles at the read point leave (into
