@@ -17,7 +17,7 @@ pub const DEFAULT_RUN_LIMIT: u32 = 100_000;
 /// The whole MK-61: every chip's registers and both memories. Two equal
 /// values behave identically from here on, so a (position, calculator)
 /// pair is a sound node of a game graph.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Calculator {
     machine: Machine,
 }
@@ -140,6 +140,33 @@ impl Calculator {
         for (step, &code) in bytes.iter().take(crate::program::PROGRAM_STEPS).enumerate() {
             self.machine.set_program_byte(step, code);
         }
+    }
+
+    /// The same calculator as it would stand had the person waited a
+    /// little longer before the next key: the least (in a fixed order) of
+    /// the 30 states the idle machine cycles through as its ring turns.
+    /// Two calculators that differ only in how far the idle ring has turned
+    /// get the same value. `None` unless the calculator is idle (waiting,
+    /// no key held, repeating every 30 macro-steps).
+    ///
+    /// This is for graph searches over games, not for replaying traces:
+    /// the traces press each key at a fixed time after the last, and
+    /// `press` keeps that timing. See docs/mk61.md for why the choice of
+    /// phase does not change what the programs answer.
+    pub fn canonical_idle(&self) -> Option<Calculator> {
+        if !self.machine.is_waiting() {
+            return None;
+        }
+        let mut least = self.clone();
+        let mut turning = self.clone();
+        for _ in 1..crate::machine::PERIOD {
+            turning.machine.macro_step();
+            if turning < least {
+                least = turning.clone();
+            }
+        }
+        turning.machine.macro_step();
+        (turning == *self).then_some(least)
     }
 
     /// Macro-steps: the raw clock, for benchmarks and tests.

@@ -106,7 +106,7 @@ impl ChipTables {
 }
 
 /// The state of one controller between macro-steps.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Controller {
     /// Main circulating register; holds the command address too.
     pub(crate) r: [u8; NIBBLES],

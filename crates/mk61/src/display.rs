@@ -7,7 +7,7 @@ use std::fmt;
 pub const POSITIONS: usize = 12;
 
 /// One lit position: the glyph the ИК1302 sends for a nibble value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Glyph {
     Digit(u8),
     Minus,
@@ -60,7 +60,7 @@ impl Glyph {
 }
 
 /// What the indicator shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Display {
     pub glyphs: [Glyph; POSITIONS],
     pub points: [bool; POSITIONS],

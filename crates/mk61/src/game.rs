@@ -209,6 +209,22 @@ impl QueenGame {
         &self.calculator
     }
 
+    /// The game with the idle calculator's ring turned to its canonical
+    /// place ([`Calculator::canonical_idle`]): one node per situation in a
+    /// graph search. The game itself if the calculator is not idle (after
+    /// `Running`).
+    pub fn canonical(&self) -> QueenGame {
+        self.calculator
+            .canonical_idle()
+            .map_or_else(|| self.clone(), |calculator| QueenGame { calculator })
+    }
+
+    /// The person waits `macro_steps` before the next key (the traces'
+    /// timing leaves none); the calculator's idle ring turns meanwhile.
+    pub fn wait(&mut self, macro_steps: u32) {
+        self.calculator.run_macro_steps(macro_steps);
+    }
+
     /// Types the black king's square as `file . rank С/П` (also how the
     /// king is first placed) and reads the answer.
     pub fn move_king(&mut self, to: Square) -> QueenReply {
@@ -348,6 +364,14 @@ impl RookGame {
 
     pub fn calculator(&self) -> &Calculator {
         &self.calculator
+    }
+
+    /// The game with the idle calculator's ring turned to its canonical
+    /// place; see [`QueenGame::canonical`].
+    pub fn canonical(&self) -> RookGame {
+        self.calculator
+            .canonical_idle()
+            .map_or_else(|| self.clone(), |calculator| RookGame { calculator })
     }
 
     /// Types the black king's move as `FR С/П` and reads the answer.

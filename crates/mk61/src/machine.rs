@@ -13,13 +13,13 @@ pub(crate) const FRAME: u32 = 560;
 /// Macro-steps after which the memory ring and both К745ИР2 read points
 /// are back where they were: 30 × 42 micro-cycles is twice the 630-nibble
 /// ring and five times the 252-nibble memory.
-const PERIOD: u32 = 30;
+pub(crate) const PERIOD: u32 = 30;
 
 /// Consecutive keyboard-scan macro-steps that mark the idle loop.
 const IDLE_STEPS: u32 = 64;
 
 /// The whole calculator at a macro-step boundary.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Machine {
     pub(crate) ik1302: Controller,
     pub(crate) ik1303: Controller,

@@ -6,7 +6,7 @@ pub(crate) const MEMORY_NIBBLES: usize = 252;
 
 use crate::controller::NIBBLES;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Memory {
     pub(crate) data: [u8; MEMORY_NIBBLES],
     /// The cell at the read/write point.
@@ -26,7 +26,9 @@ impl Memory {
     pub(crate) fn outgoing(&self) -> [u8; NIBBLES] {
         let start = usize::from(self.position);
         // 252 is a multiple of 42, so the 42 cells never wrap.
-        self.data[start..start + NIBBLES].try_into().expect("42 cells")
+        self.data[start..start + NIBBLES]
+            .try_into()
+            .expect("42 cells")
     }
 
     /// One macro-step: the 42 nibbles at the read point leave (into

@@ -75,3 +75,30 @@ fn games_are_values() {
     two.play(Square::B8);
     assert_ne!(one, two);
 }
+
+/// Waiting before a key turns the idle ring; `canonical` undoes that, and
+/// where the ring stands does not change what the programs answer.
+#[test]
+fn canonical_games_ignore_how_far_the_idle_ring_turned() {
+    let moves = [Square::A7, Square::B7, Square::C8, Square::G1, Square::E6];
+    for start in [Square::A8, Square::H1, Square::E5, Square::D1] {
+        let mut game = QueenGame::new().unwrap();
+        game.play(start);
+        let canonical = game.canonical();
+        let answers: Vec<_> = moves.iter().map(|&to| game.clone().play(to)).collect();
+        for wait in [1, 7, 13, 29, 30, 31, 560] {
+            let mut waited = game.clone();
+            waited.wait(wait);
+            assert_eq!(
+                waited.canonical(),
+                canonical,
+                "{start} after waiting {wait}"
+            );
+            let waited_answers: Vec<_> = moves.iter().map(|&to| waited.clone().play(to)).collect();
+            assert_eq!(waited_answers, answers, "{start} after waiting {wait}");
+            let canonical_answers: Vec<_> =
+                moves.iter().map(|&to| canonical.clone().play(to)).collect();
+            assert_eq!(canonical_answers, answers);
+        }
+    }
+}
