@@ -9,10 +9,11 @@ use crate::program::{Program, ProgramError, address_label};
 pub const HOLD_FRAMES: u32 = 2;
 /// Frames run after the calculator stops, before the display is read.
 pub const SETTLE_FRAMES: u32 = 4;
-/// Frames a run may take before the driver gives up (about 15 minutes of
-/// the real calculator); a program that never stops is reported, not
-/// waited for.
-pub const DEFAULT_RUN_LIMIT: u32 = 100_000;
+/// Frames a run may take before the driver gives up: 5.6 M macro-steps,
+/// about 2½ hours of the real calculator (some 650 macro-steps a second)
+/// and a few seconds of emulation. A program that never stops is reported
+/// (`Press::stopped` false), not waited for.
+pub const DEFAULT_RUN_LIMIT: u32 = 10_000;
 
 /// The whole MK-61: every chip's registers and both memories. Two equal
 /// values behave identically from here on, so a (position, calculator)

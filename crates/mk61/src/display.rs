@@ -159,8 +159,8 @@ impl Display {
         })
     }
 
-    /// A plain number shown with no exponent: its mantissa text (sign
-    /// included, e.g. `-14.`, `5.2`, `77.`), or `None`.
+    /// The mantissa positions as text without blanks, sign included
+    /// (`-14.`, `5.2`, `77.`); the exponent positions are left out.
     pub fn mantissa_text(&self) -> String {
         let mut text = String::new();
         for position in 0..9 {

@@ -164,8 +164,9 @@ impl<R: Copy> Turn<R> {
 }
 
 /// Frames a game waits for the program to stop before it reports
-/// `Running`: the programs answer within about 40 frames, so this is a
-/// program that has lost its way, not a slow one.
+/// `Running` (about half an hour of the real calculator): the programs
+/// answer within about 40 frames, so this is a program that has lost its
+/// way, not a slow one.
 pub const GAME_RUN_LIMIT: u32 = 2000;
 
 /// Protocol answers in one turn before the driver stops answering (the
