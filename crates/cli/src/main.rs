@@ -2,6 +2,8 @@
 //! crates and prints; nothing else lives here.
 
 mod commands;
+mod diagram;
+mod tables_args;
 
 use std::process::ExitCode;
 
@@ -22,7 +24,18 @@ enum Command {
     Mk61(commands::mk61::Args),
 }
 
+/// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
+/// as command-line tools do, instead of failing on the next print.
+fn restore_default_sigpipe() {
+    // SAFETY: setting a signal's disposition to the default before any other
+    // thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),

@@ -1,1 +1,34 @@
-//! placeholder
+//! Exact distance-to-mate tables for small pawnless endgames, built by the
+//! ranking method of Brudno and Landau (retrograde analysis).
+//!
+//! Conventions (as in docs/tables.md):
+//! - a position is legal when the men stand on distinct squares and the side
+//!   not to move is not in check;
+//! - win, draw and loss are from the side to move's point of view;
+//! - distance to mate is counted in plies in the tables ([`Value`]) and in
+//!   moves of the winning side, the mating move included, for people
+//!   ([`Value::moves`]).
+
+mod error;
+mod file;
+mod index;
+mod material;
+mod rules;
+mod solve;
+mod summary;
+mod symmetry;
+mod table;
+mod tablebase;
+mod value;
+mod variant;
+
+pub use error::{FileError, MaterialError, TableError};
+pub use file::{MAGIC, VERSION, file_name};
+pub use index::Squares;
+pub use material::{MAX_MEN, Material};
+pub use solve::{Progress, Subtables, build};
+pub use summary::{SideSummary, summarize};
+pub use table::Table;
+pub use tablebase::{Event, TABLES_ENV, Tablebase};
+pub use value::{Value, Wdl};
+pub use variant::Variant;

@@ -1,9 +1,164 @@
-//! `ajedrecista probe`.
+//! `ajedrecista probe`: the value of a position and of each of its moves.
 
-/// Arguments of `ajedrecista probe`.
+use ajedrecista_tables::{Value, Variant};
+use anyhow::Context;
+use serde::Serialize;
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, EnPassantMode, Position, PositionError, Square,
+    fen::Fen,
+    san::{San, SanPlus},
+};
+
+use crate::{diagram::diagram, tables_args::TablesArgs};
+
+/// The value of a position (win, draw or loss for the side to move, and the
+/// distance to mate), every legal move with its value, best first, and the
+/// principal variation.
+///
+/// A move's value is what the side to move gets by playing it. DTM is in
+/// moves of the winning side, mate included, and in plies.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The position, as FEN (pawnless, 3 to 5 men)
+    fen: String,
+    /// The fixed-king game: the white king, on this square, never moves
+    #[arg(long, value_name = "SQ")]
+    fixed_king: Option<Square>,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    tables: TablesArgs,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("probe: not built yet")
+#[derive(Serialize)]
+struct MoveJson {
+    uci: String,
+    san: String,
+    result: &'static str,
+    dtm_plies: Option<u16>,
+}
+
+#[derive(Serialize)]
+struct ProbeJson {
+    fen: String,
+    result: &'static str,
+    dtm_plies: Option<u16>,
+    dtm_moves: Option<u16>,
+    moves: Vec<MoveJson>,
+    pv: Vec<String>,
+}
+
+/// Reads a FEN into a position; legality as the tables define it (a check
+/// that no last move could give is allowed).
+pub fn parse_fen(text: &str) -> anyhow::Result<Chess> {
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .with_context(|| format!("cannot read FEN {text:?}"))?;
+    fen.into_position::<Chess>(CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .map_err(|err| anyhow::anyhow!("illegal position {text:?}: {err}"))
+}
+
+fn describe(value: Value) -> String {
+    match value {
+        Value::Win(p) => format!(
+            "win, mate in {} ({p} plies)",
+            value.moves().unwrap_or_default()
+        ),
+        Value::Loss(0) => "checkmated".to_owned(),
+        Value::Loss(p) => format!(
+            "loss, mated in {} ({p} plies)",
+            value.moves().unwrap_or_default()
+        ),
+        Value::Draw => "draw".to_owned(),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let pos = parse_fen(&args.fen)?;
+    let variant = crate::tables_args::variant(args.fixed_king);
+    if let Variant::FixedKing(sq) = variant
+        && pos.board().king_of(shakmaty::Color::White) != Some(sq)
+    {
+        anyhow::bail!("the white king must stand on {sq}, its fixed square");
+    }
+    let tb = args.tables.open();
+    let value = tb.probe(&pos, variant)?;
+    let moves = tb.moves(&pos, variant)?;
+    let pv = tb.principal_variation(&pos, variant)?;
+    let out = ProbeJson {
+        fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+        result: value.wdl().as_str(),
+        dtm_plies: value.plies(),
+        dtm_moves: value.moves(),
+        moves: moves
+            .iter()
+            .map(|&(mv, v)| MoveJson {
+                uci: mv.to_uci(CastlingMode::Standard).to_string(),
+                san: San::from_move(&pos, mv).to_string(),
+                result: v.wdl().as_str(),
+                dtm_plies: v.plies(),
+            })
+            .collect(),
+        pv: san_line(&pos, &pv),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("{}", diagram(pos.board(), Bitboard::EMPTY));
+    println!("{}", out.fen);
+    println!("{} to move: {}", pos.turn(), describe(value));
+    println!();
+    println!(
+        "{:<8} {:<6} {:<6} {:>6} {:>6}",
+        "move", "uci", "result", "moves", "plies"
+    );
+    for (m, &(_, v)) in out.moves.iter().zip(&moves) {
+        let dash = || "-".to_owned();
+        println!(
+            "{:<8} {:<6} {:<6} {:>6} {:>6}",
+            m.san,
+            m.uci,
+            m.result,
+            v.moves().map_or_else(dash, |n| n.to_string()),
+            v.plies().map_or_else(dash, |n| n.to_string())
+        );
+    }
+    if !out.pv.is_empty() {
+        println!();
+        println!("principal variation: {}", numbered(&pos, &out.pv));
+    }
+    Ok(())
+}
+
+/// SAN of a line of moves from `pos`, with check and mate marks.
+pub fn san_line(pos: &Chess, line: &[shakmaty::Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    line.iter()
+        .map(|&mv| SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string())
+        .collect()
+}
+
+/// A line in SAN with move numbers: `1. Qb7+ Kd8 2. ...`.
+fn numbered(start: &Chess, sans: &[String]) -> String {
+    let mut number = start.fullmoves().get();
+    let mut white = start.turn() == shakmaty::Color::White;
+    let mut out = Vec::new();
+    for (i, san) in sans.iter().enumerate() {
+        if white {
+            out.push(format!("{number}. {san}"));
+        } else if i == 0 {
+            out.push(format!("{number}... {san}"));
+        } else {
+            out.push(san.clone());
+        }
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    out.join(" ")
 }

@@ -1,0 +1,104 @@
+//! Options shared by the commands that use tables, and what they show while
+//! a table is built.
+
+use std::{
+    path::PathBuf,
+    sync::{Arc, Mutex},
+    time::Instant,
+};
+
+use ajedrecista_tables::{Event, Progress, Tablebase, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct TablesArgs {
+    /// Folder of the table cache [default: the user's cache folder,
+    /// ajedrecista/tables]
+    #[arg(long, value_name = "DIR", env = ajedrecista_tables::TABLES_ENV)]
+    pub tables: Option<PathBuf>,
+}
+
+/// The progress bar of the build under way: shown on a terminal once the
+/// build has taken a second.
+#[derive(Default)]
+struct BuildBar {
+    started: Option<Instant>,
+    bar: Option<ProgressBar>,
+}
+
+impl BuildBar {
+    fn start(&mut self) {
+        self.finish();
+        self.started = Some(Instant::now());
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        self.started = None;
+    }
+
+    fn update(&mut self, label: String, progress: Progress) {
+        let Some(started) = self.started else { return };
+        if self.bar.is_none() && started.elapsed().as_secs_f64() > 1.0 {
+            let bar = ProgressBar::new(progress.total);
+            bar.set_style(
+                ProgressStyle::with_template("{msg:<28} [{bar:40}] {percent:>3}% {elapsed}")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            let stage = progress
+                .rank
+                .map_or("first pass".to_owned(), |rank| format!("rank {rank}"));
+            bar.set_message(format!("{label}: {stage}"));
+            bar.set_position(progress.done.min(progress.total));
+        }
+    }
+}
+
+fn label(material: &ajedrecista_tables::Material, variant: Variant) -> String {
+    match variant {
+        Variant::Standard => material.to_string(),
+        Variant::FixedKing(sq) => format!("{material} (king fixed on {sq})"),
+    }
+}
+
+impl TablesArgs {
+    /// A tablebase that reports cache problems on stderr and shows a
+    /// progress bar on a terminal for builds that take over a second.
+    pub fn open(&self) -> Tablebase {
+        let bar = Arc::new(Mutex::new(BuildBar::default()));
+        let events = Arc::clone(&bar);
+        Tablebase::new(self.tables.clone())
+            .on_event(move |event| match event {
+                Event::Rebuilding { path, reason } => {
+                    eprintln!(
+                        "ajedrecista: table file {} is unusable ({reason}); rebuilding it",
+                        path.display()
+                    )
+                }
+                Event::NotSaved { path, reason } => {
+                    eprintln!(
+                        "ajedrecista: could not save table {} ({reason}); using it from memory",
+                        path.display()
+                    )
+                }
+                Event::Building { .. } => events.lock().expect("no poisoning").start(),
+                Event::Built { .. } => events.lock().expect("no poisoning").finish(),
+            })
+            .on_progress(move |material, variant, progress| {
+                bar.lock()
+                    .expect("no poisoning")
+                    .update(label(material, variant), progress)
+            })
+    }
+}
+
+/// The variant named by a `--fixed-king` option.
+pub fn variant(fixed_king: Option<shakmaty::Square>) -> Variant {
+    fixed_king.map_or(Variant::Standard, Variant::FixedKing)
+}

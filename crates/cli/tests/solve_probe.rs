@@ -1,0 +1,114 @@
+//! `solve` and `probe` from the outside: JSON fields, errors, exit codes.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str], tables: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(args)
+        .env("AJEDRECISTA_TABLES", tables)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str], tables: &std::path::Path) -> serde_json::Value {
+    let out = run(args, tables);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn solve_prints_the_documented_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json(&["solve", "KRvK", "--json"], dir.path());
+    assert_eq!(v["material"], "KRvK");
+    assert!(v["fixed_king"].is_null());
+    assert_eq!(v["white_to_move"]["max_dtm_moves"], 16);
+    assert_eq!(v["black_to_move"]["max_dtm_moves"], 16);
+    let w = &v["white_to_move"];
+    let sum =
+        w["win"].as_u64().unwrap() + w["draw"].as_u64().unwrap() + w["loss"].as_u64().unwrap();
+    assert_eq!(sum, w["legal"].as_u64().unwrap());
+    // The example of the longest mate probes to the longest mate.
+    let fen = w["max_dtm_fen"].as_str().unwrap();
+    let p = json(&["probe", fen, "--json"], dir.path());
+    assert_eq!(p["dtm_moves"], 16);
+    assert_eq!(p["result"], "win");
+    assert_eq!(p["pv"].as_array().unwrap().len(), 31);
+    assert!(
+        p["pv"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .ends_with('#')
+    );
+    let hist = w["histogram_plies"].as_array().unwrap();
+    assert!(hist.iter().all(|e| e[0].as_u64().unwrap() % 2 == 1));
+    assert!(v["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn fixed_king_all_lists_64_squares() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json(
+        &["solve", "KQvK", "--fixed-king", "all", "--json"],
+        dir.path(),
+    );
+    let squares = v["squares"].as_array().unwrap();
+    assert_eq!(squares.len(), 64);
+    let c3 = squares.iter().find(|s| s["square"] == "c3").unwrap();
+    assert_eq!(c3["white_to_move"]["max_dtm_moves"], 23);
+    assert_eq!(c3["white_to_move"]["win"], c3["white_to_move"]["legal"]);
+}
+
+#[test]
+fn probe_lists_moves_best_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json(
+        &["probe", "8/8/8/8/8/2k5/8/K6Q w - - 0 1", "--json"],
+        dir.path(),
+    );
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["dtm_plies"], 11);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["dtm_plies"], 11);
+    let plies: Vec<u64> = moves
+        .iter()
+        .map(|m| m["dtm_plies"].as_u64().unwrap())
+        .collect();
+    assert!(plies.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(v["pv"].as_array().unwrap().len(), 11);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["solve", "KQXvK"][..],
+        &["solve", "KPvK"],
+        &["solve", "KQRBvKN"],
+        &["solve", "KQvK", "--fixed-king", "k9"],
+        &["solve", "KQvKR", "--fixed-king", "c3"],
+        &["probe", "not a fen"],
+        &["probe", "k7/8/8/8/8/2K5/8/R6R w - - 0 1"],
+        &[
+            "probe",
+            "8/8/8/8/8/2k5/8/K6R w - - 0 1",
+            "--fixed-king",
+            "c3",
+        ],
+        &["probe", "8/8/8/8/8/2k5/PPPPPPPP/K6R w - - 0 1"],
+    ] {
+        let out = run(args, dir.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,66 @@
+//! Errors of the tables crate.
+
+use std::path::PathBuf;
+
+use shakmaty::{Color, Square};
+
+use crate::material::Material;
+
+/// A material that the solver does not handle.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum MaterialError {
+    #[error(
+        "cannot read material {0:?}: write it like KQvKR (white men, 'v', black men, each side starting with K)"
+    )]
+    Syntax(String),
+    #[error("pawns are not supported: the tables are for pawnless endgames")]
+    Pawns,
+    #[error("each side has exactly one king")]
+    ExtraKing,
+    #[error("{0} men is too many: the tables hold 3 to 5 men, kings included")]
+    TooManyMen(usize),
+    #[error("{0} must have exactly one king")]
+    KingCount(Color),
+}
+
+/// Why a table could not be had, or a position not probed.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error(transparent)]
+    Material(#[from] MaterialError),
+    #[error("the fixed-king game needs a bare black king, not {0}")]
+    FixedKingNeedsBareBlack(Material),
+    #[error("the position has material {found}, the table is for {expected}")]
+    WrongMaterial { expected: Material, found: Material },
+    #[error("the white king must stand on its fixed square {0}")]
+    KingNotOnFixedSquare(Square),
+    #[error(
+        "the position is not legal (a man on another's square, or the side not to move in check)"
+    )]
+    NotInTable,
+    #[error("the table {0}, which captures lead into, was not given to the build")]
+    MissingSubtable(Material),
+    #[error("{0}: a mate is longer than a table byte holds")]
+    TooDeep(Material),
+    #[error("table file {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What is wrong with a table file.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FileError {
+    #[error("truncated: {found} bytes, expected {expected}")]
+    Truncated { found: u64, expected: u64 },
+    #[error("not a table file (bad magic)")]
+    BadMagic,
+    #[error("format version {0}, this program reads version {1}")]
+    Version(u32, u32),
+    #[error("holds {found}, expected {expected}")]
+    WrongTable { found: String, expected: String },
+    #[error("checksum mismatch: the file is corrupt")]
+    Checksum,
+}

@@ -1,0 +1,220 @@
+//! The index: a number for every placement of the men, so that a table is a
+//! flat array of bytes.
+
+use shakmaty::Square;
+
+use crate::{
+    material::MAX_MEN,
+    symmetry::{KING_PAIRS, KingPairs, Symmetry},
+    variant::Variant,
+};
+
+/// Squares of the men in material order; entries past the material's length
+/// are unused.
+pub type Squares = [Square; MAX_MEN];
+
+/// Maps placements to table positions and back.
+///
+/// In the orthodox game the kings fix one of the eight symmetries (see
+/// [`crate::symmetry`]); when both kings stand on the a1-h8 diagonal the
+/// reflection in it is decided by the other men, so that every position has
+/// exactly one number. With a fixed white king there is no symmetry to use:
+/// the number is made of the other men's squares alone.
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    men: usize,
+    fixed_king: Option<Square>,
+}
+
+/// Base-64 number of the squares of the men from `first` on.
+#[inline]
+fn digits(squares: &[Square]) -> usize {
+    squares
+        .iter()
+        .fold(0, |acc, &sq| acc * 64 + usize::from(sq))
+}
+
+impl Indexer {
+    pub fn new(men: usize, variant: Variant) -> Indexer {
+        Indexer {
+            men,
+            fixed_king: match variant {
+                Variant::Standard => None,
+                Variant::FixedKing(sq) => Some(sq),
+            },
+        }
+    }
+
+    /// Number of men after the kings.
+    fn others(&self) -> usize {
+        self.men - 2
+    }
+
+    /// Number of table positions for one side to move.
+    pub fn size(&self) -> usize {
+        match self.fixed_king {
+            None => KING_PAIRS << (6 * self.others()),
+            Some(_) => 64 << (6 * self.others()),
+        }
+    }
+
+    /// The number of a placement, or `None` when it has none: the kings
+    /// share a square or touch, or the white king is off its fixed square.
+    #[inline]
+    pub fn encode(&self, squares: &[Square]) -> Option<usize> {
+        let n = self.men;
+        match self.fixed_king {
+            Some(fixed) => (squares[0] == fixed).then(|| digits(&squares[1..n])),
+            None => {
+                let (pair, sym) = KingPairs::get().lookup(squares[0], squares[1])?;
+                let mut others = [Square::A1; MAX_MEN];
+                let k = self.others();
+                for (dst, &src) in others.iter_mut().zip(&squares[2..n]) {
+                    *dst = sym.apply(src);
+                }
+                let mut rest = digits(&others[..k]);
+                if KingPairs::get().is_diagonal(pair) {
+                    for sq in &mut others[..k] {
+                        *sq = Symmetry::DIAGONAL.apply(*sq);
+                    }
+                    rest = rest.min(digits(&others[..k]));
+                }
+                Some((usize::from(pair) << (6 * k)) | rest)
+            }
+        }
+    }
+
+    /// The placement of a number, or `None` for a number that is not the
+    /// canonical one of its position (the mirror image of another number
+    /// when both kings are on the diagonal).
+    #[inline]
+    pub fn decode(&self, index: usize) -> Option<Squares> {
+        let mut squares = [Square::A1; MAX_MEN];
+        let k = self.others();
+        for i in 0..k {
+            squares[self.men - 1 - i] = Square::new(((index >> (6 * i)) & 63) as u32);
+        }
+        match self.fixed_king {
+            Some(fixed) => {
+                squares[0] = fixed;
+                squares[1] = Square::new((index >> (6 * k)) as u32);
+            }
+            None => {
+                let pair = (index >> (6 * k)) as u16;
+                (squares[0], squares[1]) = KingPairs::get().pair(pair);
+                if KingPairs::get().is_diagonal(pair) {
+                    let mut mirrored = [Square::A1; MAX_MEN];
+                    for (dst, &src) in mirrored.iter_mut().zip(&squares[2..self.men]) {
+                        *dst = Symmetry::DIAGONAL.apply(src);
+                    }
+                    if digits(&mirrored[..k]) < digits(&squares[2..self.men]) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(squares)
+    }
+
+    /// The number of the placement `squares` (whose number is `index`) with
+    /// man `man` moved to `to`. Moving a man other than a king keeps the
+    /// kings' symmetry, so only that man's digit changes, unless both kings
+    /// stand on the diagonal, where the mirror may flip.
+    #[inline]
+    pub fn moved(&self, index: usize, squares: &Squares, man: usize, to: Square) -> Option<usize> {
+        let shift = 6 * (self.men - 1 - man);
+        let fast = match self.fixed_king {
+            Some(_) => man >= 1,
+            None => {
+                man >= 2 && !KingPairs::get().is_diagonal((index >> (6 * self.others())) as u16)
+            }
+        };
+        if fast {
+            Some(index & !(63 << shift) | usize::from(to) << shift)
+        } else {
+            let mut after = *squares;
+            after[man] = to;
+            self.encode(&after[..self.men])
+        }
+    }
+
+    /// Whether two different moves (or retractions) of this placement may
+    /// lead to the same number. That takes a symmetry other than the
+    /// identity that leaves all men but the one or two that moved in place;
+    /// only the reflections in the long diagonals leave any square in place,
+    /// so all men but two must stand on one of them.
+    #[inline]
+    pub fn may_merge(&self, squares: &Squares) -> bool {
+        if self.fixed_king.is_some() {
+            return false;
+        }
+        let men = &squares[..self.men];
+        let main = men
+            .iter()
+            .filter(|s| s.file().to_u32() == s.rank().to_u32())
+            .count();
+        let anti = men
+            .iter()
+            .filter(|s| s.file().to_u32() + s.rank().to_u32() == 7)
+            .count();
+        main.max(anti) + 2 >= self.men
+    }
+
+    /// How many placements of the board the number stands for.
+    pub fn weight(&self, index: usize) -> u64 {
+        let Some(squares) = self.decode(index) else {
+            return 0;
+        };
+        match self.fixed_king {
+            Some(_) => 1,
+            None => {
+                let pair = (index >> (6 * self.others())) as u16;
+                let kp = KingPairs::get();
+                if kp.is_diagonal(pair) {
+                    let symmetric = squares[2..self.men]
+                        .iter()
+                        .all(|&sq| Symmetry::DIAGONAL.apply(sq) == sq);
+                    if symmetric { 4 } else { 8 }
+                } else {
+                    u64::from(kp.multiplicity(pair))
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_inverts_decode() {
+        let ix = Indexer::new(3, Variant::Standard);
+        let mut canonical = 0;
+        for index in 0..ix.size() {
+            if let Some(squares) = ix.decode(index) {
+                canonical += 1;
+                assert_eq!(ix.encode(&squares), Some(index));
+            }
+        }
+        assert!(canonical < ix.size());
+    }
+
+    #[test]
+    fn weights_cover_every_placement() {
+        let ix = Indexer::new(3, Variant::Standard);
+        let total: u64 = (0..ix.size()).map(|i| ix.weight(i)).sum();
+        assert_eq!(total, 3612 * 64);
+    }
+
+    #[test]
+    fn every_image_of_a_placement_has_the_same_number() {
+        let ix = Indexer::new(4, Variant::Standard);
+        let placement = [Square::C3, Square::F6, Square::B7, Square::G2, Square::A1];
+        let number = ix.encode(&placement).unwrap();
+        for sym in Symmetry::ALL {
+            let image: Vec<Square> = placement.iter().map(|&s| sym.apply(s)).collect();
+            assert_eq!(ix.encode(&image), Some(number));
+        }
+    }
+}

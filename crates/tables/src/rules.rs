@@ -1,0 +1,221 @@
+//! Moves and retractions of a placement, from shakmaty's attack tables.
+//!
+//! A table position is a list of squares in material order, not a shakmaty
+//! `Chess`: building a table visits every placement many times, and this
+//! keeps each visit to a few bitboard operations.
+
+use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
+
+use crate::{
+    index::Squares,
+    material::{MAX_MEN, Material},
+    variant::Variant,
+};
+
+/// A legal move of a placement.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// Which man moves (its place in the material).
+    pub man: usize,
+    pub to: Square,
+    /// The man taken, if any.
+    pub captured: Option<usize>,
+}
+
+/// The men of a material and the rules they move by.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    men: [Piece; MAX_MEN],
+    len: usize,
+    white_king_fixed: bool,
+}
+
+impl Rules {
+    pub fn new(material: &Material, variant: Variant) -> Rules {
+        let mut men = [Color::White.king(); MAX_MEN];
+        men[..material.len()].copy_from_slice(material.men());
+        Rules {
+            men,
+            len: material.len(),
+            white_king_fixed: matches!(variant, Variant::FixedKing(_)),
+        }
+    }
+
+    /// The squares man `i` attacks from `from`. A direct call per role: the
+    /// generic `attacks::attacks` costs a fifth of a build.
+    #[inline(always)]
+    fn attacks(&self, i: usize, from: Square, occupied: Bitboard) -> Bitboard {
+        match self.men[i].role {
+            Role::King => attacks::king_attacks(from),
+            Role::Queen => attacks::queen_attacks(from, occupied),
+            Role::Rook => attacks::rook_attacks(from, occupied),
+            Role::Bishop => attacks::bishop_attacks(from, occupied),
+            Role::Knight => attacks::knight_attacks(from),
+            Role::Pawn => unreachable!("pawnless material"),
+        }
+    }
+
+    /// Whether man `i` may move at all.
+    #[inline]
+    fn moves_at_all(&self, i: usize) -> bool {
+        !(i == 0 && self.white_king_fixed)
+    }
+
+    #[inline]
+    fn king(color: Color) -> usize {
+        match color {
+            Color::White => 0,
+            Color::Black => 1,
+        }
+    }
+
+    #[inline]
+    pub fn occupied(&self, sq: &Squares) -> Bitboard {
+        sq[..self.len].iter().fold(Bitboard::EMPTY, |bb, &s| bb | s)
+    }
+
+    /// True when no two men share a square.
+    #[inline]
+    pub fn distinct(&self, sq: &Squares) -> bool {
+        let mut seen = Bitboard::EMPTY;
+        for &s in &sq[..self.len] {
+            if seen.contains(s) {
+                return false;
+            }
+            seen |= s;
+        }
+        true
+    }
+
+    /// Whether the men of `by` (except `skip`, a man just taken) attack
+    /// `target` with the board occupied by `occupied`.
+    #[inline]
+    fn attacked(
+        &self,
+        sq: &Squares,
+        target: Square,
+        by: Color,
+        occupied: Bitboard,
+        skip: Option<usize>,
+    ) -> bool {
+        (0..self.len).any(|i| {
+            Some(i) != skip
+                && self.men[i].color == by
+                && self.attacks(i, sq[i], occupied).contains(target)
+        })
+    }
+
+    /// Whether the king of `color` is in check.
+    #[inline]
+    pub fn in_check(&self, sq: &Squares, color: Color) -> bool {
+        self.attacked(sq, sq[Rules::king(color)], !color, self.occupied(sq), None)
+    }
+
+    /// Legal with `turn` to move: men on distinct squares and the side not to
+    /// move not in check.
+    #[inline]
+    pub fn is_legal(&self, sq: &Squares, turn: Color) -> bool {
+        self.distinct(sq) && !self.in_check(sq, !turn)
+    }
+
+    /// Whether `turn` attacks an enemy man other than the king: the cheap
+    /// test for "may have a capture".
+    #[inline]
+    pub fn threatens_capture(&self, sq: &Squares, turn: Color) -> bool {
+        let occupied = self.occupied(sq);
+        let targets = self.capturable(sq, !turn);
+        !targets.is_empty()
+            && (0..self.len).any(|i| {
+                self.men[i].color == turn
+                    && self.moves_at_all(i)
+                    && self.attacks(i, sq[i], occupied).intersects(targets)
+            })
+    }
+
+    /// Calls `f` for every legal move of `turn`.
+    #[inline]
+    pub fn for_each_move(&self, sq: &Squares, turn: Color, mut f: impl FnMut(Move)) {
+        self.moves_while(sq, turn, Bitboard::FULL, |mv| {
+            f(mv);
+            true
+        });
+    }
+
+    /// Calls `f` for the legal moves of `turn` to a square of `targets`
+    /// until it returns false. Returns false if it was stopped.
+    #[inline]
+    pub fn moves_while(
+        &self,
+        sq: &Squares,
+        turn: Color,
+        targets: Bitboard,
+        mut f: impl FnMut(Move) -> bool,
+    ) -> bool {
+        let occupied = self.occupied(sq);
+        let own = (0..self.len)
+            .filter(|&i| self.men[i].color == turn)
+            .fold(Bitboard::EMPTY, |bb, i| bb | sq[i]);
+        let king = Rules::king(turn);
+        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
+            for to in self.attacks(i, sq[i], occupied) & !own & targets {
+                let captured = (2..self.len).find(|&j| sq[j] == to && self.men[j].color != turn);
+                let after = (occupied ^ sq[i]) | to;
+                let king_sq = if i == king { to } else { sq[king] };
+                let mut moved = *sq;
+                moved[i] = to;
+                if !self.attacked(&moved, king_sq, !turn, after, captured)
+                    && !f(Move {
+                        man: i,
+                        to,
+                        captured,
+                    })
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `turn` has a legal move that takes nothing.
+    #[inline]
+    pub fn has_quiet_move(&self, sq: &Squares, turn: Color) -> bool {
+        !self.moves_while(sq, turn, !self.occupied(sq), |_| false)
+    }
+
+    /// The squares of the men of `color` other than the king: what a
+    /// capture may take.
+    #[inline]
+    pub fn capturable(&self, sq: &Squares, color: Color) -> Bitboard {
+        (2..self.len)
+            .filter(|&j| self.men[j].color == color)
+            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
+    }
+
+    /// Calls `f(man, from)` for every retraction of a move by `mover` that
+    /// took nothing: the man stands on its square now and came from `from`.
+    /// Whether the earlier position is legal is the caller's to check.
+    #[inline]
+    pub fn for_each_retraction(
+        &self,
+        sq: &Squares,
+        mover: Color,
+        mut f: impl FnMut(usize, Square),
+    ) {
+        let occupied = self.occupied(sq);
+        for i in (0..self.len).filter(|&i| self.men[i].color == mover && self.moves_at_all(i)) {
+            for from in self.attacks(i, sq[i], occupied) & !occupied {
+                f(i, from);
+            }
+        }
+    }
+
+    /// The squares left after man `captured` is taken, in the smaller
+    /// material's order.
+    #[inline]
+    pub fn without(&self, sq: &Squares, captured: usize) -> Squares {
+        let mut out = *sq;
+        out.copy_within(captured + 1..self.len, captured);
+        out
+    }
+}

@@ -1,0 +1,128 @@
+//! A finished table: one byte for every number of the index, for each side
+//! to move.
+
+use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
+
+use crate::{
+    error::TableError,
+    index::{Indexer, Squares},
+    material::{MAX_MEN, Material},
+    value::{Value, decode_byte},
+    variant::Variant,
+};
+
+/// Distance-to-mate values of every position of one material and variant.
+pub struct Table {
+    material: Material,
+    variant: Variant,
+    indexer: Indexer,
+    values: ByColor<Vec<u8>>,
+}
+
+impl Table {
+    /// A table from its bytes; the caller has checked their length.
+    pub(crate) fn from_parts(
+        material: Material,
+        variant: Variant,
+        values: ByColor<Vec<u8>>,
+    ) -> Table {
+        let indexer = Indexer::new(material.len(), variant);
+        debug_assert!(values.iter().all(|v| v.len() == indexer.size()));
+        Table {
+            material,
+            variant,
+            indexer,
+            values,
+        }
+    }
+
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub(crate) fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// The bytes for one side to move.
+    pub(crate) fn bytes(&self, turn: Color) -> &[u8] {
+        &self.values[turn]
+    }
+
+    /// The value of a placement, `None` when it is not a legal position of
+    /// this table.
+    #[inline]
+    pub fn value_of(&self, squares: &Squares, turn: Color) -> Option<Value> {
+        let index = self.indexer.encode(&squares[..self.material.len()])?;
+        decode_byte(self.values[turn][index])
+    }
+
+    /// The value of a position. The position's material and, for the
+    /// fixed-king game, its white king must match the table.
+    pub fn probe(&self, pos: &Chess) -> Result<Value, TableError> {
+        let squares = self.squares_of(pos.board())?;
+        self.value_of(&squares, pos.turn())
+            .ok_or(TableError::NotInTable)
+    }
+
+    /// The squares of a board's men in this table's order.
+    pub fn squares_of(&self, board: &Board) -> Result<Squares, TableError> {
+        let found = Material::from_board(board)?;
+        if found != self.material {
+            return Err(TableError::WrongMaterial {
+                expected: self.material.clone(),
+                found,
+            });
+        }
+        let mut squares = [Square::A1; MAX_MEN];
+        let mut taken = shakmaty::Bitboard::EMPTY;
+        for (slot, &man) in squares.iter_mut().zip(self.material.men()) {
+            let sq = (board.by_piece(man) & !taken)
+                .first()
+                .expect("material matched");
+            taken |= sq;
+            *slot = sq;
+        }
+        if let Variant::FixedKing(fixed) = self.variant
+            && squares[0] != fixed
+        {
+            return Err(TableError::KingNotOnFixedSquare(fixed));
+        }
+        Ok(squares)
+    }
+
+    /// The position of a table number, `None` for numbers with no legal
+    /// position.
+    pub fn position(&self, index: usize, turn: Color) -> Option<Chess> {
+        let squares = self.indexer.decode(index)?;
+        decode_byte(*self.values[turn].get(index)?)?;
+        Some(self.chess_of(&squares, turn))
+    }
+
+    /// A shakmaty position of a legal placement.
+    pub(crate) fn chess_of(&self, squares: &Squares, turn: Color) -> Chess {
+        let mut board = Board::empty();
+        for (&sq, &man) in squares.iter().zip(self.material.men()) {
+            board.set_piece_at(sq, man);
+        }
+        let setup = Setup {
+            board,
+            turn,
+            ..Setup::empty()
+        };
+        setup
+            .position(shakmaty::CastlingMode::Standard)
+            .or_else(shakmaty::PositionError::ignore_impossible_check)
+            .expect("a legal table position is a legal chess position")
+    }
+
+    /// FEN of a table number.
+    pub fn fen(&self, index: usize, turn: Color) -> Option<String> {
+        self.position(index, turn)
+            .map(|pos| Fen::from_position(&pos, EnPassantMode::Legal).to_string())
+    }
+}

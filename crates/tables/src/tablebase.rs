@@ -1,0 +1,255 @@
+//! The tablebase: tables by material and variant, loaded from the disk cache
+//! or built on demand, with the smaller tables a capture leads into built
+//! first.
+
+use std::{
+    collections::HashMap,
+    fs,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+use shakmaty::{Chess, Color, Move, Position, Role};
+
+use crate::{
+    error::TableError,
+    file,
+    material::Material,
+    solve::{self, Progress, Subtables},
+    table::Table,
+    value::Value,
+    variant::Variant,
+};
+
+/// The environment variable that names the cache folder.
+pub const TABLES_ENV: &str = "AJEDRECISTA_TABLES";
+
+/// Something that happened while getting a table, for the caller to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A cached file was unreadable or corrupt and is being rebuilt.
+    Rebuilding { path: PathBuf, reason: String },
+    /// A table is being built from scratch.
+    Building {
+        material: Material,
+        variant: Variant,
+    },
+    /// A build has finished.
+    Built {
+        material: Material,
+        variant: Variant,
+    },
+    /// A built table could not be saved; it is used from memory.
+    NotSaved { path: PathBuf, reason: String },
+}
+
+type ProgressFn = dyn Fn(&Material, Variant, Progress) + Send + Sync;
+type EventFn = dyn Fn(Event) + Send + Sync;
+
+/// Tables by material and variant.
+pub struct Tablebase {
+    dir: Option<PathBuf>,
+    tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
+    /// Builds one table at a time (each build uses every core).
+    building: Mutex<()>,
+    on_progress: Option<Box<ProgressFn>>,
+    on_event: Option<Box<EventFn>>,
+}
+
+impl Tablebase {
+    /// A tablebase caching its tables in `dir`, or in the default folder
+    /// (see [`Tablebase::default_dir`]) when `dir` is `None`.
+    pub fn new(dir: Option<PathBuf>) -> Tablebase {
+        Tablebase::with_dir(dir.or_else(Tablebase::default_dir))
+    }
+
+    /// A tablebase that keeps its tables in memory only.
+    pub fn in_memory() -> Tablebase {
+        Tablebase::with_dir(None)
+    }
+
+    fn with_dir(dir: Option<PathBuf>) -> Tablebase {
+        Tablebase {
+            dir,
+            tables: Mutex::new(HashMap::new()),
+            building: Mutex::new(()),
+            on_progress: None,
+            on_event: None,
+        }
+    }
+
+    /// `$AJEDRECISTA_TABLES`, else `ajedrecista/tables` in the user's cache
+    /// folder.
+    pub fn default_dir() -> Option<PathBuf> {
+        std::env::var_os(TABLES_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| dirs::cache_dir().map(|d| d.join("ajedrecista").join("tables")))
+    }
+
+    /// The cache folder, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Calls `f` as builds progress.
+    pub fn on_progress(
+        mut self,
+        f: impl Fn(&Material, Variant, Progress) + Send + Sync + 'static,
+    ) -> Tablebase {
+        self.on_progress = Some(Box::new(f));
+        self
+    }
+
+    /// Calls `f` on every [`Event`].
+    pub fn on_event(mut self, f: impl Fn(Event) + Send + Sync + 'static) -> Tablebase {
+        self.on_event = Some(Box::new(f));
+        self
+    }
+
+    fn event(&self, event: Event) {
+        if let Some(f) = &self.on_event {
+            f(event);
+        }
+    }
+
+    fn cached(&self, key: &(Material, Variant)) -> Option<Arc<Table>> {
+        self.tables.lock().expect("no poisoning").get(key).cloned()
+    }
+
+    /// The table of `material` in `variant`, from memory, the cache folder
+    /// or a new build.
+    pub fn table(&self, material: &Material, variant: Variant) -> Result<Arc<Table>, TableError> {
+        if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
+            return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
+        }
+        let key = (material.clone(), variant);
+        if let Some(table) = self.cached(&key) {
+            return Ok(table);
+        }
+        // Subtables first, outside the build lock: they take it themselves.
+        let mut subtables = Subtables::new();
+        if variant == Variant::Standard {
+            for captured in 2..material.len() {
+                let sub = material.without(captured);
+                if !subtables.contains_key(&sub) {
+                    subtables.insert(sub.clone(), self.table(&sub, variant)?);
+                }
+            }
+        }
+        let _guard = self.building.lock().expect("no poisoning");
+        if let Some(table) = self.cached(&key) {
+            return Ok(table);
+        }
+        let table = Arc::new(self.load_or_build(material, variant, &subtables)?);
+        self.tables
+            .lock()
+            .expect("no poisoning")
+            .insert(key, Arc::clone(&table));
+        Ok(table)
+    }
+
+    fn load_or_build(
+        &self,
+        material: &Material,
+        variant: Variant,
+        subtables: &Subtables,
+    ) -> Result<Table, TableError> {
+        if let Some(dir) = &self.dir {
+            let path = dir.join(file::file_name(material, variant));
+            match fs::read(&path) {
+                Ok(bytes) => match file::parse(bytes, material, variant) {
+                    Ok(table) => return Ok(table),
+                    Err(err) => self.event(Event::Rebuilding {
+                        path: path.clone(),
+                        reason: err.to_string(),
+                    }),
+                },
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => self.event(Event::Rebuilding {
+                    path: path.clone(),
+                    reason: err.to_string(),
+                }),
+            }
+        }
+        self.event(Event::Building {
+            material: material.clone(),
+            variant,
+        });
+        let progress = |p: Progress| {
+            if let Some(f) = &self.on_progress {
+                f(material, variant, p);
+            }
+        };
+        let table = solve::build(material, variant, subtables, &progress)?;
+        self.event(Event::Built {
+            material: material.clone(),
+            variant,
+        });
+        if let Some(dir) = &self.dir
+            && let Err(err) = file::write(dir, &table)
+        {
+            self.event(Event::NotSaved {
+                path: dir.join(file::file_name(material, variant)),
+                reason: err.to_string(),
+            });
+        }
+        Ok(table)
+    }
+
+    /// The value of a position: its table is found from its material.
+    pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
+        let material = Material::from_board(pos.board())?;
+        self.table(&material, variant)?.probe(pos)
+    }
+
+    /// The legal moves of a position in `variant`, each with the value the
+    /// mover gets by playing it, best first (fastest win, draws, slowest
+    /// loss; ties in UCI order).
+    ///
+    /// In the fixed-king game the white king does not move, and a capture by
+    /// black ends the game: such a move is given as a draw.
+    pub fn moves(&self, pos: &Chess, variant: Variant) -> Result<Vec<(Move, Value)>, TableError> {
+        let fixed = matches!(variant, Variant::FixedKing(_));
+        let mut moves = Vec::new();
+        for mv in pos.legal_moves() {
+            if fixed && pos.turn() == Color::White && mv.role() == Role::King {
+                continue;
+            }
+            let value = if fixed && mv.is_capture() {
+                Value::Draw
+            } else {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                self.probe(&child, variant)?.parent()
+            };
+            moves.push((mv, value));
+        }
+        moves.sort_by_cached_key(|(mv, value)| {
+            (
+                value.order_key(),
+                mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            )
+        });
+        Ok(moves)
+    }
+
+    /// The principal variation: best moves (as [`Tablebase::moves`] orders
+    /// them) from `pos` until mate; empty for a draw.
+    pub fn principal_variation(
+        &self,
+        pos: &Chess,
+        variant: Variant,
+    ) -> Result<Vec<Move>, TableError> {
+        let mut line = Vec::new();
+        let mut pos = pos.clone();
+        while let Some((mv, value)) = self.moves(&pos, variant)?.into_iter().next() {
+            if value == Value::Draw {
+                break;
+            }
+            pos.play_unchecked(mv);
+            line.push(mv);
+        }
+        Ok(line)
+    }
+}

@@ -1,0 +1,146 @@
+//! The value of a position and its one-byte form in a table.
+
+use std::fmt;
+
+/// The value of a position for the side to move, in plies to mate.
+///
+/// A win is always an odd number of plies (the winner mates on its own move),
+/// a loss an even number (`Loss(0)`: checkmated now).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win(u16),
+    Draw,
+    Loss(u16),
+}
+
+/// Result from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Wdl {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+}
+
+impl Value {
+    pub fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+
+    /// Plies to mate, for a decisive value.
+    pub fn plies(self) -> Option<u16> {
+        match self {
+            Value::Win(p) | Value::Loss(p) => Some(p),
+            Value::Draw => None,
+        }
+    }
+
+    /// Moves of the winning side to mate, the mating move included: a win in
+    /// 1 ply is mate in 1; a loss in 2 plies is mated in 1.
+    pub fn moves(self) -> Option<u16> {
+        match self {
+            Value::Win(p) => Some(p.div_ceil(2)),
+            Value::Loss(p) => Some(p / 2),
+            Value::Draw => None,
+        }
+    }
+
+    /// The value one ply earlier, seen by the other side.
+    pub fn parent(self) -> Value {
+        match self {
+            Value::Win(p) => Value::Loss(p + 1),
+            Value::Loss(p) => Value::Win(p + 1),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// A key that sorts values best first for the side they belong to:
+    /// the fastest win, then a draw, then the slowest loss.
+    pub fn order_key(self) -> (u8, i32) {
+        match self {
+            Value::Win(p) => (0, i32::from(p)),
+            Value::Draw => (1, 0),
+            Value::Loss(p) => (2, -i32::from(p)),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(p) => write!(f, "win in {} ({p} plies)", self.moves().unwrap_or(0)),
+            Value::Loss(0) => f.write_str("checkmated"),
+            Value::Loss(p) => write!(f, "loss in {} ({p} plies)", self.moves().unwrap_or(0)),
+            Value::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// Byte of a position not yet decided; at the end of a build, a draw.
+pub const UNDECIDED: u8 = 0;
+/// Byte of a number with no legal position behind it.
+pub const ILLEGAL: u8 = 255;
+/// The longest mate a byte can hold, in plies.
+pub const MAX_PLIES: u16 = 253;
+
+/// The byte of a decisive value: plies + 1. The parity of the plies tells a
+/// win from a loss.
+#[inline]
+pub fn encode_plies(plies: u16) -> u8 {
+    debug_assert!(plies <= MAX_PLIES);
+    (plies + 1) as u8
+}
+
+/// The value of a table byte, `None` for [`ILLEGAL`].
+#[inline]
+pub fn decode_byte(byte: u8) -> Option<Value> {
+    match byte {
+        UNDECIDED => Some(Value::Draw),
+        ILLEGAL => None,
+        b => {
+            let plies = u16::from(b - 1);
+            Some(if plies % 2 == 1 {
+                Value::Win(plies)
+            } else {
+                Value::Loss(plies)
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip() {
+        for plies in 0..=MAX_PLIES {
+            let v = decode_byte(encode_plies(plies)).unwrap();
+            assert_eq!(v.plies(), Some(plies));
+            assert_eq!(v.wdl() == Wdl::Win, plies % 2 == 1);
+        }
+        assert_eq!(decode_byte(UNDECIDED), Some(Value::Draw));
+        assert_eq!(decode_byte(ILLEGAL), None);
+    }
+
+    #[test]
+    fn moves_follow_the_convention() {
+        assert_eq!(Value::Win(1).moves(), Some(1));
+        assert_eq!(Value::Loss(0).moves(), Some(0));
+        assert_eq!(Value::Loss(2).moves(), Some(1));
+        assert_eq!(Value::Win(19).moves(), Some(10));
+    }
+}

@@ -1,0 +1,101 @@
+//! Every value agrees with the values of its children: the table is a
+//! fixed point of the minimax rule.
+
+use ajedrecista_tables::{Material, Tablebase, Value, Variant};
+use proptest::prelude::*;
+use shakmaty::{Board, CastlingMode, Chess, Color, Position, PositionError, Setup, Square};
+use std::sync::OnceLock;
+
+fn tablebase() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(Tablebase::in_memory)
+}
+
+const MATERIALS: [&str; 6] = ["KQvK", "KRvK", "KBNvK", "KQvKR", "KRvKB", "KBBvK"];
+
+/// A legal position of `material` from random squares, if they make one.
+fn position(
+    material: &Material,
+    squares: &[u8],
+    black: bool,
+    fixed: Option<Square>,
+) -> Option<Chess> {
+    let mut board = Board::empty();
+    for (i, (&man, &sq)) in material.men().iter().zip(squares).enumerate() {
+        let sq = if i == 0 {
+            fixed.unwrap_or(Square::new(u32::from(sq)))
+        } else {
+            Square::new(u32::from(sq))
+        };
+        if board.piece_at(sq).is_some() {
+            return None;
+        }
+        board.set_piece_at(sq, man);
+    }
+    let turn = if black { Color::Black } else { Color::White };
+    Setup {
+        board,
+        turn,
+        ..Setup::empty()
+    }
+    .position::<Chess>(CastlingMode::Standard)
+    .or_else(PositionError::ignore_impossible_check)
+    .ok()
+}
+
+fn check_consistent(pos: &Chess, variant: Variant) -> Result<(), TestCaseError> {
+    let tb = tablebase();
+    let value = tb.probe(pos, variant).unwrap();
+    let moves = tb.moves(pos, variant).unwrap();
+    let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+    match value {
+        Value::Loss(0) => prop_assert!(moves.is_empty() && pos.is_check(), "{fen}"),
+        Value::Win(p) => {
+            let best = moves.first().map(|m| m.1);
+            prop_assert_eq!(best, Some(Value::Win(p)), "{}", fen);
+        }
+        Value::Loss(p) => {
+            prop_assert!(
+                moves.iter().all(|m| matches!(m.1, Value::Loss(_))),
+                "{}",
+                fen
+            );
+            prop_assert_eq!(moves.first().map(|m| m.1), Some(Value::Loss(p)), "{}", fen);
+        }
+        Value::Draw => {
+            // No winning move, and not every move loses.
+            prop_assert!(
+                moves.iter().all(|m| !matches!(m.1, Value::Win(_))),
+                "{}",
+                fen
+            );
+            prop_assert!(
+                moves.is_empty() || moves.iter().any(|m| m.1 == Value::Draw),
+                "{}",
+                fen
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn orthodox_values_agree_with_children(which in 0..MATERIALS.len(), squares in prop::array::uniform5(0u8..64), black: bool) {
+        let material: Material = MATERIALS[which].parse().unwrap();
+        if let Some(pos) = position(&material, &squares, black, None) {
+            check_consistent(&pos, Variant::Standard)?;
+        }
+    }
+
+    #[test]
+    fn fixed_king_values_agree_with_children(king in 0u32..64, squares in prop::array::uniform5(0u8..64), black: bool) {
+        let material: Material = "KQvK".parse().unwrap();
+        let king = Square::new(king);
+        if let Some(pos) = position(&material, &squares, black, Some(king)) {
+            check_consistent(&pos, Variant::FixedKing(king))?;
+        }
+    }
+}

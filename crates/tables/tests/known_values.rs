@@ -1,0 +1,76 @@
+//! The longest mates of the classical endgames, as published.
+
+use ajedrecista_tables::{Material, Tablebase, Value, Variant, summarize};
+
+fn longest_moves(material: &str) -> (u16, u16) {
+    let tb = Tablebase::in_memory();
+    let table = tb
+        .table(&material.parse::<Material>().unwrap(), Variant::Standard)
+        .unwrap();
+    let s = summarize(&table);
+    let moves = |side: &ajedrecista_tables::SideSummary| side.longest.unwrap().0.moves().unwrap();
+    (moves(&s.white), moves(&s.black))
+}
+
+#[test]
+fn kqk_longest_mate_is_10() {
+    assert_eq!(longest_moves("KQvK"), (10, 10));
+}
+
+#[test]
+fn krk_longest_mate_is_16() {
+    assert_eq!(longest_moves("KRvK"), (16, 16));
+}
+
+#[test]
+fn kbbk_longest_mate_is_19() {
+    assert_eq!(longest_moves("KBBvK").0, 19);
+}
+
+#[test]
+fn kbnk_longest_mate_is_33() {
+    assert_eq!(longest_moves("KBNvK").0, 33);
+}
+
+#[test]
+fn knnk_has_no_forced_mate_beyond_one_move() {
+    let tb = Tablebase::in_memory();
+    let table = tb
+        .table(&"KNNvK".parse().unwrap(), Variant::Standard)
+        .unwrap();
+    let s = summarize(&table);
+    // White can mate only when black walks into it: a mate in one with
+    // white to move, never a forced mate from further away.
+    assert_eq!(s.white.longest.unwrap().0, Value::Win(1));
+    assert_eq!(s.black.loss, s.black.histogram_plies[&0]);
+    // The checkmates themselves (Luiro and Tiilikainen count 120).
+    assert_eq!(s.black.histogram_plies[&0], 120);
+}
+
+#[test]
+fn kqkr_longest_mate_is_35() {
+    assert_eq!(longest_moves("KQvKR").0, 35);
+}
+
+#[test]
+fn exchanging_colours_exchanges_the_sides_to_move() {
+    let tb = Tablebase::in_memory();
+    for material in ["KRvK", "KQvKR", "KBvKN"] {
+        let m: Material = material.parse().unwrap();
+        let a = summarize(&tb.table(&m, Variant::Standard).unwrap());
+        let b = summarize(&tb.table(&m.flipped(), Variant::Standard).unwrap());
+        assert_eq!(a.white.legal, b.black.legal, "{material}");
+        assert_eq!(
+            a.white.histogram_plies, b.black.histogram_plies,
+            "{material}"
+        );
+        assert_eq!(
+            a.black.histogram_plies, b.white.histogram_plies,
+            "{material}"
+        );
+        assert_eq!(
+            (a.white.win, a.white.draw, a.white.loss),
+            (b.black.win, b.black.draw, b.black.loss)
+        );
+    }
+}
