@@ -375,6 +375,11 @@ impl RookGame {
             .map_or_else(|| self.clone(), |calculator| RookGame { calculator })
     }
 
+    /// The person waits `macro_steps` before the next key.
+    pub fn wait(&mut self, macro_steps: u32) {
+        self.calculator.run_macro_steps(macro_steps);
+    }
+
     /// Types the black king's move as `FR С/П` and reads the answer.
     pub fn move_king(&mut self, to: Square) -> RookReply {
         let mut last = None;
