@@ -42,6 +42,17 @@ const PLUS3: [u8; NIBBLES] = offsets(3);
 const MINUS1: [u8; NIBBLES] = offsets(NIBBLES - 1);
 const MINUS2: [u8; NIBBLES] = offsets(NIBBLES - 2);
 
+/// Whether bit `n` of a micro-instruction word is set.
+const fn bit(word: u32, n: u32) -> bool {
+    word >> n & 1 != 0
+}
+
+/// A keyboard-scan command (third synchro field below 4): it clears the
+/// key latch, latches a held key, and (in ИК1302) drives the indicator.
+pub(crate) fn scans_keyboard(command: u32) -> bool {
+    command & 0xFC_0000 == 0
+}
+
 /// A controller's ROMs unfolded for speed: for every command address, the
 /// synchro entry of each micro-cycle.
 pub(crate) struct ChipTables {
@@ -52,11 +63,6 @@ pub(crate) struct ChipTables {
     /// Per command address: every micro-cycle is micro-instruction 0 and
     /// nothing else happens, so the chip only passes the ring on.
     passive: Vec<bool>,
-}
-
-/// Whether bit `n` of a micro-instruction word is set.
-const fn bit(word: u32, n: u32) -> bool {
-    word >> n & 1 != 0
 }
 
 impl ChipTables {
@@ -83,7 +89,7 @@ impl ChipTables {
             .iter()
             .zip(&plan)
             .map(|(&command, entries): (&u32, &[u8; NIBBLES])| {
-                let scan = command & 0xFC_0000 == 0;
+                let scan = scans_keyboard(command);
                 let jump = command >> 16 & 0xFF > 0x1F;
                 let idle = |address: usize| rom.micro[address] == 0;
                 !scan
@@ -181,7 +187,7 @@ impl Controller {
         let plan = &chip.plan[address];
         // A keyboard-scan command clears the key latch, and latches a held
         // key at its strobe (digit time i/3 + 1, three micro-cycles).
-        let scan = command & 0xFC_0000 == 0;
+        let scan = scans_keyboard(command);
         let mut strobe = 0..0;
         if scan {
             self.key_latch = false;

@@ -1,6 +1,6 @@
 //! The five chips in their ring, the keyboard lines and the indicator.
 
-use crate::controller::Controller;
+use crate::controller::{Controller, scans_keyboard};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
@@ -28,18 +28,6 @@ pub(crate) struct Machine {
     pub(crate) ir2_2: Memory,
     /// What the indicator showed at the last keyboard scan.
     pub(crate) display: Display,
-}
-
-impl Default for Machine {
-    fn default() -> Self {
-        Machine::new(AngleUnit::Degrees)
-    }
-}
-
-/// A keyboard-scan command of ИК1302 (its third synchro field below 4):
-/// it clears the key latch, latches a held key, and drives the indicator.
-fn scans_keyboard(command: u32) -> bool {
-    command & 0xFC_0000 == 0
 }
 
 impl Machine {
