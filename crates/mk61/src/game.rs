@@ -68,7 +68,8 @@ struct Number {
     point_after: usize,
 }
 
-/// Reads the mantissa as a plain number (no letters, no blanks inside).
+/// Reads the mantissa as a plain number: digits only (blanks skipped),
+/// an optional minus sign, and a lit point.
 fn number(display: &Display) -> Option<Number> {
     let negative = match display.glyphs[0] {
         Glyph::Blank => false,
