@@ -166,15 +166,21 @@ impl AngleUnit {
     }
 }
 
-impl FromStr for AngleUnit {
-    type Err = UnknownKey;
+/// A name that is not a position of the Р-ГРД-Г switch.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown switch position {0:?} (RAD, GRD or DEG)")]
+pub struct UnknownSwitch(pub String);
 
-    fn from_str(text: &str) -> Result<AngleUnit, UnknownKey> {
+impl FromStr for AngleUnit {
+    type Err = UnknownSwitch;
+
+    /// `RAD`, `GRD`, `DEG` (any case), or the labels Р, ГРД, Г.
+    fn from_str(text: &str) -> Result<AngleUnit, UnknownSwitch> {
         match text.to_uppercase().as_str() {
             "RAD" | "Р" => Ok(AngleUnit::Radians),
             "GRD" | "ГРД" => Ok(AngleUnit::Grads),
             "DEG" | "Г" => Ok(AngleUnit::Degrees),
-            _ => Err(UnknownKey(text.to_owned())),
+            _ => Err(UnknownSwitch(text.to_owned())),
         }
     }
 }

@@ -27,7 +27,7 @@ pub use game::{
     GAME_RUN_LIMIT, QUEEN_PRESETS, QUEEN_START, QueenGame, QueenReply, ROOK_PRESETS, ROOK_START,
     RookGame, RookReply, SetupError, Turn,
 };
-pub use key::{AngleUnit, Key, UnknownKey};
+pub use key::{AngleUnit, Key, UnknownKey, UnknownSwitch};
 pub use listing::{ListingError, code_of, read_listing};
 pub use opcode::{Opcode, register_key};
 pub use program::{PROGRAM_STEPS, Program, ProgramError, address_label};

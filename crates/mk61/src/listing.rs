@@ -121,14 +121,14 @@ struct Steps {
 }
 
 impl Steps {
-    fn push(&mut self, line: usize, address: usize, text: &str) -> Result<(), ListingError> {
+    fn check_address(&self, line: usize, address: usize) -> Result<(), ListingError> {
         if address != self.bytes.len() {
             return Err(error(
                 line,
                 format!(
-                    "step {} follows step {}",
+                    "step {} where step {} was expected",
                     address_label(address),
-                    self.bytes.len() as isize - 1
+                    address_label(self.bytes.len())
                 ),
             ));
         }
@@ -138,6 +138,11 @@ impl Steps {
                 format!("address {} is past A4", address_label(address)),
             ));
         }
+        Ok(())
+    }
+
+    fn push(&mut self, line: usize, address: usize, text: &str) -> Result<(), ListingError> {
+        self.check_address(line, address)?;
         let code = if self.operand_next {
             operand(text).ok_or_else(|| {
                 error(
@@ -172,6 +177,10 @@ impl Steps {
         let before = self.bytes.len();
         if self.operand_next || text.starts_with('(') {
             self.push(line, address, &format!("{code:02X}"))?;
+        } else if text == "-" && Opcode::get(code).mnemonic == "-" {
+            // A code without a name (not keyable, e.g. 1F).
+            self.check_address(line, address)?;
+            self.bytes.push(code);
         } else {
             self.push(line, address, text)?;
             if self.bytes[before] != code {
@@ -357,5 +366,10 @@ mod tests {
         assert_eq!(err.line, 2);
         let err = read_listing("just words\n").unwrap_err();
         assert_eq!(err.line, 1);
+        // Codes without a name are read from the hex layout.
+        assert_eq!(
+            read_listing("00 1F -\n01 50 С/П\n").unwrap().bytes(),
+            [0x1F, 0x50]
+        );
     }
 }
