@@ -21,6 +21,13 @@ struct Cli {
 enum Command {
     Solve(commands::solve::Args),
     Probe(commands::probe::Args),
+    /// The Gartser-Kharichev code of a mate or stalemate.
+    Code(commands::code::Args),
+    /// Classify the final positions of a FEN/EPD or PGN file.
+    Classify(commands::classify::Args),
+    /// Every mate or stalemate with given material, by etalon code.
+    Enumerate(commands::enumerate::Args),
+    /// The MK-61 calculator, emulated from its microcode.
     Mk61(commands::mk61::Args),
 }
 
@@ -40,6 +47,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Probe(args) => commands::probe::run(args),
+        Command::Code(args) => commands::code::run(args),
+        Command::Classify(args) => commands::classify::run(args),
+        Command::Enumerate(args) => commands::enumerate::run(args),
         Command::Mk61(args) => commands::mk61::run(args),
     };
     match result {

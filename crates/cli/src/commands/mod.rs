@@ -1,5 +1,8 @@
 //! One module per subcommand.
 
+pub mod classify;
+pub mod code;
+pub mod enumerate;
 pub mod mk61;
 pub mod probe;
 pub mod solve;

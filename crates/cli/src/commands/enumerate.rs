@@ -1,0 +1,135 @@
+//! `ajedrecista enumerate`: every mate or stalemate with given material.
+
+use ajedrecista_coding::{FinalKind, Legality, Material, Selection, enumerate};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+/// Arguments of `ajedrecista enumerate`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The material, white men then `v` then black men: KQvK, KBNvK, KQvKP.
+    material: String,
+    /// Stalemates instead of mates.
+    #[arg(long)]
+    stalemate: bool,
+    /// Group only the ideal positions by etalon code.
+    #[arg(long, conflicts_with = "model")]
+    ideal: bool,
+    /// Group the model positions (ideal ones included) by etalon code (the
+    /// default).
+    #[arg(long)]
+    model: bool,
+    /// Which positions count: board (legal as a diagram), last-move (a legal
+    /// last move of White leads to it), last-move-in-material (one that is
+    /// neither a capture nor a promotion).
+    #[arg(long, value_enum, default_value_t = LegalityArg::Board)]
+    legality: LegalityArg,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LegalityArg {
+    Board,
+    LastMove,
+    LastMoveInMaterial,
+}
+
+impl LegalityArg {
+    fn legality(self) -> Legality {
+        match self {
+            LegalityArg::Board => Legality::Board,
+            LegalityArg::LastMove => Legality::LastMove,
+            LegalityArg::LastMoveInMaterial => Legality::LastMoveInMaterial,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            LegalityArg::Board => "board",
+            LegalityArg::LastMove => "last-move",
+            LegalityArg::LastMoveInMaterial => "last-move-in-material",
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let material: Material = args.material.parse()?;
+    let kind = if args.stalemate {
+        FinalKind::Stalemate
+    } else {
+        FinalKind::Mate
+    };
+    let selection = if args.ideal {
+        Selection::Ideal
+    } else {
+        Selection::Model
+    };
+    let bar = ProgressBar::new(64).with_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} squares of the black king")?
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("{material}"));
+    let found = enumerate(
+        &material,
+        kind,
+        args.legality.legality(),
+        selection,
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    if args.json {
+        let report = json!({
+            "material": found.material.to_string(),
+            "stalemate": args.stalemate,
+            "legality": args.legality.name(),
+            "total": found.total,
+            "pure": found.pure,
+            "model": found.model,
+            "ideal": found.ideal,
+            "without_etalon": found.without_etalon,
+            "by_ep_code": found.by_ep_code.iter().map(|group| json!({
+                "ep_code": group.ep_code,
+                "count": group.count,
+                "ideal": group.ideal,
+                "example_fen": group.example_fen,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "{} {}s, black to move, legality {}",
+        found.material,
+        kind.name(),
+        args.legality.name()
+    );
+    println!("  total  {:>8}", found.total);
+    println!("  pure   {:>8}", found.pure);
+    println!("  model  {:>8}", found.model);
+    println!("  ideal  {:>8}", found.ideal);
+    if found.without_etalon > 0 {
+        println!("  without etalon  {}", found.without_etalon);
+    }
+    let which = if args.ideal { "ideal" } else { "model" };
+    println!("\n{which} positions by ЭП code:");
+    let width = found
+        .by_ep_code
+        .iter()
+        .map(|group| group.ep_code.chars().count())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    println!("  {:<width$}  {:>7}  ideal  example", "ЭП code", "count");
+    for group in &found.by_ep_code {
+        println!(
+            "  {:<width$}  {:>7}  {:<5}  {}",
+            group.ep_code,
+            group.count,
+            if group.ideal { "yes" } else { "no" },
+            group.example_fen
+        );
+    }
+    Ok(())
+}

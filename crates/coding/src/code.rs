@@ -1,0 +1,119 @@
+//! The code A-B-C of a final or etalon position (brochure 2.1 - 2.4, 3.3)
+//! and the classification read from it.
+
+use std::fmt;
+
+use shakmaty::Square;
+
+use crate::condition::Condition;
+use crate::symbol::{Mark, Symbol};
+use crate::zone::numeric_symbol;
+
+/// A code A-B-C.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Code {
+    /// Part A before `/`: the participating attacking units, ascending.
+    pub attacking: Vec<Symbol>,
+    /// Part A after `/`: blockers and pinned units of the attacked side,
+    /// ascending (the attacked king is not written).
+    pub attacked: Vec<Symbol>,
+    /// Part B: one mark per zone square in numbering order.
+    pub marks: Vec<Mark>,
+    /// Part C: the square of the king, `None` where the etalon omits it
+    /// (a8, a5, d5; 3.3.2).
+    pub square: Option<Square>,
+    /// Part C: pinned units outside the zone with their pinners, each a
+    /// bracket (pinned, pinner), ascending (2.4.2).
+    pub pins: Vec<Mark>,
+    /// Part C: special marks (2.4.4 - 2.4.9); empty in orthodox chess.
+    pub conditions: Vec<Condition>,
+}
+
+fn concat<T: fmt::Display>(items: &[T]) -> String {
+    items.iter().map(ToString::to_string).collect()
+}
+
+impl Code {
+    /// Part A.
+    pub fn a(&self) -> String {
+        if self.attacked.is_empty() {
+            concat(&self.attacking)
+        } else {
+            format!("{}/{}", concat(&self.attacking), concat(&self.attacked))
+        }
+    }
+
+    /// Part B.
+    pub fn b(&self) -> String {
+        concat(&self.marks)
+    }
+
+    /// Part C (possibly empty).
+    pub fn c(&self) -> String {
+        let square = self
+            .square
+            .map(|square| numeric_symbol(square).to_string())
+            .unwrap_or_default();
+        format!("{square}{}{}", concat(&self.pins), concat(&self.conditions))
+    }
+
+    /// Everything but the square of the king: two final positions that
+    /// differ by a shift agree on this.
+    pub fn same_pattern(&self, other: &Code) -> bool {
+        self.attacking == other.attacking
+            && self.attacked == other.attacked
+            && self.marks == other.marks
+            && self.pins == other.pins
+            && self.conditions == other.conditions
+    }
+
+    /// The classification of the brochure's last section.
+    pub fn classification(&self) -> Classification {
+        let group = if self.attacked.is_empty() {
+            "(K)".to_owned()
+        } else {
+            concat(&self.attacked)
+        };
+        let subgroup = self
+            .marks
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let c = self.c();
+        let kind = if c.is_empty() {
+            self.b()
+        } else {
+            format!("{}-{c}", self.b())
+        };
+        Classification {
+            class: concat(&self.attacking),
+            group,
+            subgroup,
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.a(), self.b())?;
+        let c = self.c();
+        if !c.is_empty() {
+            write!(f, "-{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Class, group, subgroup and kind (вид) of an etalon position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Classification {
+    /// The attacking units of part A.
+    pub class: String,
+    /// The attacked units of part A, `(K)` when there are none.
+    pub group: String,
+    /// The first mark of part B: the mating unit(s) or `П`.
+    pub subgroup: String,
+    /// Parts B and C.
+    pub kind: String,
+}
