@@ -29,6 +29,8 @@ enum Command {
     Classify(commands::classify::Args),
     /// Every mate or stalemate with given material, by etalon code.
     Enumerate(commands::enumerate::Args),
+    /// The MK-61 calculator, emulated from its microcode.
+    Mk61(commands::mk61::Args),
 }
 
 /// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Code(args) => commands::code::run(args),
         Command::Classify(args) => commands::classify::run(args),
         Command::Enumerate(args) => commands::enumerate::run(args),
+        Command::Mk61(args) => commands::mk61::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ pub mod audit;
 pub mod classify;
 pub mod code;
 pub mod enumerate;
+pub mod mk61;
 pub mod probe;
 pub mod selfplay;
 pub mod solve;

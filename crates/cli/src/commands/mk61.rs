@@ -1,0 +1,273 @@
+//! `ajedrecista mk61`: the MK-61 emulator, interactive or driven by a file
+//! of key tokens.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use ajedrecista_mk61::{
+    AngleUnit, Calculator, Display, Key, Program, QUEEN_PRESETS, ROOK_PRESETS, read_listing,
+};
+use anyhow::Context;
+
+/// Arguments of `ajedrecista mk61`.
+#[derive(clap::Args)]
+#[command(about = "The MK-61 calculator, emulated from its microcode")]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<Mk61Command>,
+    #[command(flatten)]
+    session: Session,
+}
+
+#[derive(clap::Subcommand)]
+enum Mk61Command {
+    /// Press the keys of a file and print the display after each.
+    Keys(KeysArgs),
+}
+
+#[derive(clap::Args)]
+struct KeysArgs {
+    #[command(flatten)]
+    session: Session,
+    /// Key tokens as in the traces (`SP`, `XP`, `7`, ...; `RAD`/`GRD`/`DEG`
+    /// set the switch), separated by blanks or newlines; `#` starts a comment.
+    #[arg(long, value_name = "FILE")]
+    keys: PathBuf,
+    /// Print a JSON list of {"key", "display"} instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct Session {
+    /// `queen` or `rook` (program and register presets of seeds 000/001,
+    /// keyed in), or a listing FILE (program only). Without it the
+    /// calculator starts from power-on.
+    #[arg(long, value_name = "queen|rook|FILE")]
+    program: Option<String>,
+    /// Position of the Р-ГРД-Г switch at power-on.
+    #[arg(long, default_value = "RAD", value_name = "RAD|GRD|DEG")]
+    switch: String,
+}
+
+impl Session {
+    /// Powers on and keys in the program, if any.
+    fn start(&self) -> anyhow::Result<Calculator> {
+        let unit: AngleUnit = self.switch.parse().context("--switch")?;
+        let mut calculator = Calculator::new(unit);
+        let (program, presets) = match self.program.as_deref() {
+            None => return Ok(calculator),
+            Some("queen") => (Program::queen(), Some(QUEEN_PRESETS)),
+            Some("rook") => (Program::rook(), Some(ROOK_PRESETS)),
+            Some(file) => (read_program_file(Path::new(file))?, None),
+        };
+        calculator
+            .enter_program(&program)
+            .context("keying the program in")?;
+        for token in presets.unwrap_or_default().split_whitespace() {
+            calculator.press(token.parse()?);
+        }
+        Ok(calculator)
+    }
+}
+
+fn read_program_file(path: &Path) -> anyhow::Result<Program> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    read_listing(&text).with_context(|| path.display().to_string())
+}
+
+/// A token of a keys file: a key, or a position of the switch.
+#[derive(Debug)]
+enum Token {
+    Key(Key),
+    Switch(AngleUnit),
+}
+
+impl Token {
+    fn parse(text: &str) -> Option<Token> {
+        text.parse()
+            .map(Token::Switch)
+            .or_else(|_| text.parse().map(Token::Key))
+            .ok()
+    }
+}
+
+/// The tokens of a keys text; `#` starts a comment.
+fn tokens(text: &str) -> anyhow::Result<Vec<Token>> {
+    let mut tokens = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default();
+        for word in line.split_whitespace() {
+            let token = Token::parse(word)
+                .with_context(|| format!("line {}: unknown key {word:?}", index + 1))?;
+            tokens.push(token);
+        }
+    }
+    Ok(tokens)
+}
+
+/// Presses one token; returns the display after it.
+fn apply(calculator: &mut Calculator, token: &Token) -> Display {
+    match *token {
+        Token::Key(key) => calculator.press(key).display,
+        Token::Switch(unit) => {
+            calculator.set_switch(unit);
+            calculator.display()
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Shown {
+    key: String,
+    display: String,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Some(Mk61Command::Keys(keys)) => run_keys(keys),
+        None => run_interactive(&args.session),
+    }
+}
+
+fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.keys)
+        .with_context(|| format!("reading {}", args.keys.display()))?;
+    let tokens = tokens(&text).with_context(|| args.keys.display().to_string())?;
+    let mut calculator = args.session.start()?;
+    let mut shown = Vec::with_capacity(tokens.len());
+    for token in &tokens {
+        let display = apply(&mut calculator, token);
+        shown.push(Shown {
+            key: canonical(token),
+            display: display.to_string(),
+        });
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &shown)?;
+        writeln!(out)?;
+    } else {
+        for line in &shown {
+            writeln!(out, "{:<4} |{}|", line.key, line.display)?;
+        }
+    }
+    Ok(())
+}
+
+/// The trace token of a key (`С/П` becomes `SP`).
+fn canonical(token: &Token) -> String {
+    match token {
+        Token::Key(key) => key.token(),
+        Token::Switch(unit) => unit.token(),
+    }
+    .to_owned()
+}
+
+fn run_interactive(session: &Session) -> anyhow::Result<()> {
+    let mut calculator = session.start()?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "MK-61. Keys by token or label (SP or С/П, XP or X→П, F, K, 0-9, ...), several to a line;"
+    )?;
+    writeln!(
+        out,
+        "RAD/GRD/DEG set the switch; :list shows the program, :reg the registers, :quit ends."
+    )?;
+    writeln!(out, "{}", draw(&calculator.display()))?;
+    for line in stdin.lock().lines() {
+        let line = line?;
+        match line.trim() {
+            ":quit" | ":q" => break,
+            ":list" => write_listing(&mut out, &calculator)?,
+            ":reg" => write_registers(&mut out, &calculator)?,
+            text => match tokens(text) {
+                Ok(tokens) => {
+                    for token in &tokens {
+                        apply(&mut calculator, token);
+                    }
+                    writeln!(out, "{}", draw(&calculator.display()))?;
+                }
+                Err(err) => writeln!(out, "{err:#}")?,
+            },
+        }
+    }
+    Ok(())
+}
+
+/// The indicator: twelve positions between bars, points below.
+fn draw(display: &Display) -> String {
+    let glyphs: String = display.glyphs.iter().map(|glyph| glyph.to_char()).collect();
+    let points: String = display
+        .points
+        .iter()
+        .map(|&point| if point { '.' } else { ' ' })
+        .collect();
+    format!("|{glyphs}|\n {points}")
+}
+
+fn write_listing(out: &mut impl Write, calculator: &Calculator) -> anyhow::Result<()> {
+    let program = Program::new(calculator.program_memory())?;
+    for row in program.to_listing().lines().collect::<Vec<_>>().chunks(5) {
+        let cells: Vec<String> = row.iter().map(|cell| format!("{cell:<22}")).collect();
+        writeln!(out, "{}", cells.concat().trim_end())?;
+    }
+    Ok(())
+}
+
+fn write_registers(out: &mut impl Write, calculator: &Calculator) -> anyhow::Result<()> {
+    for register in 0..15u8 {
+        match calculator.peek_register(register) {
+            Some(display) => writeln!(out, "R{register:x}  |{display}|")?,
+            None => {
+                writeln!(
+                    out,
+                    "registers are shown in automatic mode only (F АВТ = F /-/)"
+                )?;
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_accept_trace_tokens_labels_and_comments() {
+        let parsed = tokens("VO SP # start\nС/П X→П 7\nRAD").unwrap();
+        let names: Vec<String> = parsed.iter().map(canonical).collect();
+        assert_eq!(names, ["VO", "SP", "SP", "XP", "7", "RAD"]);
+    }
+
+    #[test]
+    fn unknown_token_names_its_line() {
+        let err = tokens("1 2\n3 ZZ").unwrap_err();
+        assert_eq!(format!("{err:#}"), "line 2: unknown key \"ZZ\"");
+    }
+
+    #[test]
+    fn keys_give_the_trace_displays() {
+        // The first keys of the manual's check program (switch at Г).
+        let mut calculator = Calculator::new(AngleUnit::Degrees);
+        let shown: Vec<String> = tokens("F + F 3")
+            .unwrap()
+            .iter()
+            .map(|token| apply(&mut calculator, token).to_string())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                " 0.          ",
+                " 3.1415926   ",
+                " 3.1415926   ",
+                " 1.1447298   "
+            ]
+        );
+    }
+}

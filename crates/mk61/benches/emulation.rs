@@ -1,0 +1,85 @@
+//! Emulation speed: macro-steps per second while a program runs, program
+//! steps per second, and one move of each chess program.
+//!
+//! Run: `cargo bench -p ajedrecista-mk61`. Figures go in docs/benchmarks.md.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use ajedrecista_mk61::{
+    AngleUnit, Calculator, Key, QueenGame, RookGame, address_label, read_listing,
+};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use shakmaty::Square;
+
+/// 00: С/П, 01..A3: КНОП, A4: 5 — started at 01 it runs 104 simple steps
+/// and the stop at A5 (cell 00).
+fn straight_line() -> Calculator {
+    let mut listing = String::from("00. С/П ");
+    for address in 1..104 {
+        listing += &format!("{}. КНОП ", address_label(address));
+    }
+    listing += "A4. 5";
+    let mut calculator = Calculator::new(AngleUnit::Radians);
+    calculator
+        .enter_program(&read_listing(&listing).unwrap())
+        .unwrap();
+    calculator
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mk61");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
+
+    // A program running: the loop 00 КНОП, 01 БП 00.
+    let mut looping = Calculator::new(AngleUnit::Radians);
+    looping
+        .enter_program(&read_listing("00. КНОП 01. БП 02. 00").unwrap())
+        .unwrap();
+    looping.press(Key::Return);
+    looping.press_with_limit(Key::RunStop, 1);
+    const STEPS: u32 = 10_000;
+    group.throughput(Throughput::Elements(u64::from(STEPS)));
+    group.bench_function("macro_steps_running", |b| {
+        b.iter(|| {
+            let mut calculator = looping.clone();
+            calculator.run_macro_steps(STEPS);
+            black_box(calculator)
+        })
+    });
+
+    // 105 program steps (01..A4, then the С/П at A5), key handling included.
+    let mut ready = straight_line();
+    for key in [Key::Goto, Key::Digit(0), Key::Digit(1)] {
+        ready.press(key);
+    }
+    group.throughput(Throughput::Elements(105));
+    group.bench_function("program_steps_straight_line", |b| {
+        b.iter(|| {
+            let mut calculator = ready.clone();
+            black_box(calculator.press(Key::RunStop))
+        })
+    });
+
+    group.throughput(Throughput::Elements(1));
+    let queen = QueenGame::new().unwrap();
+    group.bench_function("queen_move", |b| {
+        b.iter(|| {
+            let mut game = queen.clone();
+            black_box(game.play(Square::A8))
+        })
+    });
+    let rook = RookGame::new(Square::E1, Square::A2).unwrap();
+    group.bench_function("rook_move", |b| {
+        b.iter(|| {
+            let mut game = rook.clone();
+            black_box(game.move_king(Square::E5))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(emulation, benches);
+criterion_main!(emulation);

@@ -1,0 +1,232 @@
+//! The calculator as a person uses it: press a key, wait, read the display.
+
+use crate::display::Display;
+use crate::key::{AngleUnit, Key};
+use crate::machine::Machine;
+use crate::program::{Program, ProgramError, address_label};
+
+/// Frames a key is held down.
+pub const HOLD_FRAMES: u32 = 2;
+/// Frames run after the calculator stops, before the display is read.
+pub const SETTLE_FRAMES: u32 = 4;
+/// Frames a run may take before the driver gives up: 5.6 M macro-steps,
+/// about 2½ hours of the real calculator (some 650 macro-steps a second)
+/// and a few seconds of emulation. A program that never stops is reported
+/// (`Press::stopped` false), not waited for.
+pub const DEFAULT_RUN_LIMIT: u32 = 10_000;
+
+/// The whole MK-61: every chip's registers and both memories. Two equal
+/// values behave identically from here on, so a (position, calculator)
+/// pair is a sound node of a game graph.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Calculator {
+    machine: Machine,
+}
+
+/// What a key press led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Press {
+    /// The display after the calculator stopped (or gave up).
+    pub display: Display,
+    /// Frames run after the key was released until the calculator was
+    /// back in its idle loop (key handling included, so at least 1).
+    pub frames: u32,
+    /// False if the run limit was reached with the program still running.
+    pub stopped: bool,
+}
+
+/// Frames after the release beyond which a press counts as having started
+/// a program run (see [`Press::ran`]).
+pub const RUN_THRESHOLD_FRAMES: u32 = 4;
+
+impl Press {
+    /// Whether the key started a program run: the calculator was busy for
+    /// more than [`RUN_THRESHOLD_FRAMES`] frames after the release. This
+    /// reproduces the `ran` column of every reference trace: the presses
+    /// marked there took 9 frames or more, all others at most 4 (short
+    /// programs that stop within that time are not marked).
+    pub fn ran(&self) -> bool {
+        self.frames > RUN_THRESHOLD_FRAMES
+    }
+}
+
+impl Calculator {
+    /// Power-on with the switch at `unit`, then the start-up settles.
+    pub fn new(unit: AngleUnit) -> Calculator {
+        let mut calculator = Calculator {
+            machine: Machine::new(unit),
+        };
+        calculator.settle(DEFAULT_RUN_LIMIT);
+        calculator
+    }
+
+    /// Sets the Р-ГРД-Г switch (not a key press: nothing runs).
+    pub fn set_switch(&mut self, unit: AngleUnit) {
+        self.machine.set_switch(unit);
+    }
+
+    /// The indicator as it is now.
+    pub fn display(&self) -> Display {
+        self.machine.display()
+    }
+
+    /// Presses `key` as the reference traces do: held for
+    /// [`HOLD_FRAMES`], released, run until the calculator waits for a key
+    /// again (at most [`DEFAULT_RUN_LIMIT`] frames), then [`SETTLE_FRAMES`].
+    pub fn press(&mut self, key: Key) -> Press {
+        self.press_with_limit(key, DEFAULT_RUN_LIMIT)
+    }
+
+    /// [`Calculator::press`] with a run limit in frames.
+    pub fn press_with_limit(&mut self, key: Key, run_limit: u32) -> Press {
+        self.machine.hold(Some(key));
+        self.machine.run_frames(HOLD_FRAMES);
+        self.machine.hold(None);
+        let (frames, stopped) = self.settle(run_limit);
+        Press {
+            display: self.display(),
+            frames,
+            stopped,
+        }
+    }
+
+    /// Presses each key in turn; returns the last press.
+    pub fn press_all(&mut self, keys: impl IntoIterator<Item = Key>) -> Option<Press> {
+        keys.into_iter().map(|key| self.press(key)).last()
+    }
+
+    /// Runs frame by frame until a frame ends with the calculator waiting
+    /// for a key, then [`SETTLE_FRAMES`] more. Returns the frames run
+    /// before it waited, and whether it did.
+    fn settle(&mut self, run_limit: u32) -> (u32, bool) {
+        let mut frames = 0;
+        loop {
+            let idle = self.machine.run_frame_ends_idle();
+            frames += 1;
+            if idle {
+                break;
+            }
+            if frames >= run_limit {
+                return (frames, false);
+            }
+        }
+        self.machine.run_frames(SETTLE_FRAMES);
+        (frames, true)
+    }
+
+    /// What register `register` (0-14 for 0-e) holds, as П→X would show
+    /// it, read on a copy of the calculator so that this one is untouched.
+    /// `None` in programming mode (where П→X would record a step).
+    pub fn peek_register(&self, register: u8) -> Option<Display> {
+        if self.display().program_view().is_some() {
+            return None;
+        }
+        let mut copy = self.clone();
+        copy.press(Key::Recall);
+        Some(copy.press(crate::opcode::register_key(register)?).display)
+    }
+
+    /// Program memory read straight from the ring (no keys pressed, so
+    /// nothing changes): the 105 steps 00..A4.
+    pub fn program_memory(&self) -> Vec<u8> {
+        (0..crate::program::PROGRAM_STEPS)
+            .map(|step| self.machine.program_byte(step))
+            .collect()
+    }
+
+    /// Writes program memory straight into the ring, from address 00 on:
+    /// not what a person can do, but the way to load codes that cannot be
+    /// keyed (such as 1F or 5F). The calculator must be waiting for a key.
+    pub fn load_program_memory(&mut self, bytes: &[u8]) {
+        for (step, &code) in bytes.iter().take(crate::program::PROGRAM_STEPS).enumerate() {
+            self.machine.set_program_byte(step, code);
+        }
+    }
+
+    /// The same calculator as it would stand had the person waited a
+    /// little longer before the next key: the least (in a fixed order) of
+    /// the 30 states the idle machine cycles through as its ring turns.
+    /// Two calculators that differ only in how far the idle ring has turned
+    /// get the same value. `None` unless the calculator is idle (waiting,
+    /// no key held, repeating every 30 macro-steps).
+    ///
+    /// This is for graph searches over games, not for replaying traces:
+    /// the traces press each key at a fixed time after the last, and
+    /// `press` keeps that timing. See docs/mk61.md for why the choice of
+    /// phase does not change what the programs answer.
+    pub fn canonical_idle(&self) -> Option<Calculator> {
+        if !self.machine.is_waiting() {
+            return None;
+        }
+        let mut least = self.clone();
+        let mut turning = self.clone();
+        for _ in 1..crate::machine::PERIOD {
+            turning.machine.macro_step();
+            if turning < least {
+                least = turning.clone();
+            }
+        }
+        turning.machine.macro_step();
+        (turning == *self).then_some(least)
+    }
+
+    /// Macro-steps: the raw clock, for benchmarks and tests.
+    pub fn run_macro_steps(&mut self, steps: u32) {
+        for _ in 0..steps {
+            self.machine.macro_step();
+        }
+    }
+}
+
+/// A program that did not go in as keyed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    #[error(transparent)]
+    Program(#[from] ProgramError),
+    #[error("step {address}: keyed {expected:02X}, read back {found:02X}")]
+    ReadBack {
+        address: String,
+        expected: u8,
+        found: u8,
+    },
+    #[error("the display {0:?} is not the programming-mode display")]
+    NotProgramMode(String),
+}
+
+impl Calculator {
+    /// Keys the program in as a person would (В/О, F ПРГ, the steps,
+    /// F АВТ), then reads it back step by step and checks every code.
+    pub fn enter_program(&mut self, program: &Program) -> Result<(), EntryError> {
+        for key in program.entry_keys()? {
+            self.press(key);
+        }
+        let read = self.read_program(program.bytes().len())?;
+        for (address, (&expected, &found)) in program.bytes().iter().zip(&read).enumerate() {
+            if expected != found {
+                return Err(EntryError::ReadBack {
+                    address: address_label(address),
+                    expected,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `steps` program steps from address 00 in programming mode
+    /// (В/О, F ПРГ, then ШГ→ once a step; the display shows the code
+    /// behind the counter), and returns to automatic mode with F АВТ.
+    pub fn read_program(&mut self, steps: usize) -> Result<Vec<u8>, EntryError> {
+        self.press_all([Key::Return, Key::F, Key::Exponent]);
+        let mut codes = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            let display = self.press(Key::StepForward).display;
+            let view = display
+                .program_view()
+                .ok_or_else(|| EntryError::NotProgramMode(display.to_string()))?;
+            codes.push(view.codes[0]);
+        }
+        self.press_all([Key::F, Key::Negate]);
+        Ok(codes)
+    }
+}

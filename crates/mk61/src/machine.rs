@@ -1,0 +1,232 @@
+//! The five chips in their ring, the keyboard lines and the indicator.
+
+use crate::controller::{Controller, scans_keyboard};
+use crate::display::{Display, Glyph, POSITIONS};
+use crate::key::{AngleUnit, Key};
+use crate::memory::Memory;
+use crate::micro;
+use crate::rom::TABLES;
+
+/// Macro-steps in one display/keyboard frame.
+pub(crate) const FRAME: u32 = 560;
+
+/// Macro-steps after which the memory ring and both К745ИР2 read points
+/// are back where they were: 30 × 42 micro-cycles is twice the 630-nibble
+/// ring and five times the 252-nibble memory.
+pub(crate) const PERIOD: u32 = 30;
+
+/// Consecutive keyboard-scan macro-steps that mark the idle loop.
+const IDLE_STEPS: u32 = 64;
+
+/// The whole calculator at a macro-step boundary.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Machine {
+    pub(crate) ik1302: Controller,
+    pub(crate) ik1303: Controller,
+    pub(crate) ik1306: Controller,
+    pub(crate) ir2_1: Memory,
+    pub(crate) ir2_2: Memory,
+    /// What the indicator showed at the last keyboard scan.
+    pub(crate) display: Display,
+}
+
+impl Machine {
+    /// The machine at power-on: every register and memory cell zero.
+    pub fn new(unit: AngleUnit) -> Machine {
+        let mut machine = Machine {
+            ik1302: Controller::new(),
+            ik1303: Controller::new(),
+            ik1306: Controller::new(),
+            ir2_1: Memory::new(),
+            ir2_2: Memory::new(),
+            display: Display::default(),
+        };
+        machine.set_switch(unit);
+        machine
+    }
+
+    /// Sets the Р-ГРД-Г switch.
+    pub fn set_switch(&mut self, unit: AngleUnit) {
+        self.ik1303.key_x = unit.strobe();
+        self.ik1303.key_y = 1;
+    }
+
+    /// Closes the key's contacts (`Some`) or opens all (`None`).
+    pub fn hold(&mut self, key: Option<Key>) {
+        let (x, y) = key.map_or((0, 0), Key::matrix);
+        self.ik1302.key_x = x;
+        self.ik1302.key_y = y;
+    }
+
+    /// One macro-step of all five chips.
+    pub fn macro_step(&mut self) {
+        let [ik1302, ik1303, ik1306] = &*TABLES;
+        let scan = scans_keyboard(self.ik1302.command(ik1302));
+        let mut ring = self.ir2_2.outgoing();
+        let mut points = [false; POSITIONS];
+        self.ik1302
+            .macro_step(ik1302, micro::execute_ik1302, &mut ring, |i, carry| {
+                if scan && i % 3 == 2 && i / 3 < POSITIONS {
+                    points[i / 3] = carry;
+                }
+            });
+        self.ik1303
+            .macro_step(ik1303, micro::execute_ik1303, &mut ring, |_, _| {});
+        self.ik1306
+            .macro_step(ik1306, micro::execute_ik1306, &mut ring, |_, _| {});
+        self.ir2_1.exchange(&mut ring);
+        self.ir2_2.exchange(&mut ring);
+        if scan {
+            self.capture_display(points);
+        }
+    }
+
+    /// Latches the indicator from ИК1302's R: digit d of the mantissa
+    /// (d = 0 is the sign) is R[3(8-d)], the exponent follows.
+    fn capture_display(&mut self, points: [bool; POSITIONS]) {
+        let r = &self.ik1302.r;
+        for position in 0..POSITIONS {
+            let index = if position < 9 {
+                8 - position
+            } else {
+                20 - position
+            };
+            self.display.glyphs[position] = Glyph::from_nibble(r[3 * index]);
+            self.display.points[position] = position < 9 && points[8 - position];
+        }
+    }
+
+    /// The indicator as last shown.
+    pub fn display(&self) -> Display {
+        self.display
+    }
+
+    /// Runs whole frames.
+    pub fn run_frames(&mut self, frames: u32) {
+        self.run(frames * FRAME);
+    }
+
+    /// Runs one frame; true if it ended in the idle loop: the keyboard
+    /// scanned in each of the last [`IDLE_STEPS`] macro-steps. (A running
+    /// program also scans, for С/П, but only in single macro-steps.)
+    pub fn run_frame_ends_idle(&mut self) -> bool {
+        self.run(FRAME) >= IDLE_STEPS
+    }
+
+    /// Runs `steps` macro-steps with the inputs as they are; returns how
+    /// many of the last ones scanned the keyboard in a row.
+    ///
+    /// Exact shortcut: the ring returns to its place every [`PERIOD`]
+    /// macro-steps, so when the whole machine equals itself one period
+    /// earlier (idle, or waiting for a key's release) it will keep
+    /// repeating, and whole periods are skipped.
+    pub fn run(&mut self, steps: u32) -> u32 {
+        let mut trailing_scans = 0;
+        let mut remaining = steps;
+        let mut anchor: Option<Machine> = None;
+        let mut since_anchor = 0;
+        while remaining > 0 {
+            let scan = self.is_waiting();
+            self.macro_step();
+            remaining -= 1;
+            trailing_scans = if scan { trailing_scans + 1 } else { 0 };
+            since_anchor += 1;
+            if since_anchor == PERIOD {
+                since_anchor = 0;
+                if anchor.as_ref() == Some(self) {
+                    let skipped = remaining / PERIOD * PERIOD;
+                    remaining -= skipped;
+                    if trailing_scans >= PERIOD {
+                        trailing_scans += skipped;
+                    }
+                } else {
+                    anchor = Some(self.clone());
+                }
+            }
+        }
+        trailing_scans
+    }
+
+    /// Whether ИК1302 is about to scan the keyboard: the calculator is
+    /// waiting for a key rather than running.
+    pub fn is_waiting(&self) -> bool {
+        scans_keyboard(self.ik1302.command(&TABLES[0]))
+    }
+}
+
+/// Physical pages of 42 nibbles: (store, last index). Stores 1 and 2 are
+/// the two К745ИР2; 3, 4, 5 the M registers of ИК1302, ИК1303, ИК1306.
+const PAGES: [(u8, usize); 15] = [
+    (1, 41),
+    (1, 83),
+    (1, 125),
+    (1, 167),
+    (1, 209),
+    (1, 251),
+    (2, 41),
+    (2, 83),
+    (2, 125),
+    (2, 167),
+    (2, 209),
+    (2, 251),
+    (3, 41),
+    (4, 41),
+    (5, 41),
+];
+
+/// Logical page j → physical page, for each phase of the ring (the first
+/// memory's read point / 84). From the loader tables of sergev/mk-61.
+const PAGE_ORDER: [[usize; 15]; 3] = [
+    [1, 2, 3, 4, 5, 14, 13, 12, 6, 7, 8, 9, 10, 11, 0],
+    [10, 11, 6, 7, 2, 3, 4, 5, 0, 1, 14, 13, 12, 8, 9],
+    [14, 13, 12, 10, 11, 6, 7, 8, 9, 4, 5, 0, 1, 2, 3],
+];
+
+impl Machine {
+    fn nibble_mut(&mut self, store: u8, index: usize) -> &mut u8 {
+        match store {
+            1 => &mut self.ir2_1.data[index],
+            2 => &mut self.ir2_2.data[index],
+            3 => &mut self.ik1302.m[index],
+            4 => &mut self.ik1303.m[index],
+            _ => &mut self.ik1306.m[index],
+        }
+    }
+
+    /// Where the two nibbles of program step `step` sit: (store, index of
+    /// the high nibble); the low nibble is three cells earlier.
+    fn program_cell(&self, step: usize) -> (u8, usize) {
+        let phase = usize::from(self.ir2_1.position) / 84;
+        let (store, last) = PAGES[PAGE_ORDER[phase][step / 7]];
+        let index = match step % 7 {
+            0 => last,
+            k => last + 6 * k - 42,
+        };
+        (store, index)
+    }
+
+    /// Writes program step `step` straight into the ring (valid while the
+    /// calculator waits for a key).
+    pub fn set_program_byte(&mut self, step: usize, code: u8) {
+        let (store, index) = self.program_cell(step);
+        *self.nibble_mut(store, index) = code >> 4;
+        *self.nibble_mut(store, index - 3) = code & 0xF;
+    }
+
+    fn nibble_at(&self, store: u8, index: usize) -> u8 {
+        match store {
+            1 => self.ir2_1.data[index],
+            2 => self.ir2_2.data[index],
+            3 => self.ik1302.m[index],
+            4 => self.ik1303.m[index],
+            _ => self.ik1306.m[index],
+        }
+    }
+
+    /// Program step `step` (0..105) read straight from the memory ring,
+    /// without keys. Valid while the calculator waits for a key.
+    pub fn program_byte(&self, step: usize) -> u8 {
+        let (store, index) = self.program_cell(step);
+        self.nibble_at(store, index) << 4 | self.nibble_at(store, index - 3)
+    }
+}
