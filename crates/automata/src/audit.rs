@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 
+use ajedrecista_tables::Variant;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
 
 use crate::game::Game;
@@ -362,6 +363,8 @@ pub struct Audit {
     pub strategy: &'static str,
     /// The white man besides the king in every start.
     pub white_piece: Role,
+    /// The game perfect play is taken from.
+    pub variant: Variant,
     pub starts_set: StartSet,
     pub side_to_move: Color,
     /// Every start in enumeration order (white king, rook, black king by
@@ -487,6 +490,7 @@ pub fn audit_with_progress<S: Strategy>(
     Audit {
         strategy: strategy.name(),
         white_piece: strategy.white_piece(),
+        variant: strategy.variant(),
         starts_set,
         side_to_move: side,
         results,

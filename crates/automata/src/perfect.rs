@@ -18,9 +18,13 @@ struct ThreeMenTable {
 }
 
 impl ThreeMenTable {
-    fn load(tables: &Tablebase, piece: Role) -> Result<ThreeMenTable, TableError> {
+    fn load(
+        tables: &Tablebase,
+        piece: Role,
+        variant: Variant,
+    ) -> Result<ThreeMenTable, TableError> {
         let material = Material::new(&[piece], &[])?;
-        let table = tables.table(&material, Variant::Standard)?;
+        let table = tables.table(&material, variant)?;
         Ok(ThreeMenTable { table })
     }
 
@@ -75,7 +79,7 @@ impl<'a> Perfect<'a> {
         if let Some(table) = self.krk.get() {
             return Ok(table);
         }
-        let table = ThreeMenTable::load(self.tables, Role::Rook)?;
+        let table = ThreeMenTable::load(self.tables, Role::Rook, Variant::Standard)?;
         Ok(self.krk.get_or_init(|| table))
     }
 }
@@ -179,13 +183,13 @@ pub struct Excess {
     pub perfect_worst: u16,
 }
 
-/// The excess over perfect play of every start the audit found mated;
-/// `None` if there is none.
+/// The excess over perfect play (in the strategy's game) of every start the
+/// audit found mated; `None` if there is none.
 pub fn excess_over_perfect(
     audit: &Audit,
     tables: &Tablebase,
 ) -> Result<Option<Excess>, TableError> {
-    let table = ThreeMenTable::load(tables, audit.white_piece)?;
+    let table = ThreeMenTable::load(tables, audit.white_piece, audit.variant)?;
     let mut max = 0;
     let mut sum = 0u64;
     let mut count = 0u64;

@@ -4,6 +4,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use ajedrecista_tables::Variant;
 use shakmaty::{Board, Chess, Move, Position, Role, Square};
 
 /// An automaton playing White.
@@ -24,6 +25,13 @@ pub trait Strategy {
     /// white king, this man and a black king.
     fn white_piece(&self) -> Role {
         Role::Rook
+    }
+
+    /// The game whose perfect play the automaton is measured against:
+    /// orthodox chess, or the fixed-king game (the queen program's king
+    /// never leaves c3).
+    fn variant(&self) -> Variant {
+        Variant::Standard
     }
 
     /// Whether the automaton may start from these men, whoever is to move.

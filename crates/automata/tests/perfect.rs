@@ -63,3 +63,64 @@ fn torres_against_the_tables_replays_the_seed_game() {
     let perfect = perfect_moves(&tables, &start).unwrap().unwrap();
     assert!(game.white_moves() > usize::from(perfect));
 }
+
+/// A queen strategy in the fixed-king game (king on c3, as the calculator's
+/// queen program plays): the audit and the excess follow the strategy's
+/// piece and game. Playing the tables' fixed-king moves, the longest
+/// defence lasts Brudno and Landau's 23 moves.
+#[test]
+fn fixed_king_queen_audit_meets_brudno_and_landau() {
+    use ajedrecista_automata::{Refusal, Reply, Strategy};
+    use ajedrecista_tables::{Value, Variant};
+    use shakmaty::{Board, Chess, Role, Square};
+
+    struct FixedKingQueen<'a>(&'a Tablebase);
+    impl Strategy for FixedKingQueen<'_> {
+        type Memory = ();
+        fn name(&self) -> &'static str {
+            "fixed-king-queen"
+        }
+        fn white_piece(&self) -> Role {
+            Role::Queen
+        }
+        fn variant(&self) -> Variant {
+            Variant::FixedKing(Square::C3)
+        }
+        fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+            match board.king_of(Color::White) {
+                Some(Square::C3) => Ok(()),
+                _ => Err(Refusal::Precondition("the white king stands on c3".into())),
+            }
+        }
+        fn start(&self, _start: &Chess) {}
+        fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
+            let moves = self
+                .0
+                .moves(position, self.variant())
+                .map_err(|err| Refusal::RuleUndefined(err.to_string()))?;
+            match moves.first() {
+                Some(&(mv, Value::Win(_))) => Ok((
+                    Reply {
+                        mv,
+                        reason: "fixed-king tables",
+                        display: None,
+                    },
+                    (),
+                )),
+                _ => Err(Refusal::RuleUndefined("no win".into())),
+            }
+        }
+    }
+
+    let tables = Tablebase::in_memory();
+    let audit = audit(&FixedKingQueen(&tables), StartSet::All, Color::White);
+    assert!(
+        audit
+            .results
+            .iter()
+            .all(|result| result.position.board().queens().count() == 1)
+    );
+    assert_eq!(audit.worst_moves(), Some(23));
+    let excess = excess_over_perfect(&audit, &tables).unwrap().unwrap();
+    assert_eq!((excess.max, excess.perfect_worst), (0, 23));
+}
