@@ -181,6 +181,8 @@ pub struct Excess {
     pub mean: f64,
     /// The longest perfect mate over the same starts.
     pub perfect_worst: u16,
+    /// Perfect play's mate from the audit's worst start.
+    pub at_worst_start: u16,
 }
 
 /// The excess over perfect play (in the strategy's game) of every start the
@@ -209,9 +211,17 @@ pub fn excess_over_perfect(
         sum += u64::from(excess);
         count += 1;
     }
+    let Some(worst) = &audit.worst else {
+        return Ok(None);
+    };
+    let at_worst_start = table
+        .value_of(&worst.start)
+        .and_then(|value| white_wins_in(value, worst.start.turn()))
+        .expect("the tables give White a win wherever an automaton mates");
     Ok((count > 0).then(|| Excess {
         max,
         mean: sum as f64 / count as f64,
         perfect_worst,
+        at_worst_start,
     }))
 }

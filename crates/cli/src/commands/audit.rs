@@ -237,6 +237,14 @@ fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Stri
     match (&audit.worst, audit.worst_moves()) {
         (Some(game), Some(moves)) => {
             writeln!(w, "  worst case    {moves} moves from {}", fen(&game.start)).ok();
+            if let Some(excess) = excess {
+                writeln!(
+                    w,
+                    "                (perfect play mates from there in {})",
+                    excess.at_worst_start
+                )
+                .ok();
+            }
         }
         _ => {
             writeln!(w, "  worst case    no start is mated").ok();
@@ -310,6 +318,7 @@ mod tests {
             max: 3,
             mean: 1.5,
             perfect_worst: 16,
+            at_worst_start: 13,
         };
         let text = serde_json::to_string(&to_json(&audit, Some(&excess))).unwrap();
         let keys = [
