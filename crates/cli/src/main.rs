@@ -31,6 +31,7 @@ enum Command {
     Enumerate(commands::enumerate::Args),
     /// The MK-61 calculator, emulated from its microcode.
     Mk61(commands::mk61::Args),
+    Serve(commands::serve::Args),
 }
 
 /// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         Command::Classify(args) => commands::classify::run(args),
         Command::Enumerate(args) => commands::enumerate::run(args),
         Command::Mk61(args) => commands::mk61::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,4 +7,5 @@ pub mod enumerate;
 pub mod mk61;
 pub mod probe;
 pub mod selfplay;
+pub mod serve;
 pub mod solve;
