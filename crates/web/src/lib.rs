@@ -30,13 +30,12 @@ pub const MAX_BODY_BYTES: usize = 4096;
 
 /// What every request shares.
 pub struct AppState {
-    /// Lives as long as the server: perfect play borrows it.
-    pub tables: &'static Tablebase,
+    pub tables: Arc<Tablebase>,
     pub audits: audit::AuditCache,
 }
 
 impl AppState {
-    pub fn new(tables: &'static Tablebase, limits: Limits) -> Arc<AppState> {
+    pub fn new(tables: Arc<Tablebase>, limits: Limits) -> Arc<AppState> {
         let _ = limits;
         Arc::new(AppState {
             tables,

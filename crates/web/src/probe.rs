@@ -31,6 +31,8 @@ pub struct MoveValue {
     pub result: &'static str,
     pub dtm_plies: Option<u16>,
     pub dtm_moves: Option<u16>,
+    /// The position after the move.
+    pub fen: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -147,11 +149,14 @@ pub fn probe(tables: &Tablebase, query: &ProbeQuery) -> Result<ProbeView, ApiErr
 }
 
 fn move_value(position: &Chess, mv: shakmaty::Move, value: Value) -> MoveValue {
+    let mut after = position.clone();
+    after.play_unchecked(mv);
     MoveValue {
         uci: mv.to_uci(CastlingMode::Standard).to_string(),
         san: San::from_move(position, mv).to_string(),
         result: value.wdl().as_str(),
         dtm_plies: value.plies(),
         dtm_moves: value.moves(),
+        fen: fen_of(&after),
     }
 }

@@ -119,14 +119,14 @@ async fn strategies(State(state): Shared) -> Json<Vec<StrategyInfo>> {
     Json(
         StrategyName::ALL
             .iter()
-            .map(|&name| name.visit(state.tables, Describe(name)))
+            .map(|&name| name.visit(&state.tables, Describe(name)))
             .collect(),
     )
 }
 
 async fn probe(State(state): Shared, ApiQuery(query): ApiQuery<ProbeQuery>) -> Response {
-    let tables = state.tables;
-    match blocking(move || crate::probe::probe(tables, &query)).await {
+    let tables = Arc::clone(&state.tables);
+    match blocking(move || crate::probe::probe(&tables, &query)).await {
         Ok(view) => Json(view).into_response(),
         Err(err) => err.into_response(),
     }
@@ -139,6 +139,6 @@ async fn audit(
 ) -> Result<Response, ApiError> {
     let key = AuditKey::parse(&strategy, &query)?;
     let shared = Arc::clone(&state);
-    let view = blocking(move || shared.audits.get(shared.tables, key)).await?;
+    let view = blocking(move || shared.audits.get(&shared.tables, key)).await?;
     Ok(Json(&*view).into_response())
 }

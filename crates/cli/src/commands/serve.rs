@@ -28,9 +28,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(args.max_games > 0, "--max-games must be at least 1");
     anyhow::ensure!(args.idle_minutes > 0, "--idle-minutes must be at least 1");
-    // The server lives until the process ends, and perfect play borrows
-    // the tables for as long.
-    let tables = Box::leak(Box::new(args.tables.open()));
+    let tables = std::sync::Arc::new(args.tables.open());
     let limits = Limits {
         max_games: args.max_games,
         idle: std::time::Duration::from_secs(args.idle_minutes * 60),
