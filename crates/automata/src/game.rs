@@ -22,6 +22,9 @@ pub enum GameEnd {
     Cycle,
     /// Stopped by the caller (a move limit) before any of the above.
     Unfinished,
+    /// The person made this many illegal moves and the automaton stopped
+    /// playing, as El Ajedrecista did.
+    IllegalMoves(u32),
 }
 
 impl GameEnd {
@@ -29,14 +32,20 @@ impl GameEnd {
         match self {
             GameEnd::Checkmate => "1-0",
             GameEnd::Stalemate | GameEnd::RookCaptured => "1/2-1/2",
-            GameEnd::Refused(_) | GameEnd::Cycle | GameEnd::Unfinished => "*",
+            GameEnd::Refused(_)
+            | GameEnd::Cycle
+            | GameEnd::Unfinished
+            | GameEnd::IllegalMoves(_) => "*",
         }
     }
 
     fn termination(&self) -> &'static str {
         match self {
             GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::RookCaptured => "normal",
-            GameEnd::Refused(_) | GameEnd::Cycle | GameEnd::Unfinished => "unterminated",
+            GameEnd::Refused(_)
+            | GameEnd::Cycle
+            | GameEnd::Unfinished
+            | GameEnd::IllegalMoves(_) => "unterminated",
         }
     }
 
@@ -48,6 +57,9 @@ impl GameEnd {
             GameEnd::Refused(refusal) => Some(format!("the automaton refuses: {refusal}")),
             GameEnd::Cycle => Some("the position repeats: the automaton never mates".into()),
             GameEnd::Unfinished => Some("stopped".into()),
+            GameEnd::IllegalMoves(count) => Some(format!(
+                "the machine stops after {count} illegal moves of Black"
+            )),
         }
     }
 }

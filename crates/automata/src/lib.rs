@@ -4,6 +4,7 @@
 //! - [`Torres`]: El Ajedrecista (1912).
 //! - [`Mk61Rook`]: the MK-61 rook-mate program of 1987, natively.
 //! - [`Perfect`]: shortest mate from the tables.
+//! - [`Session`]: a person, moving the black king, against an automaton.
 //! - [`audit()`]: the longest defence against an automaton from every start.
 
 pub mod audit;
@@ -14,6 +15,7 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod session;
 pub mod strategy;
 pub mod torres;
 
@@ -27,5 +29,9 @@ pub use game::{Game, GameEnd};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal, StartTest};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use session::{
+    DEFAULT_ILLEGAL_LIMIT, Entry, IllegalMove, MachineMove, MoveError, Opening, PersonMove,
+    Session, SessionError, Turn, UndoError, parse_entry,
+};
 pub use strategy::{Refusal, Reply, Strategy};
 pub use torres::Torres;

@@ -14,8 +14,9 @@ use shakmaty::{Board, Chess, Move, Position, Role, Square};
 /// memory and hands back the next one. The memory is `Clone + Eq + Hash` so
 /// that the audit can treat (position, memory) as one node of a game graph.
 pub trait Strategy {
-    /// What the automaton carries from one move to the next.
-    type Memory: Clone + Eq + Hash + Debug;
+    /// What the automaton carries from one move to the next (owned data, so
+    /// that a game session can keep it between a person's moves).
+    type Memory: Clone + Eq + Hash + Debug + Send + 'static;
 
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;

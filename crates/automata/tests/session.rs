@@ -1,0 +1,208 @@
+//! A person against an automaton: input forms, the lamp, the limit, undo,
+//! whole games.
+
+use std::sync::Arc;
+
+use ajedrecista_automata::{
+    GameEnd, IllegalMove, MoveError, Opening, Session, SessionError, StrategyName, UndoError,
+    perfect_defence,
+};
+use ajedrecista_tables::Tablebase;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position, Square};
+
+fn position(fen: &str) -> Chess {
+    let fen: Fen = fen.parse().expect("FEN");
+    fen.into_position(CastlingMode::Standard).expect("legal")
+}
+
+fn tables() -> Arc<Tablebase> {
+    Arc::new(Tablebase::in_memory())
+}
+
+fn torres_1912(tables: &Arc<Tablebase>, limit: u32) -> Session {
+    let opening = Opening::machine_start(StrategyName::Torres, tables);
+    Session::new(Arc::clone(tables), StrategyName::Torres, opening, limit).expect("a session")
+}
+
+fn lamp_kind(err: MoveError) -> &'static str {
+    match err {
+        MoveError::Illegal { reason, .. } => reason.kind(),
+        MoveError::GameOver => "game_over",
+    }
+}
+
+#[test]
+fn inputs_are_read_or_refused_as_the_data_file_says() {
+    let tables = tables();
+    let data = include_str!("data/session_inputs.tsv");
+    let mut cases = 0;
+    for line in data.lines().filter(|line| !line.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [fen, input, expected] = fields[..] else {
+            panic!("three fields in {line:?}");
+        };
+        // Perfect play answers any KRK position; the lamp is the session's.
+        let mut session = Session::new(
+            Arc::clone(&tables),
+            StrategyName::Perfect,
+            Opening::Position(position(fen)),
+            0,
+        )
+        .expect("a session");
+        let before = session.board();
+        let got = match session.play(input) {
+            Ok(turn) => format!(
+                "ok {}",
+                turn.person
+                    .mv
+                    .expect("a move")
+                    .to_uci(CastlingMode::Standard)
+            ),
+            Err(err) => {
+                assert_eq!(session.board(), before, "{line}: the position stays");
+                format!("lamp {}", lamp_kind(err))
+            }
+        };
+        assert_eq!(got, expected, "{line}");
+        cases += 1;
+    }
+    assert!(cases >= 30);
+}
+
+#[test]
+fn the_1912_start_places_the_black_king_on_ranks_1_to_6() {
+    let tables = tables();
+    let mut session = torres_1912(&tables, 0);
+    let squares = session.start_squares();
+    // Ranks 1-6 less the b-file, where the rook on b7 would give check.
+    assert_eq!(squares.len(), 42);
+    assert!(squares.iter().all(|sq| sq.rank() <= shakmaty::Rank::Sixth));
+    for (input, kind) in [
+        ("c7", "attacked"),
+        ("b3", "attacked"),
+        ("a7", "next_to_white_king"),
+        ("b7", "occupied"),
+        ("e8", "not_a_start"),
+        ("b8b7", "placement_needs_square"),
+    ] {
+        assert_eq!(lamp_kind(session.play(input).unwrap_err()), kind, "{input}");
+        assert!(session.placing().is_some());
+    }
+    let turn = session.play("d6").expect("placed");
+    assert_eq!(turn.person.to, Square::D6);
+    let reply = turn.reply.expect("the machine moves first");
+    assert_eq!(reply.san, "Ra7");
+    assert_eq!(reply.display, "17.");
+    assert_eq!(session.start_dtm(), Some(15));
+    // Undo takes the placement back.
+    session.undo().expect("undo");
+    assert!(session.placing().is_some());
+    assert_eq!(session.undo(), Err(UndoError::NothingToUndo));
+    assert_eq!(session.illegal_moves(), (6, 0));
+}
+
+#[test]
+fn three_illegal_moves_stop_the_machine() {
+    let tables = tables();
+    let mut session = torres_1912(&tables, 3);
+    session.play("d6").expect("placed");
+    let board = session.board();
+    for (count, input) in ["", "Kd8", "zz"].into_iter().enumerate() {
+        let Err(MoveError::Illegal {
+            count: got,
+            stopped,
+            ..
+        }) = session.play(input)
+        else {
+            panic!("{input:?} is illegal");
+        };
+        assert_eq!(got, count as u32 + 1);
+        assert_eq!(stopped, count == 2);
+    }
+    assert_eq!(session.board(), board);
+    assert_eq!(session.end(), Some(GameEnd::IllegalMoves(3)));
+    assert_eq!(session.play("Kc6"), Err(MoveError::GameOver));
+    assert_eq!(session.undo(), Err(UndoError::Stopped(3)));
+    let pgn = session.pgn().expect("a game");
+    assert!(
+        pgn.contains("the machine stops after 3 illegal moves"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn undo_restores_the_position_and_the_memory() {
+    let tables = tables();
+    let mut session = Session::new(
+        Arc::clone(&tables),
+        StrategyName::Mk61Rook,
+        Opening::Position(position(StrategyName::Mk61Rook.demo_fen())),
+        3,
+    )
+    .expect("a session");
+    let opening = session.opening_reply().expect("White moved").clone();
+    let before = session.position().expect("playing").clone();
+    let first = session.play("Kd5").expect("legal");
+    session.undo().expect("undo");
+    assert_eq!(session.position(), Some(&before));
+    assert_eq!(session.last_move(), Some(opening.mv));
+    // The same move brings the same reply: the memory came back too.
+    assert_eq!(session.play("Kd5").expect("legal"), first);
+    assert_eq!(session.illegal_moves(), (0, 3));
+}
+
+#[test]
+fn a_position_the_automaton_cannot_play_is_refused() {
+    let err = Session::new(
+        tables(),
+        StrategyName::Torres,
+        Opening::Position(position("K7/2R5/3k4/8/8/8/8/8 w - - 0 1")),
+        3,
+    )
+    .unwrap_err();
+    assert!(matches!(err, SessionError::Refused { .. }), "{err}");
+}
+
+/// Every automaton of the catalog, from its own start, against the tables'
+/// defence: a mate (or the automaton's refusal) and a PGN that says so.
+#[test]
+fn whole_games_against_every_automaton() {
+    let tables = tables();
+    for strategy in StrategyName::ALL {
+        let opening = Opening::machine_start(strategy, &tables);
+        let mut session =
+            Session::new(Arc::clone(&tables), strategy, opening, 3).expect("a session");
+        let square = session.start_squares()[0];
+        session.play(&square.to_string()).expect("placed");
+        while session.end().is_none() {
+            let position = session.position().expect("playing");
+            let mv = perfect_defence(&tables, position).expect("tables");
+            session
+                .play(&mv.to_uci(CastlingMode::Standard).to_string())
+                .expect("a legal move");
+        }
+        let end = session.end().expect("over");
+        let pgn = session.pgn().expect("a game");
+        match end {
+            GameEnd::Checkmate => {
+                assert!(session.position().unwrap().is_checkmate());
+                assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+                assert!(session.white_moves() as u16 >= session.start_dtm().unwrap());
+            }
+            GameEnd::Refused(_) => assert!(pgn.contains("refuses"), "{pgn}"),
+            other => panic!("{strategy}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn lamp_reasons_read_well() {
+    let text = IllegalMove::Attacked {
+        square: Square::D7,
+        attacker: shakmaty::Role::Rook,
+        from: Square::A7,
+    }
+    .to_string();
+    assert_eq!(text, "d7 is attacked by the rook on a7");
+}
