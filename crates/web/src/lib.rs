@@ -10,6 +10,7 @@
 
 pub mod audit;
 pub mod error;
+pub mod games;
 pub mod probe;
 pub mod store;
 
@@ -18,6 +19,7 @@ mod routes;
 
 use std::sync::Arc;
 
+use ajedrecista_automata::Session;
 use ajedrecista_tables::Tablebase;
 
 pub use error::ApiError;
@@ -32,14 +34,15 @@ pub const MAX_BODY_BYTES: usize = 4096;
 pub struct AppState {
     pub tables: Arc<Tablebase>,
     pub audits: audit::AuditCache,
+    pub games: GameStore<Session>,
 }
 
 impl AppState {
     pub fn new(tables: Arc<Tablebase>, limits: Limits) -> Arc<AppState> {
-        let _ = limits;
         Arc::new(AppState {
             tables,
             audits: audit::AuditCache::default(),
+            games: GameStore::new(limits),
         })
     }
 }

@@ -9,12 +9,14 @@ use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Json, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde::Serialize;
 
 use crate::audit::{AuditKey, AuditQuery};
-use crate::error::{ApiError, ApiQuery};
+use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::probe::ProbeQuery;
+use crate::store::GameId;
 use crate::{AppState, MAX_BODY_BYTES, assets};
 
 type Shared = State<Arc<AppState>>;
@@ -26,6 +28,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/app.js", get(assets::app_js))
         .route("/style.css", get(assets::style_css))
         .route("/api/strategies", get(strategies))
+        .route("/api/games", post(new_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/moves", post(game_move))
+        .route("/api/games/{id}/undo", post(game_undo))
         .route("/api/probe", get(probe))
         .route("/api/audit/{strategy}", get(audit))
         .fallback(not_found)
@@ -141,4 +147,79 @@ async fn audit(
     let shared = Arc::clone(&state);
     let view = blocking(move || shared.audits.get(&shared.tables, key)).await?;
     Ok(Json(&*view).into_response())
+}
+
+/// The game of the id in the path, or a 400 (not an id) or 404 (unknown or
+/// expired).
+fn find_game(
+    state: &AppState,
+    id: &str,
+) -> Result<(GameId, Arc<std::sync::Mutex<ajedrecista_automata::Session>>), ApiError> {
+    let id: GameId = id
+        .parse()
+        .map_err(|err: crate::store::BadGameId| ApiError::bad_request(err.to_string()))?;
+    let game = state
+        .games
+        .get(id)
+        .ok_or_else(|| ApiError::not_found(format!("no game {id} (unknown, or expired)")))?;
+    Ok((id, game))
+}
+
+async fn new_game(
+    State(state): Shared,
+    ApiJson(request): ApiJson<NewGame>,
+) -> Result<Response, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    let session = blocking(move || crate::games::new_session(tables, &request)).await?;
+    let shared = Arc::clone(&state);
+    let view = blocking(move || {
+        let id = shared
+            .games
+            .insert(session)
+            .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
+        let (_, game) = find_game(&shared, &id.to_string())?;
+        let session = game.lock().expect("no poisoning");
+        Ok(crate::games::view(id, &session))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+async fn game_state(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let (id, game) = find_game(&state, &id)?;
+    let session = game.lock().expect("no poisoning");
+    Ok(Json(crate::games::view(id, &session)).into_response())
+}
+
+async fn game_move(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Response, ApiError> {
+    let (id, game) = find_game(&state, &id)?;
+    blocking(move || {
+        let mut session = game.lock().expect("no poisoning");
+        Ok(
+            match crate::games::play_move(id, &mut session, &request.text) {
+                Ok(view) => Json(view).into_response(),
+                Err(MoveFailure::Illegal(view)) => {
+                    (StatusCode::UNPROCESSABLE_ENTITY, Json(view)).into_response()
+                }
+                Err(MoveFailure::Refused(err)) => err.into_response(),
+            },
+        )
+    })
+    .await
+}
+
+async fn game_undo(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let (id, game) = find_game(&state, &id)?;
+    let mut session = game.lock().expect("no poisoning");
+    Ok(Json(crate::games::undo(id, &mut session)?).into_response())
 }
