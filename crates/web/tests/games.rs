@@ -10,6 +10,9 @@ use axum::http::{Method, StatusCode};
 use common::{Answer, app, get, post_json, send};
 use serde_json::Value;
 
+/// A request body: content type and text.
+type Body<'a> = (&'a str, &'a str);
+
 async fn new_game(app: &Router, body: &str) -> Value {
     let answer = post_json(app, "/api/games", body).await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
@@ -197,7 +200,7 @@ async fn undo_takes_back_the_move_and_the_reply() {
 #[tokio::test]
 async fn bad_requests_get_a_4xx_with_a_json_error() {
     let (app, _) = app(Limits::default());
-    let cases: [(&str, Option<(&str, &str)>, StatusCode); 11] = [
+    let cases: [(&str, Option<Body>, StatusCode); 11] = [
         (
             "/api/games",
             Some(("application/json", "{\"strategy\": ")),
