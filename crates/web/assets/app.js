@@ -17,8 +17,8 @@ const TORRES_LAMPS = [
 
 // Men drawn in a 100 x 100 box: [filled outline, lines].
 const MEN = {
-  k: ["M26 86 L74 86 L70 76 L67 52 Q50 38 33 52 L30 76 Z",
-      "M50 8 L50 36 M41 17 L59 17 M30 76 L70 76"],
+  k: ["M28 88 L72 88 L69 74 Q86 56 70 44 Q58 38 50 50 Q42 38 30 44 Q14 56 31 74 Z",
+      "M50 10 L50 44 M41 20 L59 20 M31 74 L69 74"],
   r: ["M26 86 L74 86 L74 78 L66 74 L64 44 L70 40 L70 20 L61 20 L61 28 L55 28 L55 20 " +
       "L45 20 L45 28 L39 28 L39 20 L30 20 L30 40 L36 44 L34 74 L26 78 Z",
       "M36 44 L64 44 M34 74 L66 74"],
@@ -126,9 +126,9 @@ function drawBoard(container, men, marks = {}, animate = null, label = "") {
     for (const square of squares || []) {
       const x = fileOf(square), y = 7 - rankOf(square);
       if (cls === "mark-target" || cls === "mark-start") {
-        svg.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: cls }));
+        svg.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: cls, "data-mark": square }));
       } else {
-        svg.append(el("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, class: cls }));
+        svg.append(el("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, class: cls, "data-mark": square }));
       }
     }
   }
@@ -292,7 +292,7 @@ function renderGame(animate) {
   renderMk61(reply ? reply.display : "");
   $("reason").textContent = reply ? `${reply.san}: ${reply.reason}` : "";
   setIllegalCount(game.illegal);
-  $("dtm").textContent = game.dtm === null ? "-" : `${game.dtm} moves`;
+  $("dtm").textContent = game.end ? game.end.kind.replace("_", " ") : game.dtm === null ? "-" : `${game.dtm} moves`;
 
   const list = $("move-list");
   list.replaceChildren();
