@@ -175,7 +175,7 @@ async fn new_game(
     let view = blocking(move || {
         let id = shared
             .games
-            .insert(session)
+            .insert(session, |session| session.end().is_some())
             .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
         let (_, game) = find_game(&shared, &id.to_string())?;
         let session = game.lock().expect("no poisoning");

@@ -93,10 +93,11 @@ impl<G> GameStore<G> {
         self.limits
     }
 
-    /// Keeps `game` under a new id. Games idle for longer than the limit
-    /// are dropped first; if the store is still full, the new game is
+    /// Keeps `game` under a new id. When the store is full, games idle for
+    /// longer than the limit are dropped, then the least recently used game
+    /// that `is_finished`; if every game is still in play, the new game is
     /// refused: games in play are never dropped for new ones.
-    pub fn insert(&self, game: G) -> Result<GameId, StoreFull> {
+    pub fn insert(&self, game: G, is_finished: impl Fn(&G) -> bool) -> Result<GameId, StoreFull> {
         let mut inner = self.inner.lock().expect("no poisoning");
         let now = Instant::now();
         if inner.games.len() >= self.limits.max_games {
@@ -104,6 +105,18 @@ impl<G> GameStore<G> {
             inner
                 .games
                 .retain(|_, entry| now.duration_since(entry.last_used) < idle);
+        }
+        if inner.games.len() >= self.limits.max_games {
+            // A game being played right now (its lock taken) is in play.
+            let finished = inner
+                .games
+                .iter()
+                .filter(|(_, entry)| entry.game.try_lock().is_ok_and(|game| is_finished(&game)))
+                .min_by_key(|(_, entry)| entry.last_used)
+                .map(|(id, _)| *id);
+            if let Some(id) = finished {
+                inner.games.remove(&id);
+            }
         }
         if inner.games.len() >= self.limits.max_games {
             return Err(StoreFull(self.limits.max_games));
@@ -159,7 +172,7 @@ mod tests {
     #[test]
     fn ids_round_trip_and_bad_ids_are_refused() {
         let store = GameStore::new(Limits::default());
-        let id = store.insert(7).unwrap();
+        let id = store.insert(7, |_| false).unwrap();
         assert_eq!(id.to_string().parse::<GameId>(), Ok(id));
         assert_eq!(*store.get(id).unwrap().lock().unwrap(), 7);
         for bad in [
@@ -174,19 +187,40 @@ mod tests {
     }
 
     #[test]
+    fn a_full_store_drops_the_least_recently_used_finished_game() {
+        let store = GameStore::new(Limits {
+            max_games: 3,
+            idle: Duration::from_secs(3600),
+        });
+        let finished = |game: &i32| *game < 0;
+        let old_finished = store.insert(-1, finished).unwrap();
+        let new_finished = store.insert(-2, finished).unwrap();
+        let playing = store.insert(3, finished).unwrap();
+        // Used last, so it is kept over the other finished game.
+        store.get(old_finished).unwrap();
+        store.insert(4, finished).unwrap();
+        assert!(store.get(new_finished).is_none());
+        assert!(store.get(old_finished).is_some() && store.get(playing).is_some());
+        store.insert(5, finished).unwrap();
+        assert!(store.get(old_finished).is_none());
+        assert_eq!(store.insert(6, finished), Err(StoreFull(3)));
+    }
+
+    #[test]
     fn a_full_store_refuses_until_games_expire() {
         let store = GameStore::new(Limits {
             max_games: 2,
             idle: Duration::from_millis(50),
         });
-        let first = store.insert(1).unwrap();
-        store.insert(2).unwrap();
-        assert_eq!(store.insert(3), Err(StoreFull(2)));
+        let in_play = |_: &i32| false;
+        let first = store.insert(1, in_play).unwrap();
+        store.insert(2, in_play).unwrap();
+        assert_eq!(store.insert(3, in_play), Err(StoreFull(2)));
         assert!(store.get(first).is_some());
         std::thread::sleep(Duration::from_millis(60));
         assert!(store.get(first).is_none(), "expired");
-        store.insert(4).unwrap();
-        store.insert(5).unwrap();
+        store.insert(4, in_play).unwrap();
+        store.insert(5, in_play).unwrap();
         assert_eq!(store.len(), 2);
     }
 }
