@@ -218,18 +218,39 @@ const SEGMENTS = {
   "C": "adef", "L": "def", "Г": "aef", " ": "",
 };
 
-function renderMk61(text) {
-  const svg = $("mk61-display");
-  svg.replaceChildren();
-  $("mk61-text").textContent = text ? `display: ${text}` : "";
+/** Characters of `text` as display cells, a point joining the digit before. */
+function displayCells(text) {
   const cells = [];
-  for (const ch of text || "") {
+  for (const ch of text) {
     if (ch === "." || ch === ",") {
       if (cells.length === 0) cells.push({ ch: " ", dot: true });
       else cells[cells.length - 1].dot = true;
     } else cells.push({ ch, dot: false });
   }
-  while (cells.length < 12) cells.push({ ch: " ", dot: false });
+  return cells;
+}
+
+/**
+ * The MK-61's twelve places: the mantissa's sign, eight digits, the
+ * exponent's sign and two digits. `text` is the mantissa and, after a
+ * space, the exponent ("1. 25": 10^25).
+ */
+function mk61Cells(text) {
+  const blank = () => ({ ch: " ", dot: false });
+  const parts = (text || "").trim().split(/\s+/).filter(Boolean);
+  const signed = (cells) => (cells.length > 1 && cells[0].ch === "-" ? cells : [blank(), ...cells]);
+  const mantissa = signed(displayCells(parts[0] || "")).slice(0, 9);
+  while (mantissa.length < 9) mantissa.push(blank());
+  const exponent = parts.length > 1 ? signed(displayCells(parts[parts.length - 1])).slice(-3) : [];
+  while (exponent.length < 3) exponent.unshift(blank());
+  return [...mantissa, ...exponent];
+}
+
+function renderMk61(text) {
+  const svg = $("mk61-display");
+  svg.replaceChildren();
+  $("mk61-text").textContent = text ? `display: ${text}` : "";
+  const cells = mk61Cells(text);
   cells.slice(0, 12).forEach((cell, i) => {
     const x = 6 + i * 19.5, y = 6;
     const on = SEGMENTS[cell.ch] ?? "";
