@@ -123,6 +123,25 @@ async function main() {
   console.log(`web e2e: mate after ${moves} moves of Black`);
   await page.screenshot({ path: join(outDir, "web-e2e.png"), fullPage: true });
 
+  // By keyboard: a new game, the cursor from e4 to d3, Enter places the
+  // king; then three illegal moves typed stop the machine.
+  await page.click("#new-game-button");
+  await idle(page);
+  await page.focus("#play-board");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await idle(page);
+  check((await page.textContent("#reason")).includes("Rb6"), "the king placed by keyboard gets Rb6");
+  for (let i = 1; i <= 3; i++) {
+    await page.fill("#move-input", "Ka1");
+    await page.press("#move-input", "Enter");
+    await idle(page);
+    check((await page.textContent("#lamp-count")).startsWith(`${i} of 3`), `illegal move ${i} of 3 counted`);
+  }
+  check((await page.textContent("#status")).includes("machine stops"), "the machine stops after three");
+  check(!(await page.isEnabled("#undo")), "no undo after the stop");
+
   // The audit view: a chart with bars, and the longest game to replay.
   await page.click("#tab-audit");
   await page.waitForSelector("#audit-chart rect.bar-a");
