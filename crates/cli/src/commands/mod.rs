@@ -5,6 +5,8 @@ pub mod classify;
 pub mod code;
 pub mod enumerate;
 pub mod mk61;
+pub mod play;
 pub mod probe;
 pub mod selfplay;
 pub mod solve;
+pub mod uci;
