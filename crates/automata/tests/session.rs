@@ -206,3 +206,24 @@ fn lamp_reasons_read_well() {
     .to_string();
     assert_eq!(text, "d7 is attacked by the rook on a7");
 }
+
+#[test]
+fn a_session_can_move_between_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Session>();
+}
+
+#[test]
+fn taking_the_rook_ends_the_game_in_a_draw() {
+    let mut session = Session::new(
+        tables(),
+        StrategyName::Perfect,
+        Opening::Position(position("8/8/8/8/8/2kR4/8/K7 b - - 0 1")),
+        3,
+    )
+    .expect("a session");
+    let turn = session.play("Kxd3").expect("legal");
+    assert_eq!(turn.end, Some(GameEnd::RookCaptured));
+    assert_eq!(turn.reply, None);
+    assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));
+}

@@ -311,3 +311,46 @@ fn bad_arguments_get_one_line_and_exit_2() {
         );
     }
 }
+
+#[test]
+fn check_and_a_lost_piece_are_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "8/8/8/8/8/2kR4/8/K7 b - - 0 1",
+        ],
+        "Kxd3\n",
+        dir.path(),
+    ));
+    assert!(out.contains("You play Kxd3"), "{out}");
+    assert!(out.contains("You took the white piece: a draw."), "{out}");
+    assert!(out.contains("Result: 1/2-1/2"), "{out}");
+    // Perfect play mates at once here, and checks in the next position.
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "4k3/8/4K3/8/8/8/8/R7 w - - 0 1",
+        ],
+        "quit\n",
+        dir.path(),
+    ));
+    assert!(out.contains("White plays Ra8#"), "{out}");
+    assert!(out.contains("Checkmate. White wins."), "{out}");
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "8/8/3k4/8/3K4/8/8/7R w - - 0 1",
+        ],
+        "quit\n",
+        dir.path(),
+    ));
+    assert!(out.contains("White plays Rh6+"), "{out}");
+    assert!(out.contains("\nCheck.\n"), "{out}");
+}
