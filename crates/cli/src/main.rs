@@ -3,6 +3,7 @@
 
 mod commands;
 mod diagram;
+mod fen;
 mod tables_args;
 
 use std::process::ExitCode;

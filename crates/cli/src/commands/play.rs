@@ -10,10 +10,10 @@ use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, MoveError, Opening, Session, StrategyName, Turn,
 };
 use anyhow::Context;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::Position;
 
 use crate::diagram::diagram;
+use crate::fen::parse_fen;
 use crate::tables_args::TablesArgs;
 
 /// Play the black king against an automaton (El Ajedrecista by default,
@@ -175,14 +175,6 @@ impl Screen {
     }
 }
 
-fn start_position(fen_text: &str) -> anyhow::Result<Chess> {
-    let fen: Fen = fen_text
-        .parse()
-        .with_context(|| format!("cannot read FEN {fen_text:?}"))?;
-    fen.into_position(CastlingMode::Standard)
-        .map_err(|err| anyhow::anyhow!("illegal position {fen_text:?}: {err}"))
-}
-
 /// Writes `text` to `path` through a temporary file in the same folder,
 /// synced and renamed, then reads it back.
 fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
@@ -221,7 +213,7 @@ fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let tables = Arc::new(args.tables.open());
     let opening = match &args.fen {
-        Some(fen) => Opening::Position(start_position(fen)?),
+        Some(fen) => Opening::Position(parse_fen(fen)?),
         None => Opening::machine_start(args.white, &tables),
     };
     let mut session = Session::new(Arc::clone(&tables), args.white, opening, args.illegal_limit)?;
