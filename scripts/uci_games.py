@@ -66,7 +66,7 @@ def play_game(engine, fen, seed, game, fallbacks):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
-    parser.add_argument("--games-per-start", type=int, default=2)
+    parser.add_argument("--games-per-start", type=int, default=5)
     args = parser.parse_args()
 
     env = dict(os.environ)

@@ -5,7 +5,9 @@ use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use ajedrecista_automata::{DEFAULT_ILLEGAL_LIMIT, MachineMove, Opening, Session, StrategyName};
+use ajedrecista_automata::{
+    DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, Opening, Session, StrategyName,
+};
 use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -229,7 +231,7 @@ impl Engine {
             return Ok("0000".into());
         }
         let why_not = if position.turn() == shakmaty::Color::White {
-            match self.automaton_move(&position) {
+            match self.automaton_move() {
                 Ok(reply) => {
                     let display = reply.display;
                     writeln!(
@@ -271,45 +273,38 @@ impl Engine {
         moves.first().map(|(mv, _)| *mv)
     }
 
-    /// The automaton's move in `position` (White to move) at the end of the
-    /// game so far. The game is replayed through a session, so that the
-    /// automaton has its memory; where White's move in the game is not the
-    /// automaton's own (or the automaton had stopped), it starts afresh
-    /// from the next position, as if the game began there.
-    fn automaton_move(&self, position: &Chess) -> Result<MachineMove, String> {
-        let mut session: Option<Session> = None;
-        let mut expected: Option<MachineMove> = None;
-        let mut now = self.start.clone();
+    /// The automaton's move at the end of the game so far (White to
+    /// move). The game is replayed through a session from the `position`
+    /// command's start, so that the automaton has its memory. Once the
+    /// automaton has refused, or a White move in the game is not its own (a
+    /// GUI's take-back, say), it is out of this game: an automaton started
+    /// afresh in mid-game could undo the tables' moves for ever.
+    fn automaton_move(&self) -> Result<MachineMove, String> {
+        let mut session = self.session(&self.start).map_err(|err| err.to_string())?;
+        let mut expected = session.opening_reply().cloned();
+        let mut position = self.start.clone();
         for &mv in &self.moves {
-            if now.turn() == shakmaty::Color::White {
-                if expected.as_ref().map(|reply| reply.mv) != Some(mv) {
-                    session = None;
-                }
-                expected = None;
-            } else {
-                if session.is_none() {
-                    session = self.session(&now).ok();
-                }
-                if let Some(live) = &mut session {
-                    match live.play(&uci(mv)) {
-                        Ok(turn) => expected = turn.reply,
-                        Err(_) => session = None,
+            if position.turn() == shakmaty::Color::White {
+                match &expected {
+                    Some(reply) if reply.mv == mv => {}
+                    Some(_) => {
+                        return Err(format!(
+                            "White's move {} of the game was not {}'s, which is out of this game",
+                            uci(mv),
+                            self.strategy
+                        ));
                     }
+                    None => return Err(stopped(&session)),
                 }
+            } else {
+                expected = session
+                    .play(&uci(mv))
+                    .map_err(|err| format!("{}: {err}", self.strategy))?
+                    .reply;
             }
-            now.play_unchecked(mv);
+            position.play_unchecked(mv);
         }
-        if let Some(reply) = expected {
-            return Ok(reply);
-        }
-        let session = self.session(position).map_err(|err| err.to_string())?;
-        match (session.opening_reply(), session.end()) {
-            (Some(reply), _) => Ok(reply.clone()),
-            (None, Some(ajedrecista_automata::GameEnd::Refused(refusal))) => {
-                Err(format!("{} refuses: {refusal}", self.strategy))
-            }
-            (None, _) => Err(format!("{} does not move here", self.strategy)),
-        }
+        expected.ok_or_else(|| stopped(&session))
     }
 
     fn session(&self, position: &Chess) -> Result<Session, ajedrecista_automata::SessionError> {
@@ -319,6 +314,14 @@ impl Engine {
             Opening::Position(position.clone()),
             0,
         )
+    }
+}
+
+/// Why the automaton of `session` makes no move.
+fn stopped(session: &Session) -> String {
+    match session.end() {
+        Some(GameEnd::Refused(refusal)) => format!("{} refuses: {refusal}", session.strategy()),
+        other => format!("{} has stopped ({other:?})", session.strategy()),
     }
 }
 
@@ -389,6 +392,23 @@ mod tests {
             ],
         );
         assert_eq!(best(&text), "a7h7");
+    }
+
+    #[test]
+    fn a_white_move_not_its_own_puts_the_automaton_out_of_the_game() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let text = talk(
+            &mut engine,
+            &[
+                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1 moves b7b1 d6c5",
+                "go",
+            ],
+        );
+        assert!(
+            text.contains("White's move b7b1 of the game was not torres's"),
+            "{text}"
+        );
+        assert!(text.contains("the tables' move"), "{text}");
     }
 
     #[test]
