@@ -132,6 +132,20 @@ fn three_illegal_moves_stop_the_machine() {
 }
 
 #[test]
+fn the_limit_counts_during_the_placement_too() {
+    let tables = tables();
+    let mut session = torres_1912(&tables, 2);
+    assert!(session.play("b7").is_err());
+    assert!(matches!(
+        session.play("h8"),
+        Err(MoveError::Illegal { stopped: true, .. })
+    ));
+    assert_eq!(session.end(), Some(GameEnd::IllegalMoves(2)));
+    assert_eq!(session.play("d6"), Err(MoveError::GameOver));
+    assert_eq!(session.pgn(), None);
+}
+
+#[test]
 fn undo_restores_the_position_and_the_memory() {
     let tables = tables();
     let mut session = Session::new(

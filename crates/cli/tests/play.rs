@@ -219,6 +219,21 @@ fn three_illegal_moves_stop_the_machine() {
         "nothing after the stop: {out}"
     );
     assert!(out.contains("{the machine stops after 3 illegal moves of Black} *"));
+    // Before the black king is placed as well.
+    let out = stdout(&play(
+        &[],
+        "a1a2
+b7
+h8
+d6
+",
+        dir.path(),
+    ));
+    assert!(
+        out.contains("The machine stops playing after 3 illegal moves."),
+        "{out}"
+    );
+    assert!(out.contains("No game was played."), "{out}");
 }
 
 #[test]
