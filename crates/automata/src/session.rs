@@ -360,7 +360,7 @@ impl fmt::Debug for Session {
 impl Session {
     /// A new game. `illegal_limit`: the illegal moves after which the
     /// automaton stops (0: never). With a whole position and White to
-    /// move, the automaton's first reply is in [`Session::last_turn`].
+    /// move, the automaton moves at once: [`Session::opening_reply`].
     pub fn new(
         tables: Arc<Tablebase>,
         strategy: StrategyName,
