@@ -334,6 +334,8 @@ pub struct Session {
     strategy: StrategyName,
     illegal_limit: u32,
     illegal_moves: u32,
+    /// The limit of illegal moves was reached: the automaton plays no more.
+    stopped: bool,
     /// The white men while the black king is to be placed, if the session
     /// began so.
     placement: Option<Board>,
@@ -358,7 +360,7 @@ impl fmt::Debug for Session {
 impl Session {
     /// A new game. `illegal_limit`: the illegal moves after which the
     /// automaton stops (0: never). With a whole position and White to
-    /// move, the automaton's first reply is in [`Session::last_turn`].
+    /// move, the automaton moves at once: [`Session::opening_reply`].
     pub fn new(
         tables: Arc<Tablebase>,
         strategy: StrategyName,
@@ -370,6 +372,7 @@ impl Session {
             strategy,
             illegal_limit,
             illegal_moves: 0,
+            stopped: false,
             placement: None,
             states: Vec::new(),
             moves: Vec::new(),
@@ -496,9 +499,7 @@ impl Session {
     fn lamp(&mut self, reason: IllegalMove) -> MoveError {
         self.illegal_moves += 1;
         let stopped = self.illegal_limit > 0 && self.illegal_moves >= self.illegal_limit;
-        if stopped && let Some(state) = self.states.last_mut() {
-            state.end = Some(GameEnd::IllegalMoves(self.illegal_moves));
-        }
+        self.stopped |= stopped;
         MoveError::Illegal {
             reason,
             count: self.illegal_moves,
@@ -668,6 +669,9 @@ impl Session {
 
     /// How the game ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
+        if self.stopped {
+            return Some(GameEnd::IllegalMoves(self.illegal_moves));
+        }
         self.states.last().and_then(|state| state.end.clone())
     }
 

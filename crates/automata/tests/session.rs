@@ -132,6 +132,20 @@ fn three_illegal_moves_stop_the_machine() {
 }
 
 #[test]
+fn the_limit_counts_during_the_placement_too() {
+    let tables = tables();
+    let mut session = torres_1912(&tables, 2);
+    assert!(session.play("b7").is_err());
+    assert!(matches!(
+        session.play("h8"),
+        Err(MoveError::Illegal { stopped: true, .. })
+    ));
+    assert_eq!(session.end(), Some(GameEnd::IllegalMoves(2)));
+    assert_eq!(session.play("d6"), Err(MoveError::GameOver));
+    assert_eq!(session.pgn(), None);
+}
+
+#[test]
 fn undo_restores_the_position_and_the_memory() {
     let tables = tables();
     let mut session = Session::new(
@@ -205,4 +219,25 @@ fn lamp_reasons_read_well() {
     }
     .to_string();
     assert_eq!(text, "d7 is attacked by the rook on a7");
+}
+
+#[test]
+fn a_session_can_move_between_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Session>();
+}
+
+#[test]
+fn taking_the_rook_ends_the_game_in_a_draw() {
+    let mut session = Session::new(
+        tables(),
+        StrategyName::Perfect,
+        Opening::Position(position("8/8/8/8/8/2kR4/8/K7 b - - 0 1")),
+        3,
+    )
+    .expect("a session");
+    let turn = session.play("Kxd3").expect("legal");
+    assert_eq!(turn.end, Some(GameEnd::RookCaptured));
+    assert_eq!(turn.reply, None);
+    assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));
 }

@@ -3,6 +3,7 @@
 
 mod commands;
 mod diagram;
+mod fen;
 mod tables_args;
 
 use std::process::ExitCode;
@@ -32,6 +33,9 @@ enum Command {
     /// The MK-61 calculator, emulated from its microcode.
     Mk61(commands::mk61::Args),
     Serve(commands::serve::Args),
+    Play(commands::play::Args),
+    /// A UCI engine: chess GUIs and libraries play against the automata.
+    Uci(commands::uci::Args),
 }
 
 /// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
@@ -57,6 +61,8 @@ fn main() -> ExitCode {
         Command::Enumerate(args) => commands::enumerate::run(args),
         Command::Mk61(args) => commands::mk61::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Uci(args) => commands::uci::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -42,22 +42,38 @@ impl BuildBar {
     fn update(&mut self, label: String, progress: Progress) {
         let Some(started) = self.started else { return };
         if self.bar.is_none() && started.elapsed().as_secs_f64() > 1.0 {
-            let bar = ProgressBar::new(progress.total);
-            bar.set_style(
-                ProgressStyle::with_template("{msg:<28} [{bar:40}] {percent:>3}% {elapsed}")
-                    .expect("valid template")
-                    .progress_chars("=> "),
-            );
+            let bar = ProgressBar::new(0);
+            bar.set_style(bar_style());
             self.bar = Some(bar);
         }
-        if let Some(bar) = &self.bar {
-            let stage = progress
-                .rank
-                .map_or("first pass".to_owned(), |rank| format!("rank {rank}"));
-            bar.set_message(format!("{label}: {stage}"));
-            bar.set_position(progress.done.min(progress.total));
+        let Some(bar) = &self.bar else { return };
+        match progress {
+            Progress::FirstPass { examined, total } => {
+                bar.set_length(total);
+                bar.set_position(examined.min(total));
+                bar.set_message(format!("{label}: first pass"));
+            }
+            Progress::Rank { rank, decided } => {
+                if bar.length().is_some() {
+                    // The number of ranks is not known in advance: a spinner.
+                    bar.unset_length();
+                    bar.set_style(spinner_style());
+                }
+                bar.set_message(format!("{label}: rank {rank}, {decided} positions decided"));
+                bar.tick();
+            }
         }
     }
+}
+
+fn bar_style() -> ProgressStyle {
+    ProgressStyle::with_template("{msg:<32} [{bar:40}] {percent:>3}% {elapsed}")
+        .expect("valid template")
+        .progress_chars("=> ")
+}
+
+fn spinner_style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template")
 }
 
 fn label(material: &ajedrecista_tables::Material, variant: Variant) -> String {

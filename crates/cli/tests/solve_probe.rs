@@ -104,6 +104,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             "c3",
         ],
         &["probe", "8/8/8/8/8/2k5/PPPPPPPP/K6R w - - 0 1"],
+        &["probe", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"],
     ] {
         let out = run(args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -9,7 +9,7 @@
 
 use std::{process::Command, time::Instant};
 
-use ajedrecista_tables::{Material, Subtables, Tablebase, Variant, build};
+use ajedrecista_tables::{Material, Progress, Subtables, Tablebase, Variant, build};
 
 const DEFAULT: [&str; 5] = ["KRvK", "KQvK", "KBNvK", "KQvKR", "KQRvKR"];
 
@@ -37,7 +37,7 @@ fn one(material: &str) {
         let start = Instant::now();
         let first_rank = std::sync::OnceLock::new();
         let table = build(&material, Variant::Standard, &subtables, &|p| {
-            if p.rank.is_some() {
+            if matches!(p, Progress::Rank { .. }) {
                 first_rank.get_or_init(|| start.elapsed().as_secs_f64());
             }
         })

@@ -32,14 +32,14 @@ use crate::{
 };
 
 /// Where a build stands, for a progress display.
-#[derive(Copy, Clone, Debug)]
-pub struct Progress {
-    /// Positions settled so far: examined, in the first pass; decided, later.
-    pub done: u64,
-    /// Table numbers for both sides to move.
-    pub total: u64,
-    /// The rank being worked on, `None` in the first pass.
-    pub rank: Option<u16>,
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The first pass: table numbers (both sides to move) examined so far,
+    /// of `total`.
+    FirstPass { examined: u64, total: u64 },
+    /// Rank `rank` is done; `decided` positions (both sides to move) have a
+    /// value so far. How many ranks there will be is known only at the end.
+    Rank { rank: u16, decided: u64 },
 }
 
 /// The tables a capture leads into.
@@ -245,10 +245,12 @@ impl<'a> Builder<'a> {
     }
 
     /// Settles the positions one ply before a position of rank `rank`.
-    fn retract(&self, e: Entry, rank: u16, found: &mut Found) {
+    /// Returns false for a stale entry (the position was settled earlier at
+    /// a lower rank).
+    fn retract(&self, e: Entry, rank: u16, found: &mut Found) -> bool {
         let (turn, index) = split(e);
         if value_byte(self.cells[turn][index].load(Ordering::Relaxed)) != encode_plies(rank) {
-            return; // settled earlier at a lower rank
+            return false;
         }
         let squares = self
             .indexer
@@ -313,6 +315,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        true
     }
 }
 
@@ -347,7 +350,6 @@ pub fn build(
         indexer,
         progress_done: AtomicU64::new(0),
     };
-    let report = |done: u64, rank: Option<u16>| progress(Progress { done, total, rank });
 
     let mut ranks: Vec<Vec<Entry>> = vec![Vec::new(); usize::from(MAX_PLIES) + 2];
     let file = |found: Vec<Found>, ranks: &mut Vec<Vec<Entry>>| -> Result<(), TableError> {
@@ -369,10 +371,9 @@ pub fn build(
                 for index in start..(start + CHUNK).min(size) {
                     builder.examine(index, turn, &mut found);
                 }
-                let done = builder
-                    .progress_done
-                    .fetch_add((CHUNK.min(size - start)) as u64, Ordering::Relaxed);
-                report(done, None);
+                let step = CHUNK.min(size - start) as u64;
+                let examined = builder.progress_done.fetch_add(step, Ordering::Relaxed) + step;
+                progress(Progress::FirstPass { examined, total });
                 found
             })
             .collect();
@@ -385,19 +386,20 @@ pub fn build(
         // In table order, neighbouring positions have neighbouring parents:
         // far fewer cache misses than in the order they were found.
         queue.par_sort_unstable();
-        decided += queue.len() as u64;
-        let found: Vec<Found> = queue
+        let (found, settled): (Vec<Found>, Vec<u64>) = queue
             .par_chunks(CHUNK / 16)
             .map(|chunk| {
                 let mut found = Found::new();
-                for &e in chunk {
-                    builder.retract(e, rank, &mut found);
-                }
-                found
+                let settled = chunk
+                    .iter()
+                    .filter(|&&e| builder.retract(e, rank, &mut found))
+                    .count();
+                (found, settled as u64)
             })
-            .collect();
+            .unzip();
+        decided += settled.iter().sum::<u64>();
         file(found, &mut ranks)?;
-        report(decided, Some(rank));
+        progress(Progress::Rank { rank, decided });
         if ranks.iter().all(Vec::is_empty) {
             break;
         }

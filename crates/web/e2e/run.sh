@@ -10,5 +10,6 @@ if [ ! -x /usr/bin/chromium ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 (cd crates/web/e2e && npm ci --no-audit --no-fund --loglevel=error)
-cargo build -p ajedrecista-cli --locked
+# The test profile: the binary `cargo test` has just built.
+cargo build --locked -p ajedrecista-cli --profile test
 node crates/web/e2e/play.mjs target/debug/ajedrecista target

@@ -344,3 +344,19 @@ async fn a_flood_of_games_is_capped_and_idle_games_expire() {
     }
     assert_eq!(state.games.len(), 3);
 }
+
+#[tokio::test]
+async fn three_bad_placements_stop_the_machine_too() {
+    let (app, _) = app(Limits::default());
+    let game = new_game(&app, r#"{"strategy": "torres"}"#).await;
+    let id = game["id"].as_str().unwrap();
+    for square in ["a7", "b1", "h7"] {
+        play(&app, id, square)
+            .await
+            .error(StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let stopped = get(&app, &format!("/api/games/{id}")).await.json();
+    assert_eq!(stopped["end"]["kind"], "illegal_moves", "{stopped}");
+    assert_eq!(stopped["placing"], true);
+    play(&app, id, "d3").await.error(StatusCode::CONFLICT);
+}

@@ -1,10 +1,9 @@
 //! `ajedrecista probe`: the value of a position and of each of its moves.
 
 use ajedrecista_tables::{Value, Variant};
-use anyhow::Context;
 use serde::Serialize;
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, EnPassantMode, Position, PositionError, Square,
+    Bitboard, CastlingMode, Chess, EnPassantMode, Position, Square,
     fen::Fen,
     san::{San, SanPlus},
 };
@@ -49,18 +48,6 @@ struct ProbeJson {
     pv: Vec<String>,
 }
 
-/// Reads a FEN into a position; legality as the tables define it (a check
-/// that no last move could give is allowed).
-pub fn parse_fen(text: &str) -> anyhow::Result<Chess> {
-    let fen: Fen = text
-        .trim()
-        .parse()
-        .with_context(|| format!("cannot read FEN {text:?}"))?;
-    fen.into_position::<Chess>(CastlingMode::Standard)
-        .or_else(PositionError::ignore_impossible_check)
-        .map_err(|err| anyhow::anyhow!("illegal position {text:?}: {err}"))
-}
-
 fn describe(value: Value) -> String {
     match value {
         Value::Win(p) => format!(
@@ -77,7 +64,7 @@ fn describe(value: Value) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let pos = parse_fen(&args.fen)?;
+    let pos = crate::fen::parse_fen(&args.fen)?;
     let variant = crate::tables_args::variant(args.fixed_king);
     if let Variant::FixedKing(sq) = variant
         && pos.board().king_of(shakmaty::Color::White) != Some(sq)

@@ -11,8 +11,7 @@ use ajedrecista_tables::Tablebase;
 
 use crate::tables_args::TablesArgs;
 use anyhow::Context;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
 /// The longest game a random defence may drag out before it is stopped.
 const MAX_PLIES: usize = 1000;
@@ -77,12 +76,7 @@ impl StrategyVisitor for SelfPlay<'_> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let fen_text = args.fen.as_deref().unwrap_or(args.strategy.demo_fen());
-    let fen: Fen = fen_text
-        .parse()
-        .with_context(|| format!("cannot read FEN {fen_text:?}"))?;
-    let start: Chess = fen
-        .into_position(CastlingMode::Standard)
-        .map_err(|err| anyhow::anyhow!("illegal position {fen_text:?}: {err}"))?;
+    let start = crate::fen::parse_fen(fen_text)?;
     let tables = args.tables.open();
     let game = args.strategy.visit(
         &tables,
@@ -101,8 +95,7 @@ mod tests {
     use super::*;
 
     fn game(strategy: StrategyName, fen: &str, defence: DefenceKind) -> anyhow::Result<Game> {
-        let fen: Fen = fen.parse().unwrap();
-        let start: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let start = crate::fen::parse_fen(fen).unwrap();
         let tables = Tablebase::in_memory();
         strategy.visit(
             &tables,

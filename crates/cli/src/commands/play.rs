@@ -1,0 +1,351 @@
+//! `ajedrecista play`: a person, moving the black king, against an
+//! automaton, in the terminal or through a pipe.
+
+use std::fs;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ajedrecista_automata::{
+    DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, MoveError, Opening, Session, StrategyName, Turn,
+};
+use anyhow::Context;
+use shakmaty::Position;
+
+use crate::diagram::diagram;
+use crate::fen::parse_fen;
+use crate::tables_args::TablesArgs;
+
+/// Play the black king against an automaton (El Ajedrecista by default,
+/// from its own start: you place the black king, then the machine moves).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The automaton playing White: torres (El Ajedrecista), perfect, or
+    /// any other of the catalog (mk61-rook, ...).
+    #[arg(long, default_value = "torres")]
+    white: StrategyName,
+    /// Start from this position instead of placing the black king.
+    #[arg(long)]
+    fen: Option<String>,
+    /// How moves are echoed besides SAN.
+    #[arg(long, value_enum, default_value = "san")]
+    notation: Notation,
+    /// Show a board after each move, or the MK-61 display.
+    #[arg(long, value_enum, default_value = "board")]
+    display: DisplayKind,
+    /// Write the game as PGN to this file at the end.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Illegal moves after which the machine stops (0: never).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ILLEGAL_LIMIT)]
+    illegal_limit: u32,
+    #[command(flatten)]
+    tables: TablesArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Notation {
+    /// Standard algebraic notation only.
+    San,
+    /// SAN and the seed's numeric squares (11 = a1 .. 88 = h8).
+    Numeric,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DisplayKind {
+    /// A Unicode board with the last move marked.
+    Board,
+    /// The answer as the MK-61's display shows it.
+    Calculator,
+}
+
+const HELP: &str = "\
+Move the black king: Kb7 (SAN), b8b7 (UCI), b7 (the square), 27 or 2.7 (the
+calculator's file and rank digits). Commands:
+  help   this text
+  board  show the board
+  undo   take back your last move (and the machine's reply)
+  quit   end the game";
+
+/// What the terminal can do: colour only when stdout is a terminal.
+struct Screen {
+    tty: bool,
+    options: Args,
+}
+
+impl Screen {
+    fn lamp(&self, text: &str) -> String {
+        if self.tty {
+            format!("\x1b[1;31m● LAMP\x1b[0m {text}")
+        } else {
+            format!("LAMP: {text}")
+        }
+    }
+
+    fn emphasis(&self, text: &str) -> String {
+        if self.tty {
+            format!("\x1b[1m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn board(&self, session: &Session) -> String {
+        diagram(&session.board(), session.last_move_squares())
+    }
+
+    fn machine(&self, session: &Session, reply: &MachineMove) -> String {
+        let mut line = format!("White plays {}", self.emphasis(&reply.san));
+        if self.options.notation == Notation::Numeric {
+            line.push_str(&format!(" ({})", reply.numeric));
+        }
+        if self.options.display == DisplayKind::Calculator {
+            line.push_str(&format!("   MK-61: [ {} ]", reply.display));
+        }
+        if !reply.reason.is_empty() {
+            line.push_str(&format!("   ({})", reply.reason));
+        }
+        if reply.check && !session.position().is_some_and(|p| p.is_checkmate()) {
+            line.push_str("\nCheck.");
+        }
+        if session.strategy() == StrategyName::Perfect
+            && let Some(dtm) = session.dtm()
+        {
+            line.push_str(&format!("\nPerfect play: mate in {dtm}."));
+        }
+        line
+    }
+
+    fn after_move(&self, session: &Session, out: &mut impl Write) -> io::Result<()> {
+        if self.options.display == DisplayKind::Board {
+            writeln!(out, "\n{}", self.board(session))?;
+        }
+        Ok(())
+    }
+
+    fn turn(&self, session: &Session, turn: &Turn, out: &mut impl Write) -> io::Result<()> {
+        let person = match (turn.person.mv, self.options.notation) {
+            (None, Notation::San) => format!("Black king placed on {}", turn.person.san),
+            (None, Notation::Numeric) => format!(
+                "Black king placed on {} ({})",
+                turn.person.san, turn.person.numeric
+            ),
+            (Some(_), Notation::San) => format!("You play {}", turn.person.san),
+            (Some(_), Notation::Numeric) => {
+                format!("You play {} ({})", turn.person.san, turn.person.numeric)
+            }
+        };
+        writeln!(out, "{person}")?;
+        if let Some(reply) = &turn.reply {
+            writeln!(out, "{}", self.machine(session, reply))?;
+        }
+        self.after_move(session, out)
+    }
+
+    fn end(&self, session: &Session, end: &GameEnd, out: &mut impl Write) -> io::Result<()> {
+        let text = match end {
+            GameEnd::Checkmate => "Checkmate. White wins.".to_string(),
+            GameEnd::Stalemate => "Stalemate: a draw.".to_string(),
+            GameEnd::RookCaptured => "You took the white piece: a draw.".to_string(),
+            GameEnd::Refused(refusal) => format!("The machine will not move: {refusal}."),
+            GameEnd::IllegalMoves(count) => {
+                format!("The machine stops playing after {count} illegal moves.")
+            }
+            GameEnd::Cycle | GameEnd::Unfinished => "Game stopped.".to_string(),
+        };
+        writeln!(out, "{}", self.emphasis(&text))?;
+        self.summary(session, out)
+    }
+
+    fn summary(&self, session: &Session, out: &mut impl Write) -> io::Result<()> {
+        let Some(pgn) = session.pgn() else {
+            return writeln!(out, "No game was played.");
+        };
+        let result = pgn
+            .lines()
+            .find_map(|line| line.strip_prefix("[Result \""))
+            .map_or("*", |rest| rest.trim_end_matches("\"]"));
+        writeln!(out, "Result: {result}")?;
+        writeln!(out, "White's moves: {}", session.white_moves())?;
+        match session.start_dtm() {
+            Some(dtm) => writeln!(out, "Perfect play would mate from the start in {dtm}.")?,
+            None => writeln!(out, "Perfect play: no forced mate from the start.")?,
+        }
+        writeln!(out, "\n{pgn}")
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder,
+/// synced and renamed, then reads it back.
+fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.with_context(|| format!("cannot write {}", path.display()))?;
+    let back =
+        fs::read_to_string(path).with_context(|| format!("cannot read back {}", path.display()))?;
+    anyhow::ensure!(
+        back == text,
+        "{} does not read back as written",
+        path.display()
+    );
+    Ok(())
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let tables = Arc::new(args.tables.open());
+    let opening = match &args.fen {
+        Some(fen) => Opening::Position(parse_fen(fen)?),
+        None => Opening::machine_start(args.white, &tables),
+    };
+    let mut session = Session::new(Arc::clone(&tables), args.white, opening, args.illegal_limit)?;
+    let screen = Screen {
+        tty: io::stdout().is_terminal(),
+        options: args,
+    };
+    let stdin = io::stdin();
+    let prompt = stdin.is_terminal();
+    let mut out = io::stdout().lock();
+    play(&screen, &mut session, stdin.lock(), &mut out, prompt)?;
+    if let Some(path) = &screen.options.pgn
+        && let Some(pgn) = session.pgn()
+    {
+        write_atomically(path, &pgn)?;
+        writeln!(out, "PGN written to {}", path.display())?;
+    }
+    Ok(())
+}
+
+fn introduce(screen: &Screen, session: &Session, out: &mut impl Write) -> io::Result<()> {
+    let name = match session.strategy() {
+        StrategyName::Torres => "El Ajedrecista (Torres y Quevedo, 1912)".to_string(),
+        other => other.to_string(),
+    };
+    writeln!(
+        out,
+        "{} plays White; you move the black king. Type help for help.",
+        screen.emphasis(&name)
+    )?;
+    let (_, limit) = session.illegal_moves();
+    if limit > 0 {
+        writeln!(
+            out,
+            "After {limit} illegal moves the machine stops playing."
+        )?;
+    }
+    if session.placing().is_some() {
+        let squares = session.start_squares();
+        let lowest = squares
+            .iter()
+            .map(|sq| sq.rank())
+            .min()
+            .expect("a start square");
+        let highest = squares
+            .iter()
+            .map(|sq| sq.rank())
+            .max()
+            .expect("a start square");
+        let example = squares
+            .iter()
+            .find(|sq| **sq == shakmaty::Square::D6)
+            .unwrap_or(&squares[squares.len() / 2]);
+        writeln!(
+            out,
+            "Place the black king: {} squares on ranks {}-{}, e.g. {example}.",
+            squares.len(),
+            lowest.char(),
+            highest.char(),
+        )?;
+        writeln!(out, "\n{}", screen.board(session))?;
+    } else {
+        if let Some(reply) = session.opening_reply() {
+            writeln!(out, "{}", screen.machine(session, reply))?;
+        }
+        writeln!(out, "\n{}", screen.board(session))?;
+    }
+    Ok(())
+}
+
+/// The game loop: one line of input per move or command, until the game
+/// ends, `quit`, or the end of the input.
+fn play(
+    screen: &Screen,
+    session: &mut Session,
+    input: impl BufRead,
+    out: &mut impl Write,
+    prompt: bool,
+) -> io::Result<()> {
+    introduce(screen, session, out)?;
+    if let Some(end) = session.end() {
+        return screen.end(session, &end, out);
+    }
+    let mut lines = input.lines();
+    loop {
+        if prompt {
+            write!(out, "black> ")?;
+            out.flush()?;
+        }
+        let Some(line) = lines.next().transpose()? else {
+            writeln!(out, "End of input.")?;
+            return screen.end(session, &GameEnd::Unfinished, out);
+        };
+        match line.trim() {
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "board" => writeln!(out, "{}", screen.board(session))?,
+            "quit" | "exit" => return screen.end(session, &GameEnd::Unfinished, out),
+            "undo" => match session.undo() {
+                Ok(()) => {
+                    writeln!(out, "Taken back.")?;
+                    writeln!(out, "{}", screen.board(session))?;
+                }
+                Err(err) => writeln!(out, "Cannot undo: {err}.")?,
+            },
+            _ => match session.play(&line) {
+                Ok(turn) => {
+                    screen.turn(session, &turn, out)?;
+                    if let Some(end) = &turn.end {
+                        return screen.end(session, end, out);
+                    }
+                }
+                Err(MoveError::Illegal {
+                    reason,
+                    count,
+                    stopped,
+                }) => {
+                    let (_, limit) = session.illegal_moves();
+                    let tally = match limit {
+                        0 => format!("illegal move {count}"),
+                        limit => format!("illegal move {count} of {limit}"),
+                    };
+                    writeln!(out, "{}", screen.lamp(&format!("{reason} ({tally})")))?;
+                    if stopped {
+                        let end = session.end().expect("stopped");
+                        return screen.end(session, &end, out);
+                    }
+                }
+                Err(MoveError::GameOver) => {
+                    let end = session.end().expect("over");
+                    return screen.end(session, &end, out);
+                }
+            },
+        }
+    }
+}

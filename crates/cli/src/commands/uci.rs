@@ -1,0 +1,496 @@
+//! `ajedrecista uci`: the automata as a UCI engine, so that chess GUIs and
+//! libraries can play against them.
+
+use std::collections::HashSet;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+use ajedrecista_automata::{
+    DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, Opening, Session, StrategyName,
+};
+use ajedrecista_tables::{Tablebase, Variant};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+use crate::tables_args::TablesArgs;
+
+/// Men up to which the tables answer outside an automaton's rules (larger
+/// tables take minutes to build).
+const TABLE_MEN: usize = 4;
+
+/// The highest IllegalMoveLimit offered.
+const MAX_ILLEGAL_LIMIT: u32 = 1000;
+
+/// A UCI engine on stdin and stdout; White is played by the automaton set
+/// with the Strategy option.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    tables: TablesArgs,
+}
+
+/// The engine between commands.
+struct Engine {
+    tables: Arc<Tablebase>,
+    strategy: StrategyName,
+    illegal_limit: u32,
+    /// Illegal moves met in `position` commands since `ucinewgame`, each
+    /// counted once (position and move).
+    illegal: HashSet<(String, String)>,
+    start: Chess,
+    moves: Vec<Move>,
+    /// A `go infinite` or `go ponder` answer, held until `stop`.
+    pending: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut engine = Engine::new(Arc::new(args.tables.open()));
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        if !engine.command(&line, &mut out)? {
+            break;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+impl Engine {
+    fn new(tables: Arc<Tablebase>) -> Engine {
+        Engine {
+            tables,
+            strategy: StrategyName::Torres,
+            illegal_limit: DEFAULT_ILLEGAL_LIMIT,
+            illegal: HashSet::new(),
+            start: Chess::default(),
+            moves: Vec::new(),
+            pending: None,
+        }
+    }
+
+    /// Handles one line; `false` after `quit`.
+    fn command(&mut self, line: &str, out: &mut impl Write) -> io::Result<bool> {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("uci") => {
+                writeln!(out, "id name ajedrecista {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author the ajedrecista developers")?;
+                let vars: Vec<String> = StrategyName::ALL
+                    .iter()
+                    .map(|name| format!("var {name}"))
+                    .collect();
+                writeln!(
+                    out,
+                    "option name Strategy type combo default {} {}",
+                    StrategyName::Torres,
+                    vars.join(" ")
+                )?;
+                writeln!(
+                    out,
+                    "option name IllegalMoveLimit type spin default {DEFAULT_ILLEGAL_LIMIT} min 0 max {MAX_ILLEGAL_LIMIT}"
+                )?;
+                writeln!(out, "uciok")?;
+            }
+            Some("isready") => writeln!(out, "readyok")?,
+            Some("ucinewgame") => {
+                self.illegal.clear();
+                self.start = Chess::default();
+                self.moves.clear();
+            }
+            Some("setoption") => self.set_option(&words.collect::<Vec<_>>(), out)?,
+            Some("position") => self.position(&words.collect::<Vec<_>>(), out)?,
+            Some("go") => {
+                let answer = self.best_move(out)?;
+                let waits = line
+                    .split_whitespace()
+                    .any(|word| word == "infinite" || word == "ponder");
+                if waits {
+                    self.pending = Some(answer);
+                } else {
+                    writeln!(out, "bestmove {answer}")?;
+                }
+            }
+            Some("stop") | Some("ponderhit") => {
+                if let Some(answer) = self.pending.take() {
+                    writeln!(out, "bestmove {answer}")?;
+                }
+            }
+            Some("quit") => return Ok(false),
+            // UCI: unknown commands are ignored.
+            _ => {}
+        }
+        Ok(true)
+    }
+
+    fn set_option(&mut self, words: &[&str], out: &mut impl Write) -> io::Result<()> {
+        let text = words.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            return Ok(());
+        };
+        let (name, value) = rest.split_once(" value ").unwrap_or((rest, ""));
+        match name.trim().to_ascii_lowercase().as_str() {
+            "strategy" => match value.trim().parse() {
+                Ok(strategy) => self.strategy = strategy,
+                Err(err) => writeln!(out, "info string {err}")?,
+            },
+            "illegalmovelimit" => match value.trim().parse::<u32>() {
+                Ok(limit) if limit <= MAX_ILLEGAL_LIMIT => self.illegal_limit = limit,
+                _ => writeln!(
+                    out,
+                    "info string IllegalMoveLimit {value:?} is not 0-{MAX_ILLEGAL_LIMIT}"
+                )?,
+            },
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `position startpos|fen FEN [moves ...]`: an illegal move is reported,
+    /// counted, and ends the list there.
+    fn position(&mut self, words: &[&str], out: &mut impl Write) -> io::Result<()> {
+        let moves_at = words.iter().position(|&word| word == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (words, &[][..]),
+        };
+        let start = match setup.first() {
+            Some(&"startpos") => Chess::default(),
+            Some(&"fen") => {
+                let text = setup[1..].join(" ");
+                match text
+                    .parse::<Fen>()
+                    .map_err(|err| err.to_string())
+                    .and_then(|fen| {
+                        fen.into_position(CastlingMode::Standard)
+                            .map_err(|err| err.to_string())
+                    }) {
+                    Ok(position) => position,
+                    Err(err) => {
+                        return writeln!(out, "info string cannot read FEN {text:?}: {err}");
+                    }
+                }
+            }
+            _ => return writeln!(out, "info string position needs startpos or fen"),
+        };
+        let mut position = start.clone();
+        let mut played = Vec::new();
+        for &text in moves {
+            let mv = text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|uci| uci.to_move(&position).ok());
+            let Some(mv) = mv else {
+                let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+                self.illegal.insert((fen, text.to_string()));
+                writeln!(
+                    out,
+                    "info string illegal move {text} ({}); the moves after it are ignored",
+                    self.tally()
+                )?;
+                break;
+            };
+            position.play_unchecked(mv);
+            played.push(mv);
+        }
+        self.start = start;
+        self.moves = played;
+        Ok(())
+    }
+
+    fn tally(&self) -> String {
+        match self.illegal_limit {
+            0 => format!("illegal move {}", self.illegal.len()),
+            limit => format!("illegal move {} of {limit}", self.illegal.len()),
+        }
+    }
+
+    fn current(&self) -> Chess {
+        let mut position = self.start.clone();
+        for &mv in &self.moves {
+            position.play_unchecked(mv);
+        }
+        position
+    }
+
+    /// The answer to `go`, with `info` lines on the way.
+    fn best_move(&self, out: &mut impl Write) -> io::Result<String> {
+        let position = self.current();
+        if position.legal_moves().is_empty() {
+            writeln!(out, "info string no legal move")?;
+            return Ok("0000".into());
+        }
+        if self.illegal_limit > 0 && self.illegal.len() as u32 >= self.illegal_limit {
+            writeln!(
+                out,
+                "info string the machine stops after {} illegal moves",
+                self.illegal.len()
+            )?;
+            return Ok("0000".into());
+        }
+        let why_not = if position.turn() == shakmaty::Color::White {
+            match self.automaton_move() {
+                Ok(reply) => {
+                    let display = reply.display;
+                    writeln!(
+                        out,
+                        "info string {}: {} (shows {display})",
+                        self.strategy, reply.reason
+                    )?;
+                    if self.strategy == StrategyName::Perfect
+                        && let Some(dtm) = dtm_after(&self.tables, &position, reply.mv)
+                    {
+                        writeln!(out, "info depth {} score mate {dtm}", 2 * dtm - 1)?;
+                    }
+                    return Ok(uci(reply.mv));
+                }
+                Err(why) => why,
+            }
+        } else {
+            "the automata play White".to_string()
+        };
+        writeln!(out, "info string {why_not}; the tables' move")?;
+        match self.tables_move(&position) {
+            Some(mv) => Ok(uci(mv)),
+            None => {
+                writeln!(
+                    out,
+                    "info string the tables cover up to {TABLE_MEN} men: no move"
+                )?;
+                Ok("0000".into())
+            }
+        }
+    }
+
+    /// The best move by the tables (orthodox chess), for small material.
+    fn tables_move(&self, position: &Chess) -> Option<Move> {
+        if position.board().occupied().count() > TABLE_MEN {
+            return None;
+        }
+        let moves = self.tables.moves(position, Variant::Standard).ok()?;
+        moves.first().map(|(mv, _)| *mv)
+    }
+
+    /// The automaton's move at the end of the game so far (White to
+    /// move). The game is replayed through a session from the `position`
+    /// command's start, so that the automaton has its memory. Once the
+    /// automaton has refused, or a White move in the game is not its own (a
+    /// GUI's take-back, say), it is out of this game: an automaton started
+    /// afresh in mid-game could undo the tables' moves for ever.
+    fn automaton_move(&self) -> Result<MachineMove, String> {
+        let mut session = self.session(&self.start).map_err(|err| err.to_string())?;
+        let mut expected = session.opening_reply().cloned();
+        let mut position = self.start.clone();
+        for &mv in &self.moves {
+            if position.turn() == shakmaty::Color::White {
+                match &expected {
+                    Some(reply) if reply.mv == mv => {}
+                    Some(_) => {
+                        return Err(format!(
+                            "White's move {} of the game was not {}'s, which is out of this game",
+                            uci(mv),
+                            self.strategy
+                        ));
+                    }
+                    None => return Err(stopped(&session)),
+                }
+            } else {
+                expected = session
+                    .play(&uci(mv))
+                    .map_err(|err| format!("{}: {err}", self.strategy))?
+                    .reply;
+            }
+            position.play_unchecked(mv);
+        }
+        expected.ok_or_else(|| stopped(&session))
+    }
+
+    fn session(&self, position: &Chess) -> Result<Session, ajedrecista_automata::SessionError> {
+        Session::new(
+            Arc::clone(&self.tables),
+            self.strategy,
+            Opening::Position(position.clone()),
+            0,
+        )
+    }
+}
+
+/// Why the automaton of `session` makes no move.
+fn stopped(session: &Session) -> String {
+    match session.end() {
+        Some(GameEnd::Refused(refusal)) => format!("{} refuses: {refusal}", session.strategy()),
+        other => format!("{} has stopped ({other:?})", session.strategy()),
+    }
+}
+
+fn uci(mv: Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// White's moves to mate after `mv`, the move included, with perfect play.
+fn dtm_after(tables: &Tablebase, position: &Chess, mv: Move) -> Option<u16> {
+    let mut child = position.clone();
+    child.play_unchecked(mv);
+    match tables.probe(&child, Variant::Standard).ok()? {
+        ajedrecista_tables::Value::Loss(plies) => Some(plies / 2 + 1),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn talk(engine: &mut Engine, lines: &[&str]) -> String {
+        let mut out = Vec::new();
+        for line in lines {
+            engine.command(line, &mut out).unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    fn best(text: &str) -> &str {
+        text.lines()
+            .rev()
+            .find_map(|line| line.strip_prefix("bestmove "))
+            .expect("a bestmove")
+    }
+
+    #[test]
+    fn handshake_lists_every_strategy() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let text = talk(&mut engine, &["uci", "isready", "nonsense here"]);
+        assert!(text.starts_with("id name ajedrecista"));
+        for name in StrategyName::ALL {
+            assert!(text.contains(&format!("var {name}")), "{name}");
+        }
+        assert!(text.contains("option name IllegalMoveLimit type spin default 3"));
+        assert!(text.contains("uciok\nreadyok\n"));
+        assert_eq!(text.lines().count(), 6);
+    }
+
+    #[test]
+    fn torres_answers_from_its_start_and_remembers_the_game() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let text = talk(
+            &mut engine,
+            &[
+                "ucinewgame",
+                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
+                "go depth 3",
+            ],
+        );
+        assert_eq!(best(&text), "b7a7");
+        assert!(text.contains("info string torres: rule"), "{text}");
+        let text = talk(
+            &mut engine,
+            &[
+                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1 moves b7a7 d6c5",
+                "go wtime 1000 btime 1000",
+            ],
+        );
+        assert_eq!(best(&text), "a7h7");
+    }
+
+    #[test]
+    fn a_white_move_not_its_own_puts_the_automaton_out_of_the_game() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let text = talk(
+            &mut engine,
+            &[
+                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1 moves b7b1 d6c5",
+                "go",
+            ],
+        );
+        assert!(
+            text.contains("White's move b7b1 of the game was not torres's"),
+            "{text}"
+        );
+        assert!(text.contains("the tables' move"), "{text}");
+    }
+
+    #[test]
+    fn outside_the_rules_the_tables_move_and_without_moves_0000() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        // Rook on c7: outside El Ajedrecista's preconditions.
+        let text = talk(
+            &mut engine,
+            &["position fen K7/2R5/3k4/8/8/8/8/8 w - - 0 1", "go"],
+        );
+        assert!(text.contains("info string torres cannot play"), "{text}");
+        let position: Chess = "K7/2R5/3k4/8/8/8/8/8 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mv = engine.tables_move(&position).unwrap();
+        assert_eq!(best(&text), uci(mv));
+        // Mated: no legal move.
+        let text = talk(
+            &mut engine,
+            &["position fen 3k4/8/3K4/8/8/8/8/R7 b - - 0 1", "go"],
+        );
+        assert!(!text.contains("bestmove 0000"));
+        let text = talk(
+            &mut engine,
+            &["position fen R2k4/8/3K4/8/8/8/8/8 b - - 0 1", "go"],
+        );
+        assert_eq!(best(&text), "0000");
+        // The full chess start: no automaton and no table.
+        let text = talk(
+            &mut engine,
+            &["position startpos moves e2e4", "go movetime 10"],
+        );
+        assert_eq!(best(&text), "0000");
+        assert!(text.contains("the tables cover up to 4 men"));
+    }
+
+    #[test]
+    fn illegal_moves_count_and_stop_the_engine_at_the_limit() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let fen = "position fen K7/R7/3k4/8/8/8/8/8 b - - 0 1 moves";
+        let text = talk(
+            &mut engine,
+            &[
+                "setoption name IllegalMoveLimit value 2",
+                &format!("{fen} d6d7"),
+                "go",
+            ],
+        );
+        assert!(
+            text.contains("illegal move d6d7 (illegal move 1 of 2)"),
+            "{text}"
+        );
+        // The same illegal move again is not counted twice.
+        let text = talk(
+            &mut engine,
+            &[&format!("{fen} d6d7"), &format!("{fen} d6d4"), "go"],
+        );
+        assert!(text.contains("illegal move 2 of 2"), "{text}");
+        assert_eq!(best(&text), "0000");
+        let text = talk(&mut engine, &["ucinewgame", &format!("{fen} d6c6"), "go"]);
+        assert_ne!(best(&text), "0000");
+    }
+
+    #[test]
+    fn go_infinite_waits_for_stop_and_options_switch_strategy() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let text = talk(
+            &mut engine,
+            &[
+                "setoption name Strategy value perfect",
+                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
+                "go infinite",
+            ],
+        );
+        assert!(!text.contains("bestmove"));
+        assert!(text.contains("score mate 15"), "{text}");
+        let text = talk(&mut engine, &["stop"]);
+        assert!(text.starts_with("bestmove "));
+        let text = talk(&mut engine, &["setoption name Strategy value nobody"]);
+        assert!(text.contains("unknown strategy"));
+        assert_eq!(engine.strategy, StrategyName::Perfect);
+    }
+}

@@ -1,0 +1,371 @@
+//! `ajedrecista play` driven through a pipe, as a script or a test would:
+//! whole games, the lamp, the limit, every input notation, undo, PGN.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+
+use ajedrecista_automata::{
+    GameEnd, Opening, RandomDefence, Session, StrategyName, perfect_defence,
+};
+use ajedrecista_tables::Tablebase;
+use shakmaty::{CastlingMode, Move};
+
+fn play(args: &[&str], input: &str, tables: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .arg("play")
+        .args(args)
+        .env("AJEDRECISTA_TABLES", tables)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
+    assert!(!text.contains('\x1b'), "plain output through a pipe");
+    text
+}
+
+/// One way of typing a king move.
+#[derive(Clone, Copy, Debug)]
+enum Form {
+    San,
+    Uci,
+    Square,
+    Numeric,
+    DottedNumeric,
+}
+
+fn typed(mv: Move, form: Form) -> String {
+    let to = mv.to();
+    let digits = (u32::from(to.file()) + 1, u32::from(to.rank()) + 1);
+    match form {
+        Form::San => format!("K{to}"),
+        Form::Uci => mv.to_uci(CastlingMode::Standard).to_string(),
+        Form::Square => to.to_string(),
+        Form::Numeric => format!("{}{}", digits.0, digits.1),
+        Form::DottedNumeric => format!("{}.{}", digits.0, digits.1),
+    }
+}
+
+/// The person's input for a whole game against `strategy` from its own
+/// start with the tables' defence, the moves typed in turn in `forms`, and
+/// the PGN the game makes: the first start square whose game ends in mate
+/// against the tables' defence, or else against a seeded random one (the
+/// `mk61-rook-abs-r0` reading refuses early against the tables').
+fn mating_game(
+    strategy: StrategyName,
+    forms: &[Form],
+    tables: &Arc<Tablebase>,
+) -> (String, String) {
+    let squares = Session::new(
+        Arc::clone(tables),
+        strategy,
+        Opening::machine_start(strategy, tables),
+        3,
+    )
+    .expect("a session")
+    .start_squares();
+    for seed in [None, Some(1), Some(2), Some(3)] {
+        for &square in &squares {
+            let mut session = Session::new(
+                Arc::clone(tables),
+                strategy,
+                Opening::machine_start(strategy, tables),
+                3,
+            )
+            .expect("a session");
+            let mut random = seed.map(RandomDefence::new);
+            let mut input = format!("{square}\n");
+            session.play(&square.to_string()).expect("placed");
+            let mut forms = forms.iter().cycle();
+            while session.end().is_none() {
+                let position = session.position().expect("playing");
+                let mv = match &mut random {
+                    Some(random) => random.choose(position),
+                    None => perfect_defence(tables, position).expect("tables"),
+                };
+                let text = typed(mv, *forms.next().expect("cycle"));
+                session.play(&text).expect("legal");
+                input.push_str(&text);
+                input.push('\n');
+            }
+            if session.end() == Some(GameEnd::Checkmate) {
+                return (input, session.pgn().expect("a game"));
+            }
+        }
+    }
+    panic!("{strategy}: no start square leads to mate");
+}
+
+#[test]
+fn a_whole_game_to_mate_against_every_automaton() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = Arc::new(Tablebase::new(Some(dir.path().to_path_buf())));
+    let all_forms = [
+        Form::San,
+        Form::Uci,
+        Form::Square,
+        Form::Numeric,
+        Form::DottedNumeric,
+    ];
+    for (i, strategy) in StrategyName::ALL.into_iter().enumerate() {
+        // Each game starts with another form, and uses them all.
+        let forms: Vec<Form> = all_forms.iter().cycle().skip(i).take(5).copied().collect();
+        let (input, pgn) = mating_game(strategy, &forms, &tables);
+        let out = stdout(&play(&["--white", strategy.as_str()], &input, dir.path()));
+        assert!(out.contains("Checkmate. White wins."), "{strategy}: {out}");
+        assert!(!out.contains("LAMP"), "{strategy}: {out}");
+        assert!(out.ends_with(&format!("\n{pgn}\n")), "{strategy}: {out}");
+        assert!(out.contains("Perfect play would mate from the start in "));
+        assert!(out.contains(" 8 ") && out.contains("a  b  c"), "a board");
+        if strategy == StrategyName::Perfect {
+            assert!(out.contains("Perfect play: mate in 1."), "{out}");
+        }
+    }
+}
+
+#[test]
+fn the_default_game_is_el_ajedrecista_from_its_own_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(&[], "d6\nquit\n", dir.path()));
+    assert!(out.starts_with("El Ajedrecista (Torres y Quevedo, 1912) plays White"));
+    assert!(out.contains("Place the black king: 42 squares on ranks 1-6"));
+    assert!(out.contains("White plays Ra7"), "{out}");
+    assert!(out.contains("[FEN \"K7/1R6/3k4/8/8/8/8/8 w - - 0 1\"]"));
+    assert!(out.contains("Perfect play would mate from the start in 15."));
+}
+
+#[test]
+fn the_lamp_gives_the_reason_for_each_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    // After d6 and 1. Ra7: black king d6, white king a8, rook a7.
+    let cases = [
+        ("Kd7", "d7 is attacked by the rook on a7"),
+        ("Rb6", "only the black king moves: Black has no rook"),
+        (
+            "a7a6",
+            "only the black king moves: the black king is on d6, not on a7",
+        ),
+        (
+            "Kd4",
+            "the king moves one square: d6 to d4 is not a king move",
+        ),
+        ("Ki6", "\"Ki6\" is off the board"),
+        ("9.1", "\"9.1\" is off the board"),
+        ("what", "cannot read \"what\" as a move"),
+        ("", "no move given"),
+    ];
+    for (input, reason) in cases {
+        let out = stdout(&play(
+            &["--illegal-limit", "0"],
+            &format!("d6\n{input}\nboard\nquit\n"),
+            dir.path(),
+        ));
+        assert!(out.contains(&format!("LAMP: {reason}")), "{input:?}: {out}");
+        assert!(out.contains("(illegal move 1)"), "{out}");
+        // The position is unchanged: the board after the lamp is the one
+        // before it.
+        assert!(out.contains("1. Ra7 {stopped} *"), "{out}");
+    }
+    // Next to the white king: black king b6 against king a8... needs a
+    // position; and the placement's own reasons.
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "8/K7/2k5/8/8/8/8/7R b - - 0 1",
+        ],
+        "Kb7\nquit\n",
+        dir.path(),
+    ));
+    assert!(out.contains("LAMP: b7 is next to the white king"), "{out}");
+    let out = stdout(&play(&[], "e8\nc7\nquit\n", dir.path()));
+    assert!(
+        out.contains("LAMP: e8 is not a start square of torres"),
+        "{out}"
+    );
+    assert!(
+        out.contains("LAMP: c7 is attacked by the rook on b7"),
+        "{out}"
+    );
+}
+
+#[test]
+fn three_illegal_moves_stop_the_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(&[], "d6\nKd7\nxx\n\nKc6\n", dir.path()));
+    assert!(out.contains("(illegal move 3 of 3)"), "{out}");
+    assert!(out.contains("The machine stops playing after 3 illegal moves."));
+    assert!(
+        !out.contains("You play Kc6"),
+        "nothing after the stop: {out}"
+    );
+    assert!(out.contains("{the machine stops after 3 illegal moves of Black} *"));
+    // Before the black king is placed as well.
+    let out = stdout(&play(
+        &[],
+        "a1a2
+b7
+h8
+d6
+",
+        dir.path(),
+    ));
+    assert!(
+        out.contains("The machine stops playing after 3 illegal moves."),
+        "{out}"
+    );
+    assert!(out.contains("No game was played."), "{out}");
+}
+
+#[test]
+fn undo_takes_back_a_move_without_counting_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(
+        &[],
+        "d6\nKc6\nundo\nKc5\nundo\nundo\nundo\ne5\nquit\n",
+        dir.path(),
+    ));
+    assert!(out.matches("Taken back.").count() == 3, "{out}");
+    assert!(out.contains("Cannot undo: no move of yours to take back."));
+    assert!(out.contains("Black king placed on e5"));
+    assert!(!out.contains("LAMP"));
+    assert!(
+        out.contains("[FEN \"K7/1R6/8/4k3/8/8/8/8 w - - 0 1\"]"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_calculator_display_and_numeric_notation() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(
+        &[
+            "--white",
+            "mk61-rook",
+            "--display",
+            "calculator",
+            "--notation",
+            "numeric",
+            "--fen",
+            "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
+        ],
+        "quit\n",
+        dir.path(),
+    ));
+    // The reference trace's first answer: rook a2-a4, shown 14.
+    assert!(
+        out.contains("White plays Ra4 (12-14)   MK-61: [ 14. ]"),
+        "{out}"
+    );
+    let out = stdout(&play(
+        &["--display", "calculator"],
+        "d6\nquit\n",
+        dir.path(),
+    ));
+    assert!(out.contains("MK-61: [ 17. ]"), "{out}");
+}
+
+#[test]
+fn pgn_goes_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.pgn");
+    let out = stdout(&play(
+        &["--pgn", file.to_str().unwrap()],
+        "d6\nKc5\nquit\n",
+        dir.path(),
+    ));
+    let pgn = std::fs::read_to_string(&file).expect("written");
+    assert!(pgn.contains("1. Ra7 Kc5 2. Rh7"), "{pgn}");
+    assert!(out.contains(&pgn));
+    let leftovers = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".tmp")
+        })
+        .count();
+    assert_eq!(leftovers, 0);
+}
+
+#[test]
+fn bad_arguments_get_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["--fen", "not a fen"][..],
+        &["--fen", "K7/2R5/3k4/8/8/8/8/8 w - - 0 1"],
+    ] {
+        let out = play(args, "", dir.path());
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with("ajedrecista: ") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn check_and_a_lost_piece_are_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "8/8/8/8/8/2kR4/8/K7 b - - 0 1",
+        ],
+        "Kxd3\n",
+        dir.path(),
+    ));
+    assert!(out.contains("You play Kxd3"), "{out}");
+    assert!(out.contains("You took the white piece: a draw."), "{out}");
+    assert!(out.contains("Result: 1/2-1/2"), "{out}");
+    // Perfect play mates at once here, and checks in the next position.
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "4k3/8/4K3/8/8/8/8/R7 w - - 0 1",
+        ],
+        "quit\n",
+        dir.path(),
+    ));
+    assert!(out.contains("White plays Ra8#"), "{out}");
+    assert!(out.contains("Checkmate. White wins."), "{out}");
+    let out = stdout(&play(
+        &[
+            "--white",
+            "perfect",
+            "--fen",
+            "8/8/3k4/8/3K4/8/8/7R w - - 0 1",
+        ],
+        "quit\n",
+        dir.path(),
+    ));
+    assert!(out.contains("White plays Rh6+"), "{out}");
+    assert!(out.contains("\nCheck.\n"), "{out}");
+}

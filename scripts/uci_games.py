@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Complete games of a real UCI client (python-chess) against `ajedrecista uci`.
+
+For every strategy the engine offers (its Strategy combo), from several
+start positions and with several seeded black defences, the client plays
+Black until the game ends. Checked: every engine move is legal in the
+client's position, and every game ends in checkmate.
+
+Black plays a seeded random legal king move, never taking the rook when it
+has another move (a rook left hanging would end the game in a draw, which
+is not what is measured here); the engine plays White.
+
+Usage: uci_games.py BINARY [--games-per-start N]
+"""
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+
+import chess
+import chess.engine
+
+# White to move, king and rook against king: El Ajedrecista's own start, seed
+# 004's game, the MK-61 rook program's reference trace, and a few more.
+STARTS = [
+    "K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
+    "K7/1R6/8/8/8/8/8/7k w - - 0 1",
+    "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
+    "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
+    "8/5k2/8/8/8/8/R7/4K3 w - - 0 1",
+    "3k4/8/8/8/8/8/7R/K7 w - - 0 1",
+]
+
+MAX_PLIES = 400
+
+
+def black_move(board, rng):
+    moves = sorted(board.legal_moves, key=lambda m: m.uci())
+    quiet = [m for m in moves if not board.is_capture(m)]
+    return rng.choice(quiet or moves)
+
+
+def play_game(engine, fen, seed, game, fallbacks):
+    """Plays one game; counts in fallbacks[0] the engine moves that came
+    from the tables because the automaton could not answer."""
+    board = chess.Board(fen)
+    rng = random.Random(seed)
+    while not board.is_game_over() and board.ply() < MAX_PLIES:
+        if board.turn == chess.WHITE:
+            result = engine.play(
+                board, chess.engine.Limit(time=1.0), game=game, info=chess.engine.INFO_ALL
+            )
+            if "the tables' move" in result.info.get("string", ""):
+                fallbacks[0] += 1
+            move = result.move
+            if move is None or move not in board.legal_moves:
+                raise AssertionError(f"{fen}: illegal engine move {move} in {board.fen()}")
+            board.push(move)
+        else:
+            board.push(black_move(board, rng))
+    return board
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary")
+    parser.add_argument("--games-per-start", type=int, default=5)
+    args = parser.parse_args()
+
+    env = dict(os.environ)
+    env.setdefault("AJEDRECISTA_TABLES", tempfile.mkdtemp(prefix="ajedrecista-tables-"))
+    engine = chess.engine.SimpleEngine.popen_uci([args.binary, "uci"], env=env)
+    strategies = engine.options["Strategy"].var
+    if not strategies or "torres" not in strategies:
+        raise AssertionError(f"Strategy combo lists {strategies}")
+    engine.configure({"IllegalMoveLimit": 3})
+    failures = 0
+    for strategy in strategies:
+        engine.configure({"Strategy": strategy})
+        games = moves = longest = 0
+        failed_before = failures
+        fallbacks = [0]
+        for fen in STARTS:
+            for seed in range(args.games_per_start):
+                # A new game key makes python-chess send ucinewgame.
+                board = play_game(engine, fen, seed, (strategy, fen, seed), fallbacks)
+                games += 1
+                white_moves = (board.ply() + 1) // 2
+                moves += white_moves
+                longest = max(longest, white_moves)
+                if not board.is_checkmate():
+                    failures += 1
+                    print(f"FAIL {strategy} {fen} seed {seed}: {board.result()} "
+                          f"{board.fen()}", file=sys.stderr)
+        print(f"{strategy:<20} {games:>3} games, {moves:>5} White moves, longest {longest:>3}, "
+              f"{fallbacks[0]:>3} from the tables: "
+              f"{'all mate' if failures == failed_before else 'FAILURES'}")
+    engine.quit()
+    if failures:
+        print(f"{failures} games did not end in mate", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
