@@ -313,7 +313,7 @@ function renderGame(animate) {
   renderMk61(reply ? reply.display : "");
   $("reason").textContent = reply ? `${reply.san}: ${reply.reason}` : "";
   setIllegalCount(game.illegal);
-  $("dtm").textContent = game.end ? game.end.kind.replace("_", " ") : game.dtm === null ? "-" : `${game.dtm} moves`;
+  $("dtm").textContent = game.end ? "(the game is over)" : game.dtm === null ? "-" : `${game.dtm} moves`;
 
   const list = $("move-list");
   list.replaceChildren();
