@@ -10,8 +10,13 @@ use crate::error::ApiError;
 
 /// Tables of more men than this are built on request only if they are
 /// already in the cache folder: a five-man build takes minutes and a
-/// quarter of a gigabyte, which a web request should not start.
+/// quarter of a gigabyte, which a web request should not start. Built
+/// tables stay in memory: the 26 four-man tables take about 100 MB.
 pub const MAX_MEN_BUILT_ON_REQUEST: usize = 4;
+
+/// The same for the fixed-king game, which has a table per square of the
+/// king: 64 three-man tables take 0.5 MB, four-man ones 34 MB a material.
+pub const MAX_FIXED_KING_MEN_BUILT_ON_REQUEST: usize = 3;
 
 /// The longest FEN accepted (a legal FEN of a few men is far shorter).
 const MAX_FEN_LEN: usize = 100;
@@ -92,10 +97,14 @@ pub fn probeable_material(
     let cached = tables
         .dir()
         .is_some_and(|dir| dir.join(file_name(&material, variant)).is_file());
-    if material.len() > MAX_MEN_BUILT_ON_REQUEST && !cached {
+    let limit = match variant {
+        Variant::Standard => MAX_MEN_BUILT_ON_REQUEST,
+        Variant::FixedKing(_) => MAX_FIXED_KING_MEN_BUILT_ON_REQUEST,
+    };
+    if material.len() > limit && !cached {
         return Err(ApiError::unprocessable(format!(
-            "{material}: tables of more than {MAX_MEN_BUILT_ON_REQUEST} men are served only \
-             when built beforehand (ajedrecista solve {material})"
+            "{material} ({variant}): tables of more than {limit} men are served only \
+             when built beforehand (ajedrecista solve)"
         )));
     }
     Ok(material)
