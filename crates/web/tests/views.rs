@@ -253,3 +253,27 @@ async fn bad_routes_and_audits_get_json_errors() {
         names.contains(&"torres") && names.contains(&"perfect") && names.contains(&"mk61-rook")
     );
 }
+
+#[tokio::test]
+async fn serves_on_a_loopback_socket_until_shut_down() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (_, state) = app(Limits::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(ajedrecista_web::serve(listener, state, async {
+        stopped.await.ok();
+    }));
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/strategies HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"name\":\"torres\""));
+    stop.send(()).unwrap();
+    server.await.unwrap().unwrap();
+}
