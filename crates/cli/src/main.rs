@@ -32,6 +32,7 @@ enum Command {
     Enumerate(commands::enumerate::Args),
     /// The MK-61 calculator, emulated from its microcode.
     Mk61(commands::mk61::Args),
+    Serve(commands::serve::Args),
     Play(commands::play::Args),
     /// A UCI engine: chess GUIs and libraries play against the automata.
     Uci(commands::uci::Args),
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         Command::Classify(args) => commands::classify::run(args),
         Command::Enumerate(args) => commands::enumerate::run(args),
         Command::Mk61(args) => commands::mk61::run(args),
+        Command::Serve(args) => commands::serve::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Uci(args) => commands::uci::run(args),
     };

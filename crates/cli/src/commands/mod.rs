@@ -8,5 +8,6 @@ pub mod mk61;
 pub mod play;
 pub mod probe;
 pub mod selfplay;
+pub mod serve;
 pub mod solve;
 pub mod uci;

@@ -1,0 +1,54 @@
+//! `ajedrecista serve`: the automata and the tables in a browser.
+
+use std::net::SocketAddr;
+
+use ajedrecista_web::{AppState, Limits};
+use anyhow::Context;
+
+use crate::tables_args::TablesArgs;
+
+/// Serve a page to play the automata, see their audits and browse the
+/// tables, with its JSON API (docs/web.md). Stop with Ctrl-C.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address to listen on (loopback by default: the server has no
+    /// authentication)
+    #[arg(long, default_value = "127.0.0.1:8061")]
+    addr: SocketAddr,
+    /// Most games kept in memory at once
+    #[arg(long, default_value_t = Limits::default().max_games)]
+    max_games: usize,
+    /// Minutes without a request after which a game is dropped
+    #[arg(long, default_value_t = 60)]
+    idle_minutes: u64,
+    #[command(flatten)]
+    tables: TablesArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(args.max_games > 0, "--max-games must be at least 1");
+    anyhow::ensure!(args.idle_minutes > 0, "--idle-minutes must be at least 1");
+    let tables = std::sync::Arc::new(args.tables.open());
+    let limits = Limits {
+        max_games: args.max_games,
+        idle: std::time::Duration::from_secs(args.idle_minutes * 60),
+    };
+    let state = AppState::new(tables, limits);
+    let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let addr = listener.local_addr().context("the listening address")?;
+        eprintln!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
+        let shutdown = async {
+            // Without a signal handler the server runs until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        ajedrecista_web::serve(listener, state, shutdown)
+            .await
+            .context("serving")
+    })
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Browser test of `ajedrecista serve` (called by .ci/run): installs Debian's
+# chromium and playwright-core if missing, builds the binary, plays a game
+# to mate by clicking. Screenshots go to target/web-e2e*.png.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+
+if [ ! -x /usr/bin/chromium ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+(cd crates/web/e2e && npm ci --no-audit --no-fund --loglevel=error)
+# The test profile: the binary `cargo test` has just built.
+cargo build --locked -p ajedrecista-cli --profile test
+node crates/web/e2e/play.mjs target/debug/ajedrecista target

@@ -1,0 +1,38 @@
+//! The page, embedded in the binary: no file is read at run time and
+//! nothing is fetched from elsewhere.
+
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+/// Only this server's own scripts, styles and requests.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
+     style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; \
+     base-uri 'none'; frame-ancestors 'none'";
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+pub async fn index() -> Response {
+    asset("text/html; charset=utf-8", INDEX_HTML)
+}
+
+pub async fn app_js() -> Response {
+    asset("text/javascript; charset=utf-8", APP_JS)
+}
+
+pub async fn style_css() -> Response {
+    asset("text/css; charset=utf-8", STYLE_CSS)
+}

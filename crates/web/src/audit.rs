@@ -1,0 +1,233 @@
+//! The audit view: moves to mate over every start, next to perfect play,
+//! and the longest game to replay.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use ajedrecista_automata::{
+    Audit, Game, StartSet, Strategy, StrategyName, StrategyVisitor, audit, excess_over_perfect,
+};
+use ajedrecista_tables::{Tablebase, Value};
+use serde::{Deserialize, Serialize};
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+use crate::error::ApiError;
+use crate::probe::{color_name, fen_of};
+
+/// `GET /api/audit/{strategy}?starts=all|machine&side=white|black`
+#[derive(Debug, Deserialize)]
+pub struct AuditQuery {
+    pub starts: Option<String>,
+    pub side: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AuditKey {
+    pub strategy: StrategyName,
+    pub starts: StartSet,
+    pub side: Color,
+}
+
+impl AuditKey {
+    pub fn parse(strategy: &str, query: &AuditQuery) -> Result<AuditKey, ApiError> {
+        let strategy = strategy
+            .parse::<StrategyName>()
+            .map_err(|err| ApiError::not_found(err.to_string()))?;
+        let starts = match query.starts.as_deref().unwrap_or("all") {
+            "all" => StartSet::All,
+            "machine" => StartSet::Machine,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "starts {other:?}: all or machine"
+                )));
+            }
+        };
+        let side = match query.side.as_deref().unwrap_or("white") {
+            "white" => Color::White,
+            "black" => Color::Black,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "side {other:?}: white or black"
+                )));
+            }
+        };
+        Ok(AuditKey {
+            strategy,
+            starts,
+            side,
+        })
+    }
+}
+
+/// One ply of a replayable game.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ply {
+    pub uci: String,
+    pub san: String,
+    /// The position after the move.
+    pub fen: String,
+}
+
+/// A game to replay move by move.
+#[derive(Debug, Clone, Serialize)]
+pub struct Replay {
+    pub start_fen: String,
+    pub plies: Vec<Ply>,
+    pub pgn: String,
+}
+
+impl Replay {
+    pub fn of(game: &Game) -> Replay {
+        let mut position = game.start.clone();
+        let plies = game
+            .moves
+            .iter()
+            .map(|&mv| {
+                let uci = mv.to_uci(CastlingMode::Standard).to_string();
+                let san = SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string();
+                Ply {
+                    uci,
+                    san,
+                    fen: fen_of(&position),
+                }
+            })
+            .collect();
+        Replay {
+            start_fen: fen_of(&game.start),
+            plies,
+            pgn: game.to_pgn(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExcessView {
+    pub max: u16,
+    pub mean: f64,
+    pub perfect_worst: u16,
+    pub perfect_at_worst_start: u16,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditView {
+    pub strategy: &'static str,
+    pub starts_set: &'static str,
+    pub side_to_move: &'static str,
+    pub starts: usize,
+    pub nodes: usize,
+    /// Every failure kind, zero included.
+    pub failures: BTreeMap<&'static str, usize>,
+    pub worst_moves: Option<u16>,
+    /// `[moves, starts]` in increasing moves, the starts the automaton
+    /// mates from.
+    pub histogram: Vec<(u16, usize)>,
+    /// `[moves, starts]` of perfect play over the same start set (every
+    /// start the tables give White a win).
+    pub perfect_histogram: Vec<(u16, usize)>,
+    pub excess_over_perfect: Option<ExcessView>,
+    /// The longest game against the longest defence.
+    pub longest: Option<Replay>,
+    /// One game for each failure kind found.
+    pub failure_examples: BTreeMap<&'static str, Replay>,
+}
+
+/// Audits computed so far, by key: each costs up to a second, and the
+/// answer never changes.
+#[derive(Default)]
+pub struct AuditCache {
+    done: Mutex<HashMap<AuditKey, Arc<AuditView>>>,
+    /// One audit at a time: both cores are the server's to share.
+    running: Mutex<()>,
+}
+
+impl AuditCache {
+    /// The audit of `key`, computed on first request (blocking).
+    pub fn get(&self, tables: &Tablebase, key: AuditKey) -> Result<Arc<AuditView>, ApiError> {
+        if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
+            return Ok(Arc::clone(view));
+        }
+        let _running = self.running.lock().expect("no poisoning");
+        if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
+            return Ok(Arc::clone(view));
+        }
+        let audit = key.strategy.visit(
+            tables,
+            RunAudit {
+                starts: key.starts,
+                side: key.side,
+            },
+        );
+        let view = Arc::new(view_of(&audit, tables)?);
+        self.done
+            .lock()
+            .expect("no poisoning")
+            .insert(key, Arc::clone(&view));
+        Ok(view)
+    }
+}
+
+struct RunAudit {
+    starts: StartSet,
+    side: Color,
+}
+
+impl StrategyVisitor for RunAudit {
+    type Output = Audit;
+    fn visit<S: Strategy>(self, strategy: &S) -> Audit {
+        audit(strategy, self.starts, self.side)
+    }
+}
+
+/// White's moves to mate by the tables, if White wins.
+fn perfect_white_moves(
+    tables: &Tablebase,
+    audit: &Audit,
+    position: &Chess,
+) -> Result<Option<u16>, ApiError> {
+    let value = tables
+        .probe(position, audit.variant)
+        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
+    Ok(match (position.turn(), value) {
+        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
+        _ => None,
+    })
+}
+
+fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {
+    let excess = excess_over_perfect(audit, tables)
+        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
+    let mut perfect = BTreeMap::new();
+    for result in &audit.results {
+        if let Some(moves) = perfect_white_moves(tables, audit, &result.position)? {
+            *perfect.entry(moves).or_insert(0usize) += 1;
+        }
+    }
+    Ok(AuditView {
+        strategy: audit.strategy,
+        starts_set: audit.starts_set.name(),
+        side_to_move: color_name(audit.side_to_move),
+        starts: audit.results.len(),
+        nodes: audit.nodes,
+        failures: audit
+            .failures()
+            .into_iter()
+            .map(|(kind, count)| (kind.name(), count))
+            .collect(),
+        worst_moves: audit.worst_moves(),
+        histogram: audit.histogram().into_iter().collect(),
+        perfect_histogram: perfect.into_iter().collect(),
+        excess_over_perfect: excess.map(|excess| ExcessView {
+            max: excess.max,
+            mean: excess.mean,
+            perfect_worst: excess.perfect_worst,
+            perfect_at_worst_start: excess.at_worst_start,
+        }),
+        longest: audit.worst.as_ref().map(Replay::of),
+        failure_examples: audit
+            .failure_examples
+            .iter()
+            .map(|(kind, game)| (kind.name(), Replay::of(game)))
+            .collect(),
+    })
+}

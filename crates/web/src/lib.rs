@@ -1,0 +1,59 @@
+//! The automata and the tables in a browser: a local web server with one
+//! self-contained page and a small JSON API (docs/web.md).
+//!
+//! - [`router`]: the page and the API over an [`AppState`].
+//! - [`serve`]: runs the router on a listener until the process is stopped.
+//!
+//! Every bad request gets a 4xx and `{"error": "..."}` ([`ApiError`]); the
+//! blocking work (table builds, audits, machine replies) runs on tokio's
+//! blocking threads.
+
+pub mod audit;
+pub mod error;
+pub mod games;
+pub mod probe;
+pub mod store;
+
+mod assets;
+mod routes;
+
+use std::sync::Arc;
+
+use ajedrecista_automata::Session;
+use ajedrecista_tables::Tablebase;
+
+pub use error::ApiError;
+pub use routes::router;
+pub use store::{GameId, GameStore, Limits};
+
+/// The largest request body accepted: a move or a new game is well under a
+/// hundred bytes.
+pub const MAX_BODY_BYTES: usize = 4096;
+
+/// What every request shares.
+pub struct AppState {
+    pub tables: Arc<Tablebase>,
+    pub audits: audit::AuditCache,
+    pub games: GameStore<Session>,
+}
+
+impl AppState {
+    pub fn new(tables: Arc<Tablebase>, limits: Limits) -> Arc<AppState> {
+        Arc::new(AppState {
+            tables,
+            audits: audit::AuditCache::default(),
+            games: GameStore::new(limits),
+        })
+    }
+}
+
+/// Serves the page and the API on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

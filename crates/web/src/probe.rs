@@ -1,0 +1,171 @@
+//! The tablebase view: a position's value and every move with its DTM.
+
+use ajedrecista_tables::{Material, Tablebase, Value, Variant, file_name};
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, PositionError, Square};
+
+use crate::error::ApiError;
+
+/// Tables of more men than this are built on request only if they are
+/// already in the cache folder: a five-man build takes minutes and a
+/// quarter of a gigabyte, which a web request should not start. Built
+/// tables stay in memory: the 26 four-man tables take about 100 MB.
+pub const MAX_MEN_BUILT_ON_REQUEST: usize = 4;
+
+/// The same for the fixed-king game, which has a table per square of the
+/// king: 64 three-man tables take 0.5 MB, four-man ones 34 MB a material.
+pub const MAX_FIXED_KING_MEN_BUILT_ON_REQUEST: usize = 3;
+
+/// The longest FEN accepted (a legal FEN of a few men is far shorter).
+const MAX_FEN_LEN: usize = 100;
+
+/// `GET /api/probe?fen=...&fixed_king=c3`
+#[derive(Debug, Deserialize)]
+pub struct ProbeQuery {
+    pub fen: String,
+    pub fixed_king: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MoveValue {
+    pub uci: String,
+    pub san: String,
+    /// What the mover gets by playing it: win, draw or loss.
+    pub result: &'static str,
+    pub dtm_plies: Option<u16>,
+    pub dtm_moves: Option<u16>,
+    /// The position after the move.
+    pub fen: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProbeView {
+    pub fen: String,
+    pub material: String,
+    pub variant: String,
+    pub turn: &'static str,
+    /// For the side to move.
+    pub result: &'static str,
+    pub dtm_plies: Option<u16>,
+    pub dtm_moves: Option<u16>,
+    pub checkmate: bool,
+    pub stalemate: bool,
+    /// Best first.
+    pub moves: Vec<MoveValue>,
+    /// The principal variation in SAN.
+    pub pv: Vec<String>,
+}
+
+/// Reads a FEN into a position, with the tables' legality (a check no last
+/// move could give is allowed).
+pub fn parse_fen(text: &str) -> Result<Chess, ApiError> {
+    if text.len() > MAX_FEN_LEN {
+        return Err(ApiError::bad_request(format!(
+            "FEN longer than {MAX_FEN_LEN} characters"
+        )));
+    }
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .map_err(|err| ApiError::bad_request(format!("cannot read FEN {text:?}: {err}")))?;
+    fen.into_position::<Chess>(CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .map_err(|err| ApiError::unprocessable(format!("illegal position {text:?}: {err}")))
+}
+
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The material of a position, if the tables may be asked about it now.
+pub fn probeable_material(
+    tables: &Tablebase,
+    position: &Chess,
+    variant: Variant,
+) -> Result<Material, ApiError> {
+    let material = Material::from_board(position.board())
+        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
+    let cached = tables
+        .dir()
+        .is_some_and(|dir| dir.join(file_name(&material, variant)).is_file());
+    let limit = match variant {
+        Variant::Standard => MAX_MEN_BUILT_ON_REQUEST,
+        Variant::FixedKing(_) => MAX_FIXED_KING_MEN_BUILT_ON_REQUEST,
+    };
+    if material.len() > limit && !cached {
+        return Err(ApiError::unprocessable(format!(
+            "{material} ({variant}): tables of more than {limit} men are served only \
+             when built beforehand (ajedrecista solve)"
+        )));
+    }
+    Ok(material)
+}
+
+/// The tablebase view of `query` (blocking: it may build a small table).
+pub fn probe(tables: &Tablebase, query: &ProbeQuery) -> Result<ProbeView, ApiError> {
+    let position = parse_fen(&query.fen)?;
+    let variant =
+        match query.fixed_king.as_deref().filter(|s| !s.is_empty()) {
+            None => Variant::Standard,
+            Some(text) => Variant::FixedKing(text.parse::<Square>().map_err(|_| {
+                ApiError::bad_request(format!("fixed_king {text:?} is not a square"))
+            })?),
+        };
+    if let Variant::FixedKing(square) = variant
+        && position.board().king_of(Color::White) != Some(square)
+    {
+        return Err(ApiError::unprocessable(format!(
+            "the white king must stand on {square}, its fixed square"
+        )));
+    }
+    let material = probeable_material(tables, &position, variant)?;
+    let table_error =
+        |err: ajedrecista_tables::TableError| ApiError::unprocessable(err.to_string());
+    let value = tables.probe(&position, variant).map_err(table_error)?;
+    let moves = tables.moves(&position, variant).map_err(table_error)?;
+    let pv = tables
+        .principal_variation(&position, variant)
+        .map_err(table_error)?;
+    let mut line = position.clone();
+    Ok(ProbeView {
+        fen: fen_of(&position),
+        material: material.to_string(),
+        variant: variant.to_string(),
+        turn: color_name(position.turn()),
+        result: value.wdl().as_str(),
+        dtm_plies: value.plies(),
+        dtm_moves: value.moves(),
+        checkmate: position.is_checkmate(),
+        stalemate: position.is_stalemate(),
+        moves: moves
+            .iter()
+            .map(|&(mv, value)| move_value(&position, mv, value))
+            .collect(),
+        pv: pv
+            .iter()
+            .map(|&mv| SanPlus::from_move_and_play_unchecked(&mut line, mv).to_string())
+            .collect(),
+    })
+}
+
+fn move_value(position: &Chess, mv: shakmaty::Move, value: Value) -> MoveValue {
+    let mut after = position.clone();
+    after.play_unchecked(mv);
+    MoveValue {
+        uci: mv.to_uci(CastlingMode::Standard).to_string(),
+        san: San::from_move(position, mv).to_string(),
+        result: value.wdl().as_str(),
+        dtm_plies: value.plies(),
+        dtm_moves: value.moves(),
+        fen: fen_of(&after),
+    }
+}

@@ -1,0 +1,225 @@
+//! The routes: the page, and the JSON API of docs/web.md.
+
+use std::sync::Arc;
+
+use ajedrecista_automata::{Strategy, StrategyName, StrategyVisitor};
+use axum::Router;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::{get, post};
+use serde::Serialize;
+
+use crate::audit::{AuditKey, AuditQuery};
+use crate::error::{ApiError, ApiJson, ApiQuery};
+use crate::games::{MoveFailure, MoveRequest, NewGame};
+use crate::probe::ProbeQuery;
+use crate::store::GameId;
+use crate::{AppState, MAX_BODY_BYTES, assets};
+
+type Shared = State<Arc<AppState>>;
+
+/// The page and the API.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::app_js))
+        .route("/style.css", get(assets::style_css))
+        .route("/api/strategies", get(strategies))
+        .route("/api/games", post(new_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/moves", post(game_move))
+        .route("/api/games/{id}/undo", post(game_undo))
+        .route("/api/probe", get(probe))
+        .route("/api/audit/{strategy}", get(audit))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// Runs blocking work (table builds, audits, machine replies) off the
+/// async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the request's work stopped unexpectedly",
+        ))
+    })
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or API route")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this route does not take that method",
+    )
+}
+
+/// A path segment whose rejection is an [`ApiError`].
+pub(crate) struct ApiPath<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(value) = Path::<T>::from_request_parts(parts, state)
+            .await
+            .map_err(|rejection: PathRejection| ApiError::bad_request(rejection.body_text()))?;
+        Ok(ApiPath(value))
+    }
+}
+
+#[derive(Serialize)]
+struct StrategyInfo {
+    name: &'static str,
+    label: &'static str,
+    /// The white man besides the king: rook or queen.
+    white_piece: &'static str,
+    /// The game perfect play is taken from: standard or fixed-king-SQ.
+    variant: String,
+    /// A start of the machine's own: the seed's demonstration game.
+    demo_fen: &'static str,
+}
+
+/// The label people see for an automaton of the catalog.
+fn label(name: StrategyName) -> &'static str {
+    match name.as_str() {
+        "torres" => "El Ajedrecista (Torres y Quevedo, 1912)",
+        "mk61-rook" => "MK-61 rook program (1987)",
+        "mk61-rook-abs-r0" => "MK-61 rook, FL0 as opcodes.tsv reads it",
+        "mk61-rook-turning" => "MK-61 rook, turning the board when asked",
+        "mk61-queen" => "MK-61 queen program (1987)",
+        "perfect" => "Perfect play (the tables)",
+        other => other,
+    }
+}
+
+struct Describe(StrategyName);
+
+impl StrategyVisitor for Describe {
+    type Output = StrategyInfo;
+    fn visit<S: Strategy>(self, strategy: &S) -> StrategyInfo {
+        StrategyInfo {
+            name: self.0.as_str(),
+            label: label(self.0),
+            white_piece: match strategy.white_piece() {
+                shakmaty::Role::Queen => "queen",
+                _ => "rook",
+            },
+            variant: strategy.variant().to_string(),
+            demo_fen: self.0.demo_fen(),
+        }
+    }
+}
+
+async fn strategies(State(state): Shared) -> Json<Vec<StrategyInfo>> {
+    Json(
+        StrategyName::ALL
+            .iter()
+            .map(|&name| name.visit(&state.tables, Describe(name)))
+            .collect(),
+    )
+}
+
+async fn probe(State(state): Shared, ApiQuery(query): ApiQuery<ProbeQuery>) -> Response {
+    let tables = Arc::clone(&state.tables);
+    match blocking(move || crate::probe::probe(&tables, &query)).await {
+        Ok(view) => Json(view).into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn audit(
+    State(state): Shared,
+    ApiPath(strategy): ApiPath<String>,
+    ApiQuery(query): ApiQuery<AuditQuery>,
+) -> Result<Response, ApiError> {
+    let key = AuditKey::parse(&strategy, &query)?;
+    let shared = Arc::clone(&state);
+    let view = blocking(move || shared.audits.get(&shared.tables, key)).await?;
+    Ok(Json(&*view).into_response())
+}
+
+/// The game of the id in the path, or a 400 (not an id) or 404 (unknown or
+/// expired).
+fn find_game(
+    state: &AppState,
+    id: &str,
+) -> Result<(GameId, Arc<std::sync::Mutex<ajedrecista_automata::Session>>), ApiError> {
+    let id: GameId = id
+        .parse()
+        .map_err(|err: crate::store::BadGameId| ApiError::bad_request(err.to_string()))?;
+    let game = state
+        .games
+        .get(id)
+        .ok_or_else(|| ApiError::not_found(format!("no game {id} (unknown, or expired)")))?;
+    Ok((id, game))
+}
+
+async fn new_game(
+    State(state): Shared,
+    ApiJson(request): ApiJson<NewGame>,
+) -> Result<Response, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    let session = blocking(move || crate::games::new_session(tables, &request)).await?;
+    let shared = Arc::clone(&state);
+    let view = blocking(move || {
+        let id = shared
+            .games
+            .insert(session, |session| session.end().is_some())
+            .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
+        let (_, game) = find_game(&shared, &id.to_string())?;
+        let session = game.lock().expect("no poisoning");
+        Ok(crate::games::view(id, &session))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+async fn game_state(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let (id, game) = find_game(&state, &id)?;
+    let session = game.lock().expect("no poisoning");
+    Ok(Json(crate::games::view(id, &session)).into_response())
+}
+
+async fn game_move(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Response, ApiError> {
+    let (id, game) = find_game(&state, &id)?;
+    blocking(move || {
+        let mut session = game.lock().expect("no poisoning");
+        Ok(
+            match crate::games::play_move(id, &mut session, &request.text) {
+                Ok(view) => Json(view).into_response(),
+                Err(MoveFailure::Illegal(view)) => {
+                    (StatusCode::UNPROCESSABLE_ENTITY, Json(view)).into_response()
+                }
+                Err(MoveFailure::Refused(err)) => err.into_response(),
+            },
+        )
+    })
+    .await
+}
+
+async fn game_undo(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let (id, game) = find_game(&state, &id)?;
+    let mut session = game.lock().expect("no poisoning");
+    Ok(Json(crate::games::undo(id, &mut session)?).into_response())
+}

@@ -1,0 +1,226 @@
+//! Games kept in memory, with a cap and an expiry, so that a flood of new
+//! games cannot exhaust memory.
+
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A game's id: 64 unguessable bits, written as 16 hex digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GameId(u64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// Text that is no game id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a game id (16 hex digits)")]
+pub struct BadGameId(pub String);
+
+impl FromStr for GameId {
+    type Err = BadGameId;
+
+    fn from_str(text: &str) -> Result<GameId, BadGameId> {
+        if text.len() != 16 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(BadGameId(text.chars().take(40).collect()));
+        }
+        u64::from_str_radix(text, 16)
+            .map(GameId)
+            .map_err(|_| BadGameId(text.to_string()))
+    }
+}
+
+/// How many games are kept, and for how long without a request.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_games: usize,
+    pub idle: Duration,
+}
+
+impl Default for Limits {
+    /// 4096 games of a few kilobytes each; an hour without a move ends one.
+    fn default() -> Limits {
+        Limits {
+            max_games: 4096,
+            idle: Duration::from_secs(3600),
+        }
+    }
+}
+
+/// The store is full of games that are all still in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many games in play ({0}); try again when some have ended")]
+pub struct StoreFull(pub usize);
+
+struct Entry<G> {
+    game: Arc<Mutex<G>>,
+    last_used: Instant,
+}
+
+struct Inner<G> {
+    games: HashMap<GameId, Entry<G>>,
+    ids: RandomState,
+    counter: u64,
+}
+
+/// Games by id. Each game has its own lock, so one slow reply does not hold
+/// up the others.
+pub struct GameStore<G> {
+    inner: Mutex<Inner<G>>,
+    limits: Limits,
+}
+
+impl<G> GameStore<G> {
+    pub fn new(limits: Limits) -> GameStore<G> {
+        GameStore {
+            inner: Mutex::new(Inner {
+                games: HashMap::new(),
+                ids: RandomState::new(),
+                counter: 0,
+            }),
+            limits,
+        }
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Keeps `game` under a new id. When the store is full, games idle for
+    /// longer than the limit are dropped, then the least recently used game
+    /// that `is_finished`; if every game is still in play, the new game is
+    /// refused: games in play are never dropped for new ones.
+    pub fn insert(&self, game: G, is_finished: impl Fn(&G) -> bool) -> Result<GameId, StoreFull> {
+        let mut inner = self.inner.lock().expect("no poisoning");
+        let now = Instant::now();
+        if inner.games.len() >= self.limits.max_games {
+            let idle = self.limits.idle;
+            inner
+                .games
+                .retain(|_, entry| now.duration_since(entry.last_used) < idle);
+        }
+        if inner.games.len() >= self.limits.max_games {
+            // A game being played right now (its lock taken) is in play.
+            let finished = inner
+                .games
+                .iter()
+                .filter(|(_, entry)| entry.game.try_lock().is_ok_and(|game| is_finished(&game)))
+                .min_by_key(|(_, entry)| entry.last_used)
+                .map(|(id, _)| *id);
+            if let Some(id) = finished {
+                inner.games.remove(&id);
+            }
+        }
+        if inner.games.len() >= self.limits.max_games {
+            return Err(StoreFull(self.limits.max_games));
+        }
+        let id = loop {
+            inner.counter += 1;
+            let mut hasher = inner.ids.build_hasher();
+            hasher.write_u64(inner.counter);
+            let id = GameId(hasher.finish());
+            if !inner.games.contains_key(&id) {
+                break id;
+            }
+        };
+        inner.games.insert(
+            id,
+            Entry {
+                game: Arc::new(Mutex::new(game)),
+                last_used: now,
+            },
+        );
+        Ok(id)
+    }
+
+    /// The game of this id, unless it has expired; the request counts as a
+    /// use.
+    pub fn get(&self, id: GameId) -> Option<Arc<Mutex<G>>> {
+        let mut inner = self.inner.lock().expect("no poisoning");
+        let now = Instant::now();
+        let expired = now.duration_since(inner.games.get(&id)?.last_used) >= self.limits.idle;
+        if expired {
+            inner.games.remove(&id);
+            return None;
+        }
+        let entry = inner.games.get_mut(&id)?;
+        entry.last_used = now;
+        Some(Arc::clone(&entry.game))
+    }
+
+    /// Number of games kept (expired ones included until they are swept).
+    pub fn len(&self) -> usize {
+        self.inner.lock().expect("no poisoning").games.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_bad_ids_are_refused() {
+        let store = GameStore::new(Limits::default());
+        let id = store.insert(7, |_| false).unwrap();
+        assert_eq!(id.to_string().parse::<GameId>(), Ok(id));
+        assert_eq!(*store.get(id).unwrap().lock().unwrap(), 7);
+        for bad in [
+            "",
+            "12",
+            "zzzzzzzzzzzzzzzz",
+            "00000000000000000",
+            "+000000000000000",
+        ] {
+            assert!(bad.parse::<GameId>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_full_store_drops_the_least_recently_used_finished_game() {
+        let store = GameStore::new(Limits {
+            max_games: 3,
+            idle: Duration::from_secs(3600),
+        });
+        let finished = |game: &i32| *game < 0;
+        let old_finished = store.insert(-1, finished).unwrap();
+        let new_finished = store.insert(-2, finished).unwrap();
+        let playing = store.insert(3, finished).unwrap();
+        // Used last, so it is kept over the other finished game.
+        store.get(old_finished).unwrap();
+        store.insert(4, finished).unwrap();
+        assert!(store.get(new_finished).is_none());
+        assert!(store.get(old_finished).is_some() && store.get(playing).is_some());
+        store.insert(5, finished).unwrap();
+        assert!(store.get(old_finished).is_none());
+        assert_eq!(store.insert(6, finished), Err(StoreFull(3)));
+    }
+
+    #[test]
+    fn a_full_store_refuses_until_games_expire() {
+        let store = GameStore::new(Limits {
+            max_games: 2,
+            idle: Duration::from_millis(50),
+        });
+        let in_play = |_: &i32| false;
+        let first = store.insert(1, in_play).unwrap();
+        store.insert(2, in_play).unwrap();
+        assert_eq!(store.insert(3, in_play), Err(StoreFull(2)));
+        assert!(store.get(first).is_some());
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(store.get(first).is_none(), "expired");
+        store.insert(4, in_play).unwrap();
+        store.insert(5, in_play).unwrap();
+        assert_eq!(store.len(), 2);
+    }
+}

@@ -1,0 +1,78 @@
+//! Requests against the router, in process (no socket).
+
+use std::sync::Arc;
+
+use ajedrecista_tables::Tablebase;
+use ajedrecista_web::{AppState, Limits, router};
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+pub fn app(limits: Limits) -> (Router, Arc<AppState>) {
+    let state = AppState::new(Arc::new(Tablebase::in_memory()), limits);
+    (router(Arc::clone(&state)), state)
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub text: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|err| panic!("not JSON ({err}): {}", self.text))
+    }
+
+    /// Asserts the status and a JSON error body, and returns the message.
+    pub fn error(&self, status: StatusCode) -> String {
+        assert_eq!(self.status, status, "{}", self.text);
+        let body = self.json();
+        body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error field: {}", self.text))
+            .to_string()
+    }
+}
+
+pub async fn send(app: &Router, method: Method, uri: &str, body: Option<(&str, &str)>) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    let body = match body {
+        Some((content_type, text)) => {
+            request = request.header("content-type", content_type);
+            Body::from(text.to_string())
+        }
+        None => Body::empty(),
+    };
+    let response = app
+        .clone()
+        .oneshot(request.body(body).expect("a request"))
+        .await
+        .expect("the router never fails");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    Answer {
+        status,
+        headers,
+        text: String::from_utf8(bytes.to_vec()).expect("UTF-8"),
+    }
+}
+
+pub async fn get(app: &Router, uri: &str) -> Answer {
+    send(app, Method::GET, uri, None).await
+}
+
+#[allow(dead_code)] // used by some of the test files only
+pub async fn post_json(app: &Router, uri: &str, json: &str) -> Answer {
+    send(app, Method::POST, uri, Some(("application/json", json))).await
+}

@@ -1,0 +1,279 @@
+//! The page, the tablebase view and the audit view, and their bad requests.
+
+mod common;
+
+use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_web::Limits;
+use axum::http::{Method, StatusCode};
+use common::{app, get, send};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+fn encode(fen: &str) -> String {
+    fen.replace(' ', "%20").replace('/', "%2F")
+}
+
+#[tokio::test]
+async fn the_page_is_served_whole_from_the_binary() {
+    let (app, _) = app(Limits::default());
+    let page = get(&app, "/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains("<script src=\"/app.js\""));
+    let policy = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("default-src 'self'"), "{policy}");
+    for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+        let asset = get(&app, path).await;
+        assert_eq!(asset.status, StatusCode::OK);
+        assert!(
+            asset.headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with(kind)
+        );
+        assert!(asset.text.len() > 1000, "{path} is empty");
+    }
+    // Nothing is loaded from another host.
+    for path in ["/", "/app.js", "/style.css"] {
+        let text = get(&app, path).await.text;
+        for pattern in [
+            "src=\"http",
+            "href=\"http",
+            "url(http",
+            "fetch(\"http",
+            "//cdn",
+        ] {
+            assert!(!text.contains(pattern), "{path} contains {pattern}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn probe_gives_every_move_with_the_tables_value() {
+    let (app, state) = app(Limits::default());
+    let fen = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1";
+    let answer = get(&app, &format!("/api/probe?fen={}", encode(fen))).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let view = answer.json();
+    let position: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let tables: &Tablebase = &state.tables;
+    let moves = tables.moves(&position, Variant::Standard).unwrap();
+    assert_eq!(view["material"], "KRvK");
+    assert_eq!(view["result"], "win");
+    assert_eq!(
+        view["dtm_moves"],
+        tables
+            .probe(&position, Variant::Standard)
+            .unwrap()
+            .moves()
+            .unwrap()
+    );
+    let listed = view["moves"].as_array().unwrap();
+    assert_eq!(listed.len(), moves.len());
+    for (json, (mv, value)) in listed.iter().zip(&moves) {
+        assert_eq!(json["uci"], mv.to_uci(CastlingMode::Standard).to_string());
+        assert_eq!(json["dtm_plies"], serde_json::json!(value.plies()));
+    }
+    assert!(!view["pv"].as_array().unwrap().is_empty());
+    assert!(
+        view["pv"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .ends_with('#')
+    );
+
+    let mated = get(
+        &app,
+        &format!(
+            "/api/probe?fen={}",
+            encode("R5k1/8/6K1/8/8/8/8/8 b - - 0 1")
+        ),
+    )
+    .await;
+    let mated = mated.json();
+    assert_eq!(mated["checkmate"], true);
+    assert_eq!(mated["result"], "loss");
+    assert_eq!(mated["dtm_plies"], 0);
+
+    let fixed = get(
+        &app,
+        &format!(
+            "/api/probe?fen={}&fixed_king=c3",
+            encode("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1")
+        ),
+    )
+    .await;
+    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.text);
+    assert_eq!(fixed.json()["variant"], "fixed-king-c3");
+    // The fixed king never moves.
+    assert!(
+        fixed.json()["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["san"].as_str().unwrap().starts_with('Q'))
+    );
+}
+
+#[tokio::test]
+async fn bad_probes_are_refused_with_a_reason() {
+    let (app, _) = app(Limits::default());
+    let cases = [
+        ("/api/probe", StatusCode::BAD_REQUEST),
+        ("/api/probe?fen=junk", StatusCode::BAD_REQUEST),
+        ("/api/probe?fen=%FF", StatusCode::BAD_REQUEST),
+        (
+            &format!("/api/probe?fen={}", encode(&"8/".repeat(40))),
+            StatusCode::BAD_REQUEST,
+        ),
+        // Two kings next to each other with the side not to move in check.
+        (
+            &format!("/api/probe?fen={}", encode("8/8/8/8/8/8/R7/Kk6 w - - 0 1")),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        // Pawns and too many men.
+        (
+            &format!(
+                "/api/probe?fen={}",
+                encode("8/8/8/4k3/8/8/P7/4K3 w - - 0 1")
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            &format!(
+                "/api/probe?fen={}",
+                encode("8/8/8/4k3/8/8/RQ6/4K1r1 w - - 0 1")
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            &format!(
+                "/api/probe?fen={}&fixed_king=z9",
+                encode("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1")
+            ),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &format!(
+                "/api/probe?fen={}&fixed_king=d3",
+                encode("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1")
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+    ];
+    for (uri, status) in cases {
+        let message = get(&app, uri).await.error(status);
+        assert!(!message.is_empty(), "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn audit_summary_matches_the_documented_figures() {
+    let (app, _) = app(Limits::default());
+    let answer = get(&app, "/api/audit/torres?starts=machine&side=white").await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let view = answer.json();
+    // docs/automata.md: 42 machine starts, the longest takes 66 moves.
+    assert_eq!(view["starts"], 42);
+    assert_eq!(view["worst_moves"], 66);
+    let total = |key: &str| -> u64 {
+        view[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| pair[1].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(total("histogram"), 42);
+    assert_eq!(total("perfect_histogram"), 42);
+    assert!(
+        view["failures"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|count| count == 0)
+    );
+    let longest = &view["longest"];
+    let plies = longest["plies"].as_array().unwrap();
+    // White moves first and mates: 66 white moves, 65 black ones.
+    assert_eq!(plies.len(), 66 * 2 - 1);
+    assert!(
+        plies.last().unwrap()["san"]
+            .as_str()
+            .unwrap()
+            .ends_with('#')
+    );
+    assert!(longest["pgn"].as_str().unwrap().contains("1-0"));
+    // Perfect play is never slower.
+    let perfect_worst = view["excess_over_perfect"]["perfect_worst"]
+        .as_u64()
+        .unwrap();
+    assert!(perfect_worst <= 66);
+    // Cached: the same answer again.
+    assert_eq!(
+        get(&app, "/api/audit/torres?starts=machine&side=white")
+            .await
+            .text,
+        answer.text
+    );
+}
+
+#[tokio::test]
+async fn bad_routes_and_audits_get_json_errors() {
+    let (app, _) = app(Limits::default());
+    get(&app, "/api/audit/nobody")
+        .await
+        .error(StatusCode::NOT_FOUND);
+    get(&app, "/api/audit/torres?starts=some")
+        .await
+        .error(StatusCode::BAD_REQUEST);
+    get(&app, "/api/audit/torres?side=red")
+        .await
+        .error(StatusCode::BAD_REQUEST);
+    get(&app, "/api/nothing").await.error(StatusCode::NOT_FOUND);
+    get(&app, "/etc/passwd").await.error(StatusCode::NOT_FOUND);
+    send(&app, Method::DELETE, "/api/probe", None)
+        .await
+        .error(StatusCode::METHOD_NOT_ALLOWED);
+    let strategies = get(&app, "/api/strategies").await.json();
+    let names: Vec<&str> = strategies
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"torres") && names.contains(&"perfect") && names.contains(&"mk61-rook")
+    );
+}
+
+#[tokio::test]
+async fn serves_on_a_loopback_socket_until_shut_down() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (_, state) = app(Limits::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(ajedrecista_web::serve(listener, state, async {
+        stopped.await.ok();
+    }));
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/strategies HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"name\":\"torres\""));
+    stop.send(()).unwrap();
+    server.await.unwrap().unwrap();
+}
