@@ -33,6 +33,17 @@ STARTS = [
     "3k4/8/8/8/8/8/7R/K7 w - - 0 1",
 ]
 
+# The queen program's men: white king c3 (it never moves), queen g7; the
+# black king where the person places it.
+QUEEN_STARTS = [
+    "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1",
+    "4k3/6Q1/8/8/8/2K5/8/8 w - - 0 1",
+    "8/6Q1/1k6/8/8/2K5/8/8 w - - 0 1",
+    "8/6Q1/8/8/8/2K5/5k2/8 w - - 0 1",
+    "8/6Q1/8/8/8/2K5/8/k7 w - - 0 1",
+    "8/6Q1/8/8/8/2K5/8/7k w - - 0 1",
+]
+
 MAX_PLIES = 400
 
 
@@ -82,7 +93,8 @@ def main():
         games = moves = longest = 0
         failed_before = failures
         fallbacks = [0]
-        for fen in STARTS:
+        # A strategy named for the queen plays the queen program's men.
+        for fen in QUEEN_STARTS if "queen" in strategy else STARTS:
             for seed in range(args.games_per_start):
                 # A new game key makes python-chess send ucinewgame.
                 board = play_game(engine, fen, seed, (strategy, fen, seed), fallbacks)
@@ -94,7 +106,7 @@ def main():
                     failures += 1
                     print(f"FAIL {strategy} {fen} seed {seed}: {board.result()} "
                           f"{board.fen()}", file=sys.stderr)
-        print(f"{strategy:<20} {games:>3} games, {moves:>5} White moves, longest {longest:>3}, "
+        print(f"{strategy:<24} {games:>3} games, {moves:>5} White moves, longest {longest:>3}, "
               f"{fallbacks[0]:>3} from the tables: "
               f"{'all mate' if failures == failed_before else 'FAILURES'}")
     engine.quit()

@@ -205,6 +205,8 @@ fn whole_games_against_every_automaton() {
                 assert!(session.white_moves() as u16 >= session.start_dtm().unwrap());
             }
             GameEnd::Refused(_) => assert!(pgn.contains("refuses"), "{pgn}"),
+            // The tables' defence takes a piece left hanging.
+            GameEnd::RookCaptured => assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}"),
             other => panic!("{strategy}: {other:?}"),
         }
     }
@@ -240,4 +242,27 @@ fn taking_the_rook_ends_the_game_in_a_draw() {
     assert_eq!(turn.end, Some(GameEnd::RookCaptured));
     assert_eq!(turn.reply, None);
     assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));
+}
+
+#[test]
+fn numeric_and_calculator_notation() {
+    use ajedrecista_automata::session::{calculator_display, numeric_move};
+    let king = shakmaty::Move::Normal {
+        role: shakmaty::Role::King,
+        from: Square::E1,
+        capture: None,
+        to: Square::D2,
+        promotion: None,
+    };
+    let rook = shakmaty::Move::Normal {
+        role: shakmaty::Role::Rook,
+        from: Square::B7,
+        capture: None,
+        to: Square::B5,
+        promotion: None,
+    };
+    assert_eq!(numeric_move(king), "51-42");
+    assert_eq!(calculator_display(king, false), "4.2");
+    assert_eq!(calculator_display(rook, false), "25.");
+    assert_eq!(calculator_display(rook, true), "1. 25");
 }
