@@ -212,11 +212,6 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
         }
     }
 
-    /// Number of the automaton's answers kept (costly strategies only).
-    pub fn answers_kept(&self) -> usize {
-        self.answers.len()
-    }
-
     /// Computes every answer of the automaton reachable from `starts` (with
     /// their start memories) ahead of the search, level by level, each level
     /// on all cores (rayon), and keeps them: the depth-first search then
