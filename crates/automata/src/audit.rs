@@ -11,10 +11,11 @@
 //! cycle" is exact (a depth-first search finds exactly the nodes from which a
 //! cycle is reachable), the other kinds are then decided on the acyclic rest.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
 
 use ajedrecista_tables::Variant;
+use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
 
 use crate::game::Game;
@@ -89,6 +90,9 @@ pub enum FailureKind {
     Stalemate,
     /// The automaton's rules name an illegal move.
     IllegalMove,
+    /// The machine shows something that is not a move (a calculator
+    /// display that does not read as one).
+    WrongDisplay,
     /// The automaton refuses the position (its precondition signal, e.g. the
     /// calculator's "turn the board").
     Refusal,
@@ -97,11 +101,12 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 6] = [
+    pub const ALL: [FailureKind; 7] = [
         FailureKind::Cycle,
         FailureKind::LostPiece,
         FailureKind::Stalemate,
         FailureKind::IllegalMove,
+        FailureKind::WrongDisplay,
         FailureKind::Refusal,
         FailureKind::OutsideRules,
     ];
@@ -113,6 +118,7 @@ impl FailureKind {
             FailureKind::LostPiece => "lost_piece",
             FailureKind::Stalemate => "stalemate",
             FailureKind::IllegalMove => "illegal_move",
+            FailureKind::WrongDisplay => "wrong_display",
             FailureKind::Refusal => "refusal",
             FailureKind::OutsideRules => "outside_rules",
         }
@@ -123,6 +129,7 @@ impl FailureKind {
             Refusal::Precondition(_) => FailureKind::Refusal,
             Refusal::RuleUndefined(_) => FailureKind::OutsideRules,
             Refusal::IllegalMove(_) => FailureKind::IllegalMove,
+            Refusal::WrongDisplay(_) => FailureKind::WrongDisplay,
         }
     }
 }
@@ -180,11 +187,19 @@ struct NodeState {
     defence: Option<Move>,
 }
 
+/// White's answer in a (white-to-move position, memory): the move and the
+/// memory after it, or how the automaton failed.
+type Answer<M> = Result<(Move, M), FailureKind>;
+
 /// The game graph of one automaton, solved lazily from the starts asked for.
 pub struct GameGraph<'a, S: Strategy> {
     strategy: &'a S,
     index: HashMap<(u64, S::Memory), usize>,
     nodes: Vec<NodeState>,
+    /// The automaton's answers, kept when they are costly
+    /// ([`Strategy::costly_replies`]): keyed by the white-to-move board and
+    /// the memory.
+    answers: HashMap<(u64, S::Memory), Answer<S::Memory>>,
 }
 
 impl<'a, S: Strategy> GameGraph<'a, S> {
@@ -193,6 +208,63 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             strategy,
             index: HashMap::new(),
             nodes: Vec::new(),
+            answers: HashMap::new(),
+        }
+    }
+
+    /// Computes every answer of the automaton reachable from `starts` (with
+    /// their start memories) ahead of the search, level by level, each level
+    /// on all cores (rayon), and keeps them: the depth-first search then
+    /// only looks them up. Worth it only when answers are costly.
+    pub fn explore(&mut self, starts: &[(Chess, S::Memory)]) {
+        let strategy = self.strategy;
+        let mut level: Vec<(Chess, S::Memory)> = Vec::new();
+        let mut queued = HashSet::new();
+        let mut queue =
+            |position: Chess,
+             memory: S::Memory,
+             level: &mut Vec<(Chess, S::Memory)>,
+             answers: &HashMap<(u64, S::Memory), Answer<S::Memory>>| {
+                let key = (node_key(&position), memory);
+                if !answers.contains_key(&key) && queued.insert(key.clone()) {
+                    level.push((position, key.1));
+                }
+            };
+        for (start, memory) in starts {
+            match start.turn() {
+                Color::White => queue(start.clone(), memory.clone(), &mut level, &self.answers),
+                Color::Black => {
+                    for mv in start.legal_moves() {
+                        if !mv.is_capture() {
+                            let mut after = start.clone();
+                            after.play_unchecked(mv);
+                            queue(after, memory.clone(), &mut level, &self.answers);
+                        }
+                    }
+                }
+            }
+        }
+        while !level.is_empty() {
+            let answered: Vec<Answer<S::Memory>> = level
+                .par_iter()
+                .map(|(position, memory)| answer(strategy, position, memory))
+                .collect();
+            let mut next = Vec::new();
+            for ((position, memory), answer) in level.into_iter().zip(answered) {
+                if let Ok((mv, after_memory)) = &answer {
+                    let mut after = position.clone();
+                    after.play_unchecked(*mv);
+                    for black in after.legal_moves() {
+                        if !black.is_capture() {
+                            let mut child = after.clone();
+                            child.play_unchecked(black);
+                            queue(child, after_memory.clone(), &mut next, &self.answers);
+                        }
+                    }
+                }
+                self.answers.insert((node_key(&position), memory), answer);
+            }
+            level = next;
         }
     }
 
@@ -208,6 +280,11 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     /// The outcome from `start` under the longest defence.
     pub fn outcome(&mut self, start: &Chess) -> Outcome {
         let memory = self.strategy.start(start);
+        self.outcome_with(start, memory)
+    }
+
+    /// [`GameGraph::outcome`] with the start memory given.
+    fn outcome_with(&mut self, start: &Chess, memory: S::Memory) -> Outcome {
         match start.turn() {
             Color::White => match self.white_step(start.clone(), &memory) {
                 Step::Over(outcome) => outcome,
@@ -237,11 +314,18 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     }
 
     fn white_step(&self, mut position: Chess, memory: &S::Memory) -> Step<S::Memory> {
-        let (reply, memory) = match self.strategy.reply(&position, memory) {
-            Ok(answer) => answer,
-            Err(refusal) => return Step::Over(Outcome::Failure(FailureKind::of(&refusal))),
+        let kept = match self.answers.is_empty() {
+            true => None,
+            false => self.answers.get(&(node_key(&position), memory.clone())),
         };
-        position.play_unchecked(reply.mv);
+        let (mv, memory) = match kept
+            .cloned()
+            .unwrap_or_else(|| answer(self.strategy, &position, memory))
+        {
+            Ok(answer) => answer,
+            Err(kind) => return Step::Over(Outcome::Failure(kind)),
+        };
+        position.play_unchecked(mv);
         if position.legal_moves().is_empty() {
             return Step::Over(if position.is_check() {
                 Outcome::Mate(1)
@@ -337,6 +421,14 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             offer(&mut frame.best, candidate, mv);
         }
     }
+}
+
+/// The automaton's answer, asked of it.
+fn answer<S: Strategy>(strategy: &S, position: &Chess, memory: &S::Memory) -> Answer<S::Memory> {
+    strategy
+        .reply(position, memory)
+        .map(|(reply, memory)| (reply.mv, memory))
+        .map_err(|refusal| FailureKind::of(&refusal))
 }
 
 fn node_key(position: &Chess) -> u64 {
@@ -458,14 +550,26 @@ pub fn audit_with_progress<S: Strategy>(
     let mut graph = GameGraph::new(strategy);
     let starts = start_positions(strategy, starts_set, side);
     let total = starts.len();
+    let memories: Vec<S::Memory> = match strategy.costly_replies() {
+        true => {
+            let starts: Vec<(Chess, S::Memory)> = starts
+                .par_iter()
+                .map(|start| (start.clone(), strategy.start(start)))
+                .collect();
+            graph.explore(&starts);
+            starts.into_iter().map(|(_, memory)| memory).collect()
+        }
+        false => starts.iter().map(|start| strategy.start(start)).collect(),
+    };
     let results: Vec<StartResult> = starts
         .into_iter()
+        .zip(memories)
         .enumerate()
-        .map(|(done, position)| {
+        .map(|(done, (position, memory))| {
             if done % 1024 == 0 {
                 progress(done, total);
             }
-            let outcome = graph.outcome(&position);
+            let outcome = graph.outcome_with(&position, memory);
             StartResult { position, outcome }
         })
         .collect();

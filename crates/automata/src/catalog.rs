@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use ajedrecista_tables::Tablebase;
 
+use crate::emulated::{Mk61Queen, Mk61RookEmulated};
 use crate::mk61_rook::{Mk61Rook, OnSignal, StartTest};
 use crate::perfect::Perfect;
 use crate::strategy::Strategy;
@@ -15,32 +16,40 @@ use crate::torres::Torres;
 pub enum StrategyName {
     /// El Ajedrecista.
     Torres,
-    /// The MK-61 rook program as the emulator runs the listing.
+    /// The MK-61 queen program, run on the emulator.
+    Mk61Queen,
+    /// The MK-61 rook program, run on the emulator.
     Mk61Rook,
-    /// The MK-61 rook program with `FL0` falling through for R0 = -1 too.
-    Mk61RookAbsR0,
-    /// The MK-61 rook program, with the player turning the board whenever
+    /// The MK-61 rook program natively, as the emulator runs the listing.
+    Mk61RookNative,
+    /// The native rook program with `FL0` falling through for R0 = -1 too.
+    Mk61RookNativeAbsR0,
+    /// The native rook program, with the player turning the board whenever
     /// it asks to.
-    Mk61RookTurning,
+    Mk61RookNativeTurning,
     /// Shortest mate by the tables.
     Perfect,
 }
 
 impl StrategyName {
-    pub const ALL: [StrategyName; 5] = [
+    pub const ALL: [StrategyName; 7] = [
         StrategyName::Torres,
+        StrategyName::Mk61Queen,
         StrategyName::Mk61Rook,
-        StrategyName::Mk61RookAbsR0,
-        StrategyName::Mk61RookTurning,
+        StrategyName::Mk61RookNative,
+        StrategyName::Mk61RookNativeAbsR0,
+        StrategyName::Mk61RookNativeTurning,
         StrategyName::Perfect,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             StrategyName::Torres => "torres",
+            StrategyName::Mk61Queen => "mk61-queen",
             StrategyName::Mk61Rook => "mk61-rook",
-            StrategyName::Mk61RookAbsR0 => "mk61-rook-abs-r0",
-            StrategyName::Mk61RookTurning => "mk61-rook-turning",
+            StrategyName::Mk61RookNative => "mk61-rook-native",
+            StrategyName::Mk61RookNativeAbsR0 => "mk61-rook-native-abs-r0",
+            StrategyName::Mk61RookNativeTurning => "mk61-rook-native-turning",
             StrategyName::Perfect => "perfect",
         }
     }
@@ -54,8 +63,11 @@ impl StrategyName {
             // The rook program's reference trace (white king e1, rook a2,
             // black king e5).
             StrategyName::Mk61Rook
-            | StrategyName::Mk61RookAbsR0
-            | StrategyName::Mk61RookTurning => "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
+            | StrategyName::Mk61RookNative
+            | StrategyName::Mk61RookNativeAbsR0
+            | StrategyName::Mk61RookNativeTurning => "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
+            // Seed 000's example: the black king set on a8.
+            StrategyName::Mk61Queen => "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1",
         }
     }
 
@@ -64,12 +76,14 @@ impl StrategyName {
     pub fn visit<V: StrategyVisitor>(self, tables: &Tablebase, visitor: V) -> V::Output {
         match self {
             StrategyName::Torres => visitor.visit(&Torres),
-            StrategyName::Mk61Rook => visitor.visit(&Mk61Rook::default()),
-            StrategyName::Mk61RookAbsR0 => visitor.visit(&Mk61Rook {
+            StrategyName::Mk61Queen => visitor.visit(&Mk61Queen),
+            StrategyName::Mk61Rook => visitor.visit(&Mk61RookEmulated::default()),
+            StrategyName::Mk61RookNative => visitor.visit(&Mk61Rook::default()),
+            StrategyName::Mk61RookNativeAbsR0 => visitor.visit(&Mk61Rook {
                 start_test: StartTest::AbsROne,
                 on_signal: OnSignal::Stop,
             }),
-            StrategyName::Mk61RookTurning => visitor.visit(&Mk61Rook {
+            StrategyName::Mk61RookNativeTurning => visitor.visit(&Mk61Rook {
                 start_test: StartTest::ROne,
                 on_signal: OnSignal::TurnTheBoard,
             }),
@@ -93,7 +107,8 @@ impl fmt::Display for StrategyName {
 /// A name that is no automaton.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?} (known: torres, mk61-rook, mk61-rook-abs-r0, mk61-rook-turning, perfect)"
+    "unknown strategy {0:?} (known: torres, mk61-queen, mk61-rook, mk61-rook-native, \
+     mk61-rook-native-abs-r0, mk61-rook-native-turning, perfect)"
 )]
 pub struct UnknownStrategy(pub String);
 
@@ -125,6 +140,6 @@ mod tests {
             assert_eq!(name.as_str().parse::<StrategyName>(), Ok(name));
             assert_eq!(name.visit(&Tablebase::in_memory(), Name), name.as_str());
         }
-        assert!("mk61-queen".parse::<StrategyName>().is_err());
+        assert!("mk61-rook-turning".parse::<StrategyName>().is_err());
     }
 }

@@ -53,7 +53,7 @@ impl GameEnd {
         match self {
             GameEnd::Checkmate => None,
             GameEnd::Stalemate => Some("stalemate".into()),
-            GameEnd::RookCaptured => Some("the rook is lost: draw".into()),
+            GameEnd::RookCaptured => Some("the white piece is lost: draw".into()),
             GameEnd::Refused(refusal) => Some(format!("the automaton refuses: {refusal}")),
             GameEnd::Cycle => Some("the position repeats: the automaton never mates".into()),
             GameEnd::Unfinished => Some("stopped".into()),

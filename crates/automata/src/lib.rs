@@ -2,7 +2,9 @@
 //!
 //! - [`Strategy`]: an automaton playing White, with its own memory.
 //! - [`Torres`]: El Ajedrecista (1912).
-//! - [`Mk61Rook`]: the MK-61 rook-mate program of 1987, natively.
+//! - [`Mk61Queen`], [`Mk61RookEmulated`]: the two MK-61 programs of 1987
+//!   played through the microcode-level emulator.
+//! - [`Mk61Rook`]: the MK-61 rook-mate program, natively.
 //! - [`Perfect`]: shortest mate from the tables.
 //! - [`Session`]: a person, moving the black king, against an automaton.
 //! - [`audit()`]: the longest defence against an automaton from every start.
@@ -10,6 +12,7 @@
 pub mod audit;
 pub mod catalog;
 pub mod defence;
+pub mod emulated;
 pub mod game;
 pub mod krk;
 pub mod mk61_rook;
@@ -25,6 +28,7 @@ pub use audit::{
 };
 pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
+pub use emulated::{Mk61Queen, Mk61RookEmulated};
 pub use game::{Game, GameEnd};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal, StartTest};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};

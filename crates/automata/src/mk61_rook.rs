@@ -138,7 +138,7 @@ impl Registers {
 }
 
 /// Why the program chose an answer.
-const WHY_TURN: &str = "9------0.: turn the board by 90 degrees";
+pub(crate) const WHY_TURN: &str = "9------0.: turn the board by 90 degrees";
 const WHY_MOVE_ROOK: &str = "MoveRook: rook to the far half";
 const WHY_CUT: &str = "rook cuts off the black king";
 const WHY_KING_UP: &str = "king up towards the black king";
@@ -236,10 +236,10 @@ impl Strategy for Mk61Rook {
 
     fn name(&self) -> &'static str {
         match (self.start_test, self.on_signal) {
-            (StartTest::ROne, OnSignal::Stop) => "mk61-rook",
-            (StartTest::AbsROne, OnSignal::Stop) => "mk61-rook-abs-r0",
-            (StartTest::ROne, OnSignal::TurnTheBoard) => "mk61-rook-turning",
-            (StartTest::AbsROne, OnSignal::TurnTheBoard) => "mk61-rook-abs-r0-turning",
+            (StartTest::ROne, OnSignal::Stop) => "mk61-rook-native",
+            (StartTest::AbsROne, OnSignal::Stop) => "mk61-rook-native-abs-r0",
+            (StartTest::ROne, OnSignal::TurnTheBoard) => "mk61-rook-native-turning",
+            (StartTest::AbsROne, OnSignal::TurnTheBoard) => "mk61-rook-native-abs-r0-turning",
         }
     }
 

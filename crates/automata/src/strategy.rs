@@ -13,10 +13,13 @@ use shakmaty::{Board, Chess, Move, Position, Role, Square};
 /// keep registers between moves. So each reply takes the strategy's own
 /// memory and hands back the next one. The memory is `Clone + Eq + Hash` so
 /// that the audit can treat (position, memory) as one node of a game graph.
-pub trait Strategy {
-    /// What the automaton carries from one move to the next (owned data, so
-    /// that a game session can keep it between a person's moves).
-    type Memory: Clone + Eq + Hash + Debug + Send + 'static;
+///
+/// Strategies and memories are `Sync`/`Send` so that the audit can ask for
+/// costly answers (an emulator run) on all cores; memories are owned data,
+/// so that a game session can keep them between a person's moves.
+pub trait Strategy: Sync {
+    /// What the automaton carries from one move to the next.
+    type Memory: Clone + Eq + Hash + Debug + Send + Sync + 'static;
 
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
@@ -55,6 +58,12 @@ pub trait Strategy {
         position: &Chess,
         memory: &Self::Memory,
     ) -> Result<(Reply, Self::Memory), Refusal>;
+
+    /// Whether an answer is costly (an emulator run of milliseconds): the
+    /// audit then computes the answers ahead on all cores and keeps them.
+    fn costly_replies(&self) -> bool {
+        false
+    }
 }
 
 /// White's move and why the automaton chose it.
@@ -82,6 +91,10 @@ pub enum Refusal {
     /// The rules name a move that the laws of chess forbid.
     #[error("own move illegal: {0}")]
     IllegalMove(String),
+    /// The machine shows something that is neither a move nor one of its
+    /// signals (the calculator's display cannot be read as a move).
+    #[error("wrong display: {0}")]
+    WrongDisplay(String),
 }
 
 /// The legal move of the piece on `from` to `to`, or the refusal that names

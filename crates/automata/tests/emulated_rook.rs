@@ -1,34 +1,17 @@
 //! The native rook program against the listing run on the microcode-level
 //! emulator (crate ajedrecista-mk61): the same answer at every move.
 
-use ajedrecista_automata::krk::Krk;
+use ajedrecista_automata::emulated::rook_shown as shown;
+use ajedrecista_automata::krk::{Krk, board_key};
 use ajedrecista_automata::{
-    Game, GameEnd, Mk61Rook, RandomDefence, Refusal, StartSet, StartTest, Strategy, audit,
-    start_positions,
+    Game, GameEnd, Mk61Rook, Refusal, StartSet, StartTest, Strategy, audit, start_positions,
 };
-use ajedrecista_mk61::{RookGame, RookReply};
-use shakmaty::{Chess, Color, Position, Square};
+use std::collections::HashSet;
 
-/// The emulator's answer in the notation of the native program.
-fn shown(reply: RookReply) -> String {
-    let digits = |square: Square| (u32::from(square.file()) + 1, u32::from(square.rank()) + 1);
-    match reply {
-        RookReply::King(square) => {
-            let (x, y) = digits(square);
-            format!("{x}.{y}")
-        }
-        RookReply::Rook(square) => {
-            let (x, y) = digits(square);
-            format!("{x}{y}.")
-        }
-        RookReply::RookCheck(square) => {
-            let (x, y) = digits(square);
-            format!("1. {x}{y}")
-        }
-        RookReply::BadPosition => "9------0.".to_string(),
-        other => format!("{other:?}"),
-    }
-}
+use ajedrecista_automata::Mk61RookEmulated;
+use ajedrecista_mk61::RookGame;
+use rayon::prelude::*;
+use shakmaty::{CastlingMode, Chess, Color, Position, Setup, Square};
 
 /// The native answer as shown, or the signal.
 fn native(program: &Mk61Rook, position: &Chess, memory: &<Mk61Rook as Strategy>::Memory) -> String {
@@ -69,41 +52,165 @@ fn replay_on_the_emulator(program: &Mk61Rook, game: &Game) {
     }
 }
 
-#[test]
-fn random_games_get_the_same_answers() {
-    let program = Mk61Rook::default();
-    let starts = start_positions(&program, StartSet::All, Color::White);
-    let mut defence = RandomDefence::new(61);
-    let mut answers = 0;
-    for start in starts.iter().step_by(starts.len() / 100) {
-        let mut emulator = emulator_for(start);
-        let mut position = start.clone();
-        let mut memory = program.start(start);
-        for _ in 0..60 {
-            let black_king = position.board().king_of(Color::Black).unwrap();
-            let emulated = shown(emulator.move_king(black_king));
-            assert_eq!(
-                native(&program, &position, &memory),
-                emulated,
-                "{position:?}"
-            );
-            answers += 1;
-            let Ok((reply, next)) = program.reply(&position, &memory) else {
-                break;
+/// A white-to-move node of both programs' game graph.
+type Node = (Chess, <Mk61Rook as Strategy>::Memory, RookGame);
+
+/// Walks every line from `starts` (White to move) through both programs at
+/// once: at every White move the native program and the emulator running
+/// the listing must show the same answer; every black move (captures aside)
+/// is followed until mate, stalemate, a refusal or White's `max_moves`-th
+/// move. Nodes are (position, native memory, canonical calculator state),
+/// visited once; each level's emulator runs go to all cores. Returns the
+/// number of answers compared.
+fn compare_every_line(starts: &[Chess], max_moves: usize) -> usize {
+    let native = Mk61Rook::default();
+    let emulated = Mk61RookEmulated::default();
+    let mut level: Vec<Node> = starts
+        .par_iter()
+        .map(|start| (start.clone(), native.start(start), emulated.start(start)))
+        .collect();
+    let mut seen: HashSet<(u64, <Mk61Rook as Strategy>::Memory, RookGame)> = HashSet::new();
+    let mut compared = 0;
+    for _ in 0..max_moves {
+        if level.is_empty() {
+            break;
+        }
+        let answers: Vec<_> = level
+            .par_iter()
+            .map(|(position, native_memory, game)| {
+                let native_answer = native.reply(position, native_memory);
+                let emulated_answer = emulated.reply(position, game);
+                match (&native_answer, &emulated_answer) {
+                    (Ok((a, _)), Ok((b, _))) => {
+                        assert_eq!((&a.display, a.mv), (&b.display, b.mv), "{position:?}")
+                    }
+                    (Err(Refusal::Precondition(_)), Err(Refusal::Precondition(_))) => {}
+                    _ => panic!("{position:?}: {native_answer:?} against {emulated_answer:?}"),
+                }
+                (native_answer.ok(), emulated_answer.ok())
+            })
+            .collect();
+        compared += level.len();
+        let mut next = Vec::new();
+        for ((position, _, _), answer) in level.iter().zip(answers) {
+            let (Some((reply, native_memory)), Some((_, game))) = answer else {
+                continue;
             };
-            memory = next;
-            position.play_unchecked(reply.mv);
-            if position.legal_moves().is_empty() {
-                break;
+            let mut after = position.clone();
+            after.play_unchecked(reply.mv);
+            for black in after.legal_moves() {
+                if black.is_capture() {
+                    continue;
+                }
+                let mut child = after.clone();
+                child.play_unchecked(black);
+                let key = (board_key(child.board()), native_memory, game.clone());
+                if seen.insert(key) {
+                    next.push((child, native_memory, game.clone()));
+                }
             }
-            let mv = defence.choose(&position);
-            if mv.is_capture() {
-                break;
+        }
+        level = next;
+    }
+    compared
+}
+
+/// The first answer of both programs from each start, compared.
+fn compare_first_answers(starts: &[Chess]) {
+    let program = Mk61Rook::default();
+    let emulator = Mk61RookEmulated::default();
+    starts.par_iter().for_each(|start| {
+        let black_king = start.board().king_of(Color::Black).unwrap();
+        let shown_there = shown(emulator.start(start).move_king(black_king));
+        assert_eq!(
+            native(&program, start, &program.start(start)),
+            shown_there,
+            "{start:?}"
+        );
+    });
+}
+
+/// Legal boards (White to move) the native start test rejects.
+fn rejected_starts() -> Vec<Chess> {
+    let program = Mk61Rook::default();
+    let mut rejected = Vec::new();
+    for white_king in Square::ALL {
+        for rook in Square::ALL {
+            for black_king in Square::ALL {
+                let board = Krk {
+                    white_king,
+                    rook,
+                    black_king,
+                }
+                .board();
+                if board.occupied().count() < 3 || program.precondition(&board).is_ok() {
+                    continue;
+                }
+                let mut setup = Setup::empty();
+                setup.board = board;
+                if let Ok(position) = setup.position::<Chess>(CastlingMode::Standard) {
+                    rejected.push(position);
+                }
             }
-            position.play_unchecked(mv);
         }
     }
-    assert!(answers > 500, "{answers} answers compared");
+    rejected
+}
+
+/// A sample of the starts the program accepts (every 25th) gets the same
+/// first answer from both (none of them `9------0.`), and so does a sample
+/// of the legal boards the start test rejects (every 200th: the emulator
+/// shows `9------0.`). All of them: the ignored test below.
+#[test]
+fn sampled_starts_get_the_same_first_answer() {
+    let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
+    assert_eq!(starts.len(), 50_554);
+    let accepted: Vec<Chess> = starts.into_iter().step_by(25).collect();
+    compare_first_answers(&accepted);
+    let rejected: Vec<Chess> = rejected_starts().into_iter().step_by(200).collect();
+    assert!(rejected.len() > 500, "{}", rejected.len());
+    compare_first_answers(&rejected);
+}
+
+/// Every start, accepted or rejected, gets the same first answer (long: run
+/// once with `--ignored`, figures in docs/automata.md).
+#[test]
+#[ignore]
+fn every_start_gets_the_same_first_answer() {
+    let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
+    compare_first_answers(&starts);
+    let rejected = rejected_starts();
+    compare_first_answers(&rejected);
+    eprintln!(
+        "{} accepted and {} rejected starts compared",
+        starts.len(),
+        rejected.len()
+    );
+}
+
+/// The lines of the audit from a sample of the starts (every 1000th,
+/// spread over the white men's squares), up to White's third move: the
+/// same answer at every node. Whole lines: the ignored test below.
+#[test]
+fn lines_from_sampled_starts_get_the_same_answers() {
+    let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
+    let sample: Vec<Chess> = starts.iter().step_by(1000).cloned().collect();
+    let compared = compare_every_line(&sample, 3);
+    assert!(compared > 1000, "{compared}");
+}
+
+/// Every line of the audit, to its end, from every 2500th start (21
+/// starts; long: run once with `--ignored`, figures in docs/automata.md).
+/// All 50 554 starts are out of reach: the calculator's state keeps more
+/// than the board and the start flag (the stack holds earlier inputs), so
+/// its game graph is far larger than the native program's.
+#[test]
+#[ignore]
+fn whole_lines_from_sampled_starts_get_the_same_answers() {
+    let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
+    let sample: Vec<Chess> = starts.iter().step_by(2500).cloned().collect();
+    let compared = compare_every_line(&sample, usize::MAX);
+    eprintln!("{} starts, {compared} answers compared", sample.len());
 }
 
 #[test]
@@ -117,7 +224,7 @@ fn the_audit_games_are_the_calculator_games() {
 }
 
 /// With R0 = -1 the emulator does not run the start test again: it moves
-/// the rook away, as `mk61-rook` does and `mk61-rook-abs-r0` does not.
+/// the rook away, as `mk61-rook-native` does and `mk61-rook-native-abs-r0` does not.
 #[test]
 fn r0_minus_one_on_the_emulator() {
     use shakmaty::CastlingMode;

@@ -25,8 +25,9 @@ use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 /// refusal of the automaton or a position outside its rules.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-rook, mk61-rook-abs-r0,
-    /// mk61-rook-turning or perfect.
+    /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
+    /// emulator), mk61-rook-native, mk61-rook-native-abs-r0,
+    /// mk61-rook-native-turning or perfect.
     strategy: StrategyName,
     /// Every position meeting the automaton's preconditions, or only its own
     /// historic start positions.

@@ -19,8 +19,9 @@ const MAX_PLIES: usize = 1000;
 /// One game of an automaton against a defence, printed as PGN.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-rook, mk61-rook-abs-r0,
-    /// mk61-rook-turning or perfect.
+    /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
+    /// emulator), mk61-rook-native, mk61-rook-native-abs-r0,
+    /// mk61-rook-native-turning or perfect.
     strategy: StrategyName,
     /// The start position (default: the automaton's demonstration game).
     #[arg(long)]
