@@ -68,7 +68,7 @@ fn typed(mv: Move, form: Form) -> String {
 /// start with the tables' defence, the moves typed in turn in `forms`, and
 /// the PGN the game makes: the first start square whose game ends in mate
 /// against the tables' defence, or else against a seeded random one (the
-/// `mk61-rook-abs-r0` reading refuses early against the tables').
+/// `mk61-rook-native-abs-r0` reading refuses early against the tables').
 fn mating_game(
     strategy: StrategyName,
     forms: &[Form],

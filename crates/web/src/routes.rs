@@ -92,14 +92,14 @@ struct StrategyInfo {
 
 /// The label people see for an automaton of the catalog.
 fn label(name: StrategyName) -> &'static str {
-    match name.as_str() {
-        "torres" => "El Ajedrecista (Torres y Quevedo, 1912)",
-        "mk61-rook" => "MK-61 rook program (1987)",
-        "mk61-rook-abs-r0" => "MK-61 rook, FL0 as opcodes.tsv reads it",
-        "mk61-rook-turning" => "MK-61 rook, turning the board when asked",
-        "mk61-queen" => "MK-61 queen program (1987)",
-        "perfect" => "Perfect play (the tables)",
-        other => other,
+    match name {
+        StrategyName::Torres => "El Ajedrecista (Torres y Quevedo, 1912)",
+        StrategyName::Mk61Rook => "MK-61 rook program (1987), on the emulator",
+        StrategyName::Mk61RookNative => "MK-61 rook program, native",
+        StrategyName::Mk61RookNativeAbsR0 => "MK-61 rook, native, FL0 as opcodes.tsv reads it",
+        StrategyName::Mk61RookNativeTurning => "MK-61 rook, native, turning the board when asked",
+        StrategyName::Mk61Queen => "MK-61 queen program (1987), on the emulator",
+        StrategyName::Perfect => "Perfect play (the tables)",
     }
 }
 
