@@ -242,16 +242,10 @@ impl Strategy for Mk61RookEmulated {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Move};
+    use shakmaty::Move;
 
     use super::*;
-
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::test_support::position;
 
     /// Seed 000's example: the black king set on a8, the queen answers d7
     /// (the reference trace).

@@ -20,6 +20,8 @@ pub mod perfect;
 pub mod play;
 pub mod session;
 pub mod strategy;
+#[cfg(test)]
+mod test_support;
 pub mod torres;
 
 pub use audit::{

@@ -313,16 +313,10 @@ impl Strategy for Mk61Rook {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::Position;
 
     use super::*;
-
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::test_support::position;
 
     fn answer(program: Mk61Rook, fen: &str, armed: bool) -> Result<String, Refusal> {
         let memory = Mk61RookMemory {

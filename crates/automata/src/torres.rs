@@ -182,17 +182,11 @@ fn decide(krk: &Krk, frame: Frame) -> Result<(Square, Square, &'static str), Ref
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
+    use shakmaty::Position;
     use shakmaty::san::San;
-    use shakmaty::{CastlingMode, Chess, Position};
 
     use super::*;
-
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::test_support::position;
 
     /// Torres' move in SAN and the rule that fired.
     fn reply(fen: &str) -> (String, &'static str) {
