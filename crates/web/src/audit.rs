@@ -34,6 +34,14 @@ impl AuditKey {
         let strategy = strategy
             .parse::<StrategyName>()
             .map_err(|err| ApiError::not_found(err.to_string()))?;
+        if strategy == StrategyName::Mk61Rook {
+            // Each answer is a calculator run and the state graph is large:
+            // about 50 CPU-minutes, too long for a request.
+            return Err(ApiError::unprocessable(
+                "the emulated rook program's audit takes about 50 CPU-minutes: see mk61-rook-native, \
+                 checked against the emulator at every start (docs/automata.md)",
+            ));
+        }
         let starts = match query.starts.as_deref().unwrap_or("all") {
             "all" => StartSet::All,
             "machine" => StartSet::Machine,

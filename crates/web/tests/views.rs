@@ -237,6 +237,11 @@ async fn bad_routes_and_audits_get_json_errors() {
     get(&app, "/api/audit/torres?side=red")
         .await
         .error(StatusCode::BAD_REQUEST);
+    // Too long for a request: refused, with the native audit named.
+    let reason = get(&app, "/api/audit/mk61-rook")
+        .await
+        .error(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reason.contains("mk61-rook-native"), "{reason}");
     get(&app, "/api/nothing").await.error(StatusCode::NOT_FOUND);
     get(&app, "/etc/passwd").await.error(StatusCode::NOT_FOUND);
     send(&app, Method::DELETE, "/api/probe", None)
