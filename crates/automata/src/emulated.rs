@@ -126,13 +126,10 @@ impl Strategy for Mk61Queen {
                 "the calculator shows {shown}, not a queen move"
             )));
         };
-        let mv = legal_move(position, queen, to, &format!("the display {shown}"))?;
-        let reply = Reply {
-            mv,
-            reason,
-            display: Some(shown),
-        };
-        Ok((reply, game.canonical()))
+        Ok((
+            displayed_move(position, queen, to, shown, reason)?,
+            game.canonical(),
+        ))
     }
 
     fn costly_replies(&self) -> bool {
@@ -226,18 +223,32 @@ impl Strategy for Mk61RookEmulated {
                 )));
             }
         };
-        let mv = legal_move(position, from, to, &format!("the display {shown}"))?;
-        let reply = Reply {
-            mv,
-            reason,
-            display: Some(shown),
-        };
-        Ok((reply, game.canonical()))
+        Ok((
+            displayed_move(position, from, to, shown, reason)?,
+            game.canonical(),
+        ))
     }
 
     fn costly_replies(&self) -> bool {
         true
     }
+}
+
+/// The reply of a program whose display names the man's target square: the
+/// legal move there, or the refusal that names the illegal move shown.
+fn displayed_move(
+    position: &Chess,
+    from: Square,
+    to: Square,
+    shown: String,
+    reason: &'static str,
+) -> Result<Reply, Refusal> {
+    let mv = legal_move(position, from, to, &format!("the display {shown}"))?;
+    Ok(Reply {
+        mv,
+        reason,
+        display: Some(shown),
+    })
 }
 
 #[cfg(test)]
