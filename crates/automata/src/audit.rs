@@ -493,6 +493,15 @@ impl Audit {
         counts
     }
 
+    /// [`Audit::failures`] keyed by the kinds' report names, as the JSON
+    /// reports write them.
+    pub fn failures_by_name(&self) -> BTreeMap<&'static str, usize> {
+        self.failures()
+            .into_iter()
+            .map(|(kind, count)| (kind.name(), count))
+            .collect()
+    }
+
     /// Number of starts per number of moves to mate.
     pub fn histogram(&self) -> BTreeMap<u16, usize> {
         let mut histogram = BTreeMap::new();

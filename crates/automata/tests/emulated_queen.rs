@@ -22,13 +22,6 @@ fn failures(audit: &Audit) -> Vec<(FailureKind, usize)> {
 #[test]
 fn queen_audit_white_to_move() {
     let audit = audit(&Mk61Queen, StartSet::All, Color::White);
-    eprintln!(
-        "{} starts, {} nodes, worst {:?}, failures {:?}",
-        audit.results.len(),
-        audit.nodes,
-        audit.worst_moves(),
-        audit.failures()
-    );
     assert_eq!(audit.results.len(), 35);
     assert_eq!(failures(&audit), [(FailureKind::IllegalMove, 4)]);
     assert_eq!(audit.worst_moves(), Some(22));
@@ -65,13 +58,6 @@ fn queen_audit_white_to_move() {
 #[test]
 fn queen_audit_black_to_move() {
     let audit = audit(&Mk61Queen, StartSet::All, Color::Black);
-    eprintln!(
-        "{} starts, {} nodes, worst {:?}, failures {:?}",
-        audit.results.len(),
-        audit.nodes,
-        audit.worst_moves(),
-        audit.failures()
-    );
     assert_eq!(audit.results.len(), 54);
     assert_eq!(
         failures(&audit),

@@ -217,11 +217,7 @@ fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {
         side_to_move: color_name(audit.side_to_move),
         starts: audit.results.len(),
         nodes: audit.nodes,
-        failures: audit
-            .failures()
-            .into_iter()
-            .map(|(kind, count)| (kind.name(), count))
-            .collect(),
+        failures: audit.failures_by_name(),
         worst_moves: audit.worst_moves(),
         histogram: audit.histogram().into_iter().collect(),
         perfect_histogram: perfect.into_iter().collect(),

@@ -192,11 +192,7 @@ fn to_json(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Audi
         starts_set: audit.starts_set.name(),
         side_to_move: side_name(audit.side_to_move),
         starts: audit.results.len(),
-        failures: audit
-            .failures()
-            .into_iter()
-            .map(|(kind, count)| (kind.name(), count))
-            .collect(),
+        failures: audit.failures_by_name(),
         worst_moves: audit.worst_moves(),
         worst_fen: audit.worst.as_ref().map(|game| fen(&game.start)),
         worst_pgn: audit.worst.as_ref().map(|game| game.to_pgn()),
