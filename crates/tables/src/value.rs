@@ -81,9 +81,13 @@ impl Value {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Win(p) => write!(f, "win in {} ({p} plies)", self.moves().unwrap_or(0)),
+            Value::Win(p) => write!(f, "win, mate in {} ({p} plies)", self.moves().unwrap_or(0)),
             Value::Loss(0) => f.write_str("checkmated"),
-            Value::Loss(p) => write!(f, "loss in {} ({p} plies)", self.moves().unwrap_or(0)),
+            Value::Loss(p) => write!(
+                f,
+                "loss, mated in {} ({p} plies)",
+                self.moves().unwrap_or(0)
+            ),
             Value::Draw => f.write_str("draw"),
         }
     }

@@ -1,6 +1,6 @@
 //! `ajedrecista probe`: the value of a position and of each of its moves.
 
-use ajedrecista_tables::{Value, Variant};
+use ajedrecista_tables::Variant;
 use serde::Serialize;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, EnPassantMode, Position, Square,
@@ -48,21 +48,6 @@ struct ProbeJson {
     pv: Vec<String>,
 }
 
-fn describe(value: Value) -> String {
-    match value {
-        Value::Win(p) => format!(
-            "win, mate in {} ({p} plies)",
-            value.moves().unwrap_or_default()
-        ),
-        Value::Loss(0) => "checkmated".to_owned(),
-        Value::Loss(p) => format!(
-            "loss, mated in {} ({p} plies)",
-            value.moves().unwrap_or_default()
-        ),
-        Value::Draw => "draw".to_owned(),
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = crate::fen::parse_fen(&args.fen)?;
     let variant = crate::tables_args::variant(args.fixed_king);
@@ -97,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     println!("{}", diagram(pos.board(), Bitboard::EMPTY));
     println!("{}", out.fen);
-    println!("{} to move: {}", pos.turn(), describe(value));
+    println!("{} to move: {}", pos.turn(), value);
     println!();
     println!(
         "{:<8} {:<6} {:<6} {:>6} {:>6}",
