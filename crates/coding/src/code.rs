@@ -5,7 +5,7 @@ use std::fmt;
 
 use shakmaty::Square;
 
-use crate::condition::Condition;
+use crate::condition::SpecialMark;
 use crate::symbol::{Mark, Symbol};
 use crate::zone::numeric_symbol;
 
@@ -19,14 +19,18 @@ pub struct Code {
     pub attacked: Vec<Symbol>,
     /// Part B: one mark per zone square in numbering order.
     pub marks: Vec<Mark>,
+    /// Part B of the other attacked kings (2.3.7), each after a `/`.
+    pub other_marks: Vec<Vec<Mark>>,
     /// Part C: the square of the king, `None` where the etalon omits it
     /// (a8, a5, d5; 3.3.2).
     pub square: Option<Square>,
+    /// Part C: the squares of the other attacked kings (2.4.3).
+    pub other_squares: Vec<Square>,
     /// Part C: pinned units outside the zone with their pinners, each a
     /// bracket (pinned, pinner), ascending (2.4.2).
     pub pins: Vec<Mark>,
     /// Part C: special marks (2.4.4 - 2.4.9); empty in orthodox chess.
-    pub conditions: Vec<Condition>,
+    pub conditions: Vec<SpecialMark>,
 }
 
 fn concat<T: fmt::Display>(items: &[T]) -> String {
@@ -45,15 +49,21 @@ impl Code {
 
     /// Part B.
     pub fn b(&self) -> String {
-        concat(&self.marks)
+        std::iter::once(&self.marks)
+            .chain(&self.other_marks)
+            .map(|marks| concat(marks))
+            .collect::<Vec<_>>()
+            .join("/")
     }
 
     /// Part C (possibly empty).
     pub fn c(&self) -> String {
-        let square = self
+        let square: String = self
             .square
-            .map(|square| numeric_symbol(square).to_string())
-            .unwrap_or_default();
+            .iter()
+            .chain(&self.other_squares)
+            .map(|&square| numeric_symbol(square).to_string())
+            .collect();
         format!("{square}{}{}", concat(&self.pins), concat(&self.conditions))
     }
 
@@ -63,6 +73,7 @@ impl Code {
         self.attacking == other.attacking
             && self.attacked == other.attacked
             && self.marks == other.marks
+            && self.other_marks == other.other_marks
             && self.pins == other.pins
             && self.conditions == other.conditions
     }

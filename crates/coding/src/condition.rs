@@ -1,16 +1,13 @@
-//! Fairy conditions and boards, as part C writes them (2.4.4 - 2.4.9).
-//!
-//! Only orthodox chess is analysed so far: a code built here always has an
-//! empty list. The type fixes where conditions go and how they are written
-//! so that fairy analysis can be added without changing the code's shape.
+//! The special marks at the end of part C (2.4.4 - 2.4.9): boards,
+//! conditions and the names of fairy pieces. The rules themselves are in
+//! [`crate::fairy::Condition`].
 
 use std::fmt;
 
-/// A condition or special board, in the form written at the end of part C.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Condition {
-    /// Pure Circe `C`, or another Circe type `C(type)` (2.4.8).
-    Circe(Option<String>),
+/// A condition or special board, in the form written at the end of part C,
+/// in the order C writes them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SpecialMark {
     /// Grid board (2.4.4).
     Grid,
     /// Cylinder board (2.4.4).
@@ -23,22 +20,24 @@ pub enum Condition {
     Wandelschach,
     /// A chess variant by its letter: `I` Ingul, `M` Madrasi (2.4.7).
     Variant(char),
+    /// Pure Circe `C`, or another Circe type `C(type)` (2.4.8).
+    Circe(Option<String>),
     /// The full name of a fairy piece in the position (2.4.9).
     FairyPiece(String),
 }
 
-impl fmt::Display for Condition {
+impl fmt::Display for SpecialMark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Condition::Circe(None) => f.write_str("C"),
-            Condition::Circe(Some(kind)) => write!(f, "C({kind})"),
-            Condition::Grid => f.write_str("Grid"),
-            Condition::Cylinder => f.write_str("Cylinder"),
-            Condition::Board { files, ranks } => write!(f, "{files}x{ranks}"),
-            Condition::NoCapture => f.write_str("(NC)"),
-            Condition::Wandelschach => f.write_str("WS"),
-            Condition::Variant(letter) => write!(f, "{letter}"),
-            Condition::FairyPiece(name) => write!(f, "({name})"),
+            SpecialMark::Circe(None) => f.write_str("C"),
+            SpecialMark::Circe(Some(kind)) => write!(f, "C({kind})"),
+            SpecialMark::Grid => f.write_str("Grid"),
+            SpecialMark::Cylinder => f.write_str("Cylinder"),
+            SpecialMark::Board { files, ranks } => write!(f, "{files}x{ranks}"),
+            SpecialMark::NoCapture => f.write_str("(NC)"),
+            SpecialMark::Wandelschach => f.write_str("WS"),
+            SpecialMark::Variant(letter) => write!(f, "{letter}"),
+            SpecialMark::FairyPiece(name) => write!(f, "({name})"),
         }
     }
 }

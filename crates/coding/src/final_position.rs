@@ -222,7 +222,9 @@ impl FinalPosition {
             attacking: symbols_of(attacking),
             attacked: symbols_of(self.attacked()),
             marks: self.marks.clone(),
+            other_marks: Vec::new(),
             square,
+            other_squares: Vec::new(),
             pins,
             conditions: Vec::new(),
         }

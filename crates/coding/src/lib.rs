@@ -8,14 +8,15 @@
 //! the zone and special marks (C). Turning and shifting the position to the
 //! smallest B gives the etalon position (ЭП), whose code classifies it.
 //!
-//! Orthodox chess only for now; the types leave room for fairy pieces
-//! ([`Symbol::Fairy`]), conditions ([`Condition`]) and fairy zones (a zone
-//! is a list of squares).
+//! Orthodox positions are read with shakmaty and analysed by
+//! [`FinalPosition`]; positions with fairy units or conditions by the rules
+//! model of [`fairy`] and [`fairy::FairyFinal`].
 
 pub mod code;
 pub mod condition;
 pub mod enumerate;
 pub mod etalon;
+pub mod fairy;
 pub mod final_position;
 pub mod input;
 pub mod retro;
@@ -25,7 +26,7 @@ pub mod symmetry;
 pub mod zone;
 
 pub use code::{Classification, Code};
-pub use condition::Condition;
+pub use condition::SpecialMark;
 pub use enumerate::{
     Enumeration, EtalonGroup, Legality, Material, Selection, enumerate, final_positions,
 };

@@ -62,6 +62,12 @@ pub enum Symbol {
     /// An ordinary king blocking another attacked king (1.2.6); it ranks
     /// right after `K`. Printed `K'` (the brochure's glyph is lost in OCR).
     BlockingKing,
+    /// A fairy king, `(K` + letter `)`: `(KA)` the armoured king (1.2.3,
+    /// 1.2.5); these rank between `K` and `0` (1.2.7).
+    FairyKing(char),
+    /// A royal unit that is not a king, `(R` + its symbol `)`, e.g. the
+    /// black royal knight `(R6)` (1.2.4). Ranked with the fairy kings.
+    Royal(char),
     /// A pawn, knight, bishop, rook or queen.
     Man(Man),
     /// A fairy piece.
@@ -85,12 +91,14 @@ impl Symbol {
         match self {
             Symbol::AttackingKing => (0, 0),
             Symbol::BlockingKing => (1, 0),
-            Symbol::Man(man) => (2, u32::from(man.digit())),
+            Symbol::FairyKing(letter) => (2, u32::from(letter)),
+            Symbol::Royal(inner) => (3, u32::from(inner)),
+            Symbol::Man(man) => (4, u32::from(man.digit())),
             Symbol::Fairy(fairy) => (
-                3,
+                5,
                 u32::from(fairy.letter) * 2 + u32::from(fairy.color.is_black()),
             ),
-            Symbol::Forbidden => (4, 0),
+            Symbol::Forbidden => (6, 0),
         }
     }
 }
@@ -112,6 +120,8 @@ impl fmt::Display for Symbol {
         match self {
             Symbol::AttackingKing => f.write_str("K"),
             Symbol::BlockingKing => f.write_str("K'"),
+            Symbol::FairyKing(letter) => write!(f, "(K{letter})"),
+            Symbol::Royal(inner) => write!(f, "(R{inner})"),
             Symbol::Man(man) => write!(f, "{}", man.digit()),
             Symbol::Fairy(FairyPiece { letter, color }) => {
                 write!(f, "{letter}")?;
@@ -223,6 +233,8 @@ mod tests {
         let ascending = [
             Symbol::AttackingKing,
             Symbol::BlockingKing,
+            Symbol::FairyKing('A'),
+            Symbol::Royal('6'),
             man(Color::White, Role::Pawn),
             man(Color::Black, Role::Queen),
             Symbol::Fairy(FairyPiece {

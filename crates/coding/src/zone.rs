@@ -95,6 +95,23 @@ impl Zone {
         Zone { squares }
     }
 
+    /// The zone of a fairy royal unit (2.3.8, figure 2): the squares of
+    /// `reach` in rings of growing distance, each ring from the square
+    /// straight below counter-clockwise (right along the bottom row, up,
+    /// left, down, back right).
+    pub fn spiral(royal: Square, reach: Bitboard) -> Zone {
+        let mut squares = vec![royal];
+        for distance in 1..8 {
+            squares.extend(
+                ring(distance)
+                    .into_iter()
+                    .filter_map(|offset| shifted(royal, offset))
+                    .filter(|&square| reach.contains(square)),
+            );
+        }
+        Zone { squares }
+    }
+
     pub fn king(&self) -> Square {
         self.squares[0]
     }
@@ -146,6 +163,17 @@ impl fmt::Display for Zone {
     }
 }
 
+/// The offsets at Chebyshev distance `d`, in the order of figure 2.
+fn ring(d: i32) -> Vec<Offset> {
+    let mut ring = vec![(0, -d)];
+    ring.extend((1..=d).map(|x| (x, -d)));
+    ring.extend((-d + 1..=d).map(|y| (d, y)));
+    ring.extend((-d..d).rev().map(|x| (x, d)));
+    ring.extend((-d..d).rev().map(|y| (-d, y)));
+    ring.extend((-d + 1..0).map(|x| (x, -d)));
+    ring
+}
+
 /// The squares the etalon position prefers for the king (3.2.2).
 pub fn preferred_king_square(shape: ZoneShape) -> Square {
     match shape {
@@ -177,6 +205,35 @@ mod tests {
         assert_eq!(numbering(Square::H7), "h8,g8,g7,g6,h6");
         assert_eq!(numbering(Square::H1), "h2,g2,g1");
         assert_eq!(numbering(Square::E1), "f1,f2,e2,d2,d1");
+    }
+
+    /// Figure 2 for d5: 2=d4 3=e4 ... 9=c4, 10=d3 ... 25=c3, 26=d2 ...
+    /// 49=c2, 50=d1 ... 61=h8, 62=a1 63=b1 64=c1.
+    #[test]
+    fn spiral_of_figure_2() {
+        let zone = Zone::spiral(Square::D5, Bitboard::FULL);
+        let at = |n: usize| zone.squares()[n - 1];
+        assert_eq!(zone.squares().len(), 64);
+        assert_eq!(numbering(Square::D5), {
+            let ring: Vec<String> = (2..=9).map(|n| at(n).to_string()).collect();
+            ring.join(",")
+        });
+        let expected = [
+            (10, Square::D3),
+            (11, Square::E3),
+            (12, Square::F3),
+            (25, Square::C3),
+            (26, Square::D2),
+            (49, Square::C2),
+            (50, Square::D1),
+            (61, Square::H8),
+            (62, Square::A1),
+            (63, Square::B1),
+            (64, Square::C1),
+        ];
+        for (number, square) in expected {
+            assert_eq!(at(number), square, "square No.{number}");
+        }
     }
 
     #[test]

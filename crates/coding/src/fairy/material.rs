@@ -1,0 +1,187 @@
+//! Fairy material (`KGGvK`) and the census of its final positions.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use rayon::prelude::*;
+use shakmaty::{Color, Square};
+
+use super::position::{FairyPosition, Rules};
+use super::{FairyError, FairyFinal, Kind, Unit};
+use crate::final_position::FinalKind;
+
+/// The units of an endgame: White's, then `v`, then Black's, each a letter
+/// of the extended FEN ([`Kind::fen_letter`]) with an optional `*` (royal)
+/// or `!` (armoured king) before it. Case is ignored: `KGGvK`, `KRvK`,
+/// `!KQv!K`. Orthodox letters mean what they mean in
+/// `ajedrecista_tables::Material`, so `KRvK` reads the same in both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FairyMaterial {
+    white: Vec<Unit>,
+    black: Vec<Unit>,
+}
+
+impl FairyMaterial {
+    pub fn units(&self, color: Color) -> &[Unit] {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+impl FromStr for FairyMaterial {
+    type Err = FairyError;
+
+    fn from_str(text: &str) -> Result<FairyMaterial, FairyError> {
+        let bad = |reason: &str| FairyError::BadMaterial {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let (white, black) = text
+            .split_once(['v', 'V'])
+            .ok_or_else(|| bad("no 'v' between the sides"))?;
+        let side = |letters: &str, color: Color| -> Result<Vec<Unit>, FairyError> {
+            let mut units = Vec::new();
+            let mut prefix = None;
+            for c in letters.chars() {
+                if c == '*' || c == '!' {
+                    prefix = Some(c);
+                    continue;
+                }
+                let kind = Kind::ALL
+                    .into_iter()
+                    .find(|kind| kind.fen_letter() == c.to_ascii_uppercase())
+                    .ok_or_else(|| FairyError::UnknownPiece(c.to_string()))?;
+                let mut unit = Unit::new(color, kind);
+                match prefix.take() {
+                    Some('*') => unit.royal = true,
+                    Some(_) if kind == Kind::King => unit.armoured = true,
+                    Some(_) => return Err(bad("only a king can be armoured")),
+                    None => {}
+                }
+                units.push(unit);
+            }
+            if !units.iter().any(|unit| unit.royal) {
+                return Err(bad("each side needs a king or a royal unit"));
+            }
+            Ok(units)
+        };
+        Ok(FairyMaterial {
+            white: side(white, Color::White)?,
+            black: side(black, Color::Black)?,
+        })
+    }
+}
+
+impl fmt::Display for FairyMaterial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |units: &[Unit]| -> String {
+            units
+                .iter()
+                .map(|unit| unit.fen_token().to_ascii_uppercase())
+                .collect()
+        };
+        write!(f, "{}v{}", side(&self.white), side(&self.black))
+    }
+}
+
+/// The final positions with `material` under `rules`, Black to move, each
+/// placement of identical units counted once, no symmetry reduction.
+pub fn fairy_final_positions(
+    material: &FairyMaterial,
+    rules: &Rules,
+    kind: FinalKind,
+) -> Vec<FairyPosition> {
+    let mut units: Vec<Unit> = material.white.clone();
+    units.extend(material.black.iter().copied());
+    // Identical units next to each other, so that each set is placed once.
+    units.sort_by_key(|unit| (unit.color.is_black(), unit.kind, unit.royal, unit.armoured));
+    Square::ALL
+        .par_iter()
+        .flat_map_iter(|&first| {
+            let mut found = Vec::new();
+            let mut position = FairyPosition::empty(Color::Black, rules.clone());
+            position.set(first, Some(units[0]));
+            let mut squares = vec![first];
+            place(&units, 1, &mut position, &mut squares, kind, &mut found);
+            found
+        })
+        .collect()
+}
+
+fn place(
+    units: &[Unit],
+    index: usize,
+    position: &mut FairyPosition,
+    squares: &mut Vec<Square>,
+    kind: FinalKind,
+    found: &mut Vec<FairyPosition>,
+) {
+    if index == units.len() {
+        if position.legality().is_ok() && position.final_kind() == Some(kind) {
+            found.push(position.clone());
+        }
+        return;
+    }
+    let unit = units[index];
+    let after = (units[index - 1] == unit).then(|| squares[index - 1]);
+    for square in Square::ALL {
+        if position.unit_at(square).is_some() || after.is_some_and(|last| square <= last) {
+            continue;
+        }
+        position.set(square, Some(unit));
+        squares.push(square);
+        place(units, index + 1, position, squares, kind, found);
+        squares.pop();
+        position.set(square, None);
+    }
+}
+
+/// The census of one fairy endgame.
+#[derive(Clone, Debug)]
+pub struct FairyEnumeration {
+    pub total: usize,
+    /// ЭП code, count, first position with it; most frequent first.
+    pub by_ep_code: Vec<(String, usize, String)>,
+    /// Positions whose etalon search failed.
+    pub without_etalon: usize,
+}
+
+/// Every final position of `material` under `rules`, grouped by ЭП code.
+pub fn enumerate_fairy(
+    material: &FairyMaterial,
+    rules: &Rules,
+    kind: FinalKind,
+) -> FairyEnumeration {
+    let positions = fairy_final_positions(material, rules, kind);
+    let codes: Vec<(Option<String>, String)> = positions
+        .par_iter()
+        .map(|position| {
+            let code = FairyFinal::analyse(position.clone())
+                .ok()
+                .and_then(|fp| fp.etalon().ok())
+                .map(|etalon| etalon.code().to_string());
+            (code, position.fen())
+        })
+        .collect();
+    let mut groups: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut without_etalon = 0;
+    for (code, fen) in codes {
+        match code {
+            Some(code) => groups.entry(code).or_insert((0, fen)).0 += 1,
+            None => without_etalon += 1,
+        }
+    }
+    let mut by_ep_code: Vec<(String, usize, String)> = groups
+        .into_iter()
+        .map(|(code, (count, fen))| (code, count, fen))
+        .collect();
+    by_ep_code.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    FairyEnumeration {
+        total: positions.len(),
+        by_ep_code,
+        without_etalon,
+    }
+}
