@@ -80,27 +80,19 @@ impl Code {
 
     /// The classification of the brochure's last section.
     pub fn classification(&self) -> Classification {
-        let group = if self.attacked.is_empty() {
-            "(K)".to_owned()
-        } else {
-            concat(&self.attacked)
-        };
-        let subgroup = self
-            .marks
-            .first()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let c = self.c();
-        let kind = if c.is_empty() {
-            self.b()
-        } else {
-            format!("{}-{c}", self.b())
-        };
         Classification {
-            class: concat(&self.attacking),
-            group,
-            subgroup,
-            kind,
+            class: self.attacking.clone(),
+            group: self.attacked.clone(),
+            attacked_kings: 1 + self.other_marks.len(),
+            subgroup: self
+                .marks
+                .first()
+                .cloned()
+                .unwrap_or(Mark::Group(Vec::new())),
+            kind_b: std::iter::once(self.marks.clone())
+                .chain(self.other_marks.iter().cloned())
+                .collect(),
+            kind_c: self.c(),
         }
     }
 }
@@ -116,15 +108,57 @@ impl fmt::Display for Code {
     }
 }
 
-/// Class, group, subgroup and kind (вид) of an etalon position.
+/// Class, group, subgroup and kind (вид) of an etalon position, typed so
+/// that they sort in the brochure's order of symbols (`K` < `(K…)` < `0` <
+/// ... < `9` < letters < `+`), not in the order of their UTF-8 text. The
+/// derived order compares class, then group, subgroup and kind.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Classification {
     /// The attacking units of part A.
-    pub class: String,
-    /// The attacked units of part A, `(K)` when there are none.
-    pub group: String,
+    pub class: Vec<Symbol>,
+    /// The attacked units of part A; empty when only ordinary kings are
+    /// attacked (written `(K)`, `(KK)`).
+    pub group: Vec<Symbol>,
+    /// How many B the code has: the attacked kings of `(K)`, `(KK)`.
+    pub attacked_kings: usize,
     /// The first mark of part B: the mating unit(s) or `П`.
-    pub subgroup: String,
-    /// Parts B and C.
-    pub kind: String,
+    pub subgroup: Mark,
+    /// Part B of the kind: one list of marks per attacked king.
+    pub kind_b: Vec<Vec<Mark>>,
+    /// Part C of the kind (possibly empty).
+    pub kind_c: String,
+}
+
+impl Classification {
+    pub fn class_text(&self) -> String {
+        concat(&self.class)
+    }
+
+    /// The group, `(K)` (or `(KK)`) when only ordinary kings are attacked.
+    pub fn group_text(&self) -> String {
+        if self.group.is_empty() {
+            format!("({})", "K".repeat(self.attacked_kings))
+        } else {
+            concat(&self.group)
+        }
+    }
+
+    pub fn subgroup_text(&self) -> String {
+        self.subgroup.to_string()
+    }
+
+    /// The kind: `B`, or `B-C` when C is not empty.
+    pub fn kind_text(&self) -> String {
+        let b = self
+            .kind_b
+            .iter()
+            .map(|marks| concat(marks))
+            .collect::<Vec<_>>()
+            .join("/");
+        if self.kind_c.is_empty() {
+            b
+        } else {
+            format!("{b}-{}", self.kind_c)
+        }
+    }
 }

@@ -12,6 +12,9 @@ pub struct Entry {
     /// Where it came from: `line 3`, `game 2 (Kniest - Brown)`.
     pub source: String,
     pub position: Result<Chess, String>,
+    /// The line itself, for FEN/EPD input: a caller with fairy rules reads
+    /// it again as an extended FEN.
+    pub line: Option<String>,
 }
 
 /// Reads FEN/EPD lines (blank lines and `#` comments skipped) or, when a
@@ -29,6 +32,7 @@ pub fn read_positions(text: &str) -> Vec<Entry> {
             .map(|(i, line)| Entry {
                 source: format!("line {}", i + 1),
                 position: parse_position(line).map_err(|error| error.to_string()),
+                line: Some(line.trim().to_owned()),
             })
             .collect()
     }
@@ -61,6 +65,7 @@ impl Game {
         Entry {
             source,
             position: self.final_position(),
+            line: None,
         }
     }
 

@@ -3,76 +3,103 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use ajedrecista_coding::code::Classification;
 use ajedrecista_coding::read_positions;
+use ajedrecista_coding::symbol::{Mark, Symbol};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 use shakmaty::EnPassantMode;
 use shakmaty::fen::Fen;
 
-use super::code::Analysis;
+use super::code::{Analysis, Coded, parse_rules};
 
 /// Arguments of `ajedrecista classify`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A file of FEN/EPD lines, or of PGN games (their final positions).
+    /// A file of FEN/EPD lines (extended FEN for fairy units), or of PGN
+    /// games (their final positions).
     file: PathBuf,
+    /// A fairy condition for every position: circe, nocapture, grid,
+    /// ingul, maximummer (repeat for several).
+    #[arg(long = "condition", value_name = "NAME")]
+    conditions: Vec<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
 }
 
-/// Class, group and subgroup: the rows of the table.
-type GroupKey = (String, String, String);
+/// Class, group and subgroup: the rows of the table, in the brochure's
+/// order of symbols.
+type GroupKey = (Vec<Symbol>, (Vec<Symbol>, usize), Mark);
+
+/// The key and the printed texts of a classification's row.
+fn row_key(class: &Classification) -> GroupKey {
+    (
+        class.class.clone(),
+        (class.group.clone(), class.attacked_kings),
+        class.subgroup.clone(),
+    )
+}
+
+/// The kind, ordered as the brochure orders symbols.
+type KindKey = (Vec<Vec<Mark>>, String);
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let rules = parse_rules(&args.conditions)?;
     let entries = read_positions(&text);
     let bar = ProgressBar::new(entries.len() as u64).with_style(
         ProgressStyle::with_template("classify [{bar:40}] {pos}/{len} positions")?
             .progress_chars("=> "),
     );
-    let mut classified: Vec<(String, Analysis)> = Vec::new();
+    let mut classified: Vec<(String, Coded, Classification)> = Vec::new();
     let mut skipped: Vec<(String, String)> = Vec::new();
     for entry in bar.wrap_iter(entries.into_iter()) {
-        match entry.position {
-            Err(reason) => skipped.push((entry.source, reason)),
-            Ok(position) => {
+        // FEN lines are read again with the conditions, or as extended
+        // FEN when shakmaty refuses them; PGN games are orthodox.
+        let coded = match (entry.line, entry.position) {
+            (Some(line), Err(_)) => Coded::read(&line, &rules),
+            (Some(line), Ok(_)) if !rules.is_orthodox() => Coded::read(&line, &rules),
+            (_, Ok(position)) => {
                 let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
-                let analysis = Analysis::of(fen, position);
-                match &analysis.outcome {
-                    Err(reason) => skipped.push((entry.source, reason.clone())),
-                    Ok((_, Err(error))) => skipped.push((entry.source, error.to_string())),
-                    Ok((_, Ok(_))) => classified.push((entry.source, analysis)),
-                }
+                Ok(Coded::Orthodox(Box::new(Analysis::of(fen, position))))
             }
+            (None, Err(reason)) => Err(anyhow::anyhow!(reason)),
+        };
+        match coded {
+            Err(error) => skipped.push((entry.source, format!("{error:#}"))),
+            Ok(coded) => match coded.classification() {
+                Err(reason) => skipped.push((entry.source, reason)),
+                Ok(class) => classified.push((entry.source, coded, class)),
+            },
         }
     }
     bar.finish_and_clear();
     // Group: (class, group, subgroup) -> kind -> count.
-    let mut groups: BTreeMap<GroupKey, BTreeMap<String, u64>> = BTreeMap::new();
-    for (_, analysis) in &classified {
-        if let Ok((_, Ok(etalon))) = &analysis.outcome {
-            let class = etalon.code().classification();
-            *groups
-                .entry((class.class, class.group, class.subgroup))
-                .or_default()
-                .entry(class.kind)
-                .or_default() += 1;
-        }
+    let mut groups: Groups = BTreeMap::new();
+    for (_, _, class) in &classified {
+        let row = groups
+            .entry(row_key(class))
+            .or_insert_with(|| (class.clone(), BTreeMap::new()));
+        row.1
+            .entry((class.kind_b.clone(), class.kind_c.clone()))
+            .or_insert_with(|| (class.kind_text(), 0))
+            .1 += 1;
     }
     if args.json {
         let report = json!({
             "positions": classified.len() + skipped.len(),
             "classified": classified.len(),
-            "groups": groups.iter().map(|((class, group, subgroup), kinds)| json!({
-                "class": class, "group": group, "subgroup": subgroup,
-                "count": kinds.values().sum::<u64>(),
-                "kinds": kinds.iter().map(|(kind, count)| json!({"kind": kind, "count": count})).collect::<Vec<_>>(),
+            "groups": groups.values().map(|(class, kinds)| json!({
+                "class": class.class_text(), "group": class.group_text(),
+                "subgroup": class.subgroup_text(),
+                "count": kinds.values().map(|(_, count)| count).sum::<u64>(),
+                "kinds": kinds.values().map(|(kind, count)| json!({"kind": kind, "count": count})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
-            "entries": classified.iter().map(|(source, analysis)| {
-                let mut object = analysis.to_json();
+            "entries": classified.iter().map(|(source, coded, _)| {
+                let mut object = coded.to_json();
                 if let Value::Object(map) = &mut object {
                     map.insert("source".to_owned(), json!(source));
                 }
@@ -96,15 +123,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_table(groups: &BTreeMap<GroupKey, BTreeMap<String, u64>>) {
+type Groups = BTreeMap<GroupKey, (Classification, BTreeMap<KindKey, (String, u64)>)>;
+
+fn print_table(groups: &Groups) {
     let row = |cells: [&str; 5]| cells.map(str::to_owned);
     let mut rows = vec![row(["class", "group", "subgroup", "kind", "count"])];
-    for ((class, group, subgroup), kinds) in groups {
-        for (kind, count) in kinds {
-            rows.push(row([class, group, subgroup, kind, &count.to_string()]));
+    for (class, kinds) in groups.values() {
+        let (class_text, group, subgroup) = (
+            class.class_text(),
+            class.group_text(),
+            class.subgroup_text(),
+        );
+        for (kind, count) in kinds.values() {
+            rows.push(row([
+                &class_text,
+                &group,
+                &subgroup,
+                kind,
+                &count.to_string(),
+            ]));
         }
         if kinds.len() > 1 {
-            let total: u64 = kinds.values().sum();
+            let total: u64 = kinds.values().map(|(_, count)| count).sum();
             rows.push(row(["", "", "", "(subgroup total)", &total.to_string()]));
         }
     }

@@ -1,6 +1,12 @@
 //! `ajedrecista code`: the Gartser-Kharichev code of one final position.
 
+use std::path::PathBuf;
+
+use ajedrecista_coding::fairy::{
+    Condition, FairyError, FairyEtalon, FairyFinal, FairyPosition, Rules, is_orthodox, parse_popeye,
+};
 use ajedrecista_coding::{Etalon, EtalonError, FinalPosition, parse_position};
+use anyhow::Context;
 use serde_json::{Value, json};
 use shakmaty::{Chess, File, Position, Rank, Square};
 
@@ -8,24 +14,258 @@ use shakmaty::{Chess, File, Position, Rank, Square};
 #[derive(clap::Args)]
 pub struct Args {
     /// The position as a FEN (quoted, or as separate words); the side to
-    /// move is the one mated or stalemated.
-    #[arg(required = true, num_args = 1..)]
+    /// move is the one mated or stalemated. Fairy units in the extended
+    /// FEN: G grasshopper, D dragon, S nightrider, `*` before a royal
+    /// unit, `!` before an armoured king.
+    #[arg(required_unless_present = "popeye", num_args = 1..)]
     fen: Vec<String>,
+    /// A fairy condition: circe, nocapture, grid, ingul, maximummer
+    /// (repeat for several).
+    #[arg(long = "condition", value_name = "NAME")]
+    conditions: Vec<String>,
+    /// Read the position from a file in Popeye's input language (pieces,
+    /// condition, stipulation).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "conditions"])]
+    popeye: Option<PathBuf>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let fen = args.fen.join(" ");
-    let position = parse_position(&fen)?;
-    let analysis = Analysis::of(fen, position);
+    let coded = match &args.popeye {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let problem = parse_popeye(&text)?;
+            let fen = problem.position.to_string();
+            Coded::Fairy(Box::new(FairyAnalysis::of(fen, problem.position)))
+        }
+        None => Coded::read(&args.fen.join(" "), &parse_rules(&args.conditions)?)?,
+    };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&analysis.to_json())?);
+        println!("{}", serde_json::to_string_pretty(&coded.to_json())?);
     } else {
-        print!("{}", analysis.to_text());
+        print!("{}", coded.to_text());
     }
     Ok(())
+}
+
+/// The conditions named on the command line.
+pub fn parse_rules(names: &[String]) -> anyhow::Result<Rules> {
+    let conditions = names
+        .iter()
+        .map(|name| name.parse::<Condition>())
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Rules::new(conditions))
+}
+
+/// A position coded by the orthodox path (shakmaty) or by the fairy rules
+/// model: without conditions, a FEN shakmaty reads goes the orthodox way,
+/// so its output is what it always was.
+pub enum Coded {
+    Orthodox(Box<Analysis>),
+    Fairy(Box<FairyAnalysis>),
+}
+
+impl Coded {
+    /// Reads a FEN (orthodox or extended) under `rules`.
+    pub fn read(fen: &str, rules: &Rules) -> anyhow::Result<Coded> {
+        let fen = fen.trim().to_owned();
+        if rules.is_orthodox() {
+            match parse_position(&fen) {
+                Ok(position) => return Ok(Coded::Orthodox(Box::new(Analysis::of(fen, position)))),
+                Err(orthodox_error) => {
+                    return match FairyPosition::from_fen(&fen, rules.clone()) {
+                        Ok(position) if !is_orthodox(&position) => {
+                            Ok(Coded::Fairy(Box::new(FairyAnalysis::of(fen, position))))
+                        }
+                        Err(error @ FairyError::UnknownPiece(_)) => Err(error.into()),
+                        _ => Err(orthodox_error.into()),
+                    };
+                }
+            }
+        }
+        let position = FairyPosition::from_fen(&fen, rules.clone())?;
+        Ok(Coded::Fairy(Box::new(FairyAnalysis::of(fen, position))))
+    }
+
+    pub fn to_json(&self) -> Value {
+        match self {
+            Coded::Orthodox(analysis) => analysis.to_json(),
+            Coded::Fairy(analysis) => analysis.to_json(),
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        match self {
+            Coded::Orthodox(analysis) => analysis.to_text(),
+            Coded::Fairy(analysis) => analysis.to_text(),
+        }
+    }
+
+    /// The classification of the etalon, or why there is none.
+    pub fn classification(&self) -> Result<ajedrecista_coding::Classification, String> {
+        match self {
+            Coded::Orthodox(analysis) => match &analysis.outcome {
+                Err(reason) => Err(reason.clone()),
+                Ok((_, Err(error))) => Err(error.to_string()),
+                Ok((_, Ok(etalon))) => Ok(etalon.code().classification()),
+            },
+            Coded::Fairy(analysis) => match &analysis.outcome {
+                Err(reason) => Err(reason.clone()),
+                Ok((_, Err(error))) => Err(error.to_string()),
+                Ok((_, Ok(etalon))) => Ok(etalon.code().classification()),
+            },
+        }
+    }
+}
+
+/// A position under fairy rules with its analysis, ready to print.
+pub struct FairyAnalysis {
+    pub fen: String,
+    pub conditions: Vec<String>,
+    pub outcome: Result<(FairyFinal, Result<FairyEtalon, EtalonError>), String>,
+}
+
+impl FairyAnalysis {
+    pub fn of(fen: String, position: FairyPosition) -> FairyAnalysis {
+        let conditions = position
+            .rules()
+            .conditions()
+            .iter()
+            .map(|condition| condition.name().to_owned())
+            .collect();
+        let outcome = FairyFinal::analyse(position)
+            .map(|fp| {
+                let etalon = fp.etalon();
+                (fp, etalon)
+            })
+            .map_err(|not_final| not_final.to_string());
+        FairyAnalysis {
+            fen,
+            conditions,
+            outcome,
+        }
+    }
+
+    /// The JSON object of docs/json.md; the qualities (pure, model, ...)
+    /// are not judged under fairy rules and are null.
+    pub fn to_json(&self) -> Value {
+        let (fp, etalon) = match &self.outcome {
+            Err(reason) => {
+                return json!({"fen": self.fen, "conditions": self.conditions,
+                              "final": "none", "reason": reason});
+            }
+            Ok(found) => found,
+        };
+        let mut object = json!({
+            "fen": self.fen,
+            "conditions": self.conditions,
+            "final": fp.kind().name(),
+            "pure": null, "economical": null, "model": null, "ideal": null,
+            "fp_code": fp.code().to_string(),
+        });
+        let fields = match etalon {
+            Ok(etalon) => {
+                let class = etalon.code().classification();
+                json!({
+                    "ep_code": etalon.code().to_string(),
+                    "ep_fen": etalon.fen(),
+                    "class": class.class_text(),
+                    "group": class.group_text(),
+                    "subgroup": class.subgroup_text(),
+                    "kind": class.kind_text(),
+                })
+            }
+            Err(error) => json!({
+                "ep_code": null, "ep_fen": null, "class": null, "group": null,
+                "subgroup": null, "kind": null, "ep_error": error.to_string(),
+            }),
+        };
+        if let (Some(object), Value::Object(fields)) = (object.as_object_mut(), fields) {
+            object.extend(fields);
+        }
+        object
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut out = format!("Position   {}\n", self.fen);
+        if !self.conditions.is_empty() {
+            out += &format!("Conditions {}\n", self.conditions.join(", "));
+        }
+        let (fp, etalon) = match &self.outcome {
+            Err(reason) => return out + &format!("Final      none: {reason}\n"),
+            Ok(found) => found,
+        };
+        out += &format!(
+            "Final      {}: {} is {}\n\n",
+            fp.kind().name(),
+            fp.attacked(),
+            if fp.kind() == ajedrecista_coding::FinalKind::Mate {
+                "mated"
+            } else {
+                "stalemated"
+            }
+        );
+        out += &fairy_diagram(fp);
+        for zone in fp.zones() {
+            out += &format!("\nZone of the royal unit on {}\n", zone.zone.king());
+            out += "  No.  square  symbol\n";
+            for (i, (square, mark)) in zone.zone.squares().iter().zip(&zone.marks).enumerate() {
+                out += &format!("  {:>3}  {:<6}  {}\n", i + 1, square.to_string(), mark);
+            }
+        }
+        out += &format!("\nFP code    {}\n", fp.code());
+        match etalon {
+            Ok(etalon) => {
+                let class = etalon.code().classification();
+                out += &format!(
+                    "ЭП code    {}   ({})\n",
+                    etalon.code(),
+                    etalon.symmetry().name()
+                );
+                out += &format!("ЭП FEN     {}\n", etalon.fen());
+                out += &format!(
+                    "Class {} · group {} · subgroup {} · kind {}\n\n",
+                    class.class_text(),
+                    class.group_text(),
+                    class.subgroup_text(),
+                    class.kind_text()
+                );
+                out += &fairy_diagram(etalon.position());
+            }
+            Err(error) => out += &format!("ЭП         not found: {error}\n"),
+        }
+        out
+    }
+}
+
+/// The position and the first zone's numbering side by side.
+fn fairy_diagram(fp: &FairyFinal) -> String {
+    let position = fp.position();
+    let zone = &fp.zones()[0].zone;
+    let mut out = format!(
+        "     {:<22}zone numbering\n",
+        format!("{} to move", fp.attacked())
+    );
+    for rank in (0..8).rev() {
+        let mut left = String::new();
+        let mut right = String::new();
+        for file in 0..8 {
+            let square = Square::from_coords(File::new(file), Rank::new(rank));
+            let token = position
+                .unit_at(square)
+                .map_or(".".to_owned(), |unit| unit.fen_token());
+            left += &format!("{token:>2}");
+            let number = zone
+                .number_of(square)
+                .map_or("·".to_owned(), |n| n.to_string());
+            right += &format!("{number:>3}");
+        }
+        out += &format!("  {} {left}    {right}\n", rank + 1);
+    }
+    out + "     a b c d e f g h        a  b  c  d  e  f  g  h\n"
 }
 
 /// A position with its analysis, ready to print.
@@ -66,10 +306,10 @@ impl Analysis {
                 json!({
                     "ep_code": etalon.code().to_string(),
                     "ep_fen": etalon.fen(),
-                    "class": class.class,
-                    "group": class.group,
-                    "subgroup": class.subgroup,
-                    "kind": class.kind,
+                    "class": class.class_text(),
+                    "group": class.group_text(),
+                    "subgroup": class.subgroup_text(),
+                    "kind": class.kind_text(),
                 })
             }
             Err(error) => json!({
@@ -130,7 +370,10 @@ impl Analysis {
                 out += &format!("ЭП FEN     {}\n", etalon.fen());
                 out += &format!(
                     "Class {} · group {} · subgroup {} · kind {}\n\n",
-                    class.class, class.group, class.subgroup, class.kind
+                    class.class_text(),
+                    class.group_text(),
+                    class.subgroup_text(),
+                    class.kind_text()
                 );
                 out += &diagram(etalon.position());
             }

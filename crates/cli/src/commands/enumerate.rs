@@ -1,5 +1,6 @@
 //! `ajedrecista enumerate`: every mate or stalemate with given material.
 
+use ajedrecista_coding::fairy::{FairyMaterial, enumerate_fairy};
 use ajedrecista_coding::{FinalKind, Legality, Material, Selection, enumerate};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -7,8 +8,14 @@ use serde_json::json;
 /// Arguments of `ajedrecista enumerate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The material, white men then `v` then black men: KQvK, KBNvK, KQvKP.
+    /// The material, white men then `v` then black men: KQvK, KBNvK, KQvKP;
+    /// fairy units by their extended-FEN letters: KGGvK (grasshoppers),
+    /// KDvK (dragon), `*` royal, `!` armoured king.
     material: String,
+    /// A fairy condition: circe, nocapture, grid, ingul, maximummer
+    /// (repeat for several).
+    #[arg(long = "condition", value_name = "NAME")]
+    conditions: Vec<String>,
     /// Stalemates instead of mates.
     #[arg(long)]
     stalemate: bool,
@@ -55,11 +62,16 @@ impl LegalityArg {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let material: Material = args.material.parse()?;
     let kind = if args.stalemate {
         FinalKind::Stalemate
     } else {
         FinalKind::Mate
+    };
+    let orthodox = args.material.parse::<Material>();
+    let material = match orthodox {
+        Ok(material) if args.conditions.is_empty() => material,
+        Err(error) if args.material.parse::<FairyMaterial>().is_err() => return Err(error.into()),
+        _ => return run_fairy(&args, kind),
     };
     let selection = if args.ideal {
         Selection::Ideal
@@ -130,6 +142,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if group.ideal { "yes" } else { "no" },
             group.example_fen
         );
+    }
+    Ok(())
+}
+
+/// Fairy material or conditions: every final position, grouped by ЭП code
+/// (the qualities pure, model and ideal are not judged under fairy rules).
+fn run_fairy(args: &Args, kind: FinalKind) -> anyhow::Result<()> {
+    if args.ideal || args.model || !matches!(args.legality, LegalityArg::Board) {
+        anyhow::bail!("--ideal, --model and --legality apply to orthodox material only");
+    }
+    let material: FairyMaterial = args.material.parse()?;
+    let rules = super::code::parse_rules(&args.conditions)?;
+    let bar = ProgressBar::new_spinner().with_message(format!("{material}: enumerating"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let found = enumerate_fairy(&material, &rules, kind);
+    bar.finish_and_clear();
+    let conditions: Vec<&str> = rules.conditions().iter().map(|c| c.name()).collect();
+    if args.json {
+        let report = json!({
+            "material": material.to_string(),
+            "conditions": conditions,
+            "stalemate": args.stalemate,
+            "total": found.total,
+            "without_etalon": found.without_etalon,
+            "by_ep_code": found.by_ep_code.iter().map(|(code, count, fen)| json!({
+                "ep_code": code, "count": count, "example_fen": fen,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    let under = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", conditions.join(", "))
+    };
+    println!("{material} {}s, black to move{under}", kind.name());
+    println!("  total  {:>8}", found.total);
+    if found.without_etalon > 0 {
+        println!("  without etalon  {}", found.without_etalon);
+    }
+    println!("\npositions by ЭП code:");
+    let width = found
+        .by_ep_code
+        .iter()
+        .map(|(code, _, _)| code.chars().count())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    println!("  {:<width$}  {:>7}  example", "ЭП code", "count");
+    for (code, count, fen) in &found.by_ep_code {
+        println!("  {code:<width$}  {count:>7}  {fen}");
     }
     Ok(())
 }

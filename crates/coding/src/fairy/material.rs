@@ -120,7 +120,7 @@ fn place(
     found: &mut Vec<FairyPosition>,
 ) {
     if index == units.len() {
-        if position.legality().is_ok() && position.final_kind() == Some(kind) {
+        if position.legality().is_ok() && position.is_final(kind) {
             found.push(position.clone());
         }
         return;

@@ -42,6 +42,8 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FairyPosition {
     board: [Option<Unit>; 64],
+    /// The squares of each colour's units, kept with `board`.
+    by_color: [Bitboard; 2],
     turn: Color,
     rules: Rules,
 }
@@ -61,6 +63,7 @@ impl FairyPosition {
     pub fn empty(turn: Color, rules: Rules) -> FairyPosition {
         FairyPosition {
             board: [None; 64],
+            by_color: [Bitboard::EMPTY; 2],
             turn,
             rules,
         }
@@ -122,7 +125,10 @@ impl FairyPosition {
                 if file >= 8 {
                     return Err(bad(format!("rank {} is too long", rank + 1)));
                 }
-                position.board[(rank * 8 + file) as usize] = Some(unit);
+                position.set(
+                    Square::from_coords(File::new(file), Rank::new(rank)),
+                    Some(unit),
+                );
                 file += 1;
             }
             if file != 8 || prefix.is_some() {
@@ -195,21 +201,21 @@ impl FairyPosition {
     }
 
     pub fn set(&mut self, square: Square, unit: Option<Unit>) {
+        for side in &mut self.by_color {
+            side.discard(square);
+        }
+        if let Some(unit) = unit {
+            self.by_color[usize::from(unit.color.is_black())].add(square);
+        }
         self.board[usize::from(square)] = unit;
     }
 
     pub fn occupied(&self) -> Bitboard {
-        Square::ALL
-            .into_iter()
-            .filter(|&square| self.unit_at(square).is_some())
-            .collect()
+        self.by_color[0] | self.by_color[1]
     }
 
     pub fn by_color(&self, color: Color) -> Bitboard {
-        Square::ALL
-            .into_iter()
-            .filter(|&square| self.unit_at(square).is_some_and(|unit| unit.color == color))
-            .collect()
+        self.by_color[usize::from(color.is_black())]
     }
 
     /// The royal units of `color`, by square.
@@ -425,6 +431,13 @@ impl FairyPosition {
                 .into_iter()
                 .any(|to| !self.after(from, to).in_check(self.turn))
         })
+    }
+
+    /// Whether the side to move is mated (or stalemated): the check is
+    /// looked at before the moves.
+    pub fn is_final(&self, kind: FinalKind) -> bool {
+        let wanted_check = kind == FinalKind::Mate;
+        self.in_check(self.turn) == wanted_check && !self.has_legal_move()
     }
 
     /// Mate or stalemate of the side to move, if it is one.

@@ -1,0 +1,132 @@
+//! `code`, `classify` and `enumerate` from the outside, with fairy units
+//! and conditions: JSON fields, Popeye input, errors and exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn code_with_a_condition() {
+    let v = json(&[
+        "code",
+        "8/8/5q2/3Qk3/8/6K1/8/8 b",
+        "--condition",
+        "circe",
+        "--json",
+    ]);
+    assert_eq!(v["final"], "mate");
+    assert_eq!(v["conditions"], serde_json::json!(["circe"]));
+    assert_eq!(v["fp_code"], "K4/9-44K4944(4)4-55C");
+    assert_eq!(v["ep_code"], "K4/9-44K44(4)449-C");
+    assert_eq!(v["kind"], "44K44(4)449-C");
+    assert!(v["pure"].is_null());
+    // Without Circe the king takes the queen: no final position.
+    let v = json(&["code", "8/8/5q2/3Qk3/8/6K1/8/8 b", "--json"]);
+    assert_eq!(v["final"], "none");
+}
+
+#[test]
+fn code_reads_an_extended_fen_and_keeps_orthodox_output() {
+    let v = json(&["code", "8/8/3N4/8/8/*n7/1K6/8 b", "--json"]);
+    assert_eq!(v["fp_code"], "K1/(R6)-KKK11-13(R6)");
+    assert_eq!(v["group"], "(R6)");
+    let v = json(&["code", "2k5/2P5/1K2B3/8/8/8/8/8 b - - 0 1", "--json"]);
+    assert_eq!(v["ep_code"], "K02-20KK20-28");
+    assert_eq!(v["pure"], true);
+    assert!(v.get("conditions").is_none());
+}
+
+#[test]
+fn code_reads_popeye_input() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    writeln!(
+        file,
+        "BeginProblem\nAuthor E. Albert\nPieces White Kd6 Re5 Pe3 Black Kd4\n\
+         Stipulation h#2.5\nCondition GridChess\nEndProblem"
+    )
+    .unwrap();
+    let path = file.path().to_str().unwrap();
+    let v = json(&["code", "--popeye", path, "--json"]);
+    assert_eq!(v["fp_code"], "K03-0+33K33++-44Grid");
+    assert_eq!(v["ep_code"], "K03-03K33+++3-Grid");
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_code_2() {
+    let mut popeye = tempfile::NamedTempFile::new().unwrap();
+    writeln!(popeye, "pieces white kb2 zz3 black ka8\nstipulation #1").unwrap();
+    let popeye = popeye.path().to_str().unwrap().to_owned();
+    let cases: [&[&str]; 6] = [
+        &["code", "k7/8/8/8/8/8/8/X6K b"],
+        &["code", "k7/8/8/8/8/8/8/7K b", "--condition", "madrasi"],
+        &["code", "k7/1K6/8/8/8/8/8/8 b", "--condition", "ingul"],
+        &["code", "--popeye", &popeye],
+        &["enumerate", "KXvK"],
+        &["enumerate", "KRvK", "--condition", "nonsense"],
+    ];
+    for args in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn classify_with_conditions_orders_groups_as_the_brochure() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    writeln!(
+        file,
+        "# two Grid mates and a position that is none\n\
+         8/8/3K4/4R3/3k4/4P3/8/8 b\n\
+         R6k/8/6K1/8/8/8/8/8 b\n\
+         8/8/8/3k4/8/8/8/7K b"
+    )
+    .unwrap();
+    let path = file.path().to_str().unwrap();
+    let v = json(&["classify", path, "--condition", "grid", "--json"]);
+    assert_eq!(v["positions"], 3);
+    assert_eq!(v["classified"], 2);
+    let classes: Vec<&str> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|group| group["class"].as_str().unwrap())
+        .collect();
+    // K (the king) < 0 < 3: "K03" before "K3", as the symbols order them.
+    assert_eq!(classes, ["K03", "K3"]);
+}
+
+#[test]
+fn enumerate_fairy_material_and_conditions() {
+    let v = json(&["enumerate", "KGGvK", "--json"]);
+    assert_eq!(v["material"], "KGGvK");
+    assert_eq!(v["total"], 0);
+    let v = json(&["enumerate", "KRvK", "--condition", "grid", "--json"]);
+    assert_eq!(v["conditions"], serde_json::json!(["grid"]));
+    let total = v["total"].as_u64().unwrap();
+    let grouped: u64 = v["by_ep_code"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|group| group["count"].as_u64().unwrap())
+        .sum();
+    assert!(total > 0);
+    assert_eq!(grouped + v["without_etalon"].as_u64().unwrap(), total);
+}

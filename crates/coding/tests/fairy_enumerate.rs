@@ -1,0 +1,224 @@
+//! Fairy censuses recomputed by a brute force written here from the rules
+//! alone (coordinates, no shared code with the crate's rules model):
+//! every mate by king and two grasshoppers, and every KRvK mate on a Grid
+//! board, Black to move.
+
+use ajedrecista_coding::FinalKind;
+use ajedrecista_coding::fairy::{FairyMaterial, Rules, fairy_final_positions};
+
+type Xy = (i32, i32);
+
+const LINES: [Xy; 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+fn on_board((x, y): Xy) -> bool {
+    (0..8).contains(&x) && (0..8).contains(&y)
+}
+
+fn add((x, y): Xy, (dx, dy): Xy) -> Xy {
+    (x + dx, y + dy)
+}
+
+/// The men of a position: (square, what).
+#[derive(Clone, Copy, PartialEq)]
+enum Man {
+    WhiteKing,
+    BlackKing,
+    Grasshopper,
+    Rook,
+}
+
+struct Board {
+    men: Vec<(Xy, Man)>,
+    grid: bool,
+}
+
+impl Board {
+    fn at(&self, square: Xy) -> Option<Man> {
+        self.men.iter().find(|(s, _)| *s == square).map(|(_, m)| *m)
+    }
+
+    fn crosses(&self, from: Xy, to: Xy) -> bool {
+        !self.grid || (from.0 / 2, from.1 / 2) != (to.0 / 2, to.1 / 2)
+    }
+
+    /// Whether the man on `from` attacks `target`.
+    fn attacks(&self, from: Xy, man: Man, target: Xy) -> bool {
+        let reaches = match man {
+            Man::WhiteKing | Man::BlackKing => {
+                from != target && (from.0 - target.0).abs() <= 1 && (from.1 - target.1).abs() <= 1
+            }
+            Man::Grasshopper => LINES.iter().any(|&d| {
+                let mut at = add(from, d);
+                while on_board(at) && self.at(at).is_none() {
+                    at = add(at, d);
+                }
+                on_board(at) && add(at, d) == target
+            }),
+            Man::Rook => LINES.iter().filter(|d| d.0 == 0 || d.1 == 0).any(|&d| {
+                let mut at = add(from, d);
+                while on_board(at) {
+                    if at == target {
+                        return true;
+                    }
+                    if self.at(at).is_some() {
+                        return false;
+                    }
+                    at = add(at, d);
+                }
+                false
+            }),
+        };
+        reaches && self.crosses(from, target)
+    }
+
+    fn attacked_by_white(&self, target: Xy) -> bool {
+        self.men
+            .iter()
+            .any(|&(s, m)| m != Man::BlackKing && self.attacks(s, m, target))
+    }
+
+    fn black_king(&self) -> Xy {
+        self.men
+            .iter()
+            .find(|(_, m)| *m == Man::BlackKing)
+            .unwrap()
+            .0
+    }
+
+    /// Black to move is mated (stalemated): the position is legal (the
+    /// white king not attacked by the black king), Black is (not) in
+    /// check, and no king step (to an empty square or taking a white man)
+    /// leaves it unattacked.
+    fn black_is(&self, kind: FinalKind) -> bool {
+        let king = self.black_king();
+        let white_king = self
+            .men
+            .iter()
+            .find(|(_, m)| *m == Man::WhiteKing)
+            .unwrap()
+            .0;
+        let check = kind == FinalKind::Mate;
+        if self.attacks(king, Man::BlackKing, white_king) || self.attacked_by_white(king) != check {
+            return false;
+        }
+        !LINES.iter().any(|&d| {
+            let to = add(king, d);
+            if !on_board(to) || !self.crosses(king, to) || self.at(to) == Some(Man::WhiteKing) {
+                return false;
+            }
+            let after = Board {
+                men: self
+                    .men
+                    .iter()
+                    .filter(|(s, _)| *s != to)
+                    .map(|&(s, m)| if m == Man::BlackKing { (to, m) } else { (s, m) })
+                    .collect(),
+                grid: self.grid,
+            };
+            !after.attacked_by_white(to)
+        })
+    }
+}
+
+fn all_squares() -> Vec<Xy> {
+    (0..64).map(|i| (i % 8, i / 8)).collect()
+}
+
+fn brute_force_kggvk(kind: FinalKind) -> usize {
+    let squares = all_squares();
+    let mut count = 0;
+    for &wk in &squares {
+        for &bk in &squares {
+            for (i, &g1) in squares.iter().enumerate() {
+                for &g2 in &squares[i + 1..] {
+                    let placed = [wk, bk, g1, g2];
+                    if (0..4).any(|a| (a + 1..4).any(|b| placed[a] == placed[b])) {
+                        continue;
+                    }
+                    let board = Board {
+                        men: vec![
+                            (wk, Man::WhiteKing),
+                            (bk, Man::BlackKing),
+                            (g1, Man::Grasshopper),
+                            (g2, Man::Grasshopper),
+                        ],
+                        grid: false,
+                    };
+                    if board.black_is(kind) {
+                        count += 1;
+                    }
+                }
+            }
+        }
+    }
+    count
+}
+
+fn brute_force_krvk_grid(kind: FinalKind) -> usize {
+    let squares = all_squares();
+    let mut count = 0;
+    for &wk in &squares {
+        for &bk in &squares {
+            for &rook in &squares {
+                if wk == bk || wk == rook || bk == rook {
+                    continue;
+                }
+                let board = Board {
+                    men: vec![
+                        (wk, Man::WhiteKing),
+                        (bk, Man::BlackKing),
+                        (rook, Man::Rook),
+                    ],
+                    grid: true,
+                };
+                if board.black_is(kind) {
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+fn census(material: &str, conditions: &[&str], kind: FinalKind) -> usize {
+    let material: FairyMaterial = material.parse().unwrap();
+    let rules = Rules::new(conditions.iter().map(|name| name.parse().unwrap()));
+    fairy_final_positions(&material, &rules, kind).len()
+}
+
+/// King and two grasshoppers cannot mate a lone king (0 mates, by both
+/// counts); they can stalemate it.
+#[test]
+fn kggvk_finals_agree_with_a_brute_force() {
+    for kind in [FinalKind::Mate, FinalKind::Stalemate] {
+        assert_eq!(
+            census("KGGvK", &[], kind),
+            brute_force_kggvk(kind),
+            "{}",
+            kind.name()
+        );
+    }
+    assert!(census("KGGvK", &[], FinalKind::Stalemate) > 0);
+}
+
+#[test]
+fn krvk_grid_finals_agree_with_a_brute_force() {
+    for kind in [FinalKind::Mate, FinalKind::Stalemate] {
+        assert_eq!(
+            census("KRvK", &["grid"], kind),
+            brute_force_krvk_grid(kind),
+            "{}",
+            kind.name()
+        );
+    }
+    assert!(census("KRvK", &["grid"], FinalKind::Mate) > 0);
+}
