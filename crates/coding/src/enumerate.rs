@@ -9,41 +9,61 @@ use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Piece, Role, Square, attacks};
 
+use crate::fairy::{FairyError, FairyMaterial, Kind};
 use crate::final_position::{FinalKind, FinalPosition};
 use crate::retro::has_legal_last_move;
 use crate::rules::{may_stand, position_from};
 
-/// The men of both sides, kings included: `KQvK`, `KBNvK`, `KQvKP`.
+/// Orthodox material for the enumeration: one king a side and at most six
+/// men in all, e.g. `KQvK`, `KBNvK`, `KQvKP`. It is read by the one parser
+/// of material in this crate, [`FairyMaterial`]'s, and then restricted, so
+/// `KRvK` means the same here, in [`FairyMaterial`] and in
+/// `ajedrecista_tables::Material`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Material {
+pub struct OrthodoxMaterial {
     white: Vec<Role>,
     black: Vec<Role>,
 }
 
-/// A material string that is not two sides with one king each.
+/// Material that is not orthodox material of at most six men.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad material {text:?}: {reason} (expected e.g. KQvK, KBNvK, KQvKP)")]
 pub struct BadMaterial {
     text: String,
-    reason: &'static str,
+    reason: String,
 }
 
-impl FromStr for Material {
+impl FromStr for OrthodoxMaterial {
     type Err = BadMaterial;
 
-    fn from_str(text: &str) -> Result<Material, BadMaterial> {
-        let bad = |reason| BadMaterial {
+    fn from_str(text: &str) -> Result<OrthodoxMaterial, BadMaterial> {
+        let fairy: FairyMaterial = text.parse().map_err(|error: FairyError| BadMaterial {
             text: text.to_owned(),
-            reason,
+            reason: error.to_string(),
+        })?;
+        OrthodoxMaterial::try_from(&fairy)
+    }
+}
+
+impl TryFrom<&FairyMaterial> for OrthodoxMaterial {
+    type Error = BadMaterial;
+
+    fn try_from(fairy: &FairyMaterial) -> Result<OrthodoxMaterial, BadMaterial> {
+        let bad = |reason: &str| BadMaterial {
+            text: fairy.to_string(),
+            reason: reason.to_owned(),
         };
-        let (white, black) = text
-            .split_once(['v', 'V'])
-            .ok_or_else(|| bad("no 'v' between the sides"))?;
-        let side = |letters: &str| -> Result<Vec<Role>, BadMaterial> {
-            let mut roles = letters
-                .chars()
-                .map(|c| Role::from_char(c.to_ascii_lowercase()).ok_or_else(|| bad("unknown man")))
-                .collect::<Result<Vec<Role>, BadMaterial>>()?;
+        let side = |color: Color| -> Result<Vec<Role>, BadMaterial> {
+            let units = fairy.units(color);
+            let mut roles = Vec::new();
+            for unit in units {
+                let role = unit
+                    .kind
+                    .role()
+                    .filter(|_| unit.royal == (unit.kind == Kind::King) && !unit.armoured)
+                    .ok_or_else(|| bad("a fairy unit"))?;
+                roles.push(role);
+            }
             if roles.iter().filter(|&&role| role == Role::King).count() != 1 {
                 return Err(bad("each side needs exactly one king"));
             }
@@ -51,9 +71,9 @@ impl FromStr for Material {
             roles.sort_by_key(|&role| std::cmp::Reverse(role));
             Ok(roles)
         };
-        let material = Material {
-            white: side(white)?,
-            black: side(black)?,
+        let material = OrthodoxMaterial {
+            white: side(Color::White)?,
+            black: side(Color::Black)?,
         };
         if material.white.len() + material.black.len() > 4 {
             return Err(bad("at most six men in all"));
@@ -62,7 +82,7 @@ impl FromStr for Material {
     }
 }
 
-impl Material {
+impl OrthodoxMaterial {
     /// The men to place besides the black king, identical men adjacent.
     fn men(&self) -> Vec<Piece> {
         let white = std::iter::once(Role::King)
@@ -79,7 +99,7 @@ impl Material {
     }
 }
 
-impl fmt::Display for Material {
+impl fmt::Display for OrthodoxMaterial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let side = |roles: &[Role]| -> String {
             std::iter::once('K')
@@ -130,7 +150,7 @@ pub struct EtalonGroup {
 /// The result of an enumeration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Enumeration {
-    pub material: Material,
+    pub material: OrthodoxMaterial,
     pub kind: FinalKind,
     pub total: u64,
     pub pure: u64,
@@ -206,7 +226,7 @@ impl Tally {
 /// Enumerates every final position of `kind` with `material`, black to
 /// move. `tick` is called once per square of the black king (64 times).
 pub fn enumerate(
-    material: &Material,
+    material: &OrthodoxMaterial,
     kind: FinalKind,
     legality: Legality,
     selection: Selection,
@@ -240,7 +260,11 @@ pub fn enumerate(
 
 /// Every final position of `kind` with `material`, black to move, in a
 /// fixed order (by the square of the black king, then of the other men).
-pub fn final_positions(material: &Material, kind: FinalKind, legality: Legality) -> Vec<Chess> {
+pub fn final_positions(
+    material: &OrthodoxMaterial,
+    kind: FinalKind,
+    legality: Legality,
+) -> Vec<Chess> {
     Square::ALL
         .into_par_iter()
         .flat_map_iter(|black_king| final_positions_under(material, kind, legality, black_king))
@@ -248,7 +272,7 @@ pub fn final_positions(material: &Material, kind: FinalKind, legality: Legality)
 }
 
 fn final_positions_under(
-    material: &Material,
+    material: &OrthodoxMaterial,
     kind: FinalKind,
     legality: Legality,
     black_king: Square,

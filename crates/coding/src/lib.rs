@@ -28,7 +28,7 @@ pub mod zone;
 pub use code::{Classification, Code};
 pub use condition::SpecialMark;
 pub use enumerate::{
-    Enumeration, EtalonGroup, Legality, Material, Selection, enumerate, final_positions,
+    Enumeration, EtalonGroup, Legality, OrthodoxMaterial, Selection, enumerate, final_positions,
 };
 pub use etalon::{Etalon, EtalonError};
 pub use final_position::{FinalKind, FinalPosition, NotFinal, Pin};

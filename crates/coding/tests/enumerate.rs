@@ -1,9 +1,11 @@
 //! Totals of all mates against a bare king, black to move, every placement.
 
-use ajedrecista_coding::{Enumeration, FinalKind, Legality, Material, Selection, enumerate};
+use ajedrecista_coding::{
+    Enumeration, FinalKind, Legality, OrthodoxMaterial, Selection, enumerate,
+};
 
 fn mates(material: &str, legality: Legality) -> Enumeration {
-    let material: Material = material.parse().unwrap();
+    let material: OrthodoxMaterial = material.parse().unwrap();
     enumerate(
         &material,
         FinalKind::Mate,
@@ -64,7 +66,7 @@ fn rook_mates_by_etalon() {
 
 #[test]
 fn stalemates_and_bad_material() {
-    let material: Material = "KQvK".parse().unwrap();
+    let material: OrthodoxMaterial = "KQvK".parse().unwrap();
     let stalemates = enumerate(
         &material,
         FinalKind::Stalemate,
@@ -98,6 +100,6 @@ fn stalemates_and_bad_material() {
     );
     assert_eq!(stalemates.material.to_string(), "KQvK");
     for bad in ["KQK", "QvK", "KQvKK", "KXvK", "KQQQQQvK"] {
-        assert!(bad.parse::<Material>().is_err(), "{bad}");
+        assert!(bad.parse::<OrthodoxMaterial>().is_err(), "{bad}");
     }
 }

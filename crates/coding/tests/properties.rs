@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 
 use ajedrecista_coding::{
-    FinalKind, FinalPosition, Legality, Material, Symmetry, Zone, final_positions, parse_position,
+    FinalKind, FinalPosition, Legality, OrthodoxMaterial, Symmetry, Zone, final_positions,
+    parse_position,
 };
 use proptest::prelude::*;
 use shakmaty::{Bitboard, Board, CastlingMode, Chess, EnPassantMode, FromSetup, Position, Role};
@@ -26,7 +27,7 @@ fn pool() -> &'static [Chess] {
             ("KQvK", FinalKind::Stalemate),
             ("KRvKP", FinalKind::Mate),
         ] {
-            let material: Material = material.parse().unwrap();
+            let material: OrthodoxMaterial = material.parse().unwrap();
             pool.extend(
                 final_positions(&material, kind, Legality::Board)
                     .into_iter()

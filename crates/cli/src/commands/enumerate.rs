@@ -1,7 +1,7 @@
 //! `ajedrecista enumerate`: every mate or stalemate with given material.
 
 use ajedrecista_coding::fairy::{FairyMaterial, enumerate_fairy};
-use ajedrecista_coding::{FinalKind, Legality, Material, Selection, enumerate};
+use ajedrecista_coding::{FinalKind, Legality, OrthodoxMaterial, Selection, enumerate};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -67,11 +67,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         FinalKind::Mate
     };
-    let orthodox = args.material.parse::<Material>();
-    let material = match orthodox {
+    // One parser for material; orthodox material without conditions goes
+    // the orthodox way (qualities, legality conventions).
+    let fairy: FairyMaterial = args.material.parse()?;
+    let material = match OrthodoxMaterial::try_from(&fairy) {
         Ok(material) if args.conditions.is_empty() => material,
-        Err(error) if args.material.parse::<FairyMaterial>().is_err() => return Err(error.into()),
-        _ => return run_fairy(&args, kind),
+        _ => return run_fairy(&args, fairy, kind),
     };
     let selection = if args.ideal {
         Selection::Ideal
@@ -148,11 +149,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Fairy material or conditions: every final position, grouped by ЭП code
 /// (the qualities pure, model and ideal are not judged under fairy rules).
-fn run_fairy(args: &Args, kind: FinalKind) -> anyhow::Result<()> {
+fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::Result<()> {
     if args.ideal || args.model || !matches!(args.legality, LegalityArg::Board) {
         anyhow::bail!("--ideal, --model and --legality apply to orthodox material only");
     }
-    let material: FairyMaterial = args.material.parse()?;
     let rules = super::code::parse_rules(&args.conditions)?;
     let bar = ProgressBar::new_spinner().with_message(format!("{material}: enumerating"));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
