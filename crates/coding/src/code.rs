@@ -162,3 +162,70 @@ impl Classification {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbol::Man;
+    use shakmaty::{Color, Role};
+
+    fn man(color: Color, role: Role) -> Symbol {
+        Symbol::Man(Man::new(color, role).unwrap())
+    }
+
+    fn code(attacking: Vec<Symbol>, attacked: Vec<Symbol>, marks: Vec<Mark>) -> Code {
+        Code {
+            attacking,
+            attacked,
+            marks,
+            other_marks: Vec::new(),
+            square: None,
+            other_squares: Vec::new(),
+            pins: Vec::new(),
+            conditions: Vec::new(),
+        }
+    }
+
+    /// Classifications sort by the brochure's symbols: `K03` before `K3`
+    /// (K < 0 < 3), `(K)` before a group of men, `K` before the digits in
+    /// the subgroup, which UTF-8 text puts after them.
+    #[test]
+    fn classifications_sort_in_the_brochures_order() {
+        let king = Symbol::AttackingKing;
+        let pawn = man(Color::White, Role::Pawn);
+        let rook = man(Color::White, Role::Rook);
+        let black_rook = man(Color::Black, Role::Rook);
+        let single = |symbol| Mark::Single(symbol);
+        let k03 = code(vec![king, pawn, rook], vec![], vec![single(pawn)]);
+        let k3_checked_by_king = code(vec![king, rook], vec![], vec![single(king)]);
+        let k3 = code(vec![king, rook], vec![], vec![single(rook)]);
+        let k3_with_blocker = code(vec![king, rook], vec![black_rook], vec![single(rook)]);
+        let classes: Vec<Classification> = [&k03, &k3_checked_by_king, &k3, &k3_with_blocker]
+            .map(|code| code.classification())
+            .to_vec();
+        let mut sorted = classes.clone();
+        sorted.sort();
+        assert_eq!(sorted, classes);
+        assert_eq!(classes[0].class_text(), "K03");
+        assert_eq!(classes[1].group_text(), "(K)");
+        assert_eq!(classes[1].subgroup_text(), "K");
+        assert_eq!(classes[3].group_text(), "8");
+        // Sorted as texts, the subgroup "3" would come before "K".
+        let texts = |classes: &[Classification]| -> Vec<String> {
+            classes
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {} {}",
+                        c.class_text(),
+                        c.group_text(),
+                        c.subgroup_text()
+                    )
+                })
+                .collect()
+        };
+        let mut by_text = texts(&classes);
+        by_text.sort();
+        assert_ne!(by_text, texts(&classes));
+    }
+}

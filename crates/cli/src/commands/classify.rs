@@ -62,6 +62,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let coded = match (entry.line, entry.position) {
             (Some(line), Err(_)) => Coded::read(&line, &rules),
             (Some(line), Ok(_)) if !rules.is_orthodox() => Coded::read(&line, &rules),
+            (None, Ok(_)) if !rules.is_orthodox() => Err(anyhow::anyhow!(
+                "a PGN game is orthodox chess; --condition applies to FEN lines"
+            )),
             (_, Ok(position)) => {
                 let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
                 Ok(Coded::Orthodox(Box::new(Analysis::of(fen, position))))
