@@ -222,3 +222,28 @@ fn krvk_grid_finals_agree_with_a_brute_force() {
     }
     assert!(census("KRvK", &["grid"], FinalKind::Mate) > 0);
 }
+
+/// Every final position of these censuses has an etalon, which is its own
+/// etalon (the search is idempotent) and keeps the kind of final.
+#[test]
+fn census_positions_have_stable_etalons() {
+    use ajedrecista_coding::fairy::FairyFinal;
+    for (material, conditions, kind) in [
+        ("KGGvK", &[][..], FinalKind::Stalemate),
+        ("KRvK", &["grid"][..], FinalKind::Mate),
+        ("KRv*N", &[][..], FinalKind::Mate),
+    ] {
+        let material: FairyMaterial = material.parse().unwrap();
+        let rules = Rules::new(conditions.iter().map(|name| name.parse().unwrap()));
+        for position in fairy_final_positions(&material, &rules, kind) {
+            let etalon = FairyFinal::analyse(position.clone()).unwrap().etalon();
+            let etalon = etalon.unwrap_or_else(|e| panic!("{position}: {e}"));
+            assert_eq!(etalon.position().kind(), kind);
+            let again = FairyFinal::analyse(etalon.position().position().clone())
+                .unwrap()
+                .etalon()
+                .unwrap();
+            assert_eq!(again.code(), etalon.code(), "{position}");
+        }
+    }
+}
