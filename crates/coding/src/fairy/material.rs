@@ -13,9 +13,11 @@ use crate::final_position::FinalKind;
 
 /// The units of an endgame: White's, then `v`, then Black's, each a letter
 /// of the extended FEN ([`Kind::fen_letter`]) with an optional `*` (royal)
-/// or `!` (armoured king) before it. Case is ignored: `KGGvK`, `KRvK`,
-/// `!KQv!K`. Orthodox letters mean what they mean in
-/// `ajedrecista_tables::Material`, so `KRvK` reads the same in both.
+/// or `!` (armoured king) before it; each side starts with a royal unit.
+/// Case is ignored: `KGGvK`, `KRvK`, `!KQv!K`, `KRv*N`. For orthodox men
+/// this is the rule of `ajedrecista_tables::Material` (king first, letters
+/// of shakmaty's roles), so `KRvK` reads the same in both and `QKvK` in
+/// neither.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FairyMaterial {
     white: Vec<Unit>,
@@ -63,8 +65,8 @@ impl FromStr for FairyMaterial {
                 }
                 units.push(unit);
             }
-            if !units.iter().any(|unit| unit.royal) {
-                return Err(bad("each side needs a king or a royal unit"));
+            if !units.first().is_some_and(|unit| unit.royal) {
+                return Err(bad("each side starts with its king or royal unit"));
             }
             Ok(units)
         };
@@ -183,5 +185,24 @@ pub fn enumerate_fairy(
         total: positions.len(),
         by_ep_code,
         without_etalon,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rule_for_material() {
+        for good in ["KGGvK", "krvk", "KRv*N", "!KQv!K", "KBvKK"] {
+            let material: FairyMaterial = good.parse().unwrap();
+            assert_eq!(
+                material.to_string(),
+                good.to_ascii_uppercase().replace('V', "v")
+            );
+        }
+        for bad in ["QKvK", "KQK", "KvQ", "KXvK", "K!QvK"] {
+            assert!(bad.parse::<FairyMaterial>().is_err(), "{bad}");
+        }
     }
 }
