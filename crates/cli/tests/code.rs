@@ -35,7 +35,7 @@ fn code_with_a_condition() {
     assert_eq!(v["fp_code"], "K4/9-44K4944(4)4-55C");
     assert_eq!(v["ep_code"], "K4/9-44K44(4)449-C");
     assert_eq!(v["kind"], "44K44(4)449-C");
-    assert!(v["pure"].is_null());
+    assert_eq!(v["ideal"], true);
     // Without Circe the king takes the queen: no final position.
     let v = json(&["code", "8/8/5q2/3Qk3/8/6K1/8/8 b", "--json"]);
     assert_eq!(v["final"], "none");
@@ -121,6 +121,8 @@ fn enumerate_fairy_material_and_conditions() {
     let v = json(&["enumerate", "KRvK", "--condition", "grid", "--json"]);
     assert_eq!(v["conditions"], serde_json::json!(["grid"]));
     let total = v["total"].as_u64().unwrap();
+    let (model, ideal) = (v["model"].as_u64().unwrap(), v["ideal"].as_u64().unwrap());
+    assert!(ideal <= model && model <= v["pure"].as_u64().unwrap());
     let grouped: u64 = v["by_ep_code"]
         .as_array()
         .unwrap()

@@ -58,6 +58,8 @@ fn fp_codes_of_examples_5_to_14() {
             .unwrap_or_else(|e| panic!("example {}: {e}", example.number));
         let fp = FairyFinal::analyse(position)
             .unwrap_or_else(|e| panic!("example {}: {e}", example.number));
+        // The brochure's examples are ideal mates and stalemates.
+        assert!(fp.is_ideal(), "example {} is ideal", example.number);
         let expected = example.fp_by_rules.as_ref().unwrap_or(&example.printed_fp);
         assert_eq!(
             as_printed(&fp.code().to_string()),

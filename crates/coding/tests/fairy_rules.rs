@@ -89,3 +89,50 @@ fn bad_input_is_refused() {
     ));
     assert!(FairyPosition::from_fen("k7/8/8/8/8/8/8/7K", rules).is_err());
 }
+
+/// On orthodox final positions the fairy model judges purity, economy,
+/// model and ideal exactly as the orthodox analysis does, and codes them
+/// alike.
+#[test]
+fn qualities_agree_with_the_orthodox_analysis() {
+    use ajedrecista_coding::fairy::FairyFinal;
+    use ajedrecista_coding::{FinalPosition, Legality, OrthodoxMaterial, final_positions};
+    use shakmaty::EnPassantMode;
+    use shakmaty::fen::Fen;
+    let mut compared = 0;
+    for (material, kind) in [
+        ("KRvK", FinalKind::Mate),
+        ("KBNvK", FinalKind::Mate),
+        ("KQvK", FinalKind::Stalemate),
+        ("KRvKP", FinalKind::Mate),
+        ("KBvKP", FinalKind::Stalemate),
+    ] {
+        let material: OrthodoxMaterial = material.parse().unwrap();
+        for position in final_positions(&material, kind, Legality::Board) {
+            let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+            let orthodox = FinalPosition::analyse(position).unwrap();
+            let fairy =
+                FairyFinal::analyse(FairyPosition::from_fen(&fen, Rules::default()).unwrap())
+                    .unwrap();
+            let qualities = |pure, economical, model, ideal| [pure, economical, model, ideal];
+            assert_eq!(
+                qualities(
+                    fairy.is_pure(),
+                    fairy.is_economical(),
+                    fairy.is_model(),
+                    fairy.is_ideal()
+                ),
+                qualities(
+                    orthodox.is_pure(),
+                    orthodox.is_economical(),
+                    orthodox.is_model(),
+                    orthodox.is_ideal()
+                ),
+                "{fen}"
+            );
+            assert_eq!(fairy.code(), orthodox.code(), "{fen}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

@@ -149,8 +149,7 @@ impl FairyAnalysis {
         }
     }
 
-    /// The JSON object of docs/json.md; the qualities (pure, model, ...)
-    /// are not judged under fairy rules and are null.
+    /// The JSON object of docs/coding.md, with the conditions.
     pub fn to_json(&self) -> Value {
         let (fp, etalon) = match &self.outcome {
             Err(reason) => {
@@ -163,7 +162,10 @@ impl FairyAnalysis {
             "fen": self.fen,
             "conditions": self.conditions,
             "final": fp.kind().name(),
-            "pure": null, "economical": null, "model": null, "ideal": null,
+            "pure": fp.is_pure(),
+            "economical": fp.is_economical(),
+            "model": fp.is_model(),
+            "ideal": fp.is_ideal(),
             "fp_code": fp.code().to_string(),
         });
         let fields = match etalon {
@@ -199,7 +201,7 @@ impl FairyAnalysis {
             Ok(found) => found,
         };
         out += &format!(
-            "Final      {}: {} is {}\n\n",
+            "Final      {}: {} is {}\n",
             fp.kind().name(),
             fp.attacked(),
             if fp.kind() == ajedrecista_coding::FinalKind::Mate {
@@ -207,6 +209,12 @@ impl FairyAnalysis {
             } else {
                 "stalemated"
             }
+        );
+        out += &qualities_line(
+            fp.is_pure(),
+            fp.is_economical(),
+            fp.is_model(),
+            fp.is_ideal(),
         );
         out += &fairy_diagram(fp);
         for zone in fp.zones() {
@@ -329,7 +337,6 @@ impl Analysis {
             Err(reason) => return out + &format!("Final      none: {reason}\n"),
             Ok(found) => found,
         };
-        let yes = |flag: bool| if flag { "yes" } else { "no" };
         out += &format!(
             "Final      {}: {} is {}\n",
             fp.kind().name(),
@@ -340,12 +347,11 @@ impl Analysis {
                 "stalemated"
             }
         );
-        out += &format!(
-            "Qualities  pure {} · economical {} · model {} · ideal {}\n\n",
-            yes(fp.is_pure()),
-            yes(fp.is_economical()),
-            yes(fp.is_model()),
-            yes(fp.is_ideal())
+        out += &qualities_line(
+            fp.is_pure(),
+            fp.is_economical(),
+            fp.is_model(),
+            fp.is_ideal(),
         );
         out += &diagram(fp);
         out += &format!(
@@ -381,6 +387,17 @@ impl Analysis {
         }
         out
     }
+}
+
+fn qualities_line(pure: bool, economical: bool, model: bool, ideal: bool) -> String {
+    let yes = |flag: bool| if flag { "yes" } else { "no" };
+    format!(
+        "Qualities  pure {} · economical {} · model {} · ideal {}\n\n",
+        yes(pure),
+        yes(economical),
+        yes(model),
+        yes(ideal)
+    )
 }
 
 /// The position and the zone numbering side by side, White at the bottom.

@@ -147,8 +147,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Fairy material or conditions: every final position, grouped by ЭП code
-/// (the qualities pure, model and ideal are not judged under fairy rules).
+/// Fairy material or conditions: every final position, grouped by ЭП code,
+/// with the number of pure, model and ideal ones.
 fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::Result<()> {
     if args.ideal || args.model || !matches!(args.legality, LegalityArg::Board) {
         anyhow::bail!("--ideal, --model and --legality apply to orthodox material only");
@@ -165,6 +165,9 @@ fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::R
             "conditions": conditions,
             "stalemate": args.stalemate,
             "total": found.total,
+            "pure": found.pure,
+            "model": found.model,
+            "ideal": found.ideal,
             "without_etalon": found.without_etalon,
             "by_ep_code": found.by_ep_code.iter().map(|(code, count, fen)| json!({
                 "ep_code": code, "count": count, "example_fen": fen,
@@ -180,10 +183,13 @@ fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::R
     };
     println!("{material} {}s, black to move{under}", kind.name());
     println!("  total  {:>8}", found.total);
+    println!("  pure   {:>8}", found.pure);
+    println!("  model  {:>8}", found.model);
+    println!("  ideal  {:>8}", found.ideal);
     if found.without_etalon > 0 {
         println!("  without etalon  {}", found.without_etalon);
     }
-    println!("\npositions by ЭП code:");
+    println!("\nall positions by ЭП code:");
     let width = found
         .by_ep_code
         .iter()

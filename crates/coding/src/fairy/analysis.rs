@@ -28,6 +28,8 @@ pub struct FairyFinal {
     zones: Vec<RoyalZone>,
     pins: Vec<Pin>,
     participants: Bitboard,
+    needed: Bitboard,
+    pure: bool,
 }
 
 /// The zone of a royal unit on `square`: the king's neighbourhood for a
@@ -66,12 +68,20 @@ impl FairyFinal {
             })
             .collect();
         let participants = participants(&position, kind, &zones, &pins);
+        let needed = (position.by_color(!attacked) & !participants)
+            .into_iter()
+            .filter(|&square| !position.unit_at(square).is_some_and(|unit| unit.royal))
+            .filter(|&square| removal_undoes(&position, kind, square))
+            .collect();
+        let pure = is_pure(&position, kind, &zones, &pins);
         Ok(FairyFinal {
             position,
             kind,
             zones,
             pins,
             participants,
+            needed,
+            pure,
         })
     }
 
@@ -99,6 +109,46 @@ impl FairyFinal {
     /// Units (not attacked royals) that take part, as part A writes them.
     pub fn participants(&self) -> Bitboard {
         self.participants
+    }
+
+    /// Attacking units that take no part but without which the position
+    /// would not be final (or legal): shields of a line, hurdles.
+    pub fn needed(&self) -> Bitboard {
+        self.needed
+    }
+
+    /// Every zone square controlled once, as in orthodox chess, counting
+    /// what the rules do: a square the rules forbid, and an attacking unit
+    /// the royal cannot take (Circe rebirth, No-capture) or the attacking
+    /// armoured king, are controlled; an armoured royal needs exactly two
+    /// guards where another needs one, and its own units may be attacked
+    /// once (that controls nothing).
+    pub fn is_pure(&self) -> bool {
+        self.pure
+    }
+
+    /// Every attacking unit but royals and pawns takes part or is needed.
+    pub fn is_economical(&self) -> bool {
+        let attacking = !self.attacked();
+        (self.position.by_color(attacking) & !self.participants & !self.needed)
+            .into_iter()
+            .all(|square| {
+                self.position
+                    .unit_at(square)
+                    .is_some_and(|unit| unit.royal || unit.kind == Kind::Pawn)
+            })
+    }
+
+    /// Pure and economical.
+    pub fn is_model(&self) -> bool {
+        self.pure && self.is_economical()
+    }
+
+    /// Pure, and every unit but the attacked royals takes part or is needed.
+    pub fn is_ideal(&self) -> bool {
+        let royals: Bitboard = self.zones.iter().map(|zone| zone.zone.king()).collect();
+        self.pure
+            && (self.position.occupied() & !royals & !self.participants & !self.needed).is_empty()
     }
 
     /// The FP code: several B in ascending order of their squares (2.3.7).
@@ -406,6 +456,72 @@ fn participants(
         }
     }
     participants
+}
+
+/// `position` without the unit on `square`, if the rules accept it.
+fn without(position: &FairyPosition, square: Square) -> Option<FairyPosition> {
+    let mut rest = position.clone();
+    rest.set(square, None);
+    rest.legality().is_ok().then_some(rest)
+}
+
+/// Whether taking the unit on `square` off undoes the final position or
+/// leaves one the rules reject.
+fn removal_undoes(position: &FairyPosition, kind: FinalKind, square: Square) -> bool {
+    without(position, square).is_none_or(|rest| !rest.is_final(kind))
+}
+
+/// In a check by more units than the royal needs, the check of `checker`
+/// is needed when without it the remaining check could be parried by a
+/// unit other than a royal one.
+fn check_is_needed(position: &FairyPosition, checker: Square) -> bool {
+    without(position, checker).is_some_and(|rest| {
+        rest.legal_moves()
+            .iter()
+            .any(|&(from, _)| !rest.unit_at(from).is_some_and(|unit| unit.royal))
+    })
+}
+
+fn is_pure(position: &FairyPosition, kind: FinalKind, zones: &[RoyalZone], pins: &[Pin]) -> bool {
+    let attacking = !position.turn();
+    zones.iter().all(|royal_zone| {
+        let royal = royal_zone.zone.king();
+        let need = position.unit_at(royal).expect("royal").checks_needed();
+        let checks_pure = match kind {
+            FinalKind::Stalemate => true,
+            FinalKind::Mate => {
+                let checkers = position.checkers(royal);
+                checkers.len() <= need
+                    || checkers
+                        .iter()
+                        .all(|&checker| check_is_needed(position, checker))
+            }
+        };
+        let seen = lifted(position, royal);
+        checks_pure
+            && royal_zone.zone.squares()[1..].iter().all(|&square| {
+                if forbidden(position, royal, square) {
+                    return true;
+                }
+                let mut guards = position.guards(square, attacking, seen);
+                match position.unit_at(square) {
+                    Some(unit) if unit.color != attacking => {
+                        guards.retain(|&guard| {
+                            !pins
+                                .iter()
+                                .any(|pin| pin.pinned == square && pin.pinner == guard)
+                        });
+                        // Attacked fewer times than a check needs: not
+                        // controlled (an armoured royal's self-block may
+                        // be attacked once).
+                        guards.len() < need
+                    }
+                    Some(unit) if unit.armoured => true,
+                    Some(_) => guards.len() <= need,
+                    None => guards.len() == need,
+                }
+            })
+    })
 }
 
 /// Whether the conditions leave a position orthodox enough for shakmaty.

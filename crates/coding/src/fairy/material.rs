@@ -145,6 +145,9 @@ fn place(
 #[derive(Clone, Debug)]
 pub struct FairyEnumeration {
     pub total: usize,
+    pub pure: usize,
+    pub model: usize,
+    pub ideal: usize,
     /// ЭП code, count, first position with it; most frequent first.
     pub by_ep_code: Vec<(String, usize, String)>,
     /// Positions whose etalon search failed.
@@ -158,19 +161,20 @@ pub fn enumerate_fairy(
     kind: FinalKind,
 ) -> FairyEnumeration {
     let positions = fairy_final_positions(material, rules, kind);
-    let codes: Vec<(Option<String>, String)> = positions
+    let analysed: Vec<(Option<String>, String, [bool; 3])> = positions
         .par_iter()
         .map(|position| {
-            let code = FairyFinal::analyse(position.clone())
-                .ok()
-                .and_then(|fp| fp.etalon().ok())
-                .map(|etalon| etalon.code().to_string());
-            (code, position.fen())
+            let fp = FairyFinal::analyse(position.clone()).expect("enumerated as final");
+            let qualities = [fp.is_pure(), fp.is_model(), fp.is_ideal()];
+            let code = fp.etalon().ok().map(|etalon| etalon.code().to_string());
+            (code, position.fen(), qualities)
         })
         .collect();
+    let count = |i: usize| analysed.iter().filter(|(_, _, q)| q[i]).count();
+    let (pure, model, ideal) = (count(0), count(1), count(2));
     let mut groups: BTreeMap<String, (usize, String)> = BTreeMap::new();
     let mut without_etalon = 0;
-    for (code, fen) in codes {
+    for (code, fen, _) in analysed {
         match code {
             Some(code) => groups.entry(code).or_insert((0, fen)).0 += 1,
             None => without_etalon += 1,
@@ -183,6 +187,9 @@ pub fn enumerate_fairy(
     by_ep_code.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     FairyEnumeration {
         total: positions.len(),
+        pure,
+        model,
+        ideal,
         by_ep_code,
         without_etalon,
     }
