@@ -32,7 +32,7 @@ pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};
 pub use game::{Game, GameEnd};
-pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal, StartTest};
+pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
 pub use session::{

@@ -26,7 +26,7 @@ use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 #[derive(clap::Args)]
 pub struct Args {
     /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
-    /// emulator), mk61-rook-native, mk61-rook-native-abs-r0,
+    /// emulator), mk61-rook-native,
     /// mk61-rook-native-turning or perfect.
     strategy: StrategyName,
     /// Every position meeting the automaton's preconditions, or only its own
