@@ -10,9 +10,10 @@
 
 use std::fmt;
 
-use shakmaty::{Board, Chess, Position, Square};
+use shakmaty::{Board, Chess, Position};
 
-use crate::krk::{Krk, square_at, unturned};
+use crate::krk::{Krk, unturned};
+use crate::seed_square::{square_digits, square_of_digits};
 use crate::strategy::{Refusal, Reply, Strategy, legal_move};
 
 /// What happens when the calculator shows `9------0.`.
@@ -70,10 +71,7 @@ impl fmt::Display for Answer {
     }
 }
 
-/// The seed's numeric square: file digit and rank digit, 1-8 each.
-pub fn numeric_square(square: Square) -> i32 {
-    (square.file().to_u32() as i32 + 1) * 10 + square.rank().to_u32() as i32 + 1
-}
+pub use crate::seed_square::numeric_square;
 
 /// The program's registers for one move, named as in the seed.
 struct Registers {
@@ -88,10 +86,9 @@ struct Registers {
 
 impl Registers {
     fn of(krk: &Krk) -> Registers {
-        let digits = |sq: Square| (sq.file().to_u32() as i32 + 1, sq.rank().to_u32() as i32 + 1);
-        let (r1, r2) = digits(krk.black_king);
-        let (r3, r4) = digits(krk.white_king);
-        let (r5, r6) = digits(krk.rook);
+        let (r1, r2) = square_digits(krk.black_king);
+        let (r3, r4) = square_digits(krk.white_king);
+        let (r5, r6) = square_digits(krk.rook);
         Registers {
             r1,
             r2,
@@ -259,7 +256,7 @@ impl Strategy for Mk61Rook {
                 Answer::King { x, y } => (krk.white_king, x, y),
                 Answer::Rook { x, y } | Answer::RookCheck { x, y } => (krk.rook, x, y),
             };
-            let to = square_at(x - 1, y - 1).ok_or_else(|| {
+            let to = square_of_digits(x, y).ok_or_else(|| {
                 Refusal::IllegalMove(format!("{reason}: the answer {answer} leaves the board"))
             })?;
             let mv = legal_move(position, from, unturned(to, turns), reason)?;
@@ -287,7 +284,7 @@ impl Strategy for Mk61Rook {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::Position;
+    use shakmaty::{Position, Square};
 
     use super::*;
     use crate::test_support::position;
@@ -300,13 +297,6 @@ mod tests {
         program
             .reply(&position(fen), &memory)
             .map(|(reply, _)| reply.display.expect("the program shows its answer"))
-    }
-
-    #[test]
-    fn numeric_squares_are_file_digit_then_rank_digit() {
-        assert_eq!(numeric_square(Square::A1), 11);
-        assert_eq!(numeric_square(Square::D2), 42);
-        assert_eq!(numeric_square(Square::H8), 88);
     }
 
     #[test]

@@ -1,7 +1,6 @@
 //! The native rook program against the listing run on the microcode-level
 //! emulator (crate ajedrecista-mk61): the same answer at every move.
 
-use ajedrecista_automata::emulated::rook_shown as shown;
 use ajedrecista_automata::krk::{Krk, board_key};
 use ajedrecista_automata::{
     Game, GameEnd, Mk61Rook, Refusal, StartSet, Strategy, audit, start_positions,
@@ -9,9 +8,14 @@ use ajedrecista_automata::{
 use std::collections::HashSet;
 
 use ajedrecista_automata::Mk61RookEmulated;
-use ajedrecista_mk61::RookGame;
+use ajedrecista_automata::{CalculatorGame, Shown};
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Position, Setup, Square};
+
+/// The calculator's answer as shown.
+fn shown(reply: Shown) -> String {
+    reply.to_string()
+}
 
 /// The native answer as shown, or the signal.
 fn native(program: &Mk61Rook, position: &Chess, memory: &<Mk61Rook as Strategy>::Memory) -> String {
@@ -22,9 +26,9 @@ fn native(program: &Mk61Rook, position: &Chess, memory: &<Mk61Rook as Strategy>:
     }
 }
 
-fn emulator_for(start: &Chess) -> RookGame {
+fn emulator_for(start: &Chess) -> CalculatorGame {
     let krk = Krk::from_board(start.board()).expect("a rook ending");
-    RookGame::new(krk.white_king, krk.rook).expect("the emulator keys the program in")
+    CalculatorGame::rook(krk.white_king, krk.rook).expect("the emulator keys the program in")
 }
 
 /// Replays `game`: at each White move both programs answer the black
@@ -53,7 +57,7 @@ fn replay_on_the_emulator(program: &Mk61Rook, game: &Game) {
 }
 
 /// A white-to-move node of both programs' game graph.
-type Node = (Chess, <Mk61Rook as Strategy>::Memory, RookGame);
+type Node = (Chess, <Mk61Rook as Strategy>::Memory, CalculatorGame);
 
 /// Walks every line from `starts` (White to move) through both programs at
 /// once: at every White move the native program and the emulator running
@@ -69,7 +73,7 @@ fn compare_every_line(starts: &[Chess], max_moves: usize) -> usize {
         .par_iter()
         .map(|start| (start.clone(), native.start(start), emulated.start(start)))
         .collect();
-    let mut seen: HashSet<(u64, <Mk61Rook as Strategy>::Memory, RookGame)> = HashSet::new();
+    let mut seen: HashSet<(u64, <Mk61Rook as Strategy>::Memory, CalculatorGame)> = HashSet::new();
     let mut compared = 0;
     for _ in 0..max_moves {
         if level.is_empty() {
