@@ -39,7 +39,6 @@ fn main() {
              controller: &mut Controller,\n    \
              address: usize,\n    \
              i: usize,\n    \
-             ring: &mut [u8; NIBBLES],\n    \
              r_writable: bool,\n\
              ) {{\n    \
              match address {{"
@@ -48,7 +47,7 @@ fn main() {
         for (address, word) in words.iter().enumerate() {
             writeln!(
                 code,
-                "        {address} => controller.execute::<{word:#09x}>(i, ring, r_writable),"
+                "        {address} => controller.execute::<{word:#09x}>(i, r_writable),"
             )
             .unwrap();
         }

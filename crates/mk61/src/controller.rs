@@ -63,6 +63,11 @@ pub(crate) struct ChipTables {
     /// Per command address: every micro-cycle is micro-instruction 0 and
     /// nothing else happens, so the chip only passes the ring on.
     passive: Vec<bool>,
+    /// Per command address: the micro-cycles that do something (an entry
+    /// that is not micro-instruction 0, or a conditional one), in order,
+    /// as `(cycle, entry)`; `active_start[a]..active_start[a + 1]`.
+    active: Vec<(u8, u8)>,
+    active_start: Vec<usize>,
 }
 
 impl ChipTables {
@@ -103,10 +108,22 @@ impl ChipTables {
                     })
             })
             .collect();
+        let mut active = Vec::new();
+        let mut active_start = vec![0];
+        for entries in &plan as &Vec<[u8; NIBBLES]> {
+            for (cycle, &entry) in entries.iter().enumerate() {
+                if entry >= 60 || rom.micro[usize::from(entry)] != 0 {
+                    active.push((cycle as u8, entry));
+                }
+            }
+            active_start.push(active.len());
+        }
         ChipTables {
             commands: rom.command,
             plan,
             passive,
+            active,
+            active_start,
         }
     }
 }
@@ -164,90 +181,116 @@ impl Controller {
     /// Runs one macro-step. `ring` holds the 42 nibbles arriving from the
     /// ring, one per micro-cycle, and receives the 42 leaving. (Within a
     /// macro-step a chip reads only its own state and its input, so the
-    /// chips of the ring can run one after the other.) `execute` runs a
-    /// micro-instruction of this chip (the generated dispatch of
-    /// micro.rs). Calls `after_cycle(i, carry)` after each micro-cycle.
+    /// chips of the ring can run one after the other; and a micro-cycle
+    /// touches only its own cell M[i] of the chip's slice, so the 42
+    /// exchanges are done at once at the end.) `execute` runs a
+    /// micro-instruction of this chip (the generated dispatch of micro.rs).
+    /// `points`, if given, receives the carry after each micro-cycle of a
+    /// keyboard-scan command (the indicator's decimal points).
     #[inline]
     pub(crate) fn macro_step(
         &mut self,
         chip: &ChipTables,
-        execute: impl Fn(&mut Controller, usize, usize, &mut [u8; NIBBLES], bool),
+        execute: impl Fn(&mut Controller, usize, usize, bool),
         ring: &mut [u8; NIBBLES],
-        mut after_cycle: impl FnMut(usize, bool),
+        points: Option<&mut [bool; NIBBLES]>,
     ) {
         let address = self.command_address();
         if chip.passive[address] {
             std::mem::swap(&mut self.m, ring);
-            for i in 0..NIBBLES {
-                after_cycle(i, self.carry);
+            if let Some(points) = points {
+                *points = [self.carry; NIBBLES];
             }
             return;
         }
         let command = chip.commands[address];
-        let plan = &chip.plan[address];
-        // A keyboard-scan command clears the key latch, and latches a held
-        // key at its strobe (digit time i/3 + 1, three micro-cycles).
         let scan = scans_keyboard(command);
-        let mut strobe = 0..0;
-        if scan {
-            self.key_latch = false;
-            if self.key_y != 0 {
-                let first = 3 * (usize::from(self.key_x) - 1);
-                strobe = first..first + 3;
+        let jump = command >> 16 & 0xFF;
+        let r_writable = command >> 24 == 0;
+        if scan && (self.key_y != 0 || points.is_some()) {
+            self.scan_step(chip, &execute, address, points);
+        } else {
+            if scan {
+                self.key_latch = false;
+            }
+            let steps = &chip.active[chip.active_start[address]..chip.active_start[address + 1]];
+            let split = steps.partition_point(|&(cycle, _)| usize::from(cycle) < THIRD_FIELD);
+            for &(cycle, entry) in &steps[..split] {
+                self.micro_cycle(&execute, entry, usize::from(cycle), r_writable);
+            }
+            if jump > 0x1F {
+                self.r[37] = (jump & 0xF) as u8;
+                self.r[40] = (jump >> 4) as u8;
+            }
+            for &(cycle, entry) in &steps[split..] {
+                self.micro_cycle(&execute, entry, usize::from(cycle), true);
             }
         }
+        std::mem::swap(&mut self.m, ring);
+    }
+
+    /// A keyboard-scan macro-step, cycle by cycle: it clears the key latch,
+    /// latches a held key at its strobe (digit time i/3 + 1, three
+    /// micro-cycles), and reports the carry after every cycle.
+    fn scan_step(
+        &mut self,
+        chip: &ChipTables,
+        execute: &impl Fn(&mut Controller, usize, usize, bool),
+        address: usize,
+        mut points: Option<&mut [bool; NIBBLES]>,
+    ) {
+        let command = chip.commands[address];
+        let plan = &chip.plan[address];
+        self.key_latch = false;
+        let mut strobe = 0..0;
+        if self.key_y != 0 {
+            let first = 3 * (usize::from(self.key_x) - 1);
+            strobe = first..first + 3;
+        }
         let r_writable = command >> 24 == 0;
-        for (i, &entry) in plan.iter().enumerate().take(THIRD_FIELD) {
-            self.micro_cycle(&execute, entry, i, ring, r_writable, strobe.contains(&i));
-            after_cycle(i, self.carry);
-        }
-        let jump = command >> 16 & 0xFF;
-        if jump > 0x1F {
-            self.r[37] = (jump & 0xF) as u8;
-            self.r[40] = (jump >> 4) as u8;
-        }
-        for (i, &entry) in plan.iter().enumerate().skip(THIRD_FIELD) {
-            self.micro_cycle(&execute, entry, i, ring, true, strobe.contains(&i));
-            after_cycle(i, self.carry);
+        for (i, &entry) in plan.iter().enumerate() {
+            if i == THIRD_FIELD {
+                let jump = command >> 16 & 0xFF;
+                if jump > 0x1F {
+                    self.r[37] = (jump & 0xF) as u8;
+                    self.r[40] = (jump >> 4) as u8;
+                }
+            }
+            if strobe.contains(&i) {
+                self.q |= self.key_y;
+                self.key_latch = true;
+            }
+            self.micro_cycle(execute, entry, i, r_writable || i >= THIRD_FIELD);
+            if let Some(points) = points.as_deref_mut() {
+                points[i] = self.carry;
+            }
         }
     }
 
     #[inline(always)]
     fn micro_cycle(
         &mut self,
-        execute: &impl Fn(&mut Controller, usize, usize, &mut [u8; NIBBLES], bool),
+        execute: &impl Fn(&mut Controller, usize, usize, bool),
         entry: u8,
         i: usize,
-        ring: &mut [u8; NIBBLES],
         r_writable: bool,
-        at_strobe: bool,
     ) {
         let mut address = usize::from(entry);
         if address >= 60 {
             address = 60 + 2 * (address - 60) + usize::from(!self.carry);
         }
-        if at_strobe {
-            self.q |= self.key_y;
-            self.key_latch = true;
-        }
-        execute(self, address, i, ring, r_writable);
+        execute(self, address, i, r_writable);
     }
 
     /// Runs micro-instruction `WORD` at micro-cycle `i`: the adder, then
-    /// the write-backs, all from the values before the cycle; then the
-    /// ring exchange of M[i]. The word is a constant, so each
-    /// micro-instruction compiles to only the work it does.
+    /// the write-backs, all from the values before the cycle. The word is
+    /// a constant, so each micro-instruction compiles to only the work it
+    /// does.
     #[inline(always)]
-    pub(crate) fn execute<const WORD: u32>(
-        &mut self,
-        i: usize,
-        ring: &mut [u8; NIBBLES],
-        r_writable: bool,
-    ) {
+    pub(crate) fn execute<const WORD: u32>(&mut self, i: usize, r_writable: bool) {
         if WORD != 0 {
             self.compute::<WORD>(i, r_writable);
         }
-        std::mem::swap(&mut self.m[i], &mut ring[i]);
     }
 
     #[inline(always)]

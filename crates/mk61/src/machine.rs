@@ -1,6 +1,6 @@
 //! The five chips in their ring, the keyboard lines and the indicator.
 
-use crate::controller::{Controller, scans_keyboard};
+use crate::controller::{Controller, NIBBLES, scans_keyboard};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
@@ -63,20 +63,21 @@ impl Machine {
         let [ik1302, ik1303, ik1306] = &*TABLES;
         let scan = scans_keyboard(self.ik1302.command(ik1302));
         let mut ring = self.ir2_2.outgoing();
-        let mut points = [false; POSITIONS];
-        self.ik1302
-            .macro_step(ik1302, micro::execute_ik1302, &mut ring, |i, carry| {
-                if scan && i % 3 == 2 && i / 3 < POSITIONS {
-                    points[i / 3] = carry;
-                }
-            });
+        let mut carries = [false; NIBBLES];
+        self.ik1302.macro_step(
+            ik1302,
+            micro::execute_ik1302,
+            &mut ring,
+            scan.then_some(&mut carries),
+        );
         self.ik1303
-            .macro_step(ik1303, micro::execute_ik1303, &mut ring, |_, _| {});
+            .macro_step(ik1303, micro::execute_ik1303, &mut ring, None);
         self.ik1306
-            .macro_step(ik1306, micro::execute_ik1306, &mut ring, |_, _| {});
+            .macro_step(ik1306, micro::execute_ik1306, &mut ring, None);
         self.ir2_1.exchange(&mut ring);
         self.ir2_2.exchange(&mut ring);
         if scan {
+            let points = std::array::from_fn(|position| carries[3 * position + 2]);
             self.capture_display(points);
         }
     }
