@@ -7,23 +7,16 @@
 //! synchro program names micro-instructions, and each micro-instruction
 //! drives a 4-bit adder and the write-backs of the chip's registers.
 
-use crate::rom::ChipRom;
+use crate::rom::Chip;
 
 /// Nibbles in each circulating register of a controller.
 pub(crate) const NIBBLES: usize = 42;
 
-/// Which of the nine entries of the selected synchro program each of the
-/// 42 micro-cycles of a macro-step uses.
-const SYNC_ENTRY: [u8; NIBBLES] = [
-    0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4,
-    5, 6, 7, 8, 0, 1, 2, 3, 4, 5,
-];
-
-/// The synchro program a command jump runs during cycles 36..41.
-const JUMP_SYNC: usize = 0x5F;
-
-/// The first micro-cycle of the command's third synchro field.
-const THIRD_FIELD: usize = 36;
+/// One command's macro-step, generated from the ROMs (module `micro`):
+/// every micro-cycle's micro-instruction, the ring exchange aside. The
+/// second argument receives, for a keyboard-scan command, the carry after
+/// each micro-cycle (the indicator's points).
+pub(crate) type CommandStep = fn(&mut Controller, Option<&mut [bool; NIBBLES]>);
 
 const fn offsets(delta: usize) -> [u8; NIBBLES] {
     let mut table = [0; NIBBLES];
@@ -51,81 +44,6 @@ const fn bit(word: u32, n: u32) -> bool {
 /// key latch, latches a held key, and (in ИК1302) drives the indicator.
 pub(crate) fn scans_keyboard(command: u32) -> bool {
     command & 0xFC_0000 == 0
-}
-
-/// A controller's ROMs unfolded for speed: for every command address, the
-/// synchro entry of each micro-cycle.
-pub(crate) struct ChipTables {
-    commands: [u32; 256],
-    /// Per command address and cycle: the 6-bit synchro entry (values 60
-    /// and up choose between two micro-instructions by the carry).
-    plan: Vec<[u8; NIBBLES]>,
-    /// Per command address: every micro-cycle is micro-instruction 0 and
-    /// nothing else happens, so the chip only passes the ring on.
-    passive: Vec<bool>,
-    /// Per command address: the micro-cycles that do something (an entry
-    /// that is not micro-instruction 0, or a conditional one), in order,
-    /// as `(cycle, entry)`; `active_start[a]..active_start[a + 1]`.
-    active: Vec<(u8, u8)>,
-    active_start: Vec<usize>,
-}
-
-impl ChipTables {
-    pub(crate) fn new(rom: &ChipRom) -> ChipTables {
-        let plan = rom
-            .command
-            .iter()
-            .map(|&command| {
-                std::array::from_fn(|i| {
-                    let mut program = match i {
-                        0..27 => command & 0xFF,
-                        27..THIRD_FIELD => command >> 8 & 0xFF,
-                        _ => command >> 16 & 0xFF,
-                    } as usize;
-                    if i >= THIRD_FIELD && program > 0x1F {
-                        program = JUMP_SYNC;
-                    }
-                    rom.sync[program][usize::from(SYNC_ENTRY[i])]
-                })
-            })
-            .collect();
-        let passive = rom
-            .command
-            .iter()
-            .zip(&plan)
-            .map(|(&command, entries): (&u32, &[u8; NIBBLES])| {
-                let scan = scans_keyboard(command);
-                let jump = command >> 16 & 0xFF > 0x1F;
-                let idle = |address: usize| rom.micro[address] == 0;
-                !scan
-                    && !jump
-                    && entries.iter().all(|&entry| match usize::from(entry) {
-                        conditional @ 60.. => {
-                            let first = 60 + 2 * (conditional - 60);
-                            idle(first) && idle(first + 1)
-                        }
-                        address => idle(address),
-                    })
-            })
-            .collect();
-        let mut active = Vec::new();
-        let mut active_start = vec![0];
-        for entries in &plan as &Vec<[u8; NIBBLES]> {
-            for (cycle, &entry) in entries.iter().enumerate() {
-                if entry >= 60 || rom.micro[usize::from(entry)] != 0 {
-                    active.push((cycle as u8, entry));
-                }
-            }
-            active_start.push(active.len());
-        }
-        ChipTables {
-            commands: rom.command,
-            plan,
-            passive,
-            active,
-            active_start,
-        }
-    }
 }
 
 /// The state of one controller between macro-steps.
@@ -174,7 +92,7 @@ impl Controller {
     }
 
     /// The command this chip will execute in its next macro-step.
-    pub(crate) fn command(&self, chip: &ChipTables) -> u32 {
+    pub(crate) fn command(&self, chip: &Chip) -> u32 {
         chip.commands[self.command_address()]
     }
 
@@ -183,103 +101,39 @@ impl Controller {
     /// macro-step a chip reads only its own state and its input, so the
     /// chips of the ring can run one after the other; and a micro-cycle
     /// touches only its own cell M[i] of the chip's slice, so the 42
-    /// exchanges are done at once at the end.) `execute` runs a
-    /// micro-instruction of this chip (the generated dispatch of micro.rs).
-    /// `points`, if given, receives the carry after each micro-cycle of a
-    /// keyboard-scan command (the indicator's decimal points).
+    /// exchanges are done at once at the end.) `points`, if given,
+    /// receives the carry after each micro-cycle of a keyboard-scan
+    /// command.
     #[inline]
     pub(crate) fn macro_step(
         &mut self,
-        chip: &ChipTables,
-        execute: impl Fn(&mut Controller, usize, usize, bool),
+        chip: &Chip,
         ring: &mut [u8; NIBBLES],
         points: Option<&mut [bool; NIBBLES]>,
     ) {
-        let address = self.command_address();
-        if chip.passive[address] {
-            std::mem::swap(&mut self.m, ring);
-            if let Some(points) = points {
-                *points = [self.carry; NIBBLES];
-            }
-            return;
-        }
-        let command = chip.commands[address];
-        let scan = scans_keyboard(command);
-        let jump = command >> 16 & 0xFF;
-        let r_writable = command >> 24 == 0;
-        if scan && (self.key_y != 0 || points.is_some()) {
-            self.scan_step(chip, &execute, address, points);
-        } else {
-            if scan {
-                self.key_latch = false;
-            }
-            let steps = &chip.active[chip.active_start[address]..chip.active_start[address + 1]];
-            let split = steps.partition_point(|&(cycle, _)| usize::from(cycle) < THIRD_FIELD);
-            for &(cycle, entry) in &steps[..split] {
-                self.micro_cycle(&execute, entry, usize::from(cycle), r_writable);
-            }
-            if jump > 0x1F {
-                self.r[37] = (jump & 0xF) as u8;
-                self.r[40] = (jump >> 4) as u8;
-            }
-            for &(cycle, entry) in &steps[split..] {
-                self.micro_cycle(&execute, entry, usize::from(cycle), true);
-            }
-        }
+        (chip.run[self.command_address()])(self, points);
         std::mem::swap(&mut self.m, ring);
     }
 
-    /// A keyboard-scan macro-step, cycle by cycle: it clears the key latch,
-    /// latches a held key at its strobe (digit time i/3 + 1, three
-    /// micro-cycles), and reports the carry after every cycle.
-    fn scan_step(
-        &mut self,
-        chip: &ChipTables,
-        execute: &impl Fn(&mut Controller, usize, usize, bool),
-        address: usize,
-        mut points: Option<&mut [bool; NIBBLES]>,
-    ) {
-        let command = chip.commands[address];
-        let plan = &chip.plan[address];
-        self.key_latch = false;
-        let mut strobe = 0..0;
-        if self.key_y != 0 {
-            let first = 3 * (usize::from(self.key_x) - 1);
-            strobe = first..first + 3;
-        }
-        let r_writable = command >> 24 == 0;
-        for (i, &entry) in plan.iter().enumerate() {
-            if i == THIRD_FIELD {
-                let jump = command >> 16 & 0xFF;
-                if jump > 0x1F {
-                    self.r[37] = (jump & 0xF) as u8;
-                    self.r[40] = (jump >> 4) as u8;
-                }
-            }
-            if strobe.contains(&i) {
-                self.q |= self.key_y;
-                self.key_latch = true;
-            }
-            self.micro_cycle(execute, entry, i, r_writable || i >= THIRD_FIELD);
-            if let Some(points) = points.as_deref_mut() {
-                points[i] = self.carry;
+    /// The micro-cycles at which a keyboard-scan command sees the held key:
+    /// digit time i/3 + 1 equal to the key's strobe (none if no key).
+    #[inline(always)]
+    pub(crate) fn strobe_cycles(&self) -> std::ops::Range<usize> {
+        match self.key_y {
+            0 => 0..0,
+            _ => {
+                let first = 3 * (usize::from(self.key_x) - 1);
+                first..first + 3
             }
         }
     }
 
+    /// At a strobe: the key's line goes into Q (before the adder), and
+    /// the key latch is set.
     #[inline(always)]
-    fn micro_cycle(
-        &mut self,
-        execute: &impl Fn(&mut Controller, usize, usize, bool),
-        entry: u8,
-        i: usize,
-        r_writable: bool,
-    ) {
-        let mut address = usize::from(entry);
-        if address >= 60 {
-            address = 60 + 2 * (address - 60) + usize::from(!self.carry);
-        }
-        execute(self, address, i, r_writable);
+    pub(crate) fn latch_key(&mut self) {
+        self.q |= self.key_y;
+        self.key_latch = true;
     }
 
     /// Runs micro-instruction `WORD` at micro-cycle `i`: the adder, then

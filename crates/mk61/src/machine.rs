@@ -4,8 +4,7 @@ use crate::controller::{Controller, NIBBLES, scans_keyboard};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
-use crate::micro;
-use crate::rom::TABLES;
+use crate::rom::{IK1302, IK1303, IK1306};
 
 /// Macro-steps in one display/keyboard frame.
 pub(crate) const FRAME: u32 = 560;
@@ -60,20 +59,13 @@ impl Machine {
 
     /// One macro-step of all five chips.
     pub fn macro_step(&mut self) {
-        let [ik1302, ik1303, ik1306] = &*TABLES;
-        let scan = scans_keyboard(self.ik1302.command(ik1302));
+        let scan = scans_keyboard(self.ik1302.command(&IK1302));
         let mut ring = self.ir2_2.outgoing();
         let mut carries = [false; NIBBLES];
-        self.ik1302.macro_step(
-            ik1302,
-            micro::execute_ik1302,
-            &mut ring,
-            scan.then_some(&mut carries),
-        );
-        self.ik1303
-            .macro_step(ik1303, micro::execute_ik1303, &mut ring, None);
-        self.ik1306
-            .macro_step(ik1306, micro::execute_ik1306, &mut ring, None);
+        self.ik1302
+            .macro_step(&IK1302, &mut ring, scan.then_some(&mut carries));
+        self.ik1303.macro_step(&IK1303, &mut ring, None);
+        self.ik1306.macro_step(&IK1306, &mut ring, None);
         self.ir2_1.exchange(&mut ring);
         self.ir2_2.exchange(&mut ring);
         if scan {
@@ -151,7 +143,7 @@ impl Machine {
     /// Whether ИК1302 is about to scan the keyboard: the calculator is
     /// waiting for a key rather than running.
     pub fn is_waiting(&self) -> bool {
-        scans_keyboard(self.ik1302.command(&TABLES[0]))
+        scans_keyboard(self.ik1302.command(&IK1302))
     }
 }
 
