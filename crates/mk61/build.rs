@@ -95,8 +95,14 @@ fn command_body(micro: &[u32], sync: &[u32], command: u32) -> String {
         let step = match (with_carry, without) {
             (0, 0) => None,
             (a, b) if a == b => Some(execute(a, cycle, r_writable)),
-            (a, 0) => Some(format!("if c.carry {{ {} }}", execute(a, cycle, r_writable))),
-            (0, b) => Some(format!("if !c.carry {{ {} }}", execute(b, cycle, r_writable))),
+            (a, 0) => Some(format!(
+                "if c.carry {{ {} }}",
+                execute(a, cycle, r_writable)
+            )),
+            (0, b) => Some(format!(
+                "if !c.carry {{ {} }}",
+                execute(b, cycle, r_writable)
+            )),
             (a, b) => Some(format!(
                 "if c.carry {{ {} }} else {{ {} }}",
                 execute(a, cycle, r_writable),

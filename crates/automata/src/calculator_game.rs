@@ -5,10 +5,11 @@
 //! answers, the set-up) is a property of [`ChessProgram`].
 
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use ajedrecista_mk61::{
-    AngleUnit, Calculator, Display, EntryError, Glyph, Key, Program, QUEEN_PRESETS, ROOK_PRESETS,
+    AngleUnit, Calculator, Display, EntryError, Glyph, Key, PackedCalculator, Program,
+    QUEEN_PRESETS, ROOK_PRESETS,
 };
 use shakmaty::Square;
 
@@ -277,6 +278,22 @@ pub struct CalculatorGame {
     calculator: Calculator,
 }
 
+/// A game packed small ([`Calculator::pack`], about 460 bytes) and shared
+/// between its copies: the emulated strategies' memory, of which an audit
+/// keeps hundreds of thousands. Equal values are equal games.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PackedGame(Arc<(ChessProgram, PackedCalculator)>);
+
+impl PackedGame {
+    /// The game again.
+    pub fn unpack(&self) -> CalculatorGame {
+        CalculatorGame {
+            program: self.0.0,
+            calculator: self.0.1.unpack(),
+        }
+    }
+}
+
 /// Power-on at Р, the program keyed in and read back, the presets keyed in.
 fn keyed_in(program: ChessProgram) -> Result<Calculator, SetupError> {
     let mut calculator = Calculator::new(AngleUnit::Radians);
@@ -362,6 +379,11 @@ impl CalculatorGame {
                 calculator,
             },
         )
+    }
+
+    /// The game packed; see [`PackedGame`].
+    pub fn pack(&self) -> PackedGame {
+        PackedGame(Arc::new((self.program, self.calculator.pack())))
     }
 
     /// The person waits `macro_steps` before the next key (the traces'

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use ajedrecista_tables::Variant;
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
-use crate::calculator_game::{CalculatorGame, ChessProgram, Shown};
+use crate::calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 use crate::krk::Krk;
 use crate::mk61_rook::WHY_TURN;
 use crate::strategy::{Refusal, Reply, Strategy, legal_move};
@@ -35,7 +35,7 @@ const SETUP: &str = "the built-in program keys in and starts as the traces show"
 pub struct Mk61Queen;
 
 impl Strategy for Mk61Queen {
-    type Memory = CalculatorGame;
+    type Memory = PackedGame;
 
     fn name(&self) -> &'static str {
         "mk61-queen"
@@ -67,18 +67,14 @@ impl Strategy for Mk61Queen {
         }
     }
 
-    fn start(&self, _start: &Chess) -> CalculatorGame {
-        CalculatorGame::queen().expect(SETUP).canonical()
+    fn start(&self, _start: &Chess) -> PackedGame {
+        CalculatorGame::queen().expect(SETUP).canonical().pack()
     }
 
     /// Types the black king's square (`file . rank С/П`), answers ЕГГОГ
     /// with С/П and ЗГГОГ with Cx 2 В/О С/П, and moves the queen where the
     /// last display says.
-    fn reply(
-        &self,
-        position: &Chess,
-        memory: &CalculatorGame,
-    ) -> Result<(Reply, CalculatorGame), Refusal> {
+    fn reply(&self, position: &Chess, memory: &PackedGame) -> Result<(Reply, PackedGame), Refusal> {
         let board = position.board();
         let (Some(white_king), Some(black_king), Some(queen)) = (
             board.king_of(Color::White),
@@ -104,7 +100,7 @@ impl Strategy for Mk61Queen {
 pub struct Mk61RookEmulated {
     /// The calculator with the white men keyed in, per (king, rook): an
     /// audit has 50 000 starts but only 4 000 such pairs.
-    keyed_in: Mutex<HashMap<(Square, Square), CalculatorGame>>,
+    keyed_in: Mutex<HashMap<(Square, Square), PackedGame>>,
 }
 
 fn read_krk(board: &Board) -> Result<Krk, Refusal> {
@@ -114,7 +110,7 @@ fn read_krk(board: &Board) -> Result<Krk, Refusal> {
 }
 
 impl Strategy for Mk61RookEmulated {
-    type Memory = CalculatorGame;
+    type Memory = PackedGame;
 
     fn name(&self) -> &'static str {
         "mk61-rook"
@@ -128,7 +124,7 @@ impl Strategy for Mk61RookEmulated {
         crate::mk61_rook::Mk61Rook::default().precondition(board)
     }
 
-    fn start(&self, start: &Chess) -> CalculatorGame {
+    fn start(&self, start: &Chess) -> PackedGame {
         let men = match Krk::from_board(start.board()) {
             Some(krk) => (krk.white_king, krk.rook),
             // Not a rook ending: the reply refuses it.
@@ -138,18 +134,17 @@ impl Strategy for Mk61RookEmulated {
         if let Ok(Some(game)) = kept {
             return game;
         }
-        let game = CalculatorGame::rook(men.0, men.1).expect(SETUP).canonical();
+        let game = CalculatorGame::rook(men.0, men.1)
+            .expect(SETUP)
+            .canonical()
+            .pack();
         if let Ok(mut kept) = self.keyed_in.lock() {
             kept.insert(men, game.clone());
         }
         game
     }
 
-    fn reply(
-        &self,
-        position: &Chess,
-        memory: &CalculatorGame,
-    ) -> Result<(Reply, CalculatorGame), Refusal> {
+    fn reply(&self, position: &Chess, memory: &PackedGame) -> Result<(Reply, PackedGame), Refusal> {
         let krk = read_krk(position.board())?;
         calculator_reply(position, memory, krk.black_king, krk.white_king, krk.rook)
     }
@@ -165,12 +160,12 @@ impl Strategy for Mk61RookEmulated {
 /// program's `9------0.` is a refusal, anything else a wrong display.
 fn calculator_reply(
     position: &Chess,
-    memory: &CalculatorGame,
+    memory: &PackedGame,
     black_king: Square,
     white_king: Square,
     piece: Square,
-) -> Result<(Reply, CalculatorGame), Refusal> {
-    let mut game = memory.clone();
+) -> Result<(Reply, PackedGame), Refusal> {
+    let mut game = memory.unpack();
     let program = game.program();
     let turn = game.play(black_king);
     let (from, to, reason) = match (program, turn.last(), turn.replies.first()) {
@@ -204,7 +199,7 @@ fn calculator_reply(
         reason,
         display: Some(shown),
     };
-    Ok((reply, game.canonical()))
+    Ok((reply, game.canonical().pack()))
 }
 
 #[cfg(test)]

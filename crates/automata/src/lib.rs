@@ -27,10 +27,10 @@ mod test_support;
 pub mod torres;
 
 pub use audit::{
-    Audit, FailureKind, GameGraph, Outcome, SquareCell, StartSet, audit, audit_with_progress,
-    start_positions,
+    Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, SquareCell,
+    StartSet, audit, audit_with_options, audit_with_progress, start_positions,
 };
-pub use calculator_game::{CalculatorGame, ChessProgram, Shown};
+pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};

@@ -8,7 +8,7 @@ use ajedrecista_automata::{
 use std::collections::HashSet;
 
 use ajedrecista_automata::Mk61RookEmulated;
-use ajedrecista_automata::{CalculatorGame, Shown};
+use ajedrecista_automata::{CalculatorGame, PackedGame, Shown};
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Position, Setup, Square};
 
@@ -57,7 +57,7 @@ fn replay_on_the_emulator(program: &Mk61Rook, game: &Game) {
 }
 
 /// A white-to-move node of both programs' game graph.
-type Node = (Chess, <Mk61Rook as Strategy>::Memory, CalculatorGame);
+type Node = (Chess, <Mk61Rook as Strategy>::Memory, PackedGame);
 
 /// Walks every line from `starts` (White to move) through both programs at
 /// once: at every White move the native program and the emulator running
@@ -73,7 +73,7 @@ fn compare_every_line(starts: &[Chess], max_moves: usize) -> usize {
         .par_iter()
         .map(|start| (start.clone(), native.start(start), emulated.start(start)))
         .collect();
-    let mut seen: HashSet<(u64, <Mk61Rook as Strategy>::Memory, CalculatorGame)> = HashSet::new();
+    let mut seen: HashSet<(u64, <Mk61Rook as Strategy>::Memory, PackedGame)> = HashSet::new();
     let mut compared = 0;
     for _ in 0..max_moves {
         if level.is_empty() {
@@ -125,7 +125,7 @@ fn compare_first_answers(starts: &[Chess]) {
     let emulator = Mk61RookEmulated::default();
     starts.par_iter().for_each(|start| {
         let black_king = start.board().king_of(Color::Black).unwrap();
-        let shown_there = shown(emulator.start(start).move_king(black_king));
+        let shown_there = shown(emulator.start(start).unpack().move_king(black_king));
         assert_eq!(
             native(&program, start, &program.start(start)),
             shown_there,

@@ -23,6 +23,31 @@ pub struct Calculator {
     machine: Machine,
 }
 
+/// A calculator packed two nibbles to a byte (see
+/// [`Calculator::pack`]): about 460 bytes, half a [`Calculator`], for
+/// keeping many states, as a graph search over games does. Equal packed
+/// values are equal calculators.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackedCalculator(Box<[u8]>);
+
+impl PackedCalculator {
+    /// The calculator again.
+    pub fn unpack(&self) -> Calculator {
+        Calculator {
+            machine: Machine::unpack(&self.0),
+        }
+    }
+
+    /// Bytes held.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// What a key press led to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Press {
@@ -170,6 +195,11 @@ impl Calculator {
         (turning == *self).then_some(least)
     }
 
+    /// The calculator packed: every nibble of the machine, two to a byte.
+    pub fn pack(&self) -> PackedCalculator {
+        PackedCalculator(self.machine.pack())
+    }
+
     /// Macro-steps: the raw clock, for benchmarks and tests.
     pub fn run_macro_steps(&mut self, steps: u32) {
         for _ in 0..steps {
@@ -228,5 +258,37 @@ impl Calculator {
         }
         self.press_all([Key::F, Key::Negate]);
         Ok(codes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packing keeps every nibble: at rest, with a key held, and with a
+    /// program running (the rook program started with its presets).
+    #[test]
+    fn packed_calculators_unpack_to_themselves() {
+        let mut calculator = Calculator::new(AngleUnit::Degrees);
+        calculator.enter_program(&Program::rook()).unwrap();
+        let keys = crate::program::ROOK_PRESETS
+            .split_whitespace()
+            .map(|token| token.parse().unwrap());
+        calculator.press_all(keys);
+        let mut states = vec![calculator.clone()];
+        calculator.press(Key::Return);
+        calculator.machine.hold(Some(Key::RunStop));
+        calculator.run_macro_steps(700);
+        states.push(calculator.clone());
+        calculator.machine.hold(None);
+        for _ in 0..5 {
+            calculator.run_macro_steps(997);
+            states.push(calculator.clone());
+        }
+        for state in states {
+            let packed = state.pack();
+            assert!(packed.len() < 470, "{}", packed.len());
+            assert_eq!(packed.unpack(), state);
+        }
     }
 }

@@ -18,8 +18,8 @@ mod program;
 mod rom;
 
 pub use calculator::{
-    Calculator, DEFAULT_RUN_LIMIT, EntryError, HOLD_FRAMES, Press, RUN_THRESHOLD_FRAMES,
-    SETTLE_FRAMES,
+    Calculator, DEFAULT_RUN_LIMIT, EntryError, HOLD_FRAMES, PackedCalculator, Press,
+    RUN_THRESHOLD_FRAMES, SETTLE_FRAMES,
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
 pub use key::{AngleUnit, Key, UnknownKey, UnknownSwitch};

@@ -223,3 +223,141 @@ impl Machine {
         self.nibble_at(store, index) << 4 | self.nibble_at(store, index - 3)
     }
 }
+
+/// Writes nibbles two to a byte.
+#[derive(Default)]
+struct NibbleWriter {
+    bytes: Vec<u8>,
+    half: bool,
+}
+
+impl NibbleWriter {
+    fn push(&mut self, nibble: u8) {
+        debug_assert!(nibble < 16);
+        match self.half {
+            false => self.bytes.push(nibble),
+            true => *self.bytes.last_mut().expect("a byte begun") |= nibble << 4,
+        }
+        self.half = !self.half;
+    }
+
+    fn extend(&mut self, nibbles: &[u8]) {
+        for &nibble in nibbles {
+            self.push(nibble);
+        }
+    }
+}
+
+/// Reads what a [`NibbleWriter`] wrote, in the same order.
+struct NibbleReader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl NibbleReader<'_> {
+    fn next(&mut self) -> u8 {
+        let byte = self.bytes[self.at / 2];
+        let nibble = match self.at % 2 {
+            0 => byte & 0xF,
+            _ => byte >> 4,
+        };
+        self.at += 1;
+        nibble
+    }
+
+    fn fill(&mut self, nibbles: &mut [u8]) {
+        for nibble in nibbles {
+            *nibble = self.next();
+        }
+    }
+
+    fn flag(&mut self) -> bool {
+        self.next() != 0
+    }
+}
+
+impl Controller {
+    fn pack(&self, out: &mut NibbleWriter) {
+        out.extend(&self.r);
+        out.extend(&self.m);
+        out.extend(&self.st);
+        out.extend(&[
+            self.s,
+            self.q,
+            u8::from(self.carry),
+            u8::from(self.key_latch),
+            self.key_x,
+            self.key_y,
+        ]);
+    }
+
+    fn unpack(input: &mut NibbleReader<'_>) -> Controller {
+        let mut controller = Controller::new();
+        input.fill(&mut controller.r);
+        input.fill(&mut controller.m);
+        input.fill(&mut controller.st);
+        controller.s = input.next();
+        controller.q = input.next();
+        controller.carry = input.flag();
+        controller.key_latch = input.flag();
+        controller.key_x = input.next();
+        controller.key_y = input.next();
+        controller
+    }
+}
+
+impl Memory {
+    fn pack(&self, out: &mut NibbleWriter) {
+        out.extend(&self.data);
+        // The read point moves in steps of 42: six places.
+        out.push(self.position / NIBBLES as u8);
+    }
+
+    fn unpack(input: &mut NibbleReader<'_>) -> Memory {
+        let mut memory = Memory::new();
+        input.fill(&mut memory.data);
+        memory.position = input.next() * NIBBLES as u8;
+        memory
+    }
+}
+
+impl Machine {
+    /// The whole machine, two nibbles to a byte (every register and cell
+    /// is a nibble; flags and the display's points take a nibble each).
+    pub fn pack(&self) -> Box<[u8]> {
+        let mut out = NibbleWriter::default();
+        for controller in [&self.ik1302, &self.ik1303, &self.ik1306] {
+            controller.pack(&mut out);
+        }
+        self.ir2_1.pack(&mut out);
+        self.ir2_2.pack(&mut out);
+        for position in 0..POSITIONS {
+            out.push(self.display.glyphs[position].nibble());
+            out.push(u8::from(self.display.points[position]));
+        }
+        out.bytes.into_boxed_slice()
+    }
+
+    /// The machine [`Machine::pack`] packed.
+    pub fn unpack(bytes: &[u8]) -> Machine {
+        let mut input = NibbleReader { bytes, at: 0 };
+        let ik1302 = Controller::unpack(&mut input);
+        let ik1303 = Controller::unpack(&mut input);
+        let ik1306 = Controller::unpack(&mut input);
+        let ir2_1 = Memory::unpack(&mut input);
+        let ir2_2 = Memory::unpack(&mut input);
+        let mut display = Display::default();
+        for position in 0..POSITIONS {
+            display.glyphs[position] = Glyph::from_nibble(input.next());
+            display.points[position] = input.flag();
+        }
+        Machine {
+            ik1302,
+            ik1303,
+            ik1306,
+            ir2_1,
+            ir2_2,
+            display,
+        }
+    }
+}
