@@ -254,3 +254,32 @@ fn r0_minus_one_on_the_emulator() {
     position.play_unchecked(to_c3);
     assert_eq!(native(&program, &position, &memory), emulated[1]);
 }
+
+/// The proof that the native program is the listing: the whole audit of
+/// the listing on the emulator equals the native audit, start by start,
+/// for both sides to move (long: run once with `--ignored`; the figures
+/// are in docs/automata.md).
+#[test]
+#[ignore]
+fn the_emulated_audit_is_the_native_audit() {
+    for side in [Color::White, Color::Black] {
+        let native = audit(&Mk61Rook::default(), StartSet::All, side);
+        let emulated = audit(&Mk61RookEmulated::default(), StartSet::All, side);
+        assert_eq!(emulated.results.len(), native.results.len(), "{side}");
+        for (emulated, native) in emulated.results.iter().zip(&native.results) {
+            assert_eq!(emulated.position, native.position);
+            assert_eq!(emulated.outcome, native.outcome, "{:?}", native.position);
+        }
+        let start = |game: Option<&Game>| game.map(|game| game.start.clone());
+        assert_eq!(start(emulated.worst.as_ref()), start(native.worst.as_ref()));
+        assert_eq!(emulated.failures(), native.failures());
+        eprintln!(
+            "{side} to move: {} starts, {:?}, worst {:?}; graph nodes: emulated {}, native {}",
+            native.results.len(),
+            native.failures_by_name(),
+            native.worst_moves(),
+            emulated.nodes,
+            native.nodes
+        );
+    }
+}

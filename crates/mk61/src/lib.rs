@@ -13,6 +13,7 @@ mod listing;
 mod machine;
 mod memory;
 mod micro;
+mod model;
 mod opcode;
 mod program;
 mod rom;
@@ -23,7 +24,8 @@ pub use calculator::{
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
 pub use key::{AngleUnit, Key, UnknownKey, UnknownSwitch};
-pub use listing::{ListingError, code_of, read_listing};
+pub use model::{Model, UnknownModel};
+pub use listing::{ListingError, code_of, read_listing, read_listing_for};
 pub use opcode::{Opcode, register_key};
 pub use program::{
     PROGRAM_STEPS, Program, ProgramError, QUEEN_PRESETS, ROOK_PRESETS, address_label,

@@ -4,15 +4,12 @@ use crate::controller::{Controller, NIBBLES, scans_keyboard};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
+use crate::model::Model;
 use crate::rom::{IK1302, IK1303, IK1306};
 
 /// Macro-steps in one display/keyboard frame.
 pub(crate) const FRAME: u32 = 560;
 
-/// Macro-steps after which the memory ring and both К745ИР2 read points
-/// are back where they were: 30 × 42 micro-cycles is twice the 630-nibble
-/// ring and five times the 252-nibble memory.
-pub(crate) const PERIOD: u32 = 30;
 
 /// Consecutive keyboard-scan macro-steps that mark the idle loop.
 const IDLE_STEPS: u32 = 64;
@@ -27,11 +24,13 @@ pub(crate) struct Machine {
     pub(crate) ir2_2: Memory,
     /// What the indicator showed at the last keyboard scan.
     pub(crate) display: Display,
+    /// The MK-54 has no ИК1306 in its ring (`ik1306` stays at rest).
+    pub(crate) model: Model,
 }
 
 impl Machine {
     /// The machine at power-on: every register and memory cell zero.
-    pub fn new(unit: AngleUnit) -> Machine {
+    pub fn new(model: Model, unit: AngleUnit) -> Machine {
         let mut machine = Machine {
             ik1302: Controller::new(),
             ik1303: Controller::new(),
@@ -39,6 +38,7 @@ impl Machine {
             ir2_1: Memory::new(),
             ir2_2: Memory::new(),
             display: Display::default(),
+            model,
         };
         machine.set_switch(unit);
         machine
@@ -65,7 +65,9 @@ impl Machine {
         self.ik1302
             .macro_step(&IK1302, &mut ring, scan.then_some(&mut carries));
         self.ik1303.macro_step(&IK1303, &mut ring, None);
-        self.ik1306.macro_step(&IK1306, &mut ring, None);
+        if self.model.has_ik1306() {
+            self.ik1306.macro_step(&IK1306, &mut ring, None);
+        }
         self.ir2_1.exchange(&mut ring);
         self.ir2_2.exchange(&mut ring);
         if scan {
@@ -109,11 +111,12 @@ impl Machine {
     /// Runs `steps` macro-steps with the inputs as they are; returns how
     /// many of the last ones scanned the keyboard in a row.
     ///
-    /// Exact shortcut: the ring returns to its place every [`PERIOD`]
-    /// macro-steps, so when the whole machine equals itself one period
+    /// Exact shortcut: the ring returns to its place every
+    /// [`Model::period`] macro-steps, so when the whole machine equals itself one period
     /// earlier (idle, or waiting for a key's release) it will keep
     /// repeating, and whole periods are skipped.
     pub fn run(&mut self, steps: u32) -> u32 {
+        let period = self.model.period();
         let mut trailing_scans = 0;
         let mut remaining = steps;
         let mut anchor: Option<Machine> = None;
@@ -124,12 +127,12 @@ impl Machine {
             remaining -= 1;
             trailing_scans = if scan { trailing_scans + 1 } else { 0 };
             since_anchor += 1;
-            if since_anchor == PERIOD {
+            if since_anchor == period {
                 since_anchor = 0;
                 if anchor.as_ref() == Some(self) {
-                    let skipped = remaining / PERIOD * PERIOD;
+                    let skipped = remaining / period * period;
                     remaining -= skipped;
-                    if trailing_scans >= PERIOD {
+                    if trailing_scans >= period {
                         trailing_scans += skipped;
                     }
                 } else {
@@ -335,6 +338,7 @@ impl Machine {
             out.push(self.display.glyphs[position].nibble());
             out.push(u8::from(self.display.points[position]));
         }
+        out.push(u8::from(self.model.has_ik1306()));
         out.bytes.into_boxed_slice()
     }
 
@@ -351,6 +355,10 @@ impl Machine {
             display.glyphs[position] = Glyph::from_nibble(input.next());
             display.points[position] = input.flag();
         }
+        let model = match input.flag() {
+            true => Model::Mk61,
+            false => Model::Mk54,
+        };
         Machine {
             ik1302,
             ik1303,
@@ -358,6 +366,7 @@ impl Machine {
             ir2_1,
             ir2_2,
             display,
+            model,
         }
     }
 }
