@@ -24,8 +24,8 @@ pub use calculator::{
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
 pub use key::{AngleUnit, Key, UnknownKey, UnknownSwitch};
-pub use model::{Model, UnknownModel};
 pub use listing::{ListingError, code_of, read_listing, read_listing_for};
+pub use model::{Model, UnknownModel};
 pub use opcode::{Opcode, register_key};
 pub use program::{
     PROGRAM_STEPS, Program, ProgramError, QUEEN_PRESETS, ROOK_PRESETS, address_label,

@@ -15,8 +15,8 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::opcode::Opcode;
 use crate::model::Model;
+use crate::opcode::Opcode;
 use crate::program::{Program, address_label};
 
 /// A listing that cannot be read; names the line (1-based).

@@ -10,7 +10,6 @@ use crate::rom::{IK1302, IK1303, IK1306};
 /// Macro-steps in one display/keyboard frame.
 pub(crate) const FRAME: u32 = 560;
 
-
 /// Consecutive keyboard-scan macro-steps that mark the idle loop.
 const IDLE_STEPS: u32 = 64;
 

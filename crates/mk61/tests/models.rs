@@ -42,8 +42,7 @@ fn the_mk54_answers_the_mk61_k_functions_with_error() {
     assert_eq!(
         differ,
         [
-            "K 3", "K 4", "K 5", "K 6", "K 7", "K 8", "K 9", "K .", "K NEG", "K VP", "K CX",
-            "K UP"
+            "K 3", "K 4", "K 5", "K 6", "K 7", "K 8", "K 9", "K .", "K NEG", "K VP", "K CX", "K UP"
         ]
     );
     // Two of them on the MK-61: K 7 is [x], K 4 is |x|.
