@@ -22,7 +22,6 @@ fn audits(c: &mut Criterion) {
         c,
         &Mk61Rook {
             on_signal: OnSignal::TurnTheBoard,
-            ..Mk61Rook::default()
         },
         StartSet::All,
     );

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ajedrecista_tables::Variant;
 use rayon::prelude::*;
@@ -40,6 +41,54 @@ impl StartSet {
         }
     }
 }
+
+/// What an audit has done so far, for a progress display.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditProgress {
+    /// (position, memory) nodes met so far: while the answers are computed
+    /// ahead (costly automata), the white-to-move nodes queued or answered;
+    /// then the black-to-move nodes of the game graph.
+    pub nodes: usize,
+    /// Answers of the automaton computed ahead so far (costly automata).
+    pub answers: usize,
+    /// Starts solved so far, of `starts`.
+    pub starts_done: usize,
+    pub starts: usize,
+}
+
+/// How an audit reports its progress and how it can be stopped.
+#[derive(Default)]
+pub struct AuditOptions<'a> {
+    /// Called on the audit's own thread, now and then (every few hundred
+    /// answers or a thousand starts).
+    pub progress: Option<&'a mut dyn FnMut(AuditProgress)>,
+    /// Set by anyone (a Ctrl-C handler) to stop the audit: it returns
+    /// [`Cancelled`] soon after, at the next progress point.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl AuditOptions<'_> {
+    fn report(&mut self, progress: AuditProgress) -> Result<(), Cancelled> {
+        if let Some(report) = self.progress.as_mut() {
+            report(progress);
+        }
+        match self
+            .cancel
+            .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
+        {
+            true => Err(Cancelled),
+            false => Ok(()),
+        }
+    }
+}
+
+/// The audit was stopped through [`AuditOptions::cancel`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the audit was stopped before its end")]
+pub struct Cancelled;
+
+/// Answers computed ahead between two progress reports.
+const ANSWER_CHUNK: usize = 256;
 
 /// Every start position of `set` with `side` to move: a white king, the
 /// strategy's white piece and a black king, legal, meeting the
@@ -217,6 +266,17 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     /// on all cores (rayon), and keeps them: the depth-first search then
     /// only looks them up. Worth it only when answers are costly.
     pub fn explore(&mut self, starts: &[(Chess, S::Memory)]) {
+        let explored = self.explore_with(starts, &mut AuditOptions::default());
+        explored.expect("nothing cancels");
+    }
+
+    /// [`GameGraph::explore`], reporting progress and stopping when asked
+    /// (between chunks of answers); returns the number of answers computed.
+    pub fn explore_with(
+        &mut self,
+        starts: &[(Chess, S::Memory)],
+        options: &mut AuditOptions<'_>,
+    ) -> Result<usize, Cancelled> {
         let strategy = self.strategy;
         let mut level: Vec<(Chess, S::Memory)> = Vec::new();
         let mut queued = HashSet::new();
@@ -244,11 +304,23 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                 }
             }
         }
+        let mut answers = 0;
         while !level.is_empty() {
-            let answered: Vec<Answer<S::Memory>> = level
-                .par_iter()
-                .map(|(position, memory)| answer(strategy, position, memory))
-                .collect();
+            let mut answered: Vec<Answer<S::Memory>> = Vec::with_capacity(level.len());
+            for chunk in level.chunks(ANSWER_CHUNK * rayon::current_num_threads()) {
+                answered.par_extend(
+                    chunk
+                        .par_iter()
+                        .map(|(position, memory)| answer(strategy, position, memory)),
+                );
+                answers += chunk.len();
+                options.report(AuditProgress {
+                    nodes: self.answers.len() + level.len(),
+                    answers,
+                    starts_done: 0,
+                    starts: starts.len(),
+                })?;
+            }
             let mut next = Vec::new();
             for ((position, memory), answer) in level.into_iter().zip(answered) {
                 if let Ok((mv, after_memory)) = &answer {
@@ -266,6 +338,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             }
             level = next;
         }
+        Ok(answers)
     }
 
     /// Number of (position, memory) nodes solved so far.
@@ -556,33 +629,55 @@ pub fn audit_with_progress<S: Strategy>(
     side: Color,
     mut progress: impl FnMut(usize, usize),
 ) -> Audit {
+    let mut report = |done: AuditProgress| progress(done.starts_done, done.starts);
+    let mut options = AuditOptions {
+        progress: Some(&mut report),
+        cancel: None,
+    };
+    audit_with_options(strategy, starts_set, side, &mut options).expect("nothing cancels")
+}
+
+/// [`audit`] with progress reports and a way to stop it.
+pub fn audit_with_options<S: Strategy>(
+    strategy: &S,
+    starts_set: StartSet,
+    side: Color,
+    options: &mut AuditOptions<'_>,
+) -> Result<Audit, Cancelled> {
     let mut graph = GameGraph::new(strategy);
     let starts = start_positions(strategy, starts_set, side);
     let total = starts.len();
+    let mut answers = 0;
     let memories: Vec<S::Memory> = match strategy.costly_replies() {
         true => {
             let starts: Vec<(Chess, S::Memory)> = starts
                 .par_iter()
                 .map(|start| (start.clone(), strategy.start(start)))
                 .collect();
-            graph.explore(&starts);
+            answers = graph.explore_with(&starts, options)?;
             starts.into_iter().map(|(_, memory)| memory).collect()
         }
         false => starts.iter().map(|start| strategy.start(start)).collect(),
     };
-    let results: Vec<StartResult> = starts
-        .into_iter()
-        .zip(memories)
-        .enumerate()
-        .map(|(done, (position, memory))| {
-            if done % 1024 == 0 {
-                progress(done, total);
-            }
-            let outcome = graph.outcome_with(&position, memory);
-            StartResult { position, outcome }
-        })
-        .collect();
-    progress(total, total);
+    let mut results = Vec::with_capacity(total);
+    for (done, (position, memory)) in starts.into_iter().zip(memories).enumerate() {
+        if done % 1024 == 0 {
+            options.report(AuditProgress {
+                nodes: graph.len(),
+                answers,
+                starts_done: done,
+                starts: total,
+            })?;
+        }
+        let outcome = graph.outcome_with(&position, memory);
+        results.push(StartResult { position, outcome });
+    }
+    options.report(AuditProgress {
+        nodes: graph.len(),
+        answers,
+        starts_done: total,
+        starts: total,
+    })?;
     let worst = results
         .iter()
         .filter_map(|result| match result.outcome {
@@ -600,7 +695,7 @@ pub fn audit_with_progress<S: Strategy>(
                 .or_insert_with(|| graph.game(&result.position));
         }
     }
-    Audit {
+    Ok(Audit {
         strategy: strategy.name(),
         white_piece: strategy.white_piece(),
         variant: strategy.variant(),
@@ -610,5 +705,5 @@ pub fn audit_with_progress<S: Strategy>(
         worst,
         failure_examples,
         nodes: graph.len(),
-    }
+    })
 }

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use ajedrecista_tables::Tablebase;
 
 use crate::emulated::{Mk61Queen, Mk61RookEmulated};
-use crate::mk61_rook::{Mk61Rook, OnSignal, StartTest};
+use crate::mk61_rook::{Mk61Rook, OnSignal};
 use crate::perfect::Perfect;
 use crate::strategy::Strategy;
 use crate::torres::Torres;
@@ -22,8 +22,6 @@ pub enum StrategyName {
     Mk61Rook,
     /// The MK-61 rook program natively, as the emulator runs the listing.
     Mk61RookNative,
-    /// The native rook program with `FL0` falling through for R0 = -1 too.
-    Mk61RookNativeAbsR0,
     /// The native rook program, with the player turning the board whenever
     /// it asks to.
     Mk61RookNativeTurning,
@@ -32,12 +30,11 @@ pub enum StrategyName {
 }
 
 impl StrategyName {
-    pub const ALL: [StrategyName; 7] = [
+    pub const ALL: [StrategyName; 6] = [
         StrategyName::Torres,
         StrategyName::Mk61Queen,
         StrategyName::Mk61Rook,
         StrategyName::Mk61RookNative,
-        StrategyName::Mk61RookNativeAbsR0,
         StrategyName::Mk61RookNativeTurning,
         StrategyName::Perfect,
     ];
@@ -48,7 +45,6 @@ impl StrategyName {
             StrategyName::Mk61Queen => "mk61-queen",
             StrategyName::Mk61Rook => "mk61-rook",
             StrategyName::Mk61RookNative => "mk61-rook-native",
-            StrategyName::Mk61RookNativeAbsR0 => "mk61-rook-native-abs-r0",
             StrategyName::Mk61RookNativeTurning => "mk61-rook-native-turning",
             StrategyName::Perfect => "perfect",
         }
@@ -64,7 +60,6 @@ impl StrategyName {
             // black king e5).
             StrategyName::Mk61Rook
             | StrategyName::Mk61RookNative
-            | StrategyName::Mk61RookNativeAbsR0
             | StrategyName::Mk61RookNativeTurning => "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
             // Seed 000's example: the black king set on a8.
             StrategyName::Mk61Queen => "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1",
@@ -79,12 +74,7 @@ impl StrategyName {
             StrategyName::Mk61Queen => visitor.visit(&Mk61Queen),
             StrategyName::Mk61Rook => visitor.visit(&Mk61RookEmulated::default()),
             StrategyName::Mk61RookNative => visitor.visit(&Mk61Rook::default()),
-            StrategyName::Mk61RookNativeAbsR0 => visitor.visit(&Mk61Rook {
-                start_test: StartTest::AbsROne,
-                on_signal: OnSignal::Stop,
-            }),
             StrategyName::Mk61RookNativeTurning => visitor.visit(&Mk61Rook {
-                start_test: StartTest::ROne,
                 on_signal: OnSignal::TurnTheBoard,
             }),
             StrategyName::Perfect => visitor.visit(&Perfect::new(tables)),
@@ -108,7 +98,7 @@ impl fmt::Display for StrategyName {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown strategy {0:?} (known: torres, mk61-queen, mk61-rook, mk61-rook-native, \
-     mk61-rook-native-abs-r0, mk61-rook-native-turning, perfect)"
+     mk61-rook-native-turning, perfect)"
 )]
 pub struct UnknownStrategy(pub String);
 

@@ -5,19 +5,19 @@
 //! the calculator itself, in its whole state.
 //!
 //! The idle calculator's ring keeps turning between keys; the memory after
-//! each answer is the canonical one ([`QueenGame::canonical`]), so that the
+//! each answer is the canonical one ([`CalculatorGame::canonical`]), so that the
 //! audit meets one node per situation (the phase does not change the
 //! programs' answers: tested in ajedrecista-mk61).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use ajedrecista_mk61::{QueenGame, QueenReply, RookGame, RookReply};
 use ajedrecista_tables::Variant;
 use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
+use crate::calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 use crate::krk::Krk;
-use crate::mk61_rook::{Answer, WHY_TURN};
+use crate::mk61_rook::WHY_TURN;
 use crate::strategy::{Refusal, Reply, Strategy, legal_move};
 
 /// The white king's square in the queen program: it never moves.
@@ -34,30 +34,8 @@ const SETUP: &str = "the built-in program keys in and starts as the traces show"
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Mk61Queen;
 
-/// The seed's two digits of a square, file first (a = 1).
-fn digits(square: Square) -> (i32, i32) {
-    (
-        square.file().to_u32() as i32 + 1,
-        square.rank().to_u32() as i32 + 1,
-    )
-}
-
-/// A queen-program display as the person reads it.
-fn queen_shown(reply: QueenReply) -> String {
-    match reply {
-        QueenReply::Queen(square) => {
-            let (file, rank) = digits(square);
-            format!("{file}{rank}.")
-        }
-        QueenReply::Error => "ЕГГОГ".to_string(),
-        QueenReply::MateInTwo => "ЗГГОГ".to_string(),
-        QueenReply::Unreadable(display) => format!("|{display}|"),
-        QueenReply::Running => "(still running)".to_string(),
-    }
-}
-
 impl Strategy for Mk61Queen {
-    type Memory = QueenGame;
+    type Memory = PackedGame;
 
     fn name(&self) -> &'static str {
         "mk61-queen"
@@ -89,16 +67,17 @@ impl Strategy for Mk61Queen {
         }
     }
 
-    fn start(&self, _start: &Chess) -> QueenGame {
-        QueenGame::new().expect(SETUP).canonical()
+    fn start(&self, _start: &Chess) -> PackedGame {
+        CalculatorGame::queen().expect(SETUP).canonical().pack()
     }
 
     /// Types the black king's square (`file . rank С/П`), answers ЕГГОГ
     /// with С/П and ЗГГОГ with Cx 2 В/О С/П, and moves the queen where the
     /// last display says.
-    fn reply(&self, position: &Chess, memory: &QueenGame) -> Result<(Reply, QueenGame), Refusal> {
+    fn reply(&self, position: &Chess, memory: &PackedGame) -> Result<(Reply, PackedGame), Refusal> {
         let board = position.board();
-        let (Some(black_king), Some(queen)) = (
+        let (Some(white_king), Some(black_king), Some(queen)) = (
+            board.king_of(Color::White),
             board.king_of(Color::Black),
             (board.queens() & board.by_color(Color::White)).single_square(),
         ) else {
@@ -106,30 +85,7 @@ impl Strategy for Mk61Queen {
                 "the queen program plays king and queen against king only".into(),
             ));
         };
-        let mut game = memory.clone();
-        let turn = game.play(black_king);
-        let shown = turn
-            .replies
-            .iter()
-            .map(|&reply| queen_shown(reply))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let reason = match turn.replies.first() {
-            Some(QueenReply::Error) if turn.replies.len() > 1 => "ЕГГОГ, answered with С/П",
-            Some(QueenReply::MateInTwo) if turn.replies.len() > 1 => {
-                "ЗГГОГ (mate in two), answered with Cx 2 В/О С/П"
-            }
-            _ => "the queen program's move",
-        };
-        let QueenReply::Queen(to) = turn.last() else {
-            return Err(Refusal::WrongDisplay(format!(
-                "the calculator shows {shown}, not a queen move"
-            )));
-        };
-        Ok((
-            displayed_move(position, queen, to, shown, reason)?,
-            game.canonical(),
-        ))
+        calculator_reply(position, memory, black_king, white_king, queen)
     }
 
     fn costly_replies(&self) -> bool {
@@ -144,29 +100,7 @@ impl Strategy for Mk61Queen {
 pub struct Mk61RookEmulated {
     /// The calculator with the white men keyed in, per (king, rook): an
     /// audit has 50 000 starts but only 4 000 such pairs.
-    keyed_in: Mutex<HashMap<(Square, Square), RookGame>>,
-}
-
-/// A rook-program display in the notation of the native program.
-pub fn rook_shown(reply: RookReply) -> String {
-    let answer = |square: Square| digits(square);
-    match reply {
-        RookReply::King(square) => {
-            let (x, y) = answer(square);
-            Answer::King { x, y }.to_string()
-        }
-        RookReply::Rook(square) => {
-            let (x, y) = answer(square);
-            Answer::Rook { x, y }.to_string()
-        }
-        RookReply::RookCheck(square) => {
-            let (x, y) = answer(square);
-            Answer::RookCheck { x, y }.to_string()
-        }
-        RookReply::BadPosition => Answer::TurnTheBoard.to_string(),
-        RookReply::Unreadable(display) => format!("|{display}|"),
-        RookReply::Running => "(still running)".to_string(),
-    }
+    keyed_in: Mutex<HashMap<(Square, Square), PackedGame>>,
 }
 
 fn read_krk(board: &Board) -> Result<Krk, Refusal> {
@@ -176,7 +110,7 @@ fn read_krk(board: &Board) -> Result<Krk, Refusal> {
 }
 
 impl Strategy for Mk61RookEmulated {
-    type Memory = RookGame;
+    type Memory = PackedGame;
 
     fn name(&self) -> &'static str {
         "mk61-rook"
@@ -190,7 +124,7 @@ impl Strategy for Mk61RookEmulated {
         crate::mk61_rook::Mk61Rook::default().precondition(board)
     }
 
-    fn start(&self, start: &Chess) -> RookGame {
+    fn start(&self, start: &Chess) -> PackedGame {
         let men = match Krk::from_board(start.board()) {
             Some(krk) => (krk.white_king, krk.rook),
             // Not a rook ending: the reply refuses it.
@@ -200,33 +134,19 @@ impl Strategy for Mk61RookEmulated {
         if let Ok(Some(game)) = kept {
             return game;
         }
-        let game = RookGame::new(men.0, men.1).expect(SETUP).canonical();
+        let game = CalculatorGame::rook(men.0, men.1)
+            .expect(SETUP)
+            .canonical()
+            .pack();
         if let Ok(mut kept) = self.keyed_in.lock() {
             kept.insert(men, game.clone());
         }
         game
     }
 
-    fn reply(&self, position: &Chess, memory: &RookGame) -> Result<(Reply, RookGame), Refusal> {
+    fn reply(&self, position: &Chess, memory: &PackedGame) -> Result<(Reply, PackedGame), Refusal> {
         let krk = read_krk(position.board())?;
-        let mut game = memory.clone();
-        let reply = game.move_king(krk.black_king);
-        let shown = rook_shown(reply);
-        let (from, to, reason) = match reply {
-            RookReply::King(to) => (krk.white_king, to, "the rook program's king move"),
-            RookReply::Rook(to) => (krk.rook, to, "the rook program's rook move"),
-            RookReply::RookCheck(to) => (krk.rook, to, "the rook program's rook check"),
-            RookReply::BadPosition => return Err(Refusal::Precondition(WHY_TURN.to_string())),
-            RookReply::Unreadable(_) | RookReply::Running => {
-                return Err(Refusal::WrongDisplay(format!(
-                    "the calculator shows {shown}, not a move"
-                )));
-            }
-        };
-        Ok((
-            displayed_move(position, from, to, shown, reason)?,
-            game.canonical(),
-        ))
+        calculator_reply(position, memory, krk.black_king, krk.white_king, krk.rook)
     }
 
     fn costly_replies(&self) -> bool {
@@ -234,21 +154,52 @@ impl Strategy for Mk61RookEmulated {
     }
 }
 
-/// The reply of a program whose display names the man's target square: the
-/// legal move there, or the refusal that names the illegal move shown.
-fn displayed_move(
+/// Plays the black king's square on the calculator (the protocol's
+/// answers included) and reads the last display as White's move: `F.R` the
+/// king, `FR.` the queen or rook, `1. FR` the rook with check; the rook
+/// program's `9------0.` is a refusal, anything else a wrong display.
+fn calculator_reply(
     position: &Chess,
-    from: Square,
-    to: Square,
-    shown: String,
-    reason: &'static str,
-) -> Result<Reply, Refusal> {
+    memory: &PackedGame,
+    black_king: Square,
+    white_king: Square,
+    piece: Square,
+) -> Result<(Reply, PackedGame), Refusal> {
+    let mut game = memory.unpack();
+    let program = game.program();
+    let turn = game.play(black_king);
+    let (from, to, reason) = match (program, turn.last(), turn.replies.first()) {
+        (ChessProgram::Queen, Shown::Piece(to), Some(Shown::Error)) => {
+            (piece, to, "ЕГГОГ, answered with С/П")
+        }
+        (ChessProgram::Queen, Shown::Piece(to), Some(Shown::MateInTwo)) => {
+            (piece, to, "ЗГГОГ (mate in two), answered with Cx 2 В/О С/П")
+        }
+        (ChessProgram::Queen, Shown::Piece(to), _) => (piece, to, "the queen program's move"),
+        (ChessProgram::Rook, Shown::King(to), _) => {
+            (white_king, to, "the rook program's king move")
+        }
+        (ChessProgram::Rook, Shown::Piece(to), _) => (piece, to, "the rook program's rook move"),
+        (ChessProgram::Rook, Shown::PieceCheck(to), _) => {
+            (piece, to, "the rook program's rook check")
+        }
+        (ChessProgram::Rook, Shown::BadPosition, _) => {
+            return Err(Refusal::Precondition(WHY_TURN.to_string()));
+        }
+        _ => {
+            return Err(Refusal::WrongDisplay(format!(
+                "the calculator shows {turn}, not a move"
+            )));
+        }
+    };
+    let shown = turn.to_string();
     let mv = legal_move(position, from, to, &format!("the display {shown}"))?;
-    Ok(Reply {
+    let reply = Reply {
         mv,
         reason,
         display: Some(shown),
-    })
+    };
+    Ok((reply, game.canonical().pack()))
 }
 
 #[cfg(test)]

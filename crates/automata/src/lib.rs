@@ -3,13 +3,14 @@
 //! - [`Strategy`]: an automaton playing White, with its own memory.
 //! - [`Torres`]: El Ajedrecista (1912).
 //! - [`Mk61Queen`], [`Mk61RookEmulated`]: the two MK-61 programs of 1987
-//!   played through the microcode-level emulator.
+//!   played through the microcode-level emulator ([`CalculatorGame`]).
 //! - [`Mk61Rook`]: the MK-61 rook-mate program, natively.
 //! - [`Perfect`]: shortest mate from the tables.
 //! - [`Session`]: a person, moving the black king, against an automaton.
 //! - [`audit()`]: the longest defence against an automaton from every start.
 
 pub mod audit;
+pub mod calculator_game;
 pub mod catalog;
 pub mod defence;
 pub mod emulated;
@@ -18,6 +19,7 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod seed_square;
 pub mod session;
 pub mod strategy;
 #[cfg(test)]
@@ -25,14 +27,15 @@ mod test_support;
 pub mod torres;
 
 pub use audit::{
-    Audit, FailureKind, GameGraph, Outcome, SquareCell, StartSet, audit, audit_with_progress,
-    start_positions,
+    Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, SquareCell,
+    StartSet, audit, audit_with_options, audit_with_progress, start_positions,
 };
+pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};
 pub use game::{Game, GameEnd};
-pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal, StartTest};
+pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
 pub use session::{

@@ -4,7 +4,7 @@
 use ajedrecista_automata::{
     Audit, FailureKind, GameEnd, Mk61Queen, Outcome, Refusal, StartSet, audit, excess_over_perfect,
 };
-use ajedrecista_mk61::{QueenGame, QueenReply};
+use ajedrecista_automata::{CalculatorGame, Shown};
 use ajedrecista_tables::Tablebase;
 use shakmaty::{Color, Position, Square};
 
@@ -79,14 +79,14 @@ fn queen_audit_black_to_move() {
 /// moves after the king has passed e5.
 #[test]
 fn the_queen_jumps_like_a_knight_after_e5() {
-    let mut game = QueenGame::new().unwrap();
+    let mut game = CalculatorGame::queen().unwrap();
     let answers = [Square::F4, Square::E5, Square::E4].map(|square| game.play(square).last());
     assert_eq!(
         answers,
         [
-            QueenReply::Queen(Square::G6),
-            QueenReply::Queen(Square::F7),
-            QueenReply::Queen(Square::G5)
+            Shown::Piece(Square::G6),
+            Shown::Piece(Square::F7),
+            Shown::Piece(Square::G5)
         ]
     );
 }

@@ -2,19 +2,14 @@
 //! emulation (../shared/mk61/traces/rook_game1.moves.txt): the native
 //! program must show the same answer to every black move.
 
+use ajedrecista_automata::seed_square::square_of_number;
 use ajedrecista_automata::{Mk61Rook, Strategy};
 use shakmaty::{CastlingMode, Chess, Position, Setup, Square};
 
 /// The square of a seed number XY (file digit, rank digit).
 fn square(number: &str) -> Square {
-    let digits: Vec<u32> = number
-        .chars()
-        .map(|c| c.to_digit(10).expect("digit"))
-        .collect();
-    Square::from_coords(
-        shakmaty::File::new(digits[0] - 1),
-        shakmaty::Rank::new(digits[1] - 1),
-    )
+    let number: i32 = number.parse().expect("a seed number");
+    square_of_number(number).expect("a square")
 }
 
 #[test]

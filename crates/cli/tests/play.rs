@@ -75,8 +75,7 @@ fn typed(mv: Move, form: Form) -> String {
 /// The person's input for a whole game against `strategy` from its own
 /// start with the tables' defence, the moves typed in turn in `forms`, and
 /// the PGN the game makes: the first start square whose game ends in mate
-/// against the tables' defence, or else against a seeded random one (the
-/// `mk61-rook-native-abs-r0` reading refuses early against the tables').
+/// against the tables' defence, or else against a seeded random one.
 fn mating_game(
     strategy: StrategyName,
     forms: &[Form],

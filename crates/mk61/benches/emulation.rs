@@ -7,10 +7,24 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use ajedrecista_mk61::{
-    AngleUnit, Calculator, Key, QueenGame, RookGame, address_label, read_listing,
+    AngleUnit, Calculator, Key, Program, QUEEN_PRESETS, ROOK_PRESETS, address_label, read_listing,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use shakmaty::Square;
+
+fn keys(tokens: &str) -> Vec<Key> {
+    tokens
+        .split_whitespace()
+        .map(|token| token.parse().unwrap())
+        .collect()
+}
+
+/// Power-on at Р, `program` keyed in, then the keys `setup`.
+fn keyed_in(program: &Program, setup: &str) -> Calculator {
+    let mut calculator = Calculator::new(AngleUnit::Radians);
+    calculator.enter_program(program).unwrap();
+    calculator.press_all(keys(setup));
+    calculator
+}
 
 /// 00: С/П, 01..A3: КНОП, A4: 5 — started at 01 it runs 104 simple steps
 /// and the stop at A5 (cell 00).
@@ -64,18 +78,27 @@ fn benches(c: &mut Criterion) {
     });
 
     group.throughput(Throughput::Elements(1));
-    let queen = QueenGame::new().unwrap();
+    // The seeds' games as the automata crate plays them: the queen game
+    // started (queen on g7), the king placed on a8; the rook game with the
+    // white men e1, a2 stored, the king's move to e5.
+    let queen = keyed_in(
+        &Program::queen(),
+        &format!("{QUEEN_PRESETS} PX 0 CX XP 1 7 XP 2 VO SP"),
+    );
     group.bench_function("queen_move", |b| {
         b.iter(|| {
-            let mut game = queen.clone();
-            black_box(game.play(Square::A8))
+            let mut calculator = queen.clone();
+            black_box(calculator.press_all(keys("1 . 8 SP")))
         })
     });
-    let rook = RookGame::new(Square::E1, Square::A2).unwrap();
+    let rook = keyed_in(
+        &Program::rook(),
+        &format!("{ROOK_PRESETS} VO SP 5 XP 3 1 XP 4 1 XP 5 2 XP 6"),
+    );
     group.bench_function("rook_move", |b| {
         b.iter(|| {
-            let mut game = rook.clone();
-            black_box(game.move_king(Square::E5))
+            let mut calculator = rook.clone();
+            black_box(calculator.press_all(keys("5 5 SP")))
         })
     });
     group.finish();

@@ -3,6 +3,7 @@
 use crate::display::Display;
 use crate::key::{AngleUnit, Key};
 use crate::machine::Machine;
+use crate::model::Model;
 use crate::program::{Program, ProgramError, address_label};
 
 /// Frames a key is held down.
@@ -21,6 +22,31 @@ pub const DEFAULT_RUN_LIMIT: u32 = 10_000;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Calculator {
     machine: Machine,
+}
+
+/// A calculator packed two nibbles to a byte (see
+/// [`Calculator::pack`]): about 460 bytes, half a [`Calculator`], for
+/// keeping many states, as a graph search over games does. Equal packed
+/// values are equal calculators.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackedCalculator(Box<[u8]>);
+
+impl PackedCalculator {
+    /// The calculator again.
+    pub fn unpack(&self) -> Calculator {
+        Calculator {
+            machine: Machine::unpack(&self.0),
+        }
+    }
+
+    /// Bytes held.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// What a key press led to.
@@ -51,13 +77,23 @@ impl Press {
 }
 
 impl Calculator {
-    /// Power-on with the switch at `unit`, then the start-up settles.
+    /// An MK-61 at power-on with the switch at `unit`, then the start-up
+    /// settles.
     pub fn new(unit: AngleUnit) -> Calculator {
+        Calculator::of_model(Model::Mk61, unit)
+    }
+
+    /// [`Calculator::new`] for any model of the family.
+    pub fn of_model(model: Model, unit: AngleUnit) -> Calculator {
         let mut calculator = Calculator {
-            machine: Machine::new(unit),
+            machine: Machine::new(model, unit),
         };
         calculator.settle(DEFAULT_RUN_LIMIT);
         calculator
+    }
+
+    pub fn model(&self) -> Model {
+        self.machine.model
     }
 
     /// Sets the Р-ГРД-Г switch (not a key press: nothing runs).
@@ -114,11 +150,12 @@ impl Calculator {
         (frames, true)
     }
 
-    /// What register `register` (0-14 for 0-e) holds, as П→X would show
-    /// it, read on a copy of the calculator so that this one is untouched.
-    /// `None` in programming mode (where П→X would record a step).
+    /// What register `register` (0-14 for 0-e; 0-13 on the MK-54) holds,
+    /// as П→X would show it, read on a copy of the calculator so that this
+    /// one is untouched. `None` in programming mode (where П→X would record
+    /// a step) and for a register the model lacks.
     pub fn peek_register(&self, register: u8) -> Option<Display> {
-        if self.display().program_view().is_some() {
+        if self.display().program_view().is_some() || register >= self.model().registers() {
             return None;
         }
         let mut copy = self.clone();
@@ -126,21 +163,32 @@ impl Calculator {
         Some(copy.press(crate::opcode::register_key(register)?).display)
     }
 
-    /// Program memory read straight from the ring (no keys pressed, so
-    /// nothing changes): the 105 steps 00..A4.
+    /// Program memory, every step of the model: on the MK-61 read
+    /// straight from the ring (no keys pressed, so nothing changes); on the
+    /// MK-54, whose page layout the sources do not give, read with the keys
+    /// on a copy (empty if the copy cannot be read: a program running).
     pub fn program_memory(&self) -> Vec<u8> {
-        (0..crate::program::PROGRAM_STEPS)
-            .map(|step| self.machine.program_byte(step))
-            .collect()
+        let steps = self.model().program_steps();
+        match self.model() {
+            Model::Mk61 => (0..steps)
+                .map(|step| self.machine.program_byte(step))
+                .collect(),
+            Model::Mk54 => self.clone().read_program(steps).unwrap_or_default(),
+        }
     }
 
-    /// Writes program memory straight into the ring, from address 00 on:
-    /// not what a person can do, but the way to load codes that cannot be
-    /// keyed (such as 1F or 5F). The calculator must be waiting for a key.
-    pub fn load_program_memory(&mut self, bytes: &[u8]) {
-        for (step, &code) in bytes.iter().take(crate::program::PROGRAM_STEPS).enumerate() {
+    /// Writes program memory straight into the ring of an MK-61, from
+    /// address 00 on: not what a person can do, but the way to load codes
+    /// that cannot be keyed (such as 1F or 5F). The calculator must be
+    /// waiting for a key. On the MK-54 nothing is written (false).
+    pub fn load_program_memory(&mut self, bytes: &[u8]) -> bool {
+        if self.model() != Model::Mk61 {
+            return false;
+        }
+        for (step, &code) in bytes.iter().take(self.model().program_steps()).enumerate() {
             self.machine.set_program_byte(step, code);
         }
+        true
     }
 
     /// The same calculator as it would stand had the person waited a
@@ -160,7 +208,7 @@ impl Calculator {
         }
         let mut least = self.clone();
         let mut turning = self.clone();
-        for _ in 1..crate::machine::PERIOD {
+        for _ in 1..self.model().period() {
             turning.machine.macro_step();
             if turning < least {
                 least = turning.clone();
@@ -168,6 +216,11 @@ impl Calculator {
         }
         turning.machine.macro_step();
         (turning == *self).then_some(least)
+    }
+
+    /// The calculator packed: every nibble of the machine, two to a byte.
+    pub fn pack(&self) -> PackedCalculator {
+        PackedCalculator(self.machine.pack())
     }
 
     /// Macro-steps: the raw clock, for benchmarks and tests.
@@ -191,12 +244,26 @@ pub enum EntryError {
     },
     #[error("the display {0:?} is not the programming-mode display")]
     NotProgramMode(String),
+    #[error("step {step}: the {model} holds steps 00-{last}")]
+    TooLong {
+        step: String,
+        model: Model,
+        last: String,
+    },
 }
 
 impl Calculator {
     /// Keys the program in as a person would (В/О, F ПРГ, the steps,
     /// F АВТ), then reads it back step by step and checks every code.
     pub fn enter_program(&mut self, program: &Program) -> Result<(), EntryError> {
+        let steps = self.model().program_steps();
+        if program.bytes().len() > steps {
+            return Err(EntryError::TooLong {
+                step: address_label(steps),
+                model: self.model(),
+                last: address_label(steps - 1),
+            });
+        }
         for key in program.entry_keys()? {
             self.press(key);
         }
@@ -228,5 +295,37 @@ impl Calculator {
         }
         self.press_all([Key::F, Key::Negate]);
         Ok(codes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packing keeps every nibble: at rest, with a key held, and with a
+    /// program running (the rook program started with its presets).
+    #[test]
+    fn packed_calculators_unpack_to_themselves() {
+        let mut calculator = Calculator::new(AngleUnit::Degrees);
+        calculator.enter_program(&Program::rook()).unwrap();
+        let keys = crate::program::ROOK_PRESETS
+            .split_whitespace()
+            .map(|token| token.parse().unwrap());
+        calculator.press_all(keys);
+        let mut states = vec![calculator.clone()];
+        calculator.press(Key::Return);
+        calculator.machine.hold(Some(Key::RunStop));
+        calculator.run_macro_steps(700);
+        states.push(calculator.clone());
+        calculator.machine.hold(None);
+        for _ in 0..5 {
+            calculator.run_macro_steps(997);
+            states.push(calculator.clone());
+        }
+        for state in states {
+            let packed = state.pack();
+            assert!(packed.len() < 470, "{}", packed.len());
+            assert_eq!(packed.unpack(), state);
+        }
     }
 }

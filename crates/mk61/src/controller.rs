@@ -7,23 +7,16 @@
 //! synchro program names micro-instructions, and each micro-instruction
 //! drives a 4-bit adder and the write-backs of the chip's registers.
 
-use crate::rom::ChipRom;
+use crate::rom::Chip;
 
 /// Nibbles in each circulating register of a controller.
 pub(crate) const NIBBLES: usize = 42;
 
-/// Which of the nine entries of the selected synchro program each of the
-/// 42 micro-cycles of a macro-step uses.
-const SYNC_ENTRY: [u8; NIBBLES] = [
-    0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4,
-    5, 6, 7, 8, 0, 1, 2, 3, 4, 5,
-];
-
-/// The synchro program a command jump runs during cycles 36..41.
-const JUMP_SYNC: usize = 0x5F;
-
-/// The first micro-cycle of the command's third synchro field.
-const THIRD_FIELD: usize = 36;
+/// One command's macro-step, generated from the ROMs (module `micro`):
+/// every micro-cycle's micro-instruction, the ring exchange aside. The
+/// second argument receives, for a keyboard-scan command, the carry after
+/// each micro-cycle (the indicator's points).
+pub(crate) type CommandStep = fn(&mut Controller, Option<&mut [bool; NIBBLES]>);
 
 const fn offsets(delta: usize) -> [u8; NIBBLES] {
     let mut table = [0; NIBBLES];
@@ -51,64 +44,6 @@ const fn bit(word: u32, n: u32) -> bool {
 /// key latch, latches a held key, and (in ИК1302) drives the indicator.
 pub(crate) fn scans_keyboard(command: u32) -> bool {
     command & 0xFC_0000 == 0
-}
-
-/// A controller's ROMs unfolded for speed: for every command address, the
-/// synchro entry of each micro-cycle.
-pub(crate) struct ChipTables {
-    commands: [u32; 256],
-    /// Per command address and cycle: the 6-bit synchro entry (values 60
-    /// and up choose between two micro-instructions by the carry).
-    plan: Vec<[u8; NIBBLES]>,
-    /// Per command address: every micro-cycle is micro-instruction 0 and
-    /// nothing else happens, so the chip only passes the ring on.
-    passive: Vec<bool>,
-}
-
-impl ChipTables {
-    pub(crate) fn new(rom: &ChipRom) -> ChipTables {
-        let plan = rom
-            .command
-            .iter()
-            .map(|&command| {
-                std::array::from_fn(|i| {
-                    let mut program = match i {
-                        0..27 => command & 0xFF,
-                        27..THIRD_FIELD => command >> 8 & 0xFF,
-                        _ => command >> 16 & 0xFF,
-                    } as usize;
-                    if i >= THIRD_FIELD && program > 0x1F {
-                        program = JUMP_SYNC;
-                    }
-                    rom.sync[program][usize::from(SYNC_ENTRY[i])]
-                })
-            })
-            .collect();
-        let passive = rom
-            .command
-            .iter()
-            .zip(&plan)
-            .map(|(&command, entries): (&u32, &[u8; NIBBLES])| {
-                let scan = scans_keyboard(command);
-                let jump = command >> 16 & 0xFF > 0x1F;
-                let idle = |address: usize| rom.micro[address] == 0;
-                !scan
-                    && !jump
-                    && entries.iter().all(|&entry| match usize::from(entry) {
-                        conditional @ 60.. => {
-                            let first = 60 + 2 * (conditional - 60);
-                            idle(first) && idle(first + 1)
-                        }
-                        address => idle(address),
-                    })
-            })
-            .collect();
-        ChipTables {
-            commands: rom.command,
-            plan,
-            passive,
-        }
-    }
 }
 
 /// The state of one controller between macro-steps.
@@ -157,97 +92,59 @@ impl Controller {
     }
 
     /// The command this chip will execute in its next macro-step.
-    pub(crate) fn command(&self, chip: &ChipTables) -> u32 {
+    pub(crate) fn command(&self, chip: &Chip) -> u32 {
         chip.commands[self.command_address()]
     }
 
     /// Runs one macro-step. `ring` holds the 42 nibbles arriving from the
     /// ring, one per micro-cycle, and receives the 42 leaving. (Within a
     /// macro-step a chip reads only its own state and its input, so the
-    /// chips of the ring can run one after the other.) `execute` runs a
-    /// micro-instruction of this chip (the generated dispatch of
-    /// micro.rs). Calls `after_cycle(i, carry)` after each micro-cycle.
+    /// chips of the ring can run one after the other; and a micro-cycle
+    /// touches only its own cell M[i] of the chip's slice, so the 42
+    /// exchanges are done at once at the end.) `points`, if given,
+    /// receives the carry after each micro-cycle of a keyboard-scan
+    /// command.
     #[inline]
     pub(crate) fn macro_step(
         &mut self,
-        chip: &ChipTables,
-        execute: impl Fn(&mut Controller, usize, usize, &mut [u8; NIBBLES], bool),
+        chip: &Chip,
         ring: &mut [u8; NIBBLES],
-        mut after_cycle: impl FnMut(usize, bool),
+        points: Option<&mut [bool; NIBBLES]>,
     ) {
-        let address = self.command_address();
-        if chip.passive[address] {
-            std::mem::swap(&mut self.m, ring);
-            for i in 0..NIBBLES {
-                after_cycle(i, self.carry);
-            }
-            return;
-        }
-        let command = chip.commands[address];
-        let plan = &chip.plan[address];
-        // A keyboard-scan command clears the key latch, and latches a held
-        // key at its strobe (digit time i/3 + 1, three micro-cycles).
-        let scan = scans_keyboard(command);
-        let mut strobe = 0..0;
-        if scan {
-            self.key_latch = false;
-            if self.key_y != 0 {
+        (chip.run[self.command_address()])(self, points);
+        std::mem::swap(&mut self.m, ring);
+    }
+
+    /// The micro-cycles at which a keyboard-scan command sees the held key:
+    /// digit time i/3 + 1 equal to the key's strobe (none if no key).
+    #[inline(always)]
+    pub(crate) fn strobe_cycles(&self) -> std::ops::Range<usize> {
+        match self.key_y {
+            0 => 0..0,
+            _ => {
                 let first = 3 * (usize::from(self.key_x) - 1);
-                strobe = first..first + 3;
+                first..first + 3
             }
-        }
-        let r_writable = command >> 24 == 0;
-        for (i, &entry) in plan.iter().enumerate().take(THIRD_FIELD) {
-            self.micro_cycle(&execute, entry, i, ring, r_writable, strobe.contains(&i));
-            after_cycle(i, self.carry);
-        }
-        let jump = command >> 16 & 0xFF;
-        if jump > 0x1F {
-            self.r[37] = (jump & 0xF) as u8;
-            self.r[40] = (jump >> 4) as u8;
-        }
-        for (i, &entry) in plan.iter().enumerate().skip(THIRD_FIELD) {
-            self.micro_cycle(&execute, entry, i, ring, true, strobe.contains(&i));
-            after_cycle(i, self.carry);
         }
     }
 
+    /// At a strobe: the key's line goes into Q (before the adder), and
+    /// the key latch is set.
     #[inline(always)]
-    fn micro_cycle(
-        &mut self,
-        execute: &impl Fn(&mut Controller, usize, usize, &mut [u8; NIBBLES], bool),
-        entry: u8,
-        i: usize,
-        ring: &mut [u8; NIBBLES],
-        r_writable: bool,
-        at_strobe: bool,
-    ) {
-        let mut address = usize::from(entry);
-        if address >= 60 {
-            address = 60 + 2 * (address - 60) + usize::from(!self.carry);
-        }
-        if at_strobe {
-            self.q |= self.key_y;
-            self.key_latch = true;
-        }
-        execute(self, address, i, ring, r_writable);
+    pub(crate) fn latch_key(&mut self) {
+        self.q |= self.key_y;
+        self.key_latch = true;
     }
 
     /// Runs micro-instruction `WORD` at micro-cycle `i`: the adder, then
-    /// the write-backs, all from the values before the cycle; then the
-    /// ring exchange of M[i]. The word is a constant, so each
-    /// micro-instruction compiles to only the work it does.
+    /// the write-backs, all from the values before the cycle. The word is
+    /// a constant, so each micro-instruction compiles to only the work it
+    /// does.
     #[inline(always)]
-    pub(crate) fn execute<const WORD: u32>(
-        &mut self,
-        i: usize,
-        ring: &mut [u8; NIBBLES],
-        r_writable: bool,
-    ) {
+    pub(crate) fn execute<const WORD: u32>(&mut self, i: usize, r_writable: bool) {
         if WORD != 0 {
             self.compute::<WORD>(i, r_writable);
         }
-        std::mem::swap(&mut self.m[i], &mut ring[i]);
     }
 
     #[inline(always)]

@@ -2,32 +2,31 @@
 //! the level of its microcode: the three К745ИК13 controllers and the two
 //! К745ИР2 memories in their ring, run macro-step by macro-step from the
 //! chips' ROM tables. On top: the keyboard, the Р-ГРД-Г switch and the
-//! indicator; a key-press driver; a listing reader; and drivers that play
-//! the two chess programs of 1987 as a person would.
+//! indicator; a key-press driver; a listing reader; the two chess programs
+//! of 1987 and their register presets (played by ajedrecista-automata).
 
 mod calculator;
 mod controller;
 mod display;
-mod game;
 mod key;
 mod listing;
 mod machine;
 mod memory;
 mod micro;
+mod model;
 mod opcode;
 mod program;
 mod rom;
 
 pub use calculator::{
-    Calculator, DEFAULT_RUN_LIMIT, EntryError, HOLD_FRAMES, Press, RUN_THRESHOLD_FRAMES,
-    SETTLE_FRAMES,
+    Calculator, DEFAULT_RUN_LIMIT, EntryError, HOLD_FRAMES, PackedCalculator, Press,
+    RUN_THRESHOLD_FRAMES, SETTLE_FRAMES,
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
-pub use game::{
-    GAME_RUN_LIMIT, QUEEN_PRESETS, QUEEN_START, QueenGame, QueenReply, ROOK_PRESETS, ROOK_START,
-    RookGame, RookReply, SetupError, Turn,
-};
 pub use key::{AngleUnit, Key, UnknownKey, UnknownSwitch};
-pub use listing::{ListingError, code_of, read_listing};
+pub use listing::{ListingError, code_of, read_listing, read_listing_for};
+pub use model::{Model, UnknownModel};
 pub use opcode::{Opcode, register_key};
-pub use program::{PROGRAM_STEPS, Program, ProgramError, address_label};
+pub use program::{
+    PROGRAM_STEPS, Program, ProgramError, QUEEN_PRESETS, ROOK_PRESETS, address_label,
+};

@@ -15,8 +15,9 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use crate::model::Model;
 use crate::opcode::Opcode;
-use crate::program::{PROGRAM_STEPS, Program, address_label};
+use crate::program::{Program, address_label};
 
 /// A listing that cannot be read; names the line (1-based).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -118,6 +119,8 @@ fn operand(text: &str) -> Option<u8> {
 struct Steps {
     bytes: Vec<u8>,
     operand_next: bool,
+    /// The calculator the listing is for: how many steps it holds.
+    model: Model,
 }
 
 impl Steps {
@@ -132,10 +135,16 @@ impl Steps {
                 ),
             ));
         }
-        if address >= PROGRAM_STEPS {
+        let steps = self.model.program_steps();
+        if address >= steps {
             return Err(error(
                 line,
-                format!("address {} is past A4", address_label(address)),
+                format!(
+                    "step {}: the {} holds steps 00-{}",
+                    address_label(address),
+                    self.model,
+                    address_label(steps - 1)
+                ),
             ));
         }
         Ok(())
@@ -206,9 +215,16 @@ fn address(text: &str) -> Option<usize> {
 
 /// Reads a listing in any of the three layouts (they may not be mixed).
 pub fn read_listing(text: &str) -> Result<Program, ListingError> {
+    read_listing_for(text, Model::Mk61)
+}
+
+/// [`read_listing`] for a model: a step past the last the model holds is
+/// an error that names it (`step 98: the MK-54 holds steps 00-97`).
+pub fn read_listing_for(text: &str, model: Model) -> Result<Program, ListingError> {
     let mut steps = Steps {
         bytes: Vec::new(),
         operand_next: false,
+        model,
     };
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;

@@ -1,19 +1,14 @@
 //! The five chips in their ring, the keyboard lines and the indicator.
 
-use crate::controller::{Controller, scans_keyboard};
+use crate::controller::{Controller, NIBBLES, scans_keyboard};
 use crate::display::{Display, Glyph, POSITIONS};
 use crate::key::{AngleUnit, Key};
 use crate::memory::Memory;
-use crate::micro;
-use crate::rom::TABLES;
+use crate::model::Model;
+use crate::rom::{IK1302, IK1303, IK1306};
 
 /// Macro-steps in one display/keyboard frame.
 pub(crate) const FRAME: u32 = 560;
-
-/// Macro-steps after which the memory ring and both К745ИР2 read points
-/// are back where they were: 30 × 42 micro-cycles is twice the 630-nibble
-/// ring and five times the 252-nibble memory.
-pub(crate) const PERIOD: u32 = 30;
 
 /// Consecutive keyboard-scan macro-steps that mark the idle loop.
 const IDLE_STEPS: u32 = 64;
@@ -28,11 +23,13 @@ pub(crate) struct Machine {
     pub(crate) ir2_2: Memory,
     /// What the indicator showed at the last keyboard scan.
     pub(crate) display: Display,
+    /// The MK-54 has no ИК1306 in its ring (`ik1306` stays at rest).
+    pub(crate) model: Model,
 }
 
 impl Machine {
     /// The machine at power-on: every register and memory cell zero.
-    pub fn new(unit: AngleUnit) -> Machine {
+    pub fn new(model: Model, unit: AngleUnit) -> Machine {
         let mut machine = Machine {
             ik1302: Controller::new(),
             ik1303: Controller::new(),
@@ -40,6 +37,7 @@ impl Machine {
             ir2_1: Memory::new(),
             ir2_2: Memory::new(),
             display: Display::default(),
+            model,
         };
         machine.set_switch(unit);
         machine
@@ -60,23 +58,19 @@ impl Machine {
 
     /// One macro-step of all five chips.
     pub fn macro_step(&mut self) {
-        let [ik1302, ik1303, ik1306] = &*TABLES;
-        let scan = scans_keyboard(self.ik1302.command(ik1302));
+        let scan = scans_keyboard(self.ik1302.command(&IK1302));
         let mut ring = self.ir2_2.outgoing();
-        let mut points = [false; POSITIONS];
+        let mut carries = [false; NIBBLES];
         self.ik1302
-            .macro_step(ik1302, micro::execute_ik1302, &mut ring, |i, carry| {
-                if scan && i % 3 == 2 && i / 3 < POSITIONS {
-                    points[i / 3] = carry;
-                }
-            });
-        self.ik1303
-            .macro_step(ik1303, micro::execute_ik1303, &mut ring, |_, _| {});
-        self.ik1306
-            .macro_step(ik1306, micro::execute_ik1306, &mut ring, |_, _| {});
+            .macro_step(&IK1302, &mut ring, scan.then_some(&mut carries));
+        self.ik1303.macro_step(&IK1303, &mut ring, None);
+        if self.model.has_ik1306() {
+            self.ik1306.macro_step(&IK1306, &mut ring, None);
+        }
         self.ir2_1.exchange(&mut ring);
         self.ir2_2.exchange(&mut ring);
         if scan {
+            let points = std::array::from_fn(|position| carries[3 * position + 2]);
             self.capture_display(points);
         }
     }
@@ -116,11 +110,12 @@ impl Machine {
     /// Runs `steps` macro-steps with the inputs as they are; returns how
     /// many of the last ones scanned the keyboard in a row.
     ///
-    /// Exact shortcut: the ring returns to its place every [`PERIOD`]
-    /// macro-steps, so when the whole machine equals itself one period
+    /// Exact shortcut: the ring returns to its place every
+    /// [`Model::period`] macro-steps, so when the whole machine equals itself one period
     /// earlier (idle, or waiting for a key's release) it will keep
     /// repeating, and whole periods are skipped.
     pub fn run(&mut self, steps: u32) -> u32 {
+        let period = self.model.period();
         let mut trailing_scans = 0;
         let mut remaining = steps;
         let mut anchor: Option<Machine> = None;
@@ -131,12 +126,12 @@ impl Machine {
             remaining -= 1;
             trailing_scans = if scan { trailing_scans + 1 } else { 0 };
             since_anchor += 1;
-            if since_anchor == PERIOD {
+            if since_anchor == period {
                 since_anchor = 0;
                 if anchor.as_ref() == Some(self) {
-                    let skipped = remaining / PERIOD * PERIOD;
+                    let skipped = remaining / period * period;
                     remaining -= skipped;
-                    if trailing_scans >= PERIOD {
+                    if trailing_scans >= period {
                         trailing_scans += skipped;
                     }
                 } else {
@@ -150,7 +145,7 @@ impl Machine {
     /// Whether ИК1302 is about to scan the keyboard: the calculator is
     /// waiting for a key rather than running.
     pub fn is_waiting(&self) -> bool {
-        scans_keyboard(self.ik1302.command(&TABLES[0]))
+        scans_keyboard(self.ik1302.command(&IK1302))
     }
 }
 
@@ -228,5 +223,149 @@ impl Machine {
     pub fn program_byte(&self, step: usize) -> u8 {
         let (store, index) = self.program_cell(step);
         self.nibble_at(store, index) << 4 | self.nibble_at(store, index - 3)
+    }
+}
+
+/// Writes nibbles two to a byte.
+#[derive(Default)]
+struct NibbleWriter {
+    bytes: Vec<u8>,
+    half: bool,
+}
+
+impl NibbleWriter {
+    fn push(&mut self, nibble: u8) {
+        debug_assert!(nibble < 16);
+        match self.half {
+            false => self.bytes.push(nibble),
+            true => *self.bytes.last_mut().expect("a byte begun") |= nibble << 4,
+        }
+        self.half = !self.half;
+    }
+
+    fn extend(&mut self, nibbles: &[u8]) {
+        for &nibble in nibbles {
+            self.push(nibble);
+        }
+    }
+}
+
+/// Reads what a [`NibbleWriter`] wrote, in the same order.
+struct NibbleReader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl NibbleReader<'_> {
+    fn next(&mut self) -> u8 {
+        let byte = self.bytes[self.at / 2];
+        let nibble = match self.at % 2 {
+            0 => byte & 0xF,
+            _ => byte >> 4,
+        };
+        self.at += 1;
+        nibble
+    }
+
+    fn fill(&mut self, nibbles: &mut [u8]) {
+        for nibble in nibbles {
+            *nibble = self.next();
+        }
+    }
+
+    fn flag(&mut self) -> bool {
+        self.next() != 0
+    }
+}
+
+impl Controller {
+    fn pack(&self, out: &mut NibbleWriter) {
+        out.extend(&self.r);
+        out.extend(&self.m);
+        out.extend(&self.st);
+        out.extend(&[
+            self.s,
+            self.q,
+            u8::from(self.carry),
+            u8::from(self.key_latch),
+            self.key_x,
+            self.key_y,
+        ]);
+    }
+
+    fn unpack(input: &mut NibbleReader<'_>) -> Controller {
+        let mut controller = Controller::new();
+        input.fill(&mut controller.r);
+        input.fill(&mut controller.m);
+        input.fill(&mut controller.st);
+        controller.s = input.next();
+        controller.q = input.next();
+        controller.carry = input.flag();
+        controller.key_latch = input.flag();
+        controller.key_x = input.next();
+        controller.key_y = input.next();
+        controller
+    }
+}
+
+impl Memory {
+    fn pack(&self, out: &mut NibbleWriter) {
+        out.extend(&self.data);
+        // The read point moves in steps of 42: six places.
+        out.push(self.position / NIBBLES as u8);
+    }
+
+    fn unpack(input: &mut NibbleReader<'_>) -> Memory {
+        let mut memory = Memory::new();
+        input.fill(&mut memory.data);
+        memory.position = input.next() * NIBBLES as u8;
+        memory
+    }
+}
+
+impl Machine {
+    /// The whole machine, two nibbles to a byte (every register and cell
+    /// is a nibble; flags and the display's points take a nibble each).
+    pub fn pack(&self) -> Box<[u8]> {
+        let mut out = NibbleWriter::default();
+        for controller in [&self.ik1302, &self.ik1303, &self.ik1306] {
+            controller.pack(&mut out);
+        }
+        self.ir2_1.pack(&mut out);
+        self.ir2_2.pack(&mut out);
+        for position in 0..POSITIONS {
+            out.push(self.display.glyphs[position].nibble());
+            out.push(u8::from(self.display.points[position]));
+        }
+        out.push(u8::from(self.model.has_ik1306()));
+        out.bytes.into_boxed_slice()
+    }
+
+    /// The machine [`Machine::pack`] packed.
+    pub fn unpack(bytes: &[u8]) -> Machine {
+        let mut input = NibbleReader { bytes, at: 0 };
+        let ik1302 = Controller::unpack(&mut input);
+        let ik1303 = Controller::unpack(&mut input);
+        let ik1306 = Controller::unpack(&mut input);
+        let ir2_1 = Memory::unpack(&mut input);
+        let ir2_2 = Memory::unpack(&mut input);
+        let mut display = Display::default();
+        for position in 0..POSITIONS {
+            display.glyphs[position] = Glyph::from_nibble(input.next());
+            display.points[position] = input.flag();
+        }
+        let model = match input.flag() {
+            true => Model::Mk61,
+            false => Model::Mk54,
+        };
+        Machine {
+            ik1302,
+            ik1303,
+            ik1306,
+            ir2_1,
+            ir2_2,
+            display,
+            model,
+        }
     }
 }

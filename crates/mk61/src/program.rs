@@ -100,6 +100,15 @@ fn address_text(code: u8) -> String {
     format!("{code:02X}")
 }
 
+/// Register presets of the queen program (seed 000): R0 = ЗГГОГ, R7 = 64,
+/// R8 = 66, R9 = 90, Ra = 0, Rb = 4; keys as in the reference traces.
+pub const QUEEN_PRESETS: &str =
+    "CX / VP UP UP F . F . F . XP 0 6 4 XP 7 6 6 XP 8 9 0 XP 9 CX XP . 4 XP NEG";
+/// Register presets of the rook program (seed 001): R7 = 36, R8 = 3,
+/// R9 = 9------0., Ra = 10, Re = 98; keys as in the reference traces.
+pub const ROOK_PRESETS: &str =
+    "3 6 XP 7 3 XP 8 6 6 5 5 5 5 5 5 K CX K 8 VP 8 XP 9 1 0 XP . 9 8 XP UP";
+
 impl Program {
     /// The queen program of seed 000 (data/programs/queen.hex).
     pub fn queen() -> Program {

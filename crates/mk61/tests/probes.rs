@@ -24,7 +24,7 @@ fn prepared(code: u8, x: u8) -> Calculator {
     if Opcode::get(code).length == 2 {
         memory[1] = 0x30;
     }
-    calculator.load_program_memory(&memory);
+    assert!(calculator.load_program_memory(&memory));
     for register in 0..15u8 {
         let value = 20 + register;
         calculator.press_all([

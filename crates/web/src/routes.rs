@@ -96,7 +96,6 @@ fn label(name: StrategyName) -> &'static str {
         StrategyName::Torres => "El Ajedrecista (Torres y Quevedo, 1912)",
         StrategyName::Mk61Rook => "MK-61 rook program (1987), on the emulator",
         StrategyName::Mk61RookNative => "MK-61 rook program, native",
-        StrategyName::Mk61RookNativeAbsR0 => "MK-61 rook, native, FL0 as opcodes.tsv reads it",
         StrategyName::Mk61RookNativeTurning => "MK-61 rook, native, turning the board when asked",
         StrategyName::Mk61Queen => "MK-61 queen program (1987), on the emulator",
         StrategyName::Perfect => "Perfect play (the tables)",

@@ -2,11 +2,12 @@
 //! defence, from every start position.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use ajedrecista_automata::{
-    Audit, SquareCell, StartSet, Strategy, StrategyName, StrategyVisitor, audit_with_progress,
-    excess_over_perfect,
+    Audit, AuditOptions, AuditProgress, Cancelled, SquareCell, StartSet, Strategy, StrategyName,
+    StrategyVisitor, audit_with_options, excess_over_perfect,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -26,7 +27,7 @@ use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 #[derive(clap::Args)]
 pub struct Args {
     /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
-    /// emulator), mk61-rook-native, mk61-rook-native-abs-r0,
+    /// emulator), mk61-rook-native,
     /// mk61-rook-native-turning or perfect.
     strategy: StrategyName,
     /// Every position meeting the automaton's preconditions, or only its own
@@ -82,17 +83,34 @@ struct Run {
     sides: Vec<Color>,
 }
 
-impl StrategyVisitor for Run {
-    type Output = Vec<Audit>;
+/// Set by Ctrl-C: the audit stops at its next progress point.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-    fn visit<S: Strategy>(self, strategy: &S) -> Vec<Audit> {
+/// Ctrl-C stops the audit cleanly (the bar cleared, a one-line error); a
+/// second Ctrl-C ends the process at once.
+fn stop_on_ctrl_c() -> anyhow::Result<()> {
+    ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    })
+    .context("installing the Ctrl-C handler")
+}
+
+impl StrategyVisitor for Run {
+    type Output = Result<Vec<Audit>, Cancelled>;
+
+    fn visit<S: Strategy>(self, strategy: &S) -> Result<Vec<Audit>, Cancelled> {
         self.sides
             .iter()
             .map(|side| {
                 let mut bar = LateBar::new(format!("audit {} ({side} to move)", strategy.name()));
-                let audit = audit_with_progress(strategy, self.set, *side, |done, total| {
-                    bar.update(done, total)
-                });
+                let mut progress = |done: AuditProgress| bar.update(done);
+                let mut options = AuditOptions {
+                    progress: Some(&mut progress),
+                    cancel: Some(&INTERRUPTED),
+                };
+                let audit = audit_with_options(strategy, self.set, *side, &mut options);
                 bar.finish();
                 audit
             })
@@ -101,11 +119,15 @@ impl StrategyVisitor for Run {
 }
 
 /// A progress bar on stderr that appears only once the work has taken a
-/// second (and only on a terminal: indicatif hides it otherwise).
+/// second (and only on a terminal: indicatif hides it otherwise). While
+/// the answers of a costly automaton (the emulated calculator) are computed
+/// ahead it counts nodes and answers and shows answers per second; then it
+/// counts the starts solved.
 struct LateBar {
     label: String,
     started: Instant,
     bar: Option<ProgressBar>,
+    solving: bool,
 }
 
 impl LateBar {
@@ -114,22 +136,46 @@ impl LateBar {
             label,
             started: Instant::now(),
             bar: None,
+            solving: false,
         }
     }
 
-    fn update(&mut self, done: usize, total: usize) {
-        if self.bar.is_none() && self.started.elapsed().as_secs_f64() > 1.0 {
-            let bar = ProgressBar::new(total as u64);
+    fn update(&mut self, progress: AuditProgress) {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        if self.bar.is_none() && elapsed > 1.0 {
+            let bar = ProgressBar::new(progress.starts as u64);
             bar.set_style(
-                ProgressStyle::with_template("{msg:<36} [{bar:40}] {pos}/{len} starts")
+                ProgressStyle::with_template("{msg} {spinner}")
                     .expect("valid template")
-                    .progress_chars("=> "),
+                    .tick_chars("/-\\| "),
             );
-            bar.set_message(self.label.clone());
             self.bar = Some(bar);
         }
-        if let Some(bar) = &self.bar {
-            bar.set_position(done as u64);
+        let Some(bar) = &self.bar else {
+            return;
+        };
+        let exploring = progress.starts_done == 0 && progress.answers > 0 && !self.solving;
+        if exploring {
+            let rate = progress.answers as f64 / elapsed.max(1e-3);
+            bar.set_message(format!(
+                "{}: {} nodes explored, {} answers computed, {rate:.0} answers/s",
+                self.label, progress.nodes, progress.answers
+            ));
+            bar.tick();
+        } else {
+            if !self.solving {
+                self.solving = true;
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{msg:<36} [{bar:40}] {pos}/{len} starts, {prefix}",
+                    )
+                    .expect("valid template")
+                    .progress_chars("=> "),
+                );
+                bar.set_message(self.label.clone());
+            }
+            bar.set_prefix(format!("{} nodes", progress.nodes));
+            bar.set_position(progress.starts_done as u64);
         }
     }
 
@@ -151,7 +197,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Side::Black => vec![Color::Black],
         Side::Both => vec![Color::White, Color::Black],
     };
-    let audits = args.strategy.visit(&tables, Run { set, sides });
+    stop_on_ctrl_c()?;
+    let audits = args
+        .strategy
+        .visit(&tables, Run { set, sides })
+        .map_err(|Cancelled| anyhow::anyhow!("interrupted: the audit stopped before its end"))?;
     let mut reports = Vec::new();
     for audit in &audits {
         let excess = excess_over_perfect(audit, &tables).context("perfect play from the tables")?;

@@ -5,7 +5,8 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use ajedrecista_mk61::{
-    AngleUnit, Calculator, Display, Key, Program, QUEEN_PRESETS, ROOK_PRESETS, read_listing,
+    AngleUnit, Calculator, DEFAULT_RUN_LIMIT, Display, Key, Model, Press, Program, QUEEN_PRESETS,
+    ROOK_PRESETS, read_listing_for,
 };
 use anyhow::Context;
 
@@ -21,7 +22,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Mk61Command {
-    /// Press the keys of a file and print the display after each.
+    /// Press the keys of a file and print the display after each, as it
+    /// happens.
     Keys(KeysArgs),
 }
 
@@ -38,6 +40,16 @@ struct KeysArgs {
     json: bool,
 }
 
+/// The calculator of the family.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ModelArg {
+    /// Электроника МК-61: 105 steps, 15 registers.
+    Mk61,
+    /// Электроника МК-54 (Б3-34, МК-56): the ring without the ИК1306, 98
+    /// steps, 14 registers.
+    Mk54,
+}
+
 #[derive(clap::Args)]
 struct Session {
     /// `queen` or `rook` (program and register presets of seeds 000/001,
@@ -48,18 +60,26 @@ struct Session {
     /// Position of the Р-ГРД-Г switch at power-on.
     #[arg(long, default_value = "RAD", value_name = "RAD|GRD|DEG")]
     switch: String,
+    /// The calculator: mk61, or mk54 (no ИК1306; a listing must fit in its
+    /// 98 steps).
+    #[arg(long, value_enum, default_value_t = ModelArg::Mk61)]
+    model: ModelArg,
 }
 
 impl Session {
     /// Powers on and keys in the program, if any.
     fn start(&self) -> anyhow::Result<Calculator> {
         let unit: AngleUnit = self.switch.parse().context("--switch")?;
-        let mut calculator = Calculator::new(unit);
+        let model = match self.model {
+            ModelArg::Mk61 => Model::Mk61,
+            ModelArg::Mk54 => Model::Mk54,
+        };
+        let mut calculator = Calculator::of_model(model, unit);
         let (program, presets) = match self.program.as_deref() {
             None => return Ok(calculator),
             Some("queen") => (Program::queen(), Some(QUEEN_PRESETS)),
             Some("rook") => (Program::rook(), Some(ROOK_PRESETS)),
-            Some(file) => (read_program_file(Path::new(file))?, None),
+            Some(file) => (read_program_file(Path::new(file), model)?, None),
         };
         calculator
             .enter_program(&program)
@@ -71,10 +91,10 @@ impl Session {
     }
 }
 
-fn read_program_file(path: &Path) -> anyhow::Result<Program> {
+fn read_program_file(path: &Path, model: Model) -> anyhow::Result<Program> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    read_listing(&text).with_context(|| path.display().to_string())
+    read_listing_for(&text, model).with_context(|| path.display().to_string())
 }
 
 /// A token of a keys file: a key, or a position of the switch.
@@ -107,21 +127,37 @@ fn tokens(text: &str) -> anyhow::Result<Vec<Token>> {
     Ok(tokens)
 }
 
-/// Presses one token; returns the display after it.
-fn apply(calculator: &mut Calculator, token: &Token) -> Display {
+/// Presses one token; returns the display after it and whether the
+/// calculator stopped (false: a program still running at the run limit).
+fn apply(calculator: &mut Calculator, token: &Token) -> Press {
     match *token {
-        Token::Key(key) => calculator.press(key).display,
+        Token::Key(key) => calculator.press(key),
         Token::Switch(unit) => {
             calculator.set_switch(unit);
-            calculator.display()
+            Press {
+                display: calculator.display(),
+                frames: 0,
+                stopped: true,
+            }
         }
     }
+}
+
+/// What a key that ran into the run limit is marked with.
+fn still_running() -> String {
+    format!(
+        "still running after {DEFAULT_RUN_LIMIT} frames (the run limit): the program did not stop"
+    )
 }
 
 #[derive(serde::Serialize)]
 struct Shown {
     key: String,
     display: String,
+    /// Present (false) only when a program was still running at the run
+    /// limit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    running: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -137,21 +173,29 @@ fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let tokens = tokens(&text).with_context(|| args.keys.display().to_string())?;
     let mut calculator = args.session.start()?;
     let mut shown = Vec::with_capacity(tokens.len());
-    for token in &tokens {
-        let display = apply(&mut calculator, token);
-        shown.push(Shown {
-            key: canonical(token),
-            display: display.to_string(),
-        });
-    }
     let mut out = std::io::stdout().lock();
+    for token in &tokens {
+        let press = apply(&mut calculator, token);
+        let line = Shown {
+            key: canonical(token),
+            display: press.display.to_string(),
+            running: !press.stopped,
+        };
+        if args.json {
+            shown.push(line);
+            continue;
+        }
+        // Each display as it happens.
+        write!(out, "{:<4} |{}|", line.key, line.display)?;
+        if line.running {
+            write!(out, "  {}", still_running())?;
+        }
+        writeln!(out)?;
+        out.flush()?;
+    }
     if args.json {
         serde_json::to_writer(&mut out, &shown)?;
         writeln!(out)?;
-    } else {
-        for line in &shown {
-            writeln!(out, "{:<4} |{}|", line.key, line.display)?;
-        }
     }
     Ok(())
 }
@@ -171,7 +215,8 @@ fn run_interactive(session: &Session) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "MK-61. Keys by token or label (SP or С/П, XP or X→П, F, K, 0-9, ...), several to a line;"
+        "{}. Keys by token or label (SP or С/П, XP or X→П, F, K, 0-9, ...), several to a line;",
+        calculator.model()
     )?;
     writeln!(
         out,
@@ -187,7 +232,9 @@ fn run_interactive(session: &Session) -> anyhow::Result<()> {
             text => match tokens(text) {
                 Ok(tokens) => {
                     for token in &tokens {
-                        apply(&mut calculator, token);
+                        if !apply(&mut calculator, token).stopped {
+                            writeln!(out, "{}: {}", canonical(token), still_running())?;
+                        }
                     }
                     writeln!(out, "{}", draw(&calculator.display()))?;
                 }
@@ -219,7 +266,7 @@ fn write_listing(out: &mut impl Write, calculator: &Calculator) -> anyhow::Resul
 }
 
 fn write_registers(out: &mut impl Write, calculator: &Calculator) -> anyhow::Result<()> {
-    for register in 0..15u8 {
+    for register in 0..calculator.model().registers() {
         match calculator.peek_register(register) {
             Some(display) => writeln!(out, "R{register:x}  |{display}|")?,
             None => {
@@ -258,7 +305,7 @@ mod tests {
         let shown: Vec<String> = tokens("F + F 3")
             .unwrap()
             .iter()
-            .map(|token| apply(&mut calculator, token).to_string())
+            .map(|token| apply(&mut calculator, token).display.to_string())
             .collect();
         assert_eq!(
             shown,

@@ -20,7 +20,7 @@ const MAX_PLIES: usize = 1000;
 #[derive(clap::Args)]
 pub struct Args {
     /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
-    /// emulator), mk61-rook-native, mk61-rook-native-abs-r0,
+    /// emulator), mk61-rook-native,
     /// mk61-rook-native-turning or perfect.
     strategy: StrategyName,
     /// The start position (default: the automaton's demonstration game).
