@@ -398,9 +398,14 @@ function displayStates(text) {
 }
 
 function drawMk61(svg, text) {
-  svg.replaceChildren();
+  drawCells(svg, mk61Cells(text));
   svg.dataset.text = text;
-  mk61Cells(text).slice(0, 12).forEach((cell, i) => {
+}
+
+/** Twelve places {ch, dot} in seven segments and a point each. */
+function drawCells(svg, cells) {
+  svg.replaceChildren();
+  cells.slice(0, 12).forEach((cell, i) => {
     const x = 6 + i * 19.5, y = 6;
     const on = SEGMENTS[cell.ch] ?? "";
     const place = el("g", { "data-place": i });
@@ -942,6 +947,119 @@ async function probe(event) {
   if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}`;
 }
 
+// --- the clickable MK-61 ---
+
+// The keyboard, row by row: [token sent, label, F label, K label].
+const CALC_KEYS = [
+  [["F", "F", "", ""], ["SHR", "ШГ→", "x<0", ""], ["SHL", "←ШГ", "x=0", ""], ["VO", "В/О", "x≥0", ""], ["SP", "С/П", "x≠0", ""]],
+  [["K", "K", "", ""], ["PX", "П→X", "L0", ""], ["XP", "X→П", "L1", ""], ["BP", "БП", "L2", ""], ["PP", "ПП", "L3", ""]],
+  [["7", "7", "sin", "[x]"], ["8", "8", "cos", "{x}"], ["9", "9", "tg", "max"], ["-", "−", "√", ""], ["/", "÷", "1/x", ""]],
+  [["4", "4", "sin⁻¹", "|x|"], ["5", "5", "cos⁻¹", "ЗН"], ["6", "6", "tg⁻¹", "°←′"], ["+", "+", "π", "°→′"], ["*", "×", "x²", ""]],
+  [["1", "1", "eˣ", ""], ["2", "2", "lg", ""], ["3", "3", "ln", "°←′″"], ["XY", "↔", "xʸ", "°→′″"], ["UP", "В↑", "Bx", "СЧ"]],
+  [["0", "0", "10ˣ", "НОП"], [".", ".", "⟳", "∧"], ["NEG", "/-/", "АВТ", "∨"], ["VP", "ВП", "ПРГ", "⊕"], ["CX", "Cx", "CF", "ИНВ"]],
+];
+
+const CALC_HELP = {
+  queen: "The queen program is keyed in with its presets; the display 77. is the queen on g7, the white king stands on c3 and never moves. Key the black king's square as file, point, rank, then С/П (f4: 6 . 4 С/П). The display gives the queen's new square (file, rank). On ЕГГОГ press С/П; on ЗГГОГ press Cx 2 В/О С/П.",
+  rook: "The rook program is keyed in with its presets and the white men of the seed's reference trace: king e1 (X→П3, X→П4), rook a2 (X→П5, X→П6). Key the black king's square as file and rank, then С/П (e5: 5 5 С/П). X.Y moves the king to X,Y; XY. the rook; 1. XY the rook with check; 9------0. refuses the position.",
+  none: "A calculator just switched on: every key works as on the real one, run by the emulator on the server.",
+};
+
+const calc = { id: null, program: null, keys: [], king: null, queen: "g7", busy: false };
+
+function showCalculator(view) {
+  calc.id = view.id;
+  const cells = view.places.map((p) => ({ ch: GLYPH_OF[p.glyph] || p.glyph, dot: p.point }));
+  drawCells($("calc-display"), cells);
+  $("calc-display").dataset.text = view.display;
+  $("calc-text").textContent = `Display: ${view.display.trim() || "blank"}`;
+  for (const radio of document.querySelectorAll('input[name="calc-switch"]')) radio.checked = radio.value === view.switch;
+}
+
+/** The queen program's board: the king square keyed before С/П, the queen where the display says. */
+async function followQueen(token, view) {
+  if (calc.program !== "queen") return;
+  if (token !== "SP") { calc.keys.push(token); return; }
+  const typed = calc.keys.join(" ");
+  calc.keys = [];
+  const keyed = typed.match(/^([1-8]) \. ([1-8])$/);
+  if (keyed) calc.king = FILES[Number(keyed[1]) - 1] + keyed[2];
+  const shown = view.display.trim().match(/^([1-8])([1-8])\.$/);
+  if (shown) calc.queen = FILES[Number(shown[1]) - 1] + shown[2];
+  const men = { c3: "K", [calc.queen]: "Q" };
+  if (calc.king) men[calc.king] = "k";
+  drawBoard($("calc-board"), men, {}, null, "The queen program's game");
+  if (!calc.king || !shown) {
+    $("calc-status").textContent = view.display.includes("Г") ? "The calculator signals: answer it as the help says." : "";
+    return;
+  }
+  const fen = `${boardFen(men)} b - - 0 1`;
+  const response = await api("GET", `/api/probe?fen=${encodeURIComponent(fen)}&fixed_king=c3`);
+  const state = !response.ok ? `(${humanize(response.body.error)})`
+    : response.body.checkmate ? "checkmate" : response.body.stalemate ? "stalemate" : "black to move";
+  $("calc-status").textContent = `Black king ${calc.king}, queen to ${calc.queen}: ${state}.`;
+}
+
+async function calcPress(token) {
+  if (!calc.id || calc.busy) return;
+  calc.busy = true;
+  document.body.dataset.calcBusy = "true";
+  const response = await api("POST", `/api/calculators/${calc.id}/press`, { key: token });
+  if (response.ok) {
+    fieldError("calc-error", response.body.stopped ? "" : "The program is still running (stopped by the server's limit).");
+    showCalculator(response.body);
+    await followQueen(token, response.body);
+  } else fieldError("calc-error", humanize(response.body.error));
+  calc.busy = false;
+  document.body.dataset.calcBusy = "false";
+}
+
+async function calcLoad(program) {
+  fieldError("calc-error", "");
+  document.body.dataset.calcBusy = "true";
+  const response = await api("POST", "/api/calculators", program ? { program } : {});
+  document.body.dataset.calcBusy = "false";
+  if (!response.ok) { fieldError("calc-error", humanize(response.body.error)); return; }
+  calc.program = program;
+  calc.keys = [];
+  calc.king = null;
+  calc.queen = "g7";
+  showCalculator(response.body);
+  $("calc-help").textContent = CALC_HELP[program || "none"];
+  $("calc-status").textContent = "";
+  if (program === "queen") drawBoard($("calc-board"), { c3: "K", g7: "Q" }, {}, null, "The queen program's game");
+  else if (program === "rook") drawBoard($("calc-board"), { e1: "K", a2: "R" }, {}, null, "The rook program's white men");
+  else $("calc-board").replaceChildren();
+}
+
+function wireCalculator() {
+  const box = $("calc-keys");
+  for (const row of CALC_KEYS) {
+    for (const [token, label, f, k] of row) {
+      const button = html("button", {
+        type: "button", class: "calc-key" + (token === "F" ? " key-f" : token === "K" ? " key-k" : ""),
+        "data-key": token, title: label + (f ? `; F ${f}` : "") + (k ? `; K ${k}` : ""),
+      });
+      // The key's own label first for screen readers; the F label is drawn above it.
+      button.append(html("span", { class: "main" }, label),
+        html("span", { class: "shift-f" }, f ? ` ${f}` : "\u00a0"),
+        html("span", { class: "shift-k" }, k ? ` ${k}` : "\u00a0"));
+      button.addEventListener("click", () => calcPress(token));
+      box.append(button);
+    }
+  }
+  for (const radio of document.querySelectorAll('input[name="calc-switch"]')) {
+    radio.addEventListener("change", async () => {
+      if (!calc.id) return;
+      const response = await api("POST", `/api/calculators/${calc.id}/press`, { switch: radio.value });
+      if (response.ok) showCalculator(response.body); else fieldError("calc-error", humanize(response.body.error));
+    });
+  }
+  $("calc-queen").addEventListener("click", () => calcLoad("queen"));
+  $("calc-rook").addEventListener("click", () => calcLoad("rook"));
+  $("calc-off").addEventListener("click", () => calcLoad(null));
+}
+
 // --- the claims ---
 
 function renderClaims() {
@@ -996,6 +1114,7 @@ function selectTab(tab, push = true, autoload = true) {
   if (!autoload) return;
   if (view === "audit" && !$("audit-summary").textContent) runAudit();
   if (view === "tables" && !$("probe-summary").textContent) probe();
+  if (view === "calculator" && !calc.id) calcLoad("queen");
 }
 
 function wireTabs() {
@@ -1022,6 +1141,7 @@ function wireTabs() {
 async function start() {
   wireTabs();
   wirePlayBoard();
+  wireCalculator();
   renderTorresLamps();
   $("new-game").addEventListener("submit", newGame);
   $("move-form").addEventListener("submit", (event) => {

@@ -22,7 +22,7 @@ const deadline = setTimeout(() => fail("the browser test took over 8 minutes"), 
 
 const DESKTOP = { width: 1280, height: 1000 };
 const PHONE = { width: 390, height: 844 };
-const VIEWS = ["play", "audit", "tables", "claims"];
+const VIEWS = ["play", "audit", "tables", "calculator", "claims"];
 
 let server = null;
 let context = null;
@@ -98,6 +98,12 @@ async function openView(page, view) {
   await page.waitForSelector(`#view-${view}:not([hidden])`);
   if (view === "audit") await page.waitForFunction(() => document.body.dataset.auditing !== "true");
   if (view === "tables") await page.waitForFunction(() => !document.getElementById("probe-summary").textContent.startsWith("Probing"));
+  if (view === "calculator") await calcIdle(page);
+}
+
+async function calcIdle(page) {
+  await page.waitForFunction(() => document.body.dataset.calcBusy === "false"
+    && document.querySelector("#calc-display g[data-place]"));
 }
 
 // The glyphs of the MK-61 indicator by their lit segments (a..g), as the
@@ -108,8 +114,8 @@ const GLYPHS = {
 };
 
 /** The calculator display as drawn: each place's lit segments to a glyph, "." for a lit point. */
-async function readDisplay(page) {
-  const places = await page.$$eval("#mk61-display g[data-place]", (groups) => groups.map((g) => ({
+async function readDisplay(page, svg = "#mk61-display") {
+  const places = await page.$$eval(`${svg} g[data-place]`, (groups) => groups.map((g) => ({
     segments: [...g.querySelectorAll("rect.seg-on")].map((r) => r.dataset.seg).sort().join(""),
     point: Boolean(g.querySelector('circle.seg-on[data-seg="p"]')),
   })));
@@ -351,6 +357,28 @@ async function main() {
     if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
     await idle(page);
   }
+
+  // The clickable MK-61: the queen program, key by key, to mate.
+  await openView(page, "calculator");
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  check((await readDisplay(page, "#calc-display")).trim() === "77.", "the queen program starts with 77.");
+  const shownByKeys = [];
+  for (const square of ["f4", "f3", "e2", "f1", "e1", "d1", "c1"]) {
+    for (const key of [String("abcdefgh".indexOf(square[0]) + 1), ".", square[1], "SP"]) {
+      await page.click(`#calc-keys button[data-key="${key}"]`);
+      await calcIdle(page);
+    }
+    shownByKeys.push((await readDisplay(page, "#calc-display")).trim());
+    while ((await readDisplay(page, "#calc-display")).trim() === "ЕГГ0Г") {
+      await page.click('#calc-keys button[data-key="SP"]');
+      await calcIdle(page);
+      shownByKeys.push((await readDisplay(page, "#calc-display")).trim());
+    }
+  }
+  await page.waitForFunction(() => document.getElementById("calc-status").textContent.includes("checkmate"));
+  step(`the calculator, key by key: ${shownByKeys.join(", ")}; ${await page.textContent("#calc-status")}`);
+  check(shownByKeys.includes("ЕГГ0Г"), "the calculator showed ЕГГОГ on the way");
 
   // Every view at desktop and phone size: screenshots, internal names,
   // overflow (item 7) and axe-core.
