@@ -26,6 +26,11 @@ const FAILURES = {
   outside_rules: "a position its rules do not cover",
 };
 
+// What a rule's short name means, where it does not say so itself.
+const REASON_NOTES = {
+  "rule 4: tempo": "a waiting move: the rook steps one file along its rank, and the black king must move",
+};
+
 const START_SETS = { all: "every legal start", machine: "the machine's own starts" };
 
 // A short account of each machine for a visitor: sentences, the caption of
@@ -498,7 +503,7 @@ function renderGame(animate) {
   $("torres-lamps").hidden = game.strategy !== "torres";
   $("mk61").hidden = !game.strategy.startsWith("mk61");
   renderMk61(reply ? reply.display : "", animate);
-  $("reason").textContent = reply ? `${reply.san}: ${reply.reason}` : "";
+  $("reason").textContent = reply ? `${reply.san}: ${reply.reason}${REASON_NOTES[reply.reason] ? ` (${REASON_NOTES[reply.reason]})` : ""}` : "";
   setIllegalCount(game.illegal);
   $("dtm").textContent = game.end ? "(the game is over)" : game.dtm === null ? "-" : `${game.dtm} moves`;
 
@@ -965,7 +970,7 @@ const CALC_HELP = {
   none: "A calculator just switched on: every key works as on the real one, run by the emulator on the server.",
 };
 
-const calc = { id: null, program: null, keys: [], king: null, queen: "g7", busy: false };
+const calc = { id: null, program: null, keys: [], men: {}, busy: false };
 
 function showCalculator(view) {
   calc.id = view.id;
@@ -976,28 +981,44 @@ function showCalculator(view) {
   for (const radio of document.querySelectorAll('input[name="calc-switch"]')) radio.checked = radio.value === view.switch;
 }
 
-/** The queen program's board: the king square keyed before С/П, the queen where the display says. */
-async function followQueen(token, view) {
-  if (calc.program !== "queen") return;
+/**
+ * The program's board, as the person kept it in 1987: the black king on
+ * the square keyed before С/П, the white man where the display says (queen
+ * `FR.`; rook program: king `F.R`, rook `FR.` or `1. FR` with check); the
+ * tables say whether it is mate.
+ */
+async function followGame(token, view) {
+  if (!calc.program) return;
   if (token !== "SP") { calc.keys.push(token); return; }
   const typed = calc.keys.join(" ");
   calc.keys = [];
-  const keyed = typed.match(/^([1-8]) \. ([1-8])$/);
-  if (keyed) calc.king = FILES[Number(keyed[1]) - 1] + keyed[2];
-  const shown = view.display.trim().match(/^([1-8])([1-8])\.$/);
-  if (shown) calc.queen = FILES[Number(shown[1]) - 1] + shown[2];
-  const men = { c3: "K", [calc.queen]: "Q" };
-  if (calc.king) men[calc.king] = "k";
-  drawBoard($("calc-board"), men, {}, null, "The queen program's game");
-  if (!calc.king || !shown) {
-    $("calc-status").textContent = view.display.includes("Г") ? "The calculator signals: answer it as the help says." : "";
+  const keyed = calc.program === "queen" ? typed.match(/^([1-8]) \. ([1-8])$/) : typed.match(/^([1-8]) ([1-8])$/);
+  if (keyed) calc.men.king = FILES[Number(keyed[1]) - 1] + keyed[2];
+  const text = view.display.trim().replace(/\s+/g, " ");
+  const square = (f, r) => FILES[Number(f) - 1] + r;
+  let shown = null;
+  if ((shown = text.match(/^([1-8])([1-8])\.$/))) calc.men.man = square(shown[1], shown[2]);
+  else if (calc.program === "rook" && (shown = text.match(/^1\. ([1-8])([1-8])$/))) calc.men.man = square(shown[1], shown[2]);
+  else if (calc.program === "rook" && (shown = text.match(/^([1-8])\.([1-8])$/))) calc.men.white = square(shown[1], shown[2]);
+  const men = calcMen();
+  if (!calc.men.king || !shown) {
+    drawBoard($("calc-board"), men, {}, null, "The program's game");
+    $("calc-status").textContent = /Г|-/.test(text) ? "The calculator signals: answer it as the help says." : "";
     return;
   }
-  const fen = `${boardFen(men)} b - - 0 1`;
-  const response = await api("GET", `/api/probe?fen=${encodeURIComponent(fen)}&fixed_king=c3`);
+  const fixed = calc.program === "queen" ? "&fixed_king=c3" : "";
+  const response = await api("GET", `/api/probe?fen=${encodeURIComponent(boardFen(men) + " b - - 0 1")}${fixed}`);
+  const mate = response.ok && response.body.checkmate;
+  drawBoard($("calc-board"), men, mate ? { "mark-mate": [calc.men.king] } : {}, null, "The program's game");
   const state = !response.ok ? `(${humanize(response.body.error)})`
-    : response.body.checkmate ? "checkmate" : response.body.stalemate ? "stalemate" : "black to move";
-  $("calc-status").textContent = `Black king ${calc.king}, queen to ${calc.queen}: ${state}.`;
+    : mate ? "checkmate" : response.body.stalemate ? "stalemate" : "black to move";
+  $("calc-status").textContent = `Black king ${calc.men.king}; white: ${describeMen(men).replace(/, black king.*/, "")}: ${state}.`;
+}
+
+function calcMen() {
+  const men = { [calc.men.white]: "K", [calc.men.man]: calc.program === "queen" ? "Q" : "R" };
+  if (calc.men.king) men[calc.men.king] = "k";
+  return men;
 }
 
 async function calcPress(token) {
@@ -1008,7 +1029,7 @@ async function calcPress(token) {
   if (response.ok) {
     fieldError("calc-error", response.body.stopped ? "" : "The program is still running (stopped by the server's limit).");
     showCalculator(response.body);
-    await followQueen(token, response.body);
+    await followGame(token, response.body);
   } else fieldError("calc-error", humanize(response.body.error));
   calc.busy = false;
   document.body.dataset.calcBusy = "false";
@@ -1022,13 +1043,11 @@ async function calcLoad(program) {
   if (!response.ok) { fieldError("calc-error", humanize(response.body.error)); return; }
   calc.program = program;
   calc.keys = [];
-  calc.king = null;
-  calc.queen = "g7";
+  calc.men = program === "queen" ? { white: "c3", man: "g7", king: null } : { white: "e1", man: "a2", king: null };
   showCalculator(response.body);
   $("calc-help").textContent = CALC_HELP[program || "none"];
   $("calc-status").textContent = "";
-  if (program === "queen") drawBoard($("calc-board"), { c3: "K", g7: "Q" }, {}, null, "The queen program's game");
-  else if (program === "rook") drawBoard($("calc-board"), { e1: "K", a2: "R" }, {}, null, "The rook program's white men");
+  if (program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
   else $("calc-board").replaceChildren();
 }
 

@@ -379,6 +379,15 @@ async function main() {
   await page.waitForFunction(() => document.getElementById("calc-status").textContent.includes("checkmate"));
   step(`the calculator, key by key: ${shownByKeys.join(", ")}; ${await page.textContent("#calc-status")}`);
   check(shownByKeys.includes("ЕГГ0Г"), "the calculator showed ЕГГОГ on the way");
+  check((await page.locator("#calc-board .mark-mate").count()) === 1, "the mate is marked on the calculator's board");
+  await page.click("#calc-rook");
+  await calcIdle(page);
+  for (const key of ["5", "5", "SP"]) {
+    await page.click(`#calc-keys button[data-key="${key}"]`);
+    await calcIdle(page);
+  }
+  await page.waitForFunction(() => document.getElementById("calc-status").textContent.startsWith("Black king e5"));
+  step(`the rook program, king to e5: ${(await readDisplay(page, "#calc-display")).trim()}; ${await page.textContent("#calc-status")}`);
 
   // Every view at desktop and phone size: screenshots, internal names,
   // overflow (item 7) and axe-core.
