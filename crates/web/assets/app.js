@@ -40,7 +40,7 @@ const ABOUT = {
     text: [
       "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
       "It plays the white king and rook against a person's lone black king and follows a fixed list of six rules, numbered here as in the sources (\"rule 4: tempo\" is a waiting move of the rook).",
-      "The machine always mates in the end, but slowly: against the best defence it needs 66 moves from its own start, where perfect play needs 15.",
+      "From its own starts it always mates, but slowly: against the best defence it needs up to 66 moves (from the black king on d6), where perfect play needs 15.",
     ],
     caption: "Its own start: white king a8, rook b7; the black king is placed on ranks 1-6 (marked).",
     fen: "K7/1R6/8/8/8/8/8/8 w - - 0 1",
@@ -60,7 +60,7 @@ const ABOUT = {
     fen: "8/6Q1/8/8/8/2K5/8/8 w - - 0 1",
     lamps: [
       "The display shows the queen's square as two digits, file then rank: 27. is b7.",
-      "ЕГГОГ (error) means the queen is about to mate or check: the player presses С/П and the next display gives the move. ЗГГОГ announces mate in two.",
+      "ЕГГОГ (error) means the queen is about to mate on the edge, or announces a check along the first rank or file: the player presses С/П and the next display gives the move. ЗГГОГ (shown 3.ГГ0Г) announces mate in two; the player answers Cx 2 В/О С/П.",
     ],
   },
   rook: {
@@ -355,7 +355,8 @@ function renderTorresLamps(lit = []) {
 
 // Seven segments a..g of each glyph of the MK-61's indicator: the digits,
 // minus, L, C, Г, Е, blank. The Cyrillic О and З of the error words are the
-// digits 0 and 3 on the indicator; the Latin E is the same glyph as Е.
+// digits 0 and 3 on the indicator (ЗГГОГ is 3.ГГ0Г, with the point); the
+// Latin E is the same glyph as Е.
 const SEGMENTS = {
   "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg",
   "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg", "-": "g", "L": "def",
@@ -370,7 +371,7 @@ function displayCells(text) {
     if (ch === ".") {
       if (cells.length === 0) cells.push({ ch: " ", dot: true });
       else cells[cells.length - 1].dot = true;
-    } else cells.push({ ch: GLYPH_OF[ch] || ch, dot: false });
+    } else cells.push({ ch: GLYPH_OF[ch] || ch, dot: ch === "З" });
   }
   return cells;
 }

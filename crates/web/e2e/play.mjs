@@ -310,6 +310,15 @@ async function main() {
   const answer = await readDisplay(page);
   check(/^ 61\. +$/.test(answer), `then the answer 61. in the mantissa (${JSON.stringify(answer)})`);
   step(`the calculator showed "${error.trim()}", then "${answer.trim()}"`);
+  // Every glyph of the indicator, and ЗГГОГ with its point, drawn and read back.
+  await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЗГГОГ"));
+  check((await readDisplay(page)).trim() === "3.ГГ0Г", `ЗГГОГ is drawn 3.ГГ0Г (${await readDisplay(page)})`);
+  await page.evaluate(() => drawCells(document.getElementById("mk61-display"),
+    [..."0123456789-L"].map((ch, i) => ({ ch, dot: i === 3 }))));
+  check((await readDisplay(page)) === "0123.456789-L", `digits, minus and L (${await readDisplay(page)})`);
+  await page.evaluate(() => drawCells(document.getElementById("mk61-display"),
+    [..."CГЕ "].map((ch) => ({ ch, dot: false }))));
+  check((await readDisplay(page)).startsWith("CГЕ "), `C, Г, Е and blank (${await readDisplay(page)})`);
 
   // Item 4, views: errors clear the stale result.
   await openView(page, "tables");
