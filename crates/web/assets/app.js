@@ -65,11 +65,11 @@ const ABOUT = {
   },
   rook: {
     text: [
-      "A program for the MK-61 calculator (seed 001 of this project's sources) in which king and rook mate a lone king, with squares as two digits (11 = a1, 88 = h8).",
+      "A program for the Soviet MK-61 programmable calculator in which king and rook mate a lone king, with squares written as two digits (11 = a1, 88 = h8).",
       "You key in the black king's square; the calculator shows the white reply. Its start test refuses some positions, and in play a good defence can still make it refuse.",
       "The variants here are the same program written natively, with the readings of the calculator's conditional jump that the sources disagree on.",
     ],
-    caption: "A start of the seed's reference trace: white king e1, rook a2, black king e5.",
+    caption: "The start of the calculator traces this project checks against: white king e1, rook a2, black king e5.",
     fen: "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
     lamps: [
       "The display shows the move: 4.2 moves the king to d2, 25. the rook to b5, 1. 25 the rook to b5 with check.",
@@ -81,7 +81,7 @@ const ABOUT = {
       "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
       "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
     ],
-    caption: "Seed 004's game start: white king f2, rook a4, black king b6.",
+    caption: "The start of the game printed with El Ajedrecista's description: white king f2, rook a4, black king b6.",
     fen: "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
     lamps: ["It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules."],
   },
@@ -938,7 +938,8 @@ async function probe(event) {
   drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position");
   const value = view.checkmate ? "checkmated" : view.stalemate ? "stalemate"
     : view.result === "draw" ? "draw" : `${view.result}, mate in ${view.dtm_moves} (${view.dtm_plies} plies)`;
-  $("probe-summary").textContent = `${view.material} (${view.variant}), ${view.turn} to move: ${value}`;
+  const variant = view.variant === "standard" ? "" : ` (${view.variant.replace(/^fixed-king-/, "white king fixed on ")})`;
+  $("probe-summary").textContent = `${view.material}${variant}, ${view.turn} to move: ${value}`;
   const body = $("probe-moves");
   for (const move of view.moves) {
     const tr = html("tr");

@@ -125,7 +125,7 @@ async function readDisplay(page, svg = "#mk61-display") {
 /** Text a visitor reads must not show the program's internal names. */
 async function internalNames(page) {
   const text = await page.evaluate(() => document.body.innerText);
-  const found = text.match(/\btorres\b|\bmk61-[a-z0-9-]+|\bperfect\b(?= cannot)|\b[a-z]+_[a-z_]+\b/g);
+  const found = text.match(/\btorres\b|\bmk61-[a-z0-9-]+|\bfixed-king-|\bperfect\b(?= cannot)|\b[a-z]+_[a-z_]+\b/g);
   return found || [];
 }
 
