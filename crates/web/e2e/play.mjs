@@ -234,6 +234,7 @@ async function main() {
 
   // Play to mate: click the king, then the first square marked for it.
   let moves = 0;
+  let checks = 0;
   while (!(await page.textContent("#status")).startsWith("Checkmate")) {
     check(moves < 200, "mate within 200 moves");
     const king = await page.getAttribute('#play-board g.piece[data-man="k"]', "data-square");
@@ -243,12 +244,17 @@ async function main() {
     await clickSquare(page, target);
     await idle(page);
     check((await page.getAttribute("#lamp", "data-on")) === "false", "a legal move turns the lamp off");
+    if ((await page.textContent("#status")).endsWith(", check.")) {
+      checks += 1;
+      check((await page.locator("#play-board .mark-check").count()) === 1, "a check is marked on the board");
+    }
     moves += 1;
   }
+
   check((await page.locator("#play-board .mark-mate").count()) === 1, "the mate is marked on the board");
   check((await page.textContent("#pgn")).includes("1-0"), "the PGN is shown with the result");
   check((await page.isEnabled("#pgn-download")), "the PGN can be downloaded");
-  step(`mate after ${moves} moves of Black`);
+  step(`mate after ${moves} moves of Black, ${checks} checks marked on the way`);
   await page.screenshot({ path: join(outDir, "web-e2e.png"), fullPage: true });
 
   // An unknown game id says so and offers a new game.
@@ -274,6 +280,16 @@ async function main() {
   }
   check((await page.textContent("#status")).includes("machine stops"), "the machine stops after three");
   check(!(await page.isEnabled("#undo")), "no undo after the stop");
+
+  // A check is marked on the board: El Ajedrecista's Rh6+ after the king
+  // placed on a5 steps to a6.
+  await page.click("#new-game-button");
+  await idle(page);
+  await clickSquare(page, "a5");
+  await idle(page);
+  await typeMove(page, "Ka6");
+  check((await page.textContent("#status")).endsWith(", check."), `the machine gives check (${await page.textContent("#status")})`);
+  check((await page.locator("#play-board .mark-check").count()) === 1, "the check is marked on the board");
 
   // Item 6: changing the opponent of a game in play asks first.
   await page.click("#new-game-button");
