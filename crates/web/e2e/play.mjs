@@ -455,6 +455,9 @@ async function main() {
   check(box && box.y >= 0 && box.y + box.height <= PHONE.height, `the reason is in the 390x844 view (${JSON.stringify(box)})`);
   check((await page.textContent("#status")).startsWith("Illegal:"), "the line under the board gives the reason");
   check(await page.isVisible("#board-lamp.on"), "the lamp beside the board is lit");
+  const machineTop = (await page.locator(".panel.machine").boundingBox()).y;
+  const newGameTop = (await page.locator("#new-game").boundingBox()).y;
+  check(machineTop < newGameTop, "on a phone the machine's panel comes before the New-game panel");
   await page.screenshot({ path: join(outDir, "web-e2e-phone.png") });
 
   check(errors.length === 0, `no script errors: ${errors.join("; ")}`);
