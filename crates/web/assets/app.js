@@ -298,7 +298,8 @@ const play = {
   setupMen: parseBoard("8/8/1k6/8/R7/8/5K2/8"),
   // The board shows a game that a failed request has left behind.
   stale: false,
-  // The step of the calculator display shown (its states in time).
+  // The calculator display's turn shown, and the timer of its next state.
+  displayShown: null,
   displayTimer: null,
   // The lamp of the last move, while it is lit.
   lamp: null,
@@ -430,6 +431,9 @@ function drawCells(svg, cells) {
 
 /** Shows the turn's displays one after the other, 2 s apart. */
 function renderMk61(text, animate) {
+  // A redraw of the same turn leaves its states running.
+  if (!animate && text === play.displayShown) return;
+  play.displayShown = text;
   clearTimeout(play.displayTimer);
   const states = displayStates(text);
   const svg = $("mk61-display");

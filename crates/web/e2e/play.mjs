@@ -316,16 +316,32 @@ async function main() {
   check((await page.textContent("#opponent-heading")).includes("MK-61 queen"), "the heading names the queen program");
   await clickSquare(page, "f4");
   await idle(page);
-  for (const move of ["Kf3", "Ke2", "Kf1", "Ke1", "Kd1", "Kc1"]) await typeMove(page, move);
+  for (const move of ["Kf3", "Ke2", "Kf1", "Ke1", "Kd1"]) await typeMove(page, move);
+  // Each drawn state of the display, read back from its segments in the
+  // page as it is drawn (the first lasts 2 s only).
+  await page.evaluate((glyphs) => {
+    const svg = document.getElementById("mk61-display");
+    window.shownStates = [];
+    new MutationObserver(() => {
+      const text = [...svg.querySelectorAll("g[data-place]")].map((g) => {
+        const lit = [...g.querySelectorAll("rect.seg-on")].map((r) => r.dataset.seg).sort().join("");
+        return (glyphs[lit] ?? "?") + (g.querySelector('circle.seg-on[data-seg="p"]') ? "." : "");
+      }).join("");
+      if (window.shownStates[window.shownStates.length - 1] !== text) window.shownStates.push(text);
+    }).observe(svg, { childList: true });
+  }, GLYPHS);
+  await typeMove(page, "Kc1");
   check((await page.textContent("#status")).startsWith("Checkmate"), "the queen program mates");
-  await page.waitForFunction(() => document.getElementById("mk61-display").dataset.step === "1/2");
-  const error = await readDisplay(page);
-  check(error.trim() === "ЕГГ0Г", `the segments show ЕГГОГ (${JSON.stringify(error)})`);
-  await page.screenshot({ path: join(outDir, "web-e2e-mk61-error.png") });
   await page.waitForFunction(() => document.getElementById("mk61-display").dataset.step === "2/2");
-  const answer = await readDisplay(page);
+  const states = await page.evaluate(() => window.shownStates);
+  check(states.length === 2, `two displays in time (${JSON.stringify(states)})`);
+  const [error, answer] = states;
+  check(error.trim() === "ЕГГ0Г", `the segments show ЕГГОГ first (${JSON.stringify(error)})`);
   check(/^ 61\. +$/.test(answer), `then the answer 61. in the mantissa (${JSON.stringify(answer)})`);
+  check((await readDisplay(page)) === answer, "and the answer stays");
   step(`the calculator showed "${error.trim()}", then "${answer.trim()}"`);
+  await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЕГГОГ"));
+  await page.screenshot({ path: join(outDir, "web-e2e-mk61-error.png") });
   // Every glyph of the indicator, and ЗГГОГ with its point, drawn and read back.
   await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЗГГОГ"));
   check((await readDisplay(page)).trim() === "3.ГГ0Г", `ЗГГОГ is drawn 3.ГГ0Г (${await readDisplay(page)})`);
