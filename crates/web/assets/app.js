@@ -80,6 +80,7 @@ const ABOUT = {
     text: [
       "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
       "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
+      "Against it the person plays the longest defence they can find; the Tablebase view shows the value of every move.",
     ],
     caption: "The start of the game printed with El Ajedrecista's description: white king f2, rook a4, black king b6.",
     fen: "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",

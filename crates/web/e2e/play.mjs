@@ -385,6 +385,10 @@ async function main() {
   await page.click("#replay-last");
   check((await page.textContent("#replay-caption")).includes("#"), "the longest game replays to mate");
   await openView(page, "claims");
+  await page.click("#claims-rows tr:nth-child(5) button");
+  await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
+  check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
+  await openView(page, "claims");
   await page.click("#claims-rows tr:nth-child(2) button");
   await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("mate in"));
   check((await page.textContent("#probe-summary")).includes("mate in 16 "), "the claim's position is a mate in 16");
