@@ -511,7 +511,11 @@ function renderGame(animate) {
   renderMk61(reply ? reply.display : "", animate);
   $("reason").textContent = reply ? `${reply.san}: ${reply.reason}${REASON_NOTES[reply.reason] ? ` (${REASON_NOTES[reply.reason]})` : ""}` : "";
   setIllegalCount(game.illegal);
-  $("dtm").textContent = game.end ? "(the game is over)" : game.dtm === null ? "-" : `${game.dtm} moves`;
+  $("dtm").textContent = game.end
+    ? "The game is over."
+    : game.dtm === null
+      ? "Once the black king stands, this line says how fast perfect play would mate from here."
+      : `From here perfect play (the tables) mates in ${game.dtm} moves, whatever Black does.`;
 
   const list = $("move-list");
   list.replaceChildren();
