@@ -15,6 +15,106 @@ const TORRES_LAMPS = [
   ["king_right", "King one right"],
 ];
 
+// What the audit's failure kinds mean, in words.
+const FAILURES = {
+  cycle: "the defence makes the machine repeat itself",
+  lost_piece: "the black king takes the white man",
+  stalemate: "stalemate",
+  illegal_move: "the machine asks for an illegal move",
+  wrong_display: "the calculator shows no move",
+  refusal: "the machine refuses the position",
+  outside_rules: "a position its rules do not cover",
+};
+
+// What a rule's short name means, where it does not say so itself.
+const REASON_NOTES = {
+  "rule 4: tempo": "a waiting move: the rook steps one file along its rank, and the black king must move",
+};
+
+const START_SETS = { all: "every legal start", machine: "the machine's own starts" };
+
+// A short account of each machine for a visitor: sentences, the caption of
+// its picture, and what its lamps or display meant.
+const ABOUT = {
+  torres: {
+    text: [
+      "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
+      "It plays the white king and rook against a person's lone black king and follows a fixed list of six rules, numbered here as in the sources (\"rule 4: tempo\" is a waiting move of the rook).",
+      "From its own starts it always mates, but slowly: against the best defence it needs up to 66 moves (from the black king on d6), where perfect play needs 15.",
+    ],
+    caption: "Its own start: white king a8, rook b7; the black king is placed on ranks 1-6 (marked).",
+    fen: "K7/1R6/8/8/8/8/8/8 w - - 0 1",
+    starts: "rank1-6",
+    lamps: [
+      "Eight lamps showed the machine's reply: rook to the a- or h-file, rook one square down, left or right, king one square down, left or right.",
+      "One more lamp lit when the person made an illegal move; as in 1912, the machine stops after three illegal moves.",
+    ],
+  },
+  "mk61-queen": {
+    text: [
+      "In 1987 the magazine Tekhnika Molodezhi printed a program for the Soviet programmable calculators MK-61 and MK-52 in which a queen mates a lone king.",
+      "The white king never leaves c3: Brudno and Landau had shown by computer that from there the queen mates within 23 moves from any start.",
+      "You key in the black king's square; the calculator answers with the queen's square. Here the original program runs on an emulator of the calculator's chips.",
+    ],
+    caption: "The start: white king c3 (it never moves), queen g7; the black king is placed on any free square.",
+    fen: "8/6Q1/8/8/8/2K5/8/8 w - - 0 1",
+    lamps: [
+      "The display shows the queen's square as two digits, file then rank: 27. is b7.",
+      "ЕГГОГ (error) means the queen is about to mate on the edge, or announces a check along the first rank or file: the player presses С/П and the next display gives the move. ЗГГОГ (shown 3.ГГ0Г) announces mate in two; the player answers Cx 2 В/О С/П.",
+    ],
+  },
+  rook: {
+    text: [
+      "A program for the Soviet MK-61 programmable calculator in which king and rook mate a lone king, with squares written as two digits (11 = a1, 88 = h8).",
+      "You key in the black king's square; the calculator shows the white reply. Its start test refuses some positions, and in play a good defence can still make it refuse.",
+      "The variants here are the same program written natively, with the readings of the calculator's conditional jump that the sources disagree on.",
+    ],
+    caption: "The start of the calculator traces this project checks against: white king e1, rook a2, black king e5.",
+    fen: "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
+    lamps: [
+      "The display shows the move: 4.2 moves the king to d2, 25. the rook to b5, 1. 25 the rook to b5 with check.",
+      "9------0. means a position the program will not play: the player was told to turn the board a quarter and key the men in again.",
+    ],
+  },
+  perfect: {
+    text: [
+      "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
+      "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
+      "Against it the person plays the longest defence they can find; the Tablebase view shows the value of every move.",
+    ],
+    caption: "The start of the game printed with El Ajedrecista's description: white king f2, rook a4, black king b6.",
+    fen: "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
+    lamps: ["It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules."],
+  },
+};
+
+function aboutOf(name) {
+  return ABOUT[name] || (name && name.startsWith("mk61-rook") ? ABOUT.rook : ABOUT.perfect);
+}
+
+// The README's table of claims: what the buttons run.
+const CLAIMS = [
+  { source: "Seed 004 (El Ajedrecista)", claim: "The machine mates \"in at most 63 moves\".",
+    finding: "False: 66 moves against the best defence from the machine's own start (white king a8, rook b7, black king d6); perfect play mates from there in 15.",
+    audit: { strategy: "torres", starts: "machine", side: "white" } },
+  { source: "Seed 004", claim: "\"The theoretical optimum being 16\".",
+    finding: "True: the longest mate with king and rook against king is 16 moves.",
+    probe: "8/8/8/8/8/2k5/1R6/K7 w - - 0 1" },
+  { source: "Other sources (El Ajedrecista)", claim: "It mates in \"less than 50 moves against any defence\".",
+    finding: "False: from 28 of the 42 starts of the machine the defence lasts beyond move 50.",
+    audit: { strategy: "torres", starts: "machine", side: "white" } },
+  { source: "Seed 001 (MK-61 rook program)", claim: "No wrong position can arise after the start check.",
+    finding: "False: from 1 620 of 50 554 accepted starts the defence makes it show 9------0. mid-game; elsewhere it mates in at most 65 moves.",
+    audit: { strategy: "mk61-rook-native", starts: "all", side: "white" } },
+  { source: "Seed 000 (MK-61 queen program)", claim: "The program mates from any start.",
+    finding: "On the emulator: from 4 of the 35 placements the calculator answers with an illegal knight's move of the queen; elsewhere it mates in at most 22 moves.",
+    audit: { strategy: "mk61-queen", starts: "machine", side: "white" } },
+  { source: "Seed 000 (Brudno and Landau)", claim: "Queen and a king fixed on c3 mate \"within 23 moves\" from any start.",
+    finding: "True, and 23 is reached.", probe: "8/8/6k1/8/8/2K5/8/2Q5 w - - 0 1", fixed: "c3" },
+  { source: "Seed 000", claim: "Only c3 and its mirrors c6, f6, f3 win every start.",
+    finding: "True.", command: "ajedrecista solve KQvK --fixed-king all" },
+];
+
 // Men drawn in a 100 x 100 box: [filled outline, lines].
 const MEN = {
   k: ["M28 88 L72 88 L69 74 Q86 56 70 44 Q58 38 50 50 Q42 38 30 44 Q14 56 31 74 Z",
@@ -102,25 +202,43 @@ function manGroup(man, x, y) {
   return g;
 }
 
+const MAN_NAMES = { K: "white king", R: "white rook", Q: "white queen", k: "black king" };
+
+/** The men in words: "white king a8, white rook b7, black king d6". */
+function describeMen(men) {
+  const order = ["K", "Q", "R", "k"];
+  const list = Object.entries(men).sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]));
+  return list.length ? list.map(([square, man]) => `${MAN_NAMES[man] || man} ${square}`).join(", ") : "empty board";
+}
+
 /**
  * Draws a board into `container`: `men` by square, `marks` as
  * {class: [squares]}, optional animation {from, to} of the man now on `to`.
- * Returns the svg.
+ * With `squareIds` (a prefix) every square is labelled for screen readers
+ * and has the id prefix + square. Returns the svg.
  */
-function drawBoard(container, men, marks = {}, animate = null, label = "") {
-  const svg = el("svg", { viewBox: "0 0 8 8", role: "img", "aria-label": label || "chess board" });
+function drawBoard(container, men, marks = {}, animate = null, label = "", squareIds = null) {
+  const title = `${label || "chess board"}: ${describeMen(men)}`;
+  const svg = el("svg", squareIds ? { viewBox: "0 0 8 8", role: "group", "aria-label": title }
+    : { viewBox: "0 0 8 8", role: "img", "aria-label": title });
   for (let rank = 7; rank >= 0; rank--) {
     for (let file = 0; file < 8; file++) {
       const square = squareName(file, rank);
-      svg.append(el("rect", {
+      const attrs = {
         x: file, y: 7 - rank, width: 1, height: 1, "data-square": square,
         class: (file + rank) % 2 === 0 ? "sq-dark" : "sq-light",
-      }));
+      };
+      if (squareIds) {
+        attrs.id = squareIds + square;
+        attrs.role = "img";
+        attrs["aria-label"] = `${square}: ${MAN_NAMES[men[square]] || "empty"}`;
+      }
+      svg.append(el("rect", attrs));
     }
   }
   for (let i = 0; i < 8; i++) {
-    svg.append(el("text", { x: i + 0.04, y: 7.96, class: "coord" }, FILES[i]));
-    svg.append(el("text", { x: 7.86, y: 7 - i + 0.18, class: "coord" }, String(i + 1)));
+    svg.append(el("text", { x: i + 0.04, y: 7.96, class: "coord", "aria-hidden": "true" }, FILES[i]));
+    svg.append(el("text", { x: 7.86, y: 7 - i + 0.18, class: "coord", "aria-hidden": "true" }, String(i + 1)));
   }
   for (const [cls, squares] of Object.entries(marks)) {
     for (const square of squares || []) {
@@ -174,29 +292,56 @@ const play = {
   game: null,
   selected: null,
   cursor: "e4",
+  // The cursor is drawn only after the board is used by keyboard.
+  keyboard: false,
   dragging: null,
   setup: false,
   setupMen: parseBoard("8/8/1k6/8/R7/8/5K2/8"),
+  // The board shows a game that a failed request has left behind.
+  stale: false,
+  // The calculator display's turn shown, and the timer of its next state.
+  displayShown: null,
+  displayTimer: null,
+  // The lamp of the last move, while it is lit.
+  lamp: null,
 };
 
 function strategyInfo(name) { return play.strategies.find((s) => s.name === name); }
+function labelOf(name) { return (strategyInfo(name) || { label: name }).label; }
 
-function setStatus(text, over = false) {
+/** A server message with every automaton's internal name replaced by its label. */
+function humanize(text) {
+  let out = String(text || "");
+  const names = play.strategies.map((s) => s.name).sort((a, b) => b.length - a.length);
+  for (const name of names) {
+    out = out.replace(new RegExp(`(^|[^\\w-])${name.replace(/-/g, "\\-")}(?![\\w-])`, "g"), `$1${labelOf(name)}`);
+  }
+  return out;
+}
+
+function setStatus(text, kind = "") {
   $("status").textContent = text;
-  $("status").classList.toggle("over", over);
+  $("status").className = kind;
+  $("board-lamp").classList.toggle("on", kind === "lamp-text");
+}
+
+/** The machine stops after this many illegal moves, as in 1912. */
+function limitText(limit) {
+  return `as in 1912, the machine stops after ${limit === 3 ? "three" : limit} illegal moves`;
 }
 
 function setLamp(lamp) {
+  play.lamp = lamp;
   const on = Boolean(lamp);
   $("lamp").classList.toggle("on", on);
   $("lamp").dataset.on = String(on);
-  $("lamp-reason").textContent = on ? lamp.reason : "off";
+  $("lamp-reason").textContent = on ? humanize(lamp.reason) : "off";
 }
 
 function setIllegalCount(illegal) {
   const { count, limit, stopped } = illegal;
   $("lamp-count").textContent = limit
-    ? `${count} of ${limit} illegal moves${stopped ? ": the machine has stopped" : ""}`
+    ? `${count} of ${limit} illegal moves${stopped ? ": the machine has stopped" : ""} (${limitText(limit)})`
     : `${count} illegal moves`;
 }
 
@@ -205,35 +350,38 @@ function renderTorresLamps(lit = []) {
   box.replaceChildren();
   for (const [name, label] of TORRES_LAMPS) {
     const lamp = html("div", { class: "t-lamp" + (lit.includes(name) ? " on" : ""), "data-lamp": name });
-    lamp.append(html("span", { class: "bulb", "aria-hidden": "true" }), html("span", {}, label));
-    if (lit.includes(name)) lamp.setAttribute("aria-label", label + ": lit");
+    lamp.append(html("span", { class: "bulb", "aria-hidden": "true" }), html("span", {}, label + (lit.includes(name) ? " (lit)" : "")));
     box.append(lamp);
   }
 }
 
-// Seven segments a..g of each character.
+// Seven segments a..g of each glyph of the MK-61's indicator: the digits,
+// minus, L, C, Г, Е, blank. The Cyrillic О and З of the error words are the
+// digits 0 and 3 on the indicator (ЗГГОГ is 3.ГГ0Г, with the point); the
+// Latin E is the same glyph as Е.
 const SEGMENTS = {
   "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg",
-  "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg", "-": "g", "E": "adefg",
-  "C": "adef", "L": "def", "Г": "aef", " ": "",
+  "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg", "-": "g", "L": "def",
+  "C": "adef", "Г": "aef", "Е": "adefg", " ": "",
 };
+const GLYPH_OF = { "E": "Е", "О": "0", "O": "0", "З": "3" };
 
 /** Characters of `text` as display cells, a point joining the digit before. */
 function displayCells(text) {
   const cells = [];
   for (const ch of text) {
-    if (ch === "." || ch === ",") {
+    if (ch === ".") {
       if (cells.length === 0) cells.push({ ch: " ", dot: true });
       else cells[cells.length - 1].dot = true;
-    } else cells.push({ ch, dot: false });
+    } else cells.push({ ch: GLYPH_OF[ch] || ch, dot: ch === "З" });
   }
   return cells;
 }
 
 /**
- * The MK-61's twelve places: the mantissa's sign, eight digits, the
- * exponent's sign and two digits. `text` is the mantissa and, after a
- * space, the exponent ("1. 25": 10^25).
+ * One display state as the MK-61's twelve places: the mantissa's sign,
+ * eight digits, the exponent's sign and two digits. `text` is the mantissa
+ * and, after a space, the exponent ("1. 25": 10^25).
  */
 function mk61Cells(text) {
   const blank = () => ({ ch: " ", dot: false });
@@ -246,15 +394,30 @@ function mk61Cells(text) {
   return [...mantissa, ...exponent];
 }
 
-function renderMk61(text) {
-  const svg = $("mk61-display");
+/**
+ * The displays of one turn, in the order the person saw them: "ЕГГОГ,
+ * 61." is the error, then (after С/П) 61.; "9------0. x3, then 87." is the
+ * refusal, then the answer after the board was turned.
+ */
+function displayStates(text) {
+  return String(text || "").split(/,\s*(?:then\s+)?/)
+    .map((state) => state.replace(/\s+x\d+$/, "").trim())
+    .filter((state) => state.length > 0);
+}
+
+function drawMk61(svg, text) {
+  drawCells(svg, mk61Cells(text));
+  svg.dataset.text = text;
+}
+
+/** Twelve places {ch, dot} in seven segments and a point each. */
+function drawCells(svg, cells) {
   svg.replaceChildren();
-  $("mk61-text").textContent = text ? `display: ${text}` : "";
-  const cells = mk61Cells(text);
   cells.slice(0, 12).forEach((cell, i) => {
     const x = 6 + i * 19.5, y = 6;
     const on = SEGMENTS[cell.ch] ?? "";
-    const seg = (name, attrs) => svg.append(el("rect", { ...attrs, rx: 1, class: on.includes(name) ? "seg-on" : "seg-off" }));
+    const place = el("g", { "data-place": i });
+    const seg = (name, attrs) => place.append(el("rect", { ...attrs, rx: 1, "data-seg": name, class: on.includes(name) ? "seg-on" : "seg-off" }));
     seg("a", { x: x + 2, y, width: 10, height: 2.4 });
     seg("b", { x: x + 12, y: y + 2, width: 2.4, height: 12 });
     seg("c", { x: x + 12, y: y + 16, width: 2.4, height: 12 });
@@ -262,8 +425,28 @@ function renderMk61(text) {
     seg("e", { x, y: y + 16, width: 2.4, height: 12 });
     seg("f", { x, y: y + 2, width: 2.4, height: 12 });
     seg("g", { x: x + 2, y: y + 14, width: 10, height: 2.4 });
-    svg.append(el("circle", { cx: x + 16.5, cy: y + 29, r: 1.5, class: cell.dot ? "seg-on" : "seg-off" }));
+    place.append(el("circle", { cx: x + 16.5, cy: y + 29, r: 1.5, "data-seg": "p", class: cell.dot ? "seg-on" : "seg-off" }));
+    svg.append(place);
   });
+}
+
+/** Shows the turn's displays one after the other, 2 s apart. */
+function renderMk61(text, animate) {
+  // A redraw of the same turn leaves its states running.
+  if (!animate && text === play.displayShown) return;
+  play.displayShown = text;
+  clearTimeout(play.displayTimer);
+  const states = displayStates(text);
+  const svg = $("mk61-display");
+  const show = (i) => {
+    const state = states[i] || "";
+    drawMk61(svg, state);
+    svg.dataset.step = `${i + 1}/${Math.max(1, states.length)}`;
+    const next = i + 1 < states.length ? ", then, after С/П, the next display" : "";
+    $("mk61-text").textContent = state ? `Display: ${state}${next}` : "";
+    if (i + 1 < states.length) play.displayTimer = setTimeout(() => show(i + 1), 2000);
+  };
+  show(animate ? 0 : Math.max(0, states.length - 1));
 }
 
 function speak(word) {
@@ -289,31 +472,50 @@ function moveListItems(startFen, plies) {
   return items;
 }
 
+function blackKing(men) { return Object.keys(men).find((s) => men[s] === "k"); }
+
+function renderHeading() {
+  const name = play.game ? play.game.strategy : $("opponent").value;
+  $("opponent-heading").textContent = `Playing against ${labelOf(name)}`;
+  renderAbout(name);
+}
+
 function renderGame(animate) {
   const game = play.game;
-  const info = strategyInfo(game.strategy) || { label: game.strategy };
   const men = parseBoard(game.board);
   const marks = {};
+  const reply = game.last_reply;
   if (game.last_move) marks["mark-last"] = [game.last_move.slice(0, 2), game.last_move.slice(2, 4)];
+  if (reply && (reply.check || reply.mate) && game.last_move === reply.uci && blackKing(men)) {
+    marks[reply.mate ? "mark-mate" : "mark-check"] = [blackKing(men)];
+  }
   if (game.placing) marks["mark-start"] = game.start_squares;
   if (play.selected) {
     marks["mark-selected"] = [play.selected];
     marks["mark-target"] = game.black_moves.filter((m) => m.startsWith(play.selected)).map((m) => m.slice(2, 4));
   }
-  if (document.activeElement === $("play-board")) marks["mark-cursor"] = [play.cursor];
-  const replyAnimation = animate && game.last_reply ? { from: game.last_reply.from, to: game.last_reply.to } : null;
-  const svg = drawBoard($("play-board"), men, marks, replyAnimation, `Game against ${info.label}`);
+  const board = $("play-board");
+  const cursor = play.keyboard && document.activeElement === board;
+  if (cursor) marks["mark-cursor"] = [play.cursor];
+  const replyAnimation = animate && reply ? { from: reply.from, to: reply.to } : null;
+  const svg = drawBoard(board, men, marks, replyAnimation, `Game against ${labelOf(game.strategy)}`, "sq-");
   svg.dataset.placing = String(game.placing);
+  if (cursor) board.setAttribute("aria-activedescendant", "sq-" + play.cursor);
+  else board.removeAttribute("aria-activedescendant");
   $("undo").disabled = !game.can_undo;
+  renderHeading();
 
-  const reply = game.last_reply;
   renderTorresLamps(reply ? reply.lamps : []);
   $("torres-lamps").hidden = game.strategy !== "torres";
   $("mk61").hidden = !game.strategy.startsWith("mk61");
-  renderMk61(reply ? reply.display : "");
-  $("reason").textContent = reply ? `${reply.san}: ${reply.reason}` : "";
+  renderMk61(reply ? reply.display : "", animate);
+  $("reason").textContent = reply ? `${reply.san}: ${reply.reason}${REASON_NOTES[reply.reason] ? ` (${REASON_NOTES[reply.reason]})` : ""}` : "";
   setIllegalCount(game.illegal);
-  $("dtm").textContent = game.end ? "(the game is over)" : game.dtm === null ? "-" : `${game.dtm} moves`;
+  $("dtm").textContent = game.end
+    ? "The game is over."
+    : game.dtm === null
+      ? "Once the black king stands, this line says how fast perfect play would mate from here."
+      : `From here perfect play (the tables) mates in ${game.dtm} moves, whatever Black does.`;
 
   const list = $("move-list");
   list.replaceChildren();
@@ -328,31 +530,108 @@ function renderGame(animate) {
   $("pgn").hidden = !game.end || !game.pgn;
 
   document.body.dataset.over = String(Boolean(game.end));
-  if (game.end) setStatus(game.end.text, true);
-  else if (game.placing) setStatus("Place the black king on one of the marked squares.");
-  else setStatus(`Your move (${game.moves.length ? "the machine played " + (reply ? reply.san : "") : "Black to move"}).`);
+  document.body.dataset.ply = String(game.moves.length);
+  const lamp = play.lamp;
+  if (lamp && lamp.stopped) setStatus(`Illegal: ${humanize(lamp.reason)}. ${humanize(game.end ? game.end.text : "")}`, "lamp-text");
+  else if (game.end) setStatus(humanize(game.end.text), "over");
+  else if (lamp) {
+    const why = game.placing ? ` It counts: ${limitText(lamp.limit)}.` : "";
+    setStatus(`Illegal: ${humanize(lamp.reason)} (${lamp.count} of ${lamp.limit}).${why}`, "lamp-text");
+  } else if (game.placing) setStatus("Place the black king on one of the marked squares.");
+  else setStatus(reply && game.moves.length
+    ? `Your move. The machine played ${reply.san}${reply.mate ? ", mate" : reply.check ? ", check" : ""}.`
+    : "Your move (Black to move).");
+}
+
+/** The game's id and the view, in the address: a reload resumes, Back and Forward move between views. */
+function urlFor(view, gameId) {
+  const params = new URLSearchParams();
+  if (view && view !== "play") params.set("view", view);
+  if (gameId) params.set("game", gameId);
+  const query = params.toString();
+  return location.pathname + (query ? "?" + query : "");
+}
+
+function currentView() {
+  const tab = document.querySelector('[role="tab"][aria-selected="true"]');
+  return tab ? tab.id.replace("tab-", "") : "play";
+}
+
+function rememberGame() {
+  const id = play.game ? play.game.id : null;
+  history.replaceState({ view: currentView(), game: id }, "", urlFor(currentView(), id));
+}
+
+function setStale(stale) {
+  play.stale = stale;
+  $("play-board").classList.toggle("stale", stale);
+  $("play-board").setAttribute("aria-disabled", String(stale));
+  $("move-input").disabled = stale;
+}
+
+function showGame(game, animate) {
+  play.game = game;
+  play.selected = null;
+  play.setup = false;
+  $("setup-tools").hidden = true;
+  $("game-missing").hidden = true;
+  $("opponent").value = game.strategy;
+  $("opponent-confirm").hidden = true;
+  setStale(false);
+  setLamp(null);
+  renderGame(animate);
+  rememberGame();
+}
+
+function fieldError(id, text) {
+  $(id).textContent = text || "";
+  const input = { "start-fen-error": "start-fen", "probe-error": "probe-fen", "audit-error": "audit-strategy" }[id];
+  if (input) $(input).setAttribute("aria-invalid", String(Boolean(text)));
 }
 
 async function newGame(event) {
   if (event) event.preventDefault();
   const strategy = $("opponent").value;
   const body = { strategy };
-  if (document.querySelector('input[name="start"]:checked').value === "fen") body.fen = $("start-fen").value.trim();
+  const fromFen = document.querySelector('input[name="start"]:checked').value === "fen";
+  if (fromFen) body.fen = $("start-fen").value.trim();
+  fieldError("start-fen-error", "");
+  fieldError("new-game-error", "");
   busy(true);
   const response = await api("POST", "/api/games", body);
   busy(false);
-  if (!response.ok) { setStatus(response.body.error || "the game cannot start"); return; }
-  play.game = response.body;
-  play.selected = null;
-  play.setup = false;
-  $("setup-tools").hidden = true;
-  setLamp(null);
-  renderGame(true);
+  if (!response.ok) {
+    const error = humanize(response.body.error || "the game cannot start");
+    fieldError(fromFen ? "start-fen-error" : "new-game-error", error);
+    if (play.game) {
+      setStale(true);
+      setStatus(`No new game: ${error}. The board shows your previous game, greyed out.`, "error");
+    } else setStatus(`No game: ${error}.`, "error");
+    return;
+  }
+  showGame(response.body, true);
   announce(play.game.last_reply);
+}
+
+/** A game of the address: resumed, or a notice that it is gone. */
+async function loadGame(id) {
+  const response = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+  if (response.ok) { showGame(response.body, false); return true; }
+  play.game = null;
+  setStale(false);
+  $("play-board").replaceChildren();
+  $("game-missing-text").textContent = response.status === 404 || response.status === 400
+    ? "That game is not on the server: it never existed, or it expired after an hour without moves, or the server restarted."
+    : `That game cannot be loaded: ${humanize(response.body.error)}.`;
+  $("game-missing").hidden = false;
+  setStatus("No game.", "error");
+  renderHeading();
+  return false;
 }
 
 function announce(reply) {
   if (!reply) return;
+  $("machine-say").textContent = `The machine played ${reply.san}${reply.mate ? ", mate" : reply.check ? ", check" : ""}.`;
   if (reply.mate) speak("mate");
   else if (reply.check) speak("jaque");
 }
@@ -361,7 +640,7 @@ function busy(on) { document.body.dataset.busy = String(on); }
 
 async function sendMove(text) {
   const game = play.game;
-  if (!game || document.body.dataset.busy === "true") return;
+  if (!game || play.stale || document.body.dataset.busy === "true") return;
   busy(true);
   const response = await api("POST", `/api/games/${game.id}/moves`, { move: text });
   busy(false);
@@ -375,16 +654,16 @@ async function sendMove(text) {
     play.game = response.body.game;
     setLamp(response.body.lamp);
     renderGame(false);
-    if (response.body.lamp.stopped) setStatus("Three illegal moves: the machine stops.", true);
+    $("machine-say").textContent = $("status").textContent;
   } else {
-    setStatus(response.body.error || "the move was not taken");
+    setStatus(humanize(response.body.error || "the move was not taken"), "error");
   }
 }
 
 function boardSquare(square) {
   const game = play.game;
-  if (!game || play.setup) { if (play.setup) setupSquare(square); return; }
-  if (game.end) return;
+  if (play.setup) { setupSquare(square); return; }
+  if (!game || play.stale || game.end) return;
   if (game.placing) { sendMove(square); return; }
   const men = parseBoard(game.board);
   if (men[square] === "k") {
@@ -393,7 +672,7 @@ function boardSquare(square) {
   } else if (play.selected) {
     sendMove(play.selected + square);
   } else {
-    const king = Object.keys(men).find((s) => men[s] === "k");
+    const king = blackKing(men);
     if (king) sendMove(king + square);
   }
 }
@@ -414,15 +693,17 @@ function updateSetupFen() {
 }
 
 function drawSetup() {
-  drawBoard($("play-board"), play.setupMen, { "mark-cursor": document.activeElement === $("play-board") ? [play.cursor] : [] }, null, "set-up board");
+  const cursor = play.keyboard && document.activeElement === $("play-board");
+  drawBoard($("play-board"), play.setupMen, { "mark-cursor": cursor ? [play.cursor] : [] }, null, "Setting up", "sq-");
   setStatus("Setting up: click squares, then Start.");
 }
 
 function wirePlayBoard() {
   const board = $("play-board");
   board.addEventListener("pointerdown", (event) => {
+    play.keyboard = false;
     const svg = board.querySelector("svg");
-    if (!svg || !play.game || play.setup || play.game.end || play.game.placing) return;
+    if (!svg || !play.game || play.stale || play.setup || play.game.end || play.game.placing) return;
     const square = squareAt(svg, event.clientX, event.clientY);
     const men = parseBoard(play.game.board);
     if (square && men[square] === "k") {
@@ -463,16 +744,21 @@ function wirePlayBoard() {
       const file = Math.min(7, Math.max(0, fileOf(play.cursor) + df));
       const rank = Math.min(7, Math.max(0, rankOf(play.cursor) + dr));
       play.cursor = squareName(file, rank);
+      play.keyboard = true;
       redrawPlay();
+      const men = play.setup ? play.setupMen : play.game ? parseBoard(play.game.board) : {};
+      $("cursor-say").textContent = `${play.cursor}: ${MAN_NAMES[men[play.cursor]] || "empty"}`;
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
+      play.keyboard = true;
       boardSquare(play.cursor);
     } else if (event.key === "Escape") {
       play.selected = null;
       redrawPlay();
     }
   });
-  board.addEventListener("focus", redrawPlay);
+  // Focus by Tab shows the cursor; focus by a click does not.
+  board.addEventListener("focus", () => { play.keyboard = board.matches(":focus-visible"); redrawPlay(); });
   board.addEventListener("blur", redrawPlay);
 }
 
@@ -488,16 +774,57 @@ function download(name, text) {
   link.remove();
 }
 
+/** A change of opponent: at once if no game is in play, else after asking. */
+function opponentChanged() {
+  const name = $("opponent").value;
+  const fen = $("start-fen");
+  const previous = play.game ? strategyInfo(play.game.strategy) : null;
+  if (!fen.value.trim() || (previous && fen.value === previous.demo_fen) || play.strategies.some((s) => s.demo_fen === fen.value)) {
+    fen.value = strategyInfo(name).demo_fen;
+  }
+  const inPlay = play.game && !play.game.end && play.game.moves.length > 0 && !play.stale;
+  if (!play.game || name === play.game.strategy) { $("opponent-confirm").hidden = true; return; }
+  if (!inPlay) { newGame(); return; }
+  $("opponent-confirm-text").textContent = `Start a new game against ${labelOf(name)}? The game in play will be left.`;
+  $("opponent-confirm").hidden = false;
+  renderAbout(name);
+}
+
+// --- about the machine ---
+
+function renderAbout(name) {
+  const about = aboutOf(name);
+  $("about-title").textContent = `About: ${labelOf(name)}`;
+  $("about-text").replaceChildren(...about.text.map((line) => html("p", {}, line)));
+  $("about-lamps").replaceChildren(...about.lamps.map((line) => html("p", {}, line)));
+  $("about-caption").textContent = about.caption;
+  const marks = {};
+  if (about.starts === "rank1-6") {
+    marks["mark-start"] = [];
+    for (let rank = 0; rank < 6; rank++) for (let file = 0; file < 8; file++) {
+      const square = squareName(file, rank);
+      if (!["a7", "b7"].includes(square)) marks["mark-start"].push(square);
+    }
+  }
+  drawBoard($("about-board"), parseBoard(about.fen), marks, null, about.caption);
+}
+
 // --- the audit view ---
 
 const replay = { plies: [], start: "", index: 0 };
 
+let chartData = null;
+
 function drawChart(histogram, perfect) {
+  chartData = [histogram, perfect];
   const svg = $("audit-chart");
   svg.replaceChildren();
+  // A narrow chart on a narrow screen keeps its labels readable.
+  const width = Math.round(Math.min(640, Math.max(300, svg.parentElement.clientWidth - 24)));
+  svg.setAttribute("viewBox", `0 0 ${width} 260`);
   const maxMoves = Math.max(1, ...histogram.map((h) => h[0]), ...perfect.map((h) => h[0]));
   const maxCount = Math.max(1, ...histogram.map((h) => h[1]), ...perfect.map((h) => h[1]));
-  const left = 50, right = 630, top = 10, bottom = 225;
+  const left = 50, right = width - 10, top = 10, bottom = 225;
   const slot = (right - left) / maxMoves;
   const height = (count) => ((bottom - top) * count) / maxCount;
   svg.append(el("line", { x1: left, y1: bottom, x2: right, y2: bottom, class: "axis" }));
@@ -513,20 +840,21 @@ function drawChart(histogram, perfect) {
       svg.append(bar);
     }
   }
-  const step = maxMoves > 40 ? 10 : 5;
+  const step = maxMoves * 30 > right - left ? 10 : 5;
   for (let m = step; m <= maxMoves; m += step) {
-    svg.append(el("text", { x: left + (m - 0.5) * slot, y: bottom + 14, "text-anchor": "middle" }, String(m)));
+    svg.append(el("text", { x: left + (m - 0.5) * slot, y: bottom + 16, "text-anchor": "middle" }, String(m)));
   }
-  svg.append(el("text", { x: (left + right) / 2, y: 252, "text-anchor": "middle" }, "White's moves to mate"));
-  svg.append(el("text", { x: left - 6, y: top + 8, "text-anchor": "end" }, String(maxCount)));
+  svg.append(el("text", { x: (left + right) / 2, y: 254, "text-anchor": "middle" }, "White's moves to mate"));
+  svg.append(el("text", { x: left - 6, y: top + 10, "text-anchor": "end" }, String(maxCount)));
   svg.append(el("text", { x: left - 6, y: bottom, "text-anchor": "end" }, "0"));
 }
 
 function showReplay() {
+  if (!replay.start) { $("replay-board").replaceChildren(); $("replay-caption").textContent = ""; return; }
   const fen = replay.index === 0 ? replay.start : replay.plies[replay.index - 1].fen;
   const last = replay.index === 0 ? null : replay.plies[replay.index - 1].uci;
   const marks = last ? { "mark-last": [last.slice(0, 2), last.slice(2, 4)] } : {};
-  drawBoard($("replay-board"), parseBoard(fen), marks, null, "longest game");
+  drawBoard($("replay-board"), parseBoard(fen), marks, null, "The longest game");
   $("replay-slider").max = String(replay.plies.length);
   $("replay-slider").value = String(replay.index);
   $("replay-caption").textContent = replay.index === 0
@@ -534,16 +862,34 @@ function showReplay() {
     : `Ply ${replay.index} of ${replay.plies.length}: ${replay.plies[replay.index - 1].san}`;
 }
 
+function clearAudit() {
+  chartData = null;
+  $("audit-summary").replaceChildren();
+  $("audit-chart").replaceChildren();
+  replay.plies = [];
+  replay.start = "";
+  showReplay();
+}
+
 async function runAudit(event) {
   if (event) event.preventDefault();
   const name = $("audit-strategy").value;
   const query = `starts=${$("audit-starts").value}&side=${$("audit-side").value}`;
+  clearAudit();
+  fieldError("audit-error", "");
   $("audit-summary").textContent = "Auditing...";
+  document.body.dataset.auditing = "true";
   const response = await api("GET", `/api/audit/${encodeURIComponent(name)}?${query}`);
-  if (!response.ok) { $("audit-summary").textContent = response.body.error; return; }
+  document.body.dataset.auditing = "false";
+  if (!response.ok) {
+    clearAudit();
+    fieldError("audit-error", humanize(response.body.error));
+    $("audit-summary").textContent = "No audit: see the message above.";
+    return;
+  }
   const audit = response.body;
   const summary = $("audit-summary");
-  summary.replaceChildren(html("h2", {}, `${audit.strategy}: ${audit.starts_set} starts, ${audit.side_to_move} to move`));
+  summary.replaceChildren(html("h2", {}, `${labelOf(audit.strategy)}: ${START_SETS[audit.starts_set] || audit.starts_set}, ${audit.side_to_move} to move`));
   const table = html("table");
   const rows = [
     ["starts", audit.starts],
@@ -552,15 +898,18 @@ async function runAudit(event) {
   if (audit.excess_over_perfect) {
     const e = audit.excess_over_perfect;
     rows.push(["perfect play's longest mate", `${e.perfect_worst} moves`]);
-    rows.push(["excess over perfect play", `max ${e.max}, mean ${e.mean.toFixed(2)}`]);
+    rows.push(["excess over perfect play", `at most ${e.max} moves, ${e.mean.toFixed(2)} on average`]);
   }
-  for (const [kind, count] of Object.entries(audit.failures)) if (count > 0) rows.push([`failures: ${kind}`, count]);
+  for (const [kind, count] of Object.entries(audit.failures)) if (count > 0) rows.push([`fails: ${FAILURES[kind] || kind}`, count]);
   for (const [k, v] of rows) {
     const tr = html("tr");
-    tr.append(html("th", {}, k), html("td", {}, String(v)));
+    tr.append(html("th", { scope: "row" }, k), html("td", {}, String(v)));
     table.append(tr);
   }
   summary.append(table);
+  if (audit.strategy === "mk61-queen") {
+    summary.append(html("p", { class: "hint" }, "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same 35."));
+  }
   drawChart(audit.histogram, audit.perfect_histogram);
   if (audit.longest) {
     replay.plies = audit.longest.plies;
@@ -572,23 +921,35 @@ async function runAudit(event) {
 
 // --- the tablebase view ---
 
+function clearProbe() {
+  $("probe-board").replaceChildren();
+  $("probe-moves").replaceChildren();
+  $("probe-pv").textContent = "";
+}
+
 async function probe(event) {
   if (event) event.preventDefault();
   const fen = $("probe-fen").value.trim();
   const fixed = $("probe-fixed").value.trim();
   let query = `fen=${encodeURIComponent(fen)}`;
   if (fixed) query += `&fixed_king=${encodeURIComponent(fixed)}`;
+  clearProbe();
+  fieldError("probe-error", "");
   $("probe-summary").textContent = "Probing...";
   const response = await api("GET", `/api/probe?${query}`);
-  const body = $("probe-moves");
-  body.replaceChildren();
-  $("probe-pv").textContent = "";
-  if (!response.ok) { $("probe-summary").textContent = response.body.error; return; }
+  if (!response.ok) {
+    clearProbe();
+    fieldError("probe-error", humanize(response.body.error));
+    $("probe-summary").textContent = "No position: see the message above.";
+    return;
+  }
   const view = response.body;
-  drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "probed position");
+  drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position");
   const value = view.checkmate ? "checkmated" : view.stalemate ? "stalemate"
     : view.result === "draw" ? "draw" : `${view.result}, mate in ${view.dtm_moves} (${view.dtm_plies} plies)`;
-  $("probe-summary").textContent = `${view.material} (${view.variant}), ${view.turn} to move: ${value}`;
+  const variant = view.variant === "standard" ? "" : ` (${view.variant.replace(/^fixed-king-/, "white king fixed on ")})`;
+  $("probe-summary").textContent = `${view.material}${variant}, ${view.turn} to move: ${value}`;
+  const body = $("probe-moves");
   for (const move of view.moves) {
     const tr = html("tr");
     const cell = html("td");
@@ -602,23 +963,194 @@ async function probe(event) {
   if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}`;
 }
 
+// --- the clickable MK-61 ---
+
+// The keyboard, row by row: [token sent, label, F label, K label].
+const CALC_KEYS = [
+  [["F", "F", "", ""], ["SHR", "ШГ→", "x<0", ""], ["SHL", "←ШГ", "x=0", ""], ["VO", "В/О", "x≥0", ""], ["SP", "С/П", "x≠0", ""]],
+  [["K", "K", "", ""], ["PX", "П→X", "L0", ""], ["XP", "X→П", "L1", ""], ["BP", "БП", "L2", ""], ["PP", "ПП", "L3", ""]],
+  [["7", "7", "sin", "[x]"], ["8", "8", "cos", "{x}"], ["9", "9", "tg", "max"], ["-", "−", "√", ""], ["/", "÷", "1/x", ""]],
+  [["4", "4", "sin⁻¹", "|x|"], ["5", "5", "cos⁻¹", "ЗН"], ["6", "6", "tg⁻¹", "°←′"], ["+", "+", "π", "°→′"], ["*", "×", "x²", ""]],
+  [["1", "1", "eˣ", ""], ["2", "2", "lg", ""], ["3", "3", "ln", "°←′″"], ["XY", "↔", "xʸ", "°→′″"], ["UP", "В↑", "Bx", "СЧ"]],
+  [["0", "0", "10ˣ", "НОП"], [".", ".", "⟳", "∧"], ["NEG", "/-/", "АВТ", "∨"], ["VP", "ВП", "ПРГ", "⊕"], ["CX", "Cx", "CF", "ИНВ"]],
+];
+
+const CALC_HELP = {
+  queen: "The queen program is keyed in with its presets; the display 77. is the queen on g7, the white king stands on c3 and never moves. Key the black king's square as file, point, rank, then С/П (f4: 6 . 4 С/П). The display gives the queen's new square (file, rank). On ЕГГОГ press С/П; on ЗГГОГ press Cx 2 В/О С/П.",
+  rook: "The rook program is keyed in with its presets and the white men of the seed's reference trace: king e1 (X→П3, X→П4), rook a2 (X→П5, X→П6). Key the black king's square as file and rank, then С/П (e5: 5 5 С/П). X.Y moves the king to X,Y; XY. the rook; 1. XY the rook with check; 9------0. refuses the position.",
+  none: "A calculator just switched on: every key works as on the real one, run by the emulator on the server.",
+};
+
+const calc = { id: null, program: null, keys: [], men: {}, busy: false };
+
+function showCalculator(view) {
+  calc.id = view.id;
+  const cells = view.places.map((p) => ({ ch: GLYPH_OF[p.glyph] || p.glyph, dot: p.point }));
+  drawCells($("calc-display"), cells);
+  $("calc-display").dataset.text = view.display;
+  $("calc-text").textContent = `Display: ${view.display.trim() || "blank"}`;
+  for (const radio of document.querySelectorAll('input[name="calc-switch"]')) radio.checked = radio.value === view.switch;
+}
+
+/**
+ * The program's board, as the person kept it in 1987: the black king on
+ * the square keyed before С/П, the white man where the display says (queen
+ * `FR.`; rook program: king `F.R`, rook `FR.` or `1. FR` with check); the
+ * tables say whether it is mate.
+ */
+async function followGame(token, view) {
+  if (!calc.program) return;
+  if (token !== "SP") { calc.keys.push(token); return; }
+  const typed = calc.keys.join(" ");
+  calc.keys = [];
+  const keyed = calc.program === "queen" ? typed.match(/^([1-8]) \. ([1-8])$/) : typed.match(/^([1-8]) ([1-8])$/);
+  if (keyed) calc.men.king = FILES[Number(keyed[1]) - 1] + keyed[2];
+  const text = view.display.trim().replace(/\s+/g, " ");
+  const square = (f, r) => FILES[Number(f) - 1] + r;
+  let shown = null;
+  if ((shown = text.match(/^([1-8])([1-8])\.$/))) calc.men.man = square(shown[1], shown[2]);
+  else if (calc.program === "rook" && (shown = text.match(/^1\. ([1-8])([1-8])$/))) calc.men.man = square(shown[1], shown[2]);
+  else if (calc.program === "rook" && (shown = text.match(/^([1-8])\.([1-8])$/))) calc.men.white = square(shown[1], shown[2]);
+  const men = calcMen();
+  if (!calc.men.king || !shown) {
+    drawBoard($("calc-board"), men, {}, null, "The program's game");
+    $("calc-status").textContent = /Г|-/.test(text) ? "The calculator signals: answer it as the help says." : "";
+    return;
+  }
+  const fixed = calc.program === "queen" ? "&fixed_king=c3" : "";
+  const response = await api("GET", `/api/probe?fen=${encodeURIComponent(boardFen(men) + " b - - 0 1")}${fixed}`);
+  const mate = response.ok && response.body.checkmate;
+  drawBoard($("calc-board"), men, mate ? { "mark-mate": [calc.men.king] } : {}, null, "The program's game");
+  const state = !response.ok ? `(${humanize(response.body.error)})`
+    : mate ? "checkmate" : response.body.stalemate ? "stalemate" : "black to move";
+  $("calc-status").textContent = `Black king ${calc.men.king}; white: ${describeMen(men).replace(/, black king.*/, "")}: ${state}.`;
+}
+
+function calcMen() {
+  const men = { [calc.men.white]: "K", [calc.men.man]: calc.program === "queen" ? "Q" : "R" };
+  if (calc.men.king) men[calc.men.king] = "k";
+  return men;
+}
+
+async function calcPress(token) {
+  if (!calc.id || calc.busy) return;
+  calc.busy = true;
+  document.body.dataset.calcBusy = "true";
+  const response = await api("POST", `/api/calculators/${calc.id}/press`, { key: token });
+  if (response.ok) {
+    fieldError("calc-error", response.body.stopped ? "" : "The program is still running (stopped by the server's limit).");
+    showCalculator(response.body);
+    await followGame(token, response.body);
+  } else fieldError("calc-error", humanize(response.body.error));
+  calc.busy = false;
+  document.body.dataset.calcBusy = "false";
+}
+
+async function calcLoad(program) {
+  fieldError("calc-error", "");
+  document.body.dataset.calcBusy = "true";
+  const response = await api("POST", "/api/calculators", program ? { program } : {});
+  document.body.dataset.calcBusy = "false";
+  if (!response.ok) { fieldError("calc-error", humanize(response.body.error)); return; }
+  calc.program = program;
+  calc.keys = [];
+  calc.men = program === "queen" ? { white: "c3", man: "g7", king: null } : { white: "e1", man: "a2", king: null };
+  showCalculator(response.body);
+  $("calc-help").textContent = CALC_HELP[program || "none"];
+  $("calc-status").textContent = "";
+  if (program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
+  else $("calc-board").replaceChildren();
+}
+
+function wireCalculator() {
+  const box = $("calc-keys");
+  for (const row of CALC_KEYS) {
+    for (const [token, label, f, k] of row) {
+      const button = html("button", {
+        type: "button", class: "calc-key" + (token === "F" ? " key-f" : token === "K" ? " key-k" : ""),
+        "data-key": token, title: label + (f ? `; F ${f}` : "") + (k ? `; K ${k}` : ""),
+      });
+      // The key's own label first for screen readers; the F label is drawn above it.
+      button.append(html("span", { class: "main" }, label),
+        html("span", { class: "shift-f" }, f ? ` ${f}` : "\u00a0"),
+        html("span", { class: "shift-k" }, k ? ` ${k}` : "\u00a0"));
+      button.addEventListener("click", () => calcPress(token));
+      box.append(button);
+    }
+  }
+  for (const radio of document.querySelectorAll('input[name="calc-switch"]')) {
+    radio.addEventListener("change", async () => {
+      if (!calc.id) return;
+      const response = await api("POST", `/api/calculators/${calc.id}/press`, { switch: radio.value });
+      if (response.ok) showCalculator(response.body); else fieldError("calc-error", humanize(response.body.error));
+    });
+  }
+  $("calc-queen").addEventListener("click", () => calcLoad("queen"));
+  $("calc-rook").addEventListener("click", () => calcLoad("rook"));
+  $("calc-off").addEventListener("click", () => calcLoad(null));
+}
+
+// --- the claims ---
+
+function renderClaims() {
+  const body = $("claims-rows");
+  body.replaceChildren();
+  for (const claim of CLAIMS) {
+    const tr = html("tr");
+    const action = html("td");
+    if (claim.audit) {
+      const button = html("button", { type: "button" }, `Run the audit of ${labelOf(claim.audit.strategy)}`);
+      button.addEventListener("click", () => {
+        $("audit-strategy").value = claim.audit.strategy;
+        $("audit-starts").value = claim.audit.starts;
+        $("audit-side").value = claim.audit.side;
+        selectTab($("tab-audit"), true, false);
+        runAudit();
+      });
+      action.append(button);
+    } else if (claim.probe) {
+      const button = html("button", { type: "button" }, "Open a longest mate in the tablebase");
+      button.addEventListener("click", () => {
+        $("probe-fen").value = claim.probe;
+        $("probe-fixed").value = claim.fixed || "";
+        selectTab($("tab-tables"), true, false);
+        probe();
+      });
+      action.append(button);
+    } else action.append("The page probes one square of the king at a time; for all of them: ",
+      html("code", {}, claim.command));
+    tr.append(html("td", {}, claim.source), html("td", {}, claim.claim), html("td", {}, claim.finding), action);
+    body.append(tr);
+  }
+}
+
 // --- tabs and start ---
 
-function selectTab(tab) {
+/** Shows a view; `push` records it in the history, `autoload` fills an empty view. */
+function selectTab(tab, push = true, autoload = true) {
   for (const other of document.querySelectorAll('[role="tab"]')) {
     const selected = other === tab;
     other.setAttribute("aria-selected", String(selected));
     other.tabIndex = selected ? 0 : -1;
     $(other.getAttribute("aria-controls")).hidden = !selected;
   }
-  if (tab.id === "tab-audit" && !$("audit-summary").textContent) runAudit();
-  if (tab.id === "tab-tables" && !$("probe-summary").textContent) probe();
+  const view = tab.id.replace("tab-", "");
+  document.body.dataset.view = view;
+  if (push) {
+    const id = play.game ? play.game.id : new URLSearchParams(location.search).get("game");
+    history.pushState({ view, game: id }, "", urlFor(view, id));
+  }
+  if (view === "audit" && chartData) drawChart(...chartData);
+  if (!autoload) return;
+  if (view === "audit" && !$("audit-summary").textContent) runAudit();
+  if (view === "tables" && !$("probe-summary").textContent) probe();
+  if (view === "calculator" && !calc.id) calcLoad("queen");
 }
 
 function wireTabs() {
   const tabs = [...document.querySelectorAll('[role="tab"]')];
   tabs.forEach((tab, i) => {
-    tab.addEventListener("click", () => selectTab(tab));
+    tab.addEventListener("click", () => { if (tab.getAttribute("aria-selected") !== "true") selectTab(tab); });
     tab.addEventListener("keydown", (event) => {
       const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
       if (!delta) return;
@@ -627,11 +1159,19 @@ function wireTabs() {
       selectTab(next);
     });
   });
+  window.addEventListener("popstate", async () => {
+    const params = new URLSearchParams(location.search);
+    const tab = $("tab-" + (params.get("view") || "play")) || $("tab-play");
+    selectTab(tab, false);
+    const id = params.get("game");
+    if (id && (!play.game || play.game.id !== id)) await loadGame(id);
+  });
 }
 
 async function start() {
   wireTabs();
   wirePlayBoard();
+  wireCalculator();
   renderTorresLamps();
   $("new-game").addEventListener("submit", newGame);
   $("move-form").addEventListener("submit", (event) => {
@@ -644,11 +1184,20 @@ async function start() {
     if (!play.game) return;
     const response = await api("POST", `/api/games/${play.game.id}/undo`);
     if (response.ok) { play.game = response.body; setLamp(null); renderGame(false); }
-    else setStatus(response.body.error);
+    else setStatus(humanize(response.body.error), "error");
   });
   for (const radio of document.querySelectorAll('input[name="start"]')) {
     radio.addEventListener("change", () => { $("fen-start").hidden = radio.value !== "fen" || !radio.checked; });
   }
+  $("opponent").addEventListener("change", opponentChanged);
+  window.addEventListener("resize", () => { if (chartData && !$("view-audit").hidden) drawChart(...chartData); });
+  $("opponent-confirm-yes").addEventListener("click", () => { $("opponent-confirm").hidden = true; newGame(); });
+  $("opponent-confirm-no").addEventListener("click", () => {
+    $("opponent-confirm").hidden = true;
+    if (play.game) $("opponent").value = play.game.strategy;
+    renderHeading();
+  });
+  $("game-missing-new").addEventListener("click", () => newGame());
   $("setup-toggle").addEventListener("click", () => {
     play.setup = !play.setup;
     $("setup-tools").hidden = !play.setup;
@@ -678,7 +1227,14 @@ async function start() {
   for (const select of [$("opponent"), $("audit-strategy")]) {
     for (const s of play.strategies) select.append(html("option", { value: s.name }, s.label));
   }
-  await newGame();
+  renderClaims();
+  const params = new URLSearchParams(location.search);
+  const tab = $("tab-" + (params.get("view") || "play")) || $("tab-play");
+  selectTab(tab, false);
+  const id = params.get("game");
+  if (id) await loadGame(id);
+  else await newGame();
+  history.replaceState({ view: currentView(), game: play.game ? play.game.id : id }, "", location.href);
   document.body.dataset.ready = "true";
 }
 

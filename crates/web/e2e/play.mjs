@@ -1,9 +1,15 @@
 // Browser test of `ajedrecista serve`: Debian's chromium, driven by
-// playwright-core, plays El Ajedrecista to mate by clicking, checks the lamp
-// on an illegal move, looks at the audit and tablebase views, and saves
-// screenshots under target/. Usage: node play.mjs PATH/TO/ajedrecista
+// playwright-core. One check per numbered finding of issue 14 (the lamp at
+// the board on a phone, the calculator's ЕГГОГ read back from its segments,
+// the game and view in the address, stale results cleared, the opponent
+// heading, no internal names, no horizontal overflow on a phone, the About
+// texts and the claims page), plus a game to mate by clicking and one by
+// keyboard, an axe-core accessibility run in every view, and screenshots
+// of every view at desktop and phone size under target/.
+// Usage: node play.mjs PATH/TO/ajedrecista [OUT_DIR]
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -11,7 +17,12 @@ import { chromium } from "playwright-core";
 const binary = resolve(process.argv[2] || "target/debug/ajedrecista");
 const outDir = resolve(process.argv[3] || "target");
 const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const deadline = setTimeout(() => fail("the browser test took over 5 minutes"), 300_000);
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const deadline = setTimeout(() => fail("the browser test took over 8 minutes"), 480_000);
+
+const DESKTOP = { width: 1280, height: 1000 };
+const PHONE = { width: 390, height: 844 };
+const VIEWS = ["play", "audit", "tables", "calculator", "claims"];
 
 let server = null;
 let context = null;
@@ -31,6 +42,10 @@ async function cleanup() {
 
 function check(condition, message) {
   if (!condition) throw new Error(message);
+}
+
+function step(text) {
+  console.log(`web e2e: ${text}`);
 }
 
 /** Starts the server on a free loopback port; resolves to its URL. */
@@ -54,17 +69,91 @@ async function idle(page) {
   await page.waitForFunction(() => document.body.dataset.busy === "false" && document.body.dataset.animating !== "true");
 }
 
+async function ready(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  await idle(page);
+}
+
 async function clickSquare(page, square) {
   await page.click(`#play-board rect[data-square="${square}"]`);
 }
 
+async function typeMove(page, move) {
+  await page.fill("#move-input", move);
+  await page.press("#move-input", "Enter");
+  await idle(page);
+}
+
+/** Picks an opponent; a game in play asks first, and is left. */
+async function chooseOpponent(page, name) {
+  await page.selectOption("#opponent", name);
+  if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-yes");
+  await page.waitForFunction((n) => document.body.dataset.busy === "false"
+    && document.getElementById("opponent").value === n, name);
+  await idle(page);
+}
+
+async function openView(page, view) {
+  await page.click(`#tab-${view}`);
+  await page.waitForSelector(`#view-${view}:not([hidden])`);
+  if (view === "audit") await page.waitForFunction(() => document.body.dataset.auditing !== "true");
+  if (view === "tables") await page.waitForFunction(() => !document.getElementById("probe-summary").textContent.startsWith("Probing"));
+  if (view === "calculator") await calcIdle(page);
+}
+
+async function calcIdle(page) {
+  await page.waitForFunction(() => document.body.dataset.calcBusy === "false"
+    && document.querySelector("#calc-display g[data-place]"));
+}
+
+// The glyphs of the MK-61 indicator by their lit segments (a..g), as the
+// test reads them back from the drawn display.
+const GLYPHS = {
+  abcdef: "0", bc: "1", abdeg: "2", abcdg: "3", bcfg: "4", acdfg: "5", acdefg: "6", abc: "7",
+  abcdefg: "8", abcdfg: "9", g: "-", def: "L", adef: "C", aef: "Г", adefg: "Е", "": " ",
+};
+
+/** The calculator display as drawn: each place's lit segments to a glyph, "." for a lit point. */
+async function readDisplay(page, svg = "#mk61-display") {
+  const places = await page.$$eval(`${svg} g[data-place]`, (groups) => groups.map((g) => ({
+    segments: [...g.querySelectorAll("rect.seg-on")].map((r) => r.dataset.seg).sort().join(""),
+    point: Boolean(g.querySelector('circle.seg-on[data-seg="p"]')),
+  })));
+  return places.map((p) => (GLYPHS[p.segments] ?? "?") + (p.point ? "." : "")).join("");
+}
+
+/** Text a visitor reads must not show the program's internal names. */
+async function internalNames(page) {
+  const text = await page.evaluate(() => document.body.innerText);
+  const found = text.match(/\btorres\b|\bmk61-[a-z0-9-]+|\bfixed-king-|\bperfect\b(?= cannot)|\b[a-z]+_[a-z_]+\b/g);
+  return found || [];
+}
+
+async function noOverflow(page, where) {
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  check(scroll <= client, `${where}: no horizontal overflow (page ${scroll} px wide in ${client} px)`);
+}
+
+/** axe-core over the page as it is: the violations by impact. */
+async function axe(page, where, tally) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const run = await window.axe.run(document, { resultTypes: ["violations"] });
+    return run.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  });
+  for (const v of result) {
+    tally.push({ where, ...v });
+    console.log(`web e2e: axe ${where}: ${v.impact} ${v.id} (${v.nodes}): ${v.help}`);
+  }
+}
+
 async function main() {
   const url = await startServer();
-  console.log(`web e2e: server at ${url}`);
+  step(`server at ${url}`);
   context = await chromium.launchPersistentContext(join(scratch, "profile"), {
     executablePath: chromiumPath,
     headless: true,
-    viewport: { width: 1280, height: 1000 },
+    viewport: DESKTOP,
     args: [
       "--no-sandbox", "--disable-gpu", "--disable-background-networking",
       "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -81,30 +170,71 @@ async function main() {
   });
   const page = context.pages()[0] || (await context.newPage());
   const errors = [];
+  const consoleErrors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
+  page.on("console", (message) => { if (message.type() === "error") consoleErrors.push(message.text()); });
   await page.goto(url);
-  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  await ready(page);
   check((await page.inputValue("#opponent")) === "torres", "El Ajedrecista is the default opponent");
+  check((await page.textContent("#opponent-heading")).startsWith("Playing against El Ajedrecista"), "the heading names the opponent");
+  check((await page.inputValue("#start-fen")).split("/").length === 8, "the FEN field holds a real example (issue item 5)");
+
+  // Item 6 and 7: a wrong placement says why it counts, in words.
+  check((await page.locator("#play-board circle[data-mark]").count()) === 42, "42 start squares are marked");
+  await clickSquare(page, "h8");
+  await idle(page);
+  const placement = await page.textContent("#status");
+  check(placement.includes("not a start square of El Ajedrecista") && placement.includes("as in 1912, the machine stops after three illegal moves"),
+    `a wrong placement explains itself (${placement})`);
+  check((await internalNames(page)).length === 0, `no internal names after a wrong placement: ${await internalNames(page)}`);
 
   // The machine's own start: place the black king on d3 by clicking.
-  check((await page.locator("#play-board [data-mark]").count()) === 42, "42 start squares are marked");
   await clickSquare(page, "d3");
   await idle(page);
   check((await page.textContent("#reason")).includes("Rb6"), "El Ajedrecista answers Rb6");
   check((await page.locator(".t-lamp.on").count()) >= 1, "a lamp of the 1912 machine is lit");
+  check((await page.locator("#play-board .mark-cursor").count()) === 0, "no keyboard cursor after mouse clicks");
+  check(!(await page.evaluate(() => document.getElementById("play-board").matches(":focus-visible"))), "no focus outline after mouse clicks");
 
-  // An illegal move: the king two squares away. The lamp lights.
+  // Item 1 on a desktop: the illegal move's reason under the board, in the lamp's colour.
   await clickSquare(page, "d3");
   await clickSquare(page, "d5");
   await idle(page);
   check((await page.getAttribute("#lamp", "data-on")) === "true", "the lamp lights on an illegal move");
   const reason = await page.textContent("#lamp-reason");
   check(reason.includes("one square"), `the lamp gives the reason (${reason})`);
-  check((await page.textContent("#lamp-count")).startsWith("1 of 3"), "one illegal move of three");
+  check((await page.textContent("#status")).includes(reason), "the reason is in the line under the board");
+  check((await page.getAttribute("#status", "class")) === "lamp-text", "the line under the board takes the lamp's colour");
+  check(await page.isVisible("#board-lamp.on"), "a lamp is lit beside the board");
+  check((await page.textContent("#lamp-count")).startsWith("2 of 3"), "two illegal moves of three");
   await page.screenshot({ path: join(outDir, "web-e2e-lamp.png") });
+
+  // Item 3: the game and the view in the address.
+  await clickSquare(page, "d3");
+  await clickSquare(page, "c3");
+  await idle(page);
+  const ply = await page.evaluate(() => document.body.dataset.ply);
+  const gameUrl = page.url();
+  check(new URL(gameUrl).searchParams.get("game"), `the game id is in the address (${gameUrl})`);
+  await page.reload();
+  await ready(page);
+  check((await page.evaluate(() => document.body.dataset.ply)) === ply, `a reload resumes the game at ply ${ply}`);
+  check((await page.textContent("#reason")).length > 0, "the resumed game shows the machine's last move");
+  await openView(page, "audit");
+  await page.waitForSelector("#audit-chart rect.bar-a");
+  check(new URL(page.url()).searchParams.get("view") === "audit", "the view is in the address");
+  await page.goBack();
+  await page.waitForSelector("#view-play:not([hidden])");
+  check(await page.isHidden("#view-audit"), "Back returns to the play view");
+  await page.goForward();
+  await page.waitForSelector("#view-audit:not([hidden])");
+  check(new URL(page.url()).searchParams.get("game") === new URL(gameUrl).searchParams.get("game"), "Forward keeps the game");
+  await page.goBack();
+  await page.waitForSelector("#view-play:not([hidden])");
 
   // Play to mate: click the king, then the first square marked for it.
   let moves = 0;
+  let checks = 0;
   while (!(await page.textContent("#status")).startsWith("Checkmate")) {
     check(moves < 200, "mate within 200 moves");
     const king = await page.getAttribute('#play-board g.piece[data-man="k"]', "data-square");
@@ -114,54 +244,248 @@ async function main() {
     await clickSquare(page, target);
     await idle(page);
     check((await page.getAttribute("#lamp", "data-on")) === "false", "a legal move turns the lamp off");
+    if ((await page.textContent("#status")).endsWith(", check.")) {
+      checks += 1;
+      check((await page.locator("#play-board .mark-check").count()) === 1, "a check is marked on the board");
+    }
     moves += 1;
   }
-  const items = await page.locator("#move-list li").count();
-  check(items >= moves, "the move list shows the game");
+
+  check((await page.locator("#play-board .mark-mate").count()) === 1, "the mate is marked on the board");
   check((await page.textContent("#pgn")).includes("1-0"), "the PGN is shown with the result");
   check((await page.isEnabled("#pgn-download")), "the PGN can be downloaded");
-  console.log(`web e2e: mate after ${moves} moves of Black`);
+  step(`mate after ${moves} moves of Black, ${checks} checks marked on the way`);
   await page.screenshot({ path: join(outDir, "web-e2e.png"), fullPage: true });
 
-  // By keyboard: a new game, the cursor from e4 to d3, Enter places the
-  // king; then three illegal moves typed stop the machine.
-  await page.click("#new-game-button");
+  // An unknown game id says so and offers a new game.
+  await page.goto(`${url}?game=0123456789abcdef`);
+  await ready(page);
+  check(await page.isVisible("#game-missing"), "an unknown game says so");
+  await page.click("#game-missing-new");
   await idle(page);
+  check(await page.isHidden("#game-missing"), "and starts a new game on request");
+
+  // By keyboard: the cursor from e4 to d3, Enter places the king; then
+  // three illegal moves typed stop the machine.
   await page.focus("#play-board");
   await page.keyboard.press("ArrowLeft");
+  check((await page.locator("#play-board .mark-cursor").count()) === 1, "the cursor shows after keyboard use");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Enter");
   await idle(page);
   check((await page.textContent("#reason")).includes("Rb6"), "the king placed by keyboard gets Rb6");
   for (let i = 1; i <= 3; i++) {
-    await page.fill("#move-input", "Ka1");
-    await page.press("#move-input", "Enter");
-    await idle(page);
+    await typeMove(page, "Ka1");
     check((await page.textContent("#lamp-count")).startsWith(`${i} of 3`), `illegal move ${i} of 3 counted`);
   }
   check((await page.textContent("#status")).includes("machine stops"), "the machine stops after three");
   check(!(await page.isEnabled("#undo")), "no undo after the stop");
 
-  // The audit view: a chart with bars, and the longest game to replay.
-  await page.click("#tab-audit");
-  await page.waitForSelector("#audit-chart rect.bar-a");
-  await page.click("#replay-last");
-  check((await page.textContent("#replay-caption")).includes("#"), "the longest game replays to mate");
-  await page.screenshot({ path: join(outDir, "web-e2e-audit.png"), fullPage: true });
+  // A check is marked on the board: El Ajedrecista's Rh6+ after the king
+  // placed on a5 steps to a6.
+  await page.click("#new-game-button");
+  await idle(page);
+  await clickSquare(page, "a5");
+  await idle(page);
+  await typeMove(page, "Ka6");
+  check((await page.textContent("#status")).endsWith(", check."), `the machine gives check (${await page.textContent("#status")})`);
+  check((await page.locator("#play-board .mark-check").count()) === 1, "the check is marked on the board");
 
-  // The tablebase view: every move with its DTM.
-  await page.click("#tab-tables");
+  // Item 6: changing the opponent of a game in play asks first.
+  await page.click("#new-game-button");
+  await idle(page);
+  await clickSquare(page, "d6");
+  await idle(page);
+  await page.selectOption("#opponent", "perfect");
+  check(await page.isVisible("#opponent-confirm"), "changing the opponent asks whether to start a new game");
+  await page.click("#opponent-confirm-yes");
+  await page.waitForFunction(() => document.getElementById("opponent-heading").textContent.includes("Perfect play"));
+  step("the heading follows a change of opponent");
+
+  // Item 4, play: a bad FEN greys out the last game and says why next to the field.
+  await page.check('input[name="start"][value="fen"]');
+  await page.fill("#start-fen", "8/8/8/8 w");
+  await page.click("#new-game-button");
+  await idle(page);
+  check((await page.textContent("#start-fen-error")).length > 0, "the FEN's error is next to the field");
+  check(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale")), "the old game is greyed out");
+  await page.check('input[name="start"][value="machine"]');
+
+  // Item 2: the MK-61 queen program; ЕГГОГ, then the answer after С/П.
+  await chooseOpponent(page, "mk61-queen");
+  check((await page.textContent("#opponent-heading")).includes("MK-61 queen"), "the heading names the queen program");
+  await clickSquare(page, "f4");
+  await idle(page);
+  for (const move of ["Kf3", "Ke2", "Kf1", "Ke1", "Kd1"]) await typeMove(page, move);
+  // Each drawn state of the display, read back from its segments in the
+  // page as it is drawn (the first lasts 2 s only).
+  await page.evaluate((glyphs) => {
+    const svg = document.getElementById("mk61-display");
+    window.shownStates = [];
+    new MutationObserver(() => {
+      const text = [...svg.querySelectorAll("g[data-place]")].map((g) => {
+        const lit = [...g.querySelectorAll("rect.seg-on")].map((r) => r.dataset.seg).sort().join("");
+        return (glyphs[lit] ?? "?") + (g.querySelector('circle.seg-on[data-seg="p"]') ? "." : "");
+      }).join("");
+      if (window.shownStates[window.shownStates.length - 1] !== text) window.shownStates.push(text);
+    }).observe(svg, { childList: true });
+  }, GLYPHS);
+  await typeMove(page, "Kc1");
+  check((await page.textContent("#status")).startsWith("Checkmate"), "the queen program mates");
+  await page.waitForFunction(() => document.getElementById("mk61-display").dataset.step === "2/2");
+  const states = await page.evaluate(() => window.shownStates);
+  check(states.length === 2, `two displays in time (${JSON.stringify(states)})`);
+  const [error, answer] = states;
+  check(error.trim() === "ЕГГ0Г", `the segments show ЕГГОГ first (${JSON.stringify(error)})`);
+  check(/^ 61\. +$/.test(answer), `then the answer 61. in the mantissa (${JSON.stringify(answer)})`);
+  check((await readDisplay(page)) === answer, "and the answer stays");
+  step(`the calculator showed "${error.trim()}", then "${answer.trim()}"`);
+  await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЕГГОГ"));
+  await page.screenshot({ path: join(outDir, "web-e2e-mk61-error.png") });
+  // Every glyph of the indicator, and ЗГГОГ with its point, drawn and read back.
+  await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЗГГОГ"));
+  check((await readDisplay(page)).trim() === "3.ГГ0Г", `ЗГГОГ is drawn 3.ГГ0Г (${await readDisplay(page)})`);
+  await page.evaluate(() => drawCells(document.getElementById("mk61-display"),
+    [..."0123456789-L"].map((ch, i) => ({ ch, dot: i === 3 }))));
+  check((await readDisplay(page)) === "0123.456789-L", `digits, minus and L (${await readDisplay(page)})`);
+  await page.evaluate(() => drawCells(document.getElementById("mk61-display"),
+    [..."CГЕ "].map((ch) => ({ ch, dot: false }))));
+  check((await readDisplay(page)).startsWith("CГЕ "), `C, Г, Е and blank (${await readDisplay(page)})`);
+
+  // Item 4, views: errors clear the stale result.
+  await openView(page, "tables");
+  check((await page.locator("#probe-board svg").count()) === 1, "the probe shows a board");
+  await page.fill("#probe-fen", "not a fen");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById("probe-error").textContent.length > 0);
+  check((await page.locator("#probe-board svg").count()) === 0, "a bad FEN clears the probed board");
+  check((await page.locator("#probe-moves tr").count()) === 0, "and its moves");
+  await page.fill("#probe-fen", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
   await page.waitForSelector("#probe-moves tr");
   check((await page.locator("#probe-moves tr").count()) > 5, "the probe lists the moves");
+  await openView(page, "audit");
+  await page.selectOption("#audit-strategy", "torres");
+  await page.click('#audit-form button[type="submit"]');
+  await page.waitForSelector("#audit-chart rect.bar-a");
+  await page.selectOption("#audit-strategy", "mk61-rook");
+  await page.click('#audit-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById("audit-error").textContent.length > 0);
+  check((await page.locator("#audit-chart rect").count()) === 0, "a refused audit clears the previous chart");
+  check((await internalNames(page)).length === 0, `no internal names in the refusal: ${await internalNames(page)}`);
 
-  // Phone-sized.
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.click("#tab-play");
-  await page.screenshot({ path: join(outDir, "web-e2e-phone.png"), fullPage: true });
+  // Item 8: the claims page runs its audit; the About text of each machine.
+  await openView(page, "claims");
+  check((await page.locator("#claims-rows tr").count()) === 7, "the claims table has the README's seven claims");
+  await page.click("#claims-rows tr:first-child button");
+  await page.waitForSelector("#view-audit:not([hidden])");
+  await page.waitForSelector("#audit-chart rect.bar-a");
+  const summary = await page.textContent("#audit-summary");
+  check(summary.includes("66 moves") && summary.includes("42"), `the claim's audit: 42 starts, worst 66 moves (${summary})`);
+  await page.click("#replay-last");
+  check((await page.textContent("#replay-caption")).includes("#"), "the longest game replays to mate");
+  await openView(page, "claims");
+  await page.click("#claims-rows tr:nth-child(5) button");
+  await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
+  check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
+  await openView(page, "claims");
+  await page.click("#claims-rows tr:nth-child(2) button");
+  await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("mate in"));
+  check((await page.textContent("#probe-summary")).includes("mate in 16 "), "the claim's position is a mate in 16");
+  await openView(page, "play");
+  for (const name of await page.$$eval("#opponent option", (options) => options.map((o) => o.value))) {
+    await page.selectOption("#opponent", name);
+    await idle(page);
+    const about = await page.textContent("#about");
+    check(about.length > 300 && (await page.locator("#about-board svg").count()) === 1, `an About text with a picture for ${name}`);
+    if (name === "torres") check(about.includes("Torres y Quevedo") && about.includes("1912") && about.includes("Eight lamps"), "El Ajedrecista's About names its maker and lamps");
+    if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
+    await idle(page);
+  }
+
+  // The clickable MK-61: the queen program, key by key, to mate.
+  await openView(page, "calculator");
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  check((await readDisplay(page, "#calc-display")).trim() === "77.", "the queen program starts with 77.");
+  const shownByKeys = [];
+  for (const square of ["f4", "f3", "e2", "f1", "e1", "d1", "c1"]) {
+    for (const key of [String("abcdefgh".indexOf(square[0]) + 1), ".", square[1], "SP"]) {
+      await page.click(`#calc-keys button[data-key="${key}"]`);
+      await calcIdle(page);
+    }
+    shownByKeys.push((await readDisplay(page, "#calc-display")).trim());
+    while ((await readDisplay(page, "#calc-display")).trim() === "ЕГГ0Г") {
+      await page.click('#calc-keys button[data-key="SP"]');
+      await calcIdle(page);
+      shownByKeys.push((await readDisplay(page, "#calc-display")).trim());
+    }
+  }
+  await page.waitForFunction(() => document.getElementById("calc-status").textContent.includes("checkmate"));
+  step(`the calculator, key by key: ${shownByKeys.join(", ")}; ${await page.textContent("#calc-status")}`);
+  check(shownByKeys.includes("ЕГГ0Г"), "the calculator showed ЕГГОГ on the way");
+  check((await page.locator("#calc-board .mark-mate").count()) === 1, "the mate is marked on the calculator's board");
+  await page.click("#calc-rook");
+  await calcIdle(page);
+  for (const key of ["5", "5", "SP"]) {
+    await page.click(`#calc-keys button[data-key="${key}"]`);
+    await calcIdle(page);
+  }
+  await page.waitForFunction(() => document.getElementById("calc-status").textContent.startsWith("Black king e5"));
+  step(`the rook program, king to e5: ${(await readDisplay(page, "#calc-display")).trim()}; ${await page.textContent("#calc-status")}`);
+
+  // Every view at desktop and phone size: screenshots, internal names,
+  // overflow (item 7) and axe-core.
+  const violations = [];
+  for (const [size, viewport] of [["desktop", DESKTOP], ["phone", PHONE]]) {
+    await page.setViewportSize(viewport);
+    for (const view of VIEWS) {
+      await openView(page, view);
+      if (view === "audit") await page.waitForSelector("#audit-chart rect.bar-a");
+      await page.screenshot({ path: join(outDir, `web-e2e-${view}-${size}.png`), fullPage: true });
+      check((await internalNames(page)).length === 0, `${view}: no internal names: ${await internalNames(page)}`);
+      if (size === "phone") await noOverflow(page, `${view} at 390 px`);
+      await axe(page, `${view} (${size})`, violations);
+    }
+  }
+  writeFileSync(join(outDir, "web-e2e-axe.json"), JSON.stringify(violations, null, 1));
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  step(`axe-core ${await page.evaluate(() => window.axe.version)}: ${violations.length} violations over ${VIEWS.length * 2} views, ${serious.length} serious or critical`);
+  check(serious.length === 0, `no serious accessibility violations: ${serious.map((v) => `${v.where} ${v.id}`).join("; ")}`);
+
+  // Item 1 on a phone: a new game, the king on d6, three moves, then h1 is
+  // tapped: the reason is in view without scrolling.
+  await openView(page, "play");
+  await chooseOpponent(page, "torres");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await clickSquare(page, "d6");
+  await idle(page);
+  for (let i = 0; i < 3; i++) {
+    const king = await page.getAttribute('#play-board g.piece[data-man="k"]', "data-square");
+    await clickSquare(page, king);
+    await clickSquare(page, await page.getAttribute("#play-board circle.mark-target", "data-mark"));
+    await idle(page);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await clickSquare(page, "h1");
+  await idle(page);
+  const box = await page.locator("#status").boundingBox();
+  const scrollY = await page.evaluate(() => window.scrollY);
+  check(scrollY === 0, `the page did not scroll (${scrollY})`);
+  check(box && box.y >= 0 && box.y + box.height <= PHONE.height, `the reason is in the 390x844 view (${JSON.stringify(box)})`);
+  check((await page.textContent("#status")).startsWith("Illegal:"), "the line under the board gives the reason");
+  check(await page.isVisible("#board-lamp.on"), "the lamp beside the board is lit");
+  const machineTop = (await page.locator(".panel.machine").boundingBox()).y;
+  const newGameTop = (await page.locator("#new-game").boundingBox()).y;
+  check(machineTop < newGameTop, "on a phone the machine's panel comes before the New-game panel");
+  await page.screenshot({ path: join(outDir, "web-e2e-phone.png") });
 
   check(errors.length === 0, `no script errors: ${errors.join("; ")}`);
   check(foreign.length === 0, `no request beyond the server: ${foreign.join(", ")}`);
-  console.log(`web e2e: ok; screenshots in ${outDir}`);
+  const refused = consoleErrors.filter((text) => text.includes("status of 4"));
+  check(refused.length === consoleErrors.length, `no console errors beyond refused requests: ${consoleErrors.join("; ")}`);
+  step(`${refused.length} refused requests (4xx) logged by the browser itself`);
+  step(`ok; screenshots in ${outDir}`);
 }
 
 mkdirSync(outDir, { recursive: true });

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Browser test of `ajedrecista serve` (called by .ci/run): installs Debian's
-# chromium and playwright-core if missing, builds the binary, plays a game
-# to mate by clicking. Screenshots go to target/web-e2e*.png.
+# chromium, and playwright-core and axe-core from npm, if missing; builds the
+# binary; runs play.mjs (one check per finding of issue 14, games to mate by
+# click, keyboard and the clickable MK-61, axe-core in every view; about 40 s
+# once built). Screenshots go to target/web-e2e*.png, axe's findings to
+# target/web-e2e-axe.json.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 

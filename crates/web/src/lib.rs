@@ -15,6 +15,7 @@ pub mod probe;
 pub mod store;
 
 mod assets;
+mod calculator;
 mod routes;
 
 use std::sync::Arc;

@@ -34,6 +34,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/undo", post(game_undo))
         .route("/api/probe", get(probe))
         .route("/api/audit/{strategy}", get(audit))
+        .merge(crate::calculator::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -1,0 +1,207 @@
+//! The clickable MK-61: calculators kept on the server and run by the
+//! emulator (crate ajedrecista-mk61), one key or switch move per request,
+//! so that a person can play the 1987 chess programs key by key
+//! (docs/web.md, "Calculators").
+
+use std::sync::{Arc, Mutex};
+
+use ajedrecista_mk61::{AngleUnit, Calculator, Display, GAME_RUN_LIMIT, Key, QueenGame, RookGame};
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::post;
+use serde::{Deserialize, Serialize};
+use shakmaty::Square;
+
+use crate::error::{ApiError, ApiJson};
+use crate::routes::{ApiPath, blocking};
+use crate::store::{BadGameId, GameId, GameStore, Limits};
+
+/// The rook program's white men as loaded: the seed's reference trace
+/// (white king e1, rook a2).
+const ROOK_WHITE_KING: Square = Square::E1;
+const ROOK_ROOK: Square = Square::A2;
+
+/// One calculator and the position of its Р-ГРД-Г switch (the emulator
+/// takes the switch but does not report it).
+#[derive(Clone)]
+pub struct Mk61 {
+    calculator: Calculator,
+    switch: AngleUnit,
+}
+
+type Calculators = Arc<GameStore<Mk61>>;
+
+/// `POST /api/calculators`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewCalculator {
+    /// `queen` or `rook`: the program keyed in with its presets and start
+    /// keys, as the chess games begin; none: a calculator just switched on.
+    pub program: Option<String>,
+}
+
+/// `POST /api/calculators/{id}/press`: a key, or the switch moved.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    pub key: Option<String>,
+    pub switch: Option<String>,
+}
+
+/// One place of the indicator.
+#[derive(Debug, Serialize)]
+pub struct PlaceView {
+    /// `0`-`9`, `-`, `L`, `C`, `Г`, `E` or a space.
+    pub glyph: char,
+    pub point: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CalculatorView {
+    pub id: String,
+    /// The indicator in the traces' notation (` 77.         `).
+    pub display: String,
+    /// The twelve places: mantissa sign, eight digits, exponent sign, two digits.
+    pub places: Vec<PlaceView>,
+    /// `Р`, `ГРД` or `Г`.
+    pub switch: &'static str,
+    /// False if the last key started a program that had not stopped within
+    /// the run limit (it is stopped there; С/П stops a real one).
+    pub stopped: bool,
+}
+
+fn switch_label(unit: AngleUnit) -> &'static str {
+    match unit {
+        AngleUnit::Radians => "Р",
+        AngleUnit::Grads => "ГРД",
+        AngleUnit::Degrees => "Г",
+    }
+}
+
+fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
+    let display: Display = mk61.calculator.display();
+    CalculatorView {
+        id: id.to_string(),
+        display: display.to_string(),
+        places: display
+            .glyphs
+            .iter()
+            .zip(display.points)
+            .map(|(glyph, point)| PlaceView {
+                glyph: glyph.to_char(),
+                point,
+            })
+            .collect(),
+        switch: switch_label(mk61.switch),
+        stopped,
+    }
+}
+
+/// A calculator as the request asks (blocking: keying a program in runs
+/// the emulator).
+fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
+    let setup = |err: ajedrecista_mk61::SetupError| {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())
+    };
+    let calculator = match request.program.as_deref() {
+        None => Calculator::new(AngleUnit::Radians),
+        Some("queen") => QueenGame::new().map_err(setup)?.calculator().clone(),
+        Some("rook") => RookGame::new(ROOK_WHITE_KING, ROOK_ROOK)
+            .map_err(setup)?
+            .calculator()
+            .clone(),
+        Some(other) => {
+            return Err(ApiError::unprocessable(format!(
+                "no program {other:?} (queen or rook)"
+            )));
+        }
+    };
+    Ok(Mk61 {
+        calculator,
+        switch: AngleUnit::Radians,
+    })
+}
+
+/// Presses the key or moves the switch; returns whether the calculator
+/// stopped.
+fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
+    match (&input.key, &input.switch) {
+        (Some(key), None) => {
+            let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownKey| {
+                ApiError::bad_request(err.to_string())
+            })?;
+            Ok(mk61
+                .calculator
+                .press_with_limit(key, GAME_RUN_LIMIT)
+                .stopped)
+        }
+        (None, Some(switch)) => {
+            let unit: AngleUnit =
+                switch
+                    .parse()
+                    .map_err(|err: ajedrecista_mk61::UnknownSwitch| {
+                        ApiError::bad_request(err.to_string())
+                    })?;
+            mk61.calculator.set_switch(unit);
+            mk61.switch = unit;
+            Ok(true)
+        }
+        _ => Err(ApiError::bad_request(
+            "give either a key or a switch position",
+        )),
+    }
+}
+
+fn find(calculators: &Calculators, id: &str) -> Result<(GameId, Arc<Mutex<Mk61>>), ApiError> {
+    let id: GameId = id
+        .parse()
+        .map_err(|err: BadGameId| ApiError::bad_request(err.to_string()))?;
+    let mk61 = calculators
+        .get(id)
+        .ok_or_else(|| ApiError::not_found(format!("no calculator {id} (unknown, or expired)")))?;
+    Ok((id, mk61))
+}
+
+async fn create(
+    State(calculators): State<Calculators>,
+    ApiJson(request): ApiJson<NewCalculator>,
+) -> Result<Response, ApiError> {
+    let result = blocking(move || {
+        let mk61 = build(&request)?;
+        // Calculators count as finished: a full store drops the least
+        // recently used one.
+        let id = calculators
+            .insert(mk61.clone(), |_| true)
+            .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
+        Ok(view(id, &mk61, true))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(result)).into_response())
+}
+
+async fn press(
+    State(calculators): State<Calculators>,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(input): ApiJson<Input>,
+) -> Result<Response, ApiError> {
+    let (id, mk61) = find(&calculators, &id)?;
+    let result = blocking(move || {
+        let mut mk61 = mk61.lock().expect("no poisoning");
+        let stopped = apply(&mut mk61, &input)?;
+        Ok(view(id, &mk61, stopped))
+    })
+    .await?;
+    Ok(Json(result).into_response())
+}
+
+/// The calculator routes, with their own store (4096 calculators, an hour
+/// idle), to be merged into the page's router.
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    let calculators: Calculators = Arc::new(GameStore::new(Limits::default()));
+    Router::new()
+        .route("/api/calculators", post(create))
+        .route("/api/calculators/{id}/press", post(press))
+        .with_state(calculators)
+}
