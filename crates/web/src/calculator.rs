@@ -5,7 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use ajedrecista_mk61::{AngleUnit, Calculator, Display, GAME_RUN_LIMIT, Key, QueenGame, RookGame};
+use ajedrecista_automata::calculator_game::{CalculatorGame, GAME_RUN_LIMIT, SetupError};
+use ajedrecista_mk61::{AngleUnit, Calculator, Display, Key};
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -102,13 +103,11 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
 /// A calculator as the request asks (blocking: keying a program in runs
 /// the emulator).
 fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
-    let setup = |err: ajedrecista_mk61::SetupError| {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())
-    };
+    let setup = |err: SetupError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string());
     let calculator = match request.program.as_deref() {
         None => Calculator::new(AngleUnit::Radians),
-        Some("queen") => QueenGame::new().map_err(setup)?.calculator().clone(),
-        Some("rook") => RookGame::new(ROOK_WHITE_KING, ROOK_ROOK)
+        Some("queen") => CalculatorGame::queen().map_err(setup)?.calculator().clone(),
+        Some("rook") => CalculatorGame::rook(ROOK_WHITE_KING, ROOK_ROOK)
             .map_err(setup)?
             .calculator()
             .clone(),
