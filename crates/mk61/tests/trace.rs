@@ -208,3 +208,62 @@ fn single_step_and_run_limit() {
             .all(|step| step.address == 0 && step.mnemonic() == "БП")
     );
 }
+
+/// A traced run: program, keys before С/П, and (address, mnemonic, X)
+/// of each step.
+type Case<'a> = (&'a [u8], &'a str, &'a [(usize, &'a str, &'a str)]);
+
+/// Conditional, indirect and error stops: the addresses each run goes
+/// through, and X after each step.
+#[test]
+fn conditions_indirect_jumps_and_the_error_stop() {
+    // 00 Fx=0 05, 02 1, 03 С/П, 04 0, 05 2, 06 С/П.
+    let condition = [0x5E, 0x05, 0x01, 0x50, 0x00, 0x02, 0x50];
+    let cases: [Case; 5] = [
+        // X = 0: the condition holds, the run goes on after the address.
+        (
+            &condition,
+            "CX VO",
+            &[(0, "Fx=0", "0"), (2, "1", "1"), (3, "С/П", "1")],
+        ),
+        // X = 5: it does not, the run jumps.
+        (
+            &condition,
+            "5 UP VO",
+            &[(0, "Fx=0", "5"), (5, "2", "2"), (6, "С/П", "2")],
+        ),
+        // К БП 7 with R7 = 3: 00 КБП7, 01 2, 02 С/П, 03 1, 04 С/П.
+        (
+            &[0x87, 0x02, 0x50, 0x01, 0x50],
+            "3 XP 7 VO",
+            &[(0, "КБП7", "3"), (3, "1", "1"), (4, "С/П", "1")],
+        ),
+        // К ПП 7 with R7 = 4: the call goes to 04, which stops.
+        (
+            &[0xA7, 0x02, 0x50, 0x01, 0x50],
+            "4 XP 7 VO",
+            &[(0, "КПП7", "4"), (4, "С/П", "4")],
+        ),
+        // 5 ÷ 0 stops with ЕГГОГ; the calculator fetches the next step and
+        // skips it (the error stop of the queen program), and the trace
+        // lists that fetched step last: 00 Cx, 01 ÷, 02 1, 03 С/П.
+        (
+            &[0x0D, 0x13, 0x01, 0x50],
+            "5 UP VO",
+            &[(0, "Cx", "0"), (1, "÷", "0"), (2, "1", "0")],
+        ),
+    ];
+    for (program, keys, expected) in cases {
+        let mut calculator = with_program(Model::Mk61, program);
+        press(&mut calculator, keys);
+        let seen: Vec<(usize, &str, String)> = traced(&mut calculator, Key::RunStop)
+            .iter()
+            .map(|step| (step.address, step.mnemonic(), step.stack.x.to_string()))
+            .collect();
+        let expected: Vec<(usize, &str, String)> = expected
+            .iter()
+            .map(|&(address, name, x)| (address, name, x.to_owned()))
+            .collect();
+        assert_eq!(seen, expected, "{keys}");
+    }
+}
