@@ -133,6 +133,11 @@ impl Calculator {
         run_limit: u32,
         on_step: &mut dyn FnMut(&Step),
     ) -> Press {
+        if self.display().program_view().is_some() {
+            // Programming mode: keys record steps, run none (ИК1302 passes
+            // the same display entry as it shows each one).
+            return self.press_with_limit(key, run_limit);
+        }
         let before = self.clone();
         let read_program = || before.program_memory();
         let mut tracer = StepTracer::new(&read_program, on_step);

@@ -132,7 +132,8 @@ impl Stack {
 /// One executed program step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
-    /// The step's address (0..104; 100 is A0).
+    /// The step's address as the counter holds it: 0..104 (100 is A0);
+    /// past the last step it runs on (105 is A5) over the cells from 00.
     pub address: usize,
     /// The code at that address, `None` where program memory could not
     /// be read.
@@ -223,7 +224,9 @@ impl<'a> StepTracer<'a> {
             return;
         }
         let program = self.program.get_or_insert_with(self.read_program);
-        let code = program.get(address).copied();
+        // Past the last step the counter runs on (A5 ...) over the cells
+        // from 00 again (tested with the seed programs, which run into A5).
+        let code = (!program.is_empty()).then(|| program[address % program.len()]);
         self.finishing = self.current.replace(Fetched { address, code });
     }
 

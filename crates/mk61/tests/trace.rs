@@ -267,3 +267,94 @@ fn conditions_indirect_jumps_and_the_error_stop() {
         assert_eq!(seen, expected, "{keys}");
     }
 }
+
+/// Where a step may be followed from, by its code: `None` for any address
+/// (В/О, the indirect codes), else the addresses allowed.
+fn successors(step: &Step, operand: Option<u8>) -> Option<Vec<usize>> {
+    let code = step.code?;
+    let next = |skip: usize| (step.address + skip) % 105;
+    let target = operand.map(|byte| usize::from(byte >> 4) * 10 + usize::from(byte & 0xF));
+    match code {
+        // В/О, and the indirect jumps, calls and conditions (7x 8x 9x Ax
+        // Cx Ex).
+        0x52 | 0x70..=0xAF | 0xC0..=0xCF | 0xE0..=0xEF => None,
+        // БП, ПП: the target.
+        0x51 | 0x53 => Some(vec![target?]),
+        // Conditions and loops: past the address, or the target.
+        0x57..=0x5E => Some(vec![next(2), target?]),
+        _ => Some(vec![next(1)]),
+    }
+}
+
+/// The seed programs through whole reference games (every key traced, the
+/// displays as in the traces): each step follows the one before as its
+/// code allows (the next address, a two-byte step's target, anywhere after
+/// В/О or an indirect code; past A4 the counter runs on over 00 ...), and
+/// each traced run ends with the stop.
+#[test]
+fn seed_programs_run_step_after_step_as_their_codes_say() {
+    for text in [
+        include_str!("data/traces/rook_game1.keys.tsv"),
+        include_str!("data/traces/queen_game_a8.keys.tsv"),
+    ] {
+        let mut calculator = Calculator::new(AngleUnit::Radians);
+        let mut runs = 0;
+        let mut steps_seen = 0;
+        for line in text.lines().filter(|line| !line.starts_with('#')) {
+            let columns: Vec<&str> = line.split('\t').collect();
+            if let Ok(unit) = columns[2].parse::<AngleUnit>() {
+                calculator.set_switch(unit);
+                continue;
+            }
+            let key: Key = columns[2].parse().unwrap();
+            let program = calculator.program_memory();
+            let steps = traced(&mut calculator, key);
+            assert_eq!(
+                format!("|{}|", calculator.display()),
+                columns[4],
+                "line {}",
+                columns[0]
+            );
+            for pair in steps.windows(2) {
+                let operand = program.get((pair[0].address + 1) % 105).copied();
+                if let Some(allowed) = successors(&pair[0], operand) {
+                    assert!(
+                        allowed.contains(&(pair[1].address % 105)),
+                        "line {}: {:02} {} then {:02}",
+                        columns[0],
+                        pair[0].address,
+                        pair[0].mnemonic(),
+                        pair[1].address
+                    );
+                }
+            }
+            if columns[1] == "program-entry" {
+                assert!(
+                    steps.is_empty(),
+                    "line {}: steps while keying in",
+                    columns[0]
+                );
+            }
+            if columns.get(5) == Some(&"ran") {
+                assert!(
+                    !steps.is_empty(),
+                    "line {}: a run without steps",
+                    columns[0]
+                );
+            }
+            if let Some(last) = steps.last() {
+                runs += 1;
+                steps_seen += steps.len();
+                // A run ends with С/П, or with an error stop (ЕГГОГ; the
+                // queen program's step 45) listing the skipped step last.
+                if !columns[4].contains("EГГ0Г") {
+                    assert_eq!(last.mnemonic(), "С/П", "line {}", columns[0]);
+                }
+            }
+        }
+        assert!(
+            runs >= 9 && steps_seen > 400,
+            "{runs} runs, {steps_seen} steps"
+        );
+    }
+}
