@@ -121,3 +121,39 @@ fn keys_trace_prints_each_program_step() {
     assert!(lines[19].contains("X 243 "), "{}", lines[19]);
     assert!(lines[20].starts_with("SP   | 243."), "{}", lines[20]);
 }
+
+/// The interactive `mk61 --trace` prints the steps a key runs before the
+/// display.
+#[test]
+fn interactive_trace_prints_the_steps() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("program.txt");
+    std::fs::write(&program, "00. 2  01. ×  02. С/П\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(["mk61", "--trace", "--program"])
+        .arg(&program)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"7 UP VO SP\n:quit\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let steps: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("   0"))
+        .collect();
+    assert_eq!(steps.len(), 3, "{text}");
+    assert!(
+        steps[1].contains(" 12 × ") && steps[1].contains("X 14 "),
+        "{text}"
+    );
+    assert!(text.contains("| 14         |"), "{text}");
+}
