@@ -209,9 +209,13 @@ impl<'a> StepTracer<'a> {
 
     fn fetch(&mut self, machine: &Machine, since_readout: u32) {
         let address = address(machine.ik1302_step_byte());
-        if let Some(settling) = self.settling.take() {
-            // Not seen settled before the next fetch (not expected).
-            self.report(settling, Stack::read(machine, since_readout));
+        // A step still waiting for its stack at the next fetch (not seen in
+        // the tests) is reported with the stack as it stands.
+        for waiting in [self.settling.take(), self.finishing.take()]
+            .into_iter()
+            .flatten()
+        {
+            self.report(waiting, Stack::read(machine, since_readout));
         }
         if let Some(Fetched {
             address: last,
