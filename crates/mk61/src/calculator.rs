@@ -5,6 +5,7 @@ use crate::key::{AngleUnit, Key};
 use crate::machine::Machine;
 use crate::model::Model;
 use crate::program::{Program, ProgramError, address_label};
+use crate::trace::{Stack, Step, StepTracer};
 
 /// Frames a key is held down.
 pub const HOLD_FRAMES: u32 = 2;
@@ -88,7 +89,7 @@ impl Calculator {
         let mut calculator = Calculator {
             machine: Machine::new(model, unit),
         };
-        calculator.settle(DEFAULT_RUN_LIMIT);
+        calculator.settle(DEFAULT_RUN_LIMIT, &mut |_, _| {});
         calculator
     }
 
@@ -115,10 +116,50 @@ impl Calculator {
 
     /// [`Calculator::press`] with a run limit in frames.
     pub fn press_with_limit(&mut self, key: Key, run_limit: u32) -> Press {
+        self.press_observed(key, run_limit, &mut |_, _| {})
+    }
+
+    /// [`Calculator::press_with_limit`], reporting each program step the
+    /// key runs (С/П, ПП, БП ... in automatic mode) to `on_step` as the
+    /// run goes: its address, code and the stack after it (see
+    /// docs/mk61.md, "Tracing"). The stack is read from the memory ring
+    /// with tables that hold at whole frames from power-on, as `press`
+    /// leaves the calculator; after [`Calculator::run_macro_steps`] or
+    /// [`Calculator::canonical_idle`] the stacks reported may be wrong
+    /// (the addresses not).
+    pub fn press_traced(
+        &mut self,
+        key: Key,
+        run_limit: u32,
+        on_step: &mut dyn FnMut(&Step),
+    ) -> Press {
+        if self.display().program_view().is_some() {
+            // Programming mode: keys record steps, run none (ИК1302 passes
+            // the same display entry as it shows each one).
+            return self.press_with_limit(key, run_limit);
+        }
+        let before = self.clone();
+        let read_program = || before.program_memory();
+        let mut tracer = StepTracer::new(&read_program, on_step);
+        let press = self.press_observed(key, run_limit, &mut |machine, since_frame| {
+            tracer.observe(machine, since_frame)
+        });
+        tracer.finish(&self.machine, 0);
+        press
+    }
+
+    /// A key press, `observe` seeing the machine before every macro-step
+    /// run, with the macro-steps since the last whole frame.
+    fn press_observed(
+        &mut self,
+        key: Key,
+        run_limit: u32,
+        observe: &mut impl FnMut(&Machine, u32),
+    ) -> Press {
         self.machine.hold(Some(key));
-        self.machine.run_frames(HOLD_FRAMES);
+        self.machine.run_frames(HOLD_FRAMES, observe);
         self.machine.hold(None);
-        let (frames, stopped) = self.settle(run_limit);
+        let (frames, stopped) = self.settle(run_limit, observe);
         Press {
             display: self.display(),
             frames,
@@ -134,10 +175,10 @@ impl Calculator {
     /// Runs frame by frame until a frame ends with the calculator waiting
     /// for a key, then [`SETTLE_FRAMES`] more. Returns the frames run
     /// before it waited, and whether it did.
-    fn settle(&mut self, run_limit: u32) -> (u32, bool) {
+    fn settle(&mut self, run_limit: u32, observe: &mut impl FnMut(&Machine, u32)) -> (u32, bool) {
         let mut frames = 0;
         loop {
-            let idle = self.machine.run_frame_ends_idle();
+            let idle = self.machine.run_frame_ends_idle(observe);
             frames += 1;
             if idle {
                 break;
@@ -146,7 +187,7 @@ impl Calculator {
                 return (frames, false);
             }
         }
-        self.machine.run_frames(SETTLE_FRAMES);
+        self.machine.run_frames(SETTLE_FRAMES, observe);
         (frames, true)
     }
 
@@ -161,6 +202,14 @@ impl Calculator {
         let mut copy = self.clone();
         copy.press(Key::Recall);
         Some(copy.press(crate::opcode::register_key(register)?).display)
+    }
+
+    /// The stack X, Y, Z, T, X1 read straight from the memory ring (no
+    /// keys pressed). Valid as [`Calculator::press`] leaves the
+    /// calculator (whole frames from power-on); not after
+    /// [`Calculator::run_macro_steps`] or [`Calculator::canonical_idle`].
+    pub fn stack(&self) -> Stack {
+        Stack::read(&self.machine, 0)
     }
 
     /// Program memory, every step of the model: on the MK-61 read

@@ -87,7 +87,7 @@ impl Controller {
         self.key_y != 0 && (10..=12).contains(&strobe) && strobe != usize::from(self.key_x)
     }
 
-    fn command_address(&self) -> usize {
+    pub(crate) fn command_address(&self) -> usize {
         usize::from(self.r[36]) | usize::from(self.r[39]) << 4
     }
 

@@ -17,6 +17,7 @@ mod model;
 mod opcode;
 mod program;
 mod rom;
+mod trace;
 
 pub use calculator::{
     Calculator, DEFAULT_RUN_LIMIT, EntryError, HOLD_FRAMES, PackedCalculator, Press,
@@ -30,3 +31,4 @@ pub use opcode::{Opcode, register_key};
 pub use program::{
     PROGRAM_STEPS, Program, ProgramError, QUEEN_PRESETS, ROOK_PRESETS, address_label,
 };
+pub use trace::{Number, Stack, Step};

@@ -95,32 +95,36 @@ impl Machine {
         self.display
     }
 
-    /// Runs whole frames.
-    pub fn run_frames(&mut self, frames: u32) {
-        self.run(frames * FRAME);
+    /// Runs whole frames; `observe` as in [`Machine::run`].
+    pub fn run_frames(&mut self, frames: u32, observe: &mut impl FnMut(&Machine, u32)) {
+        self.run(frames * FRAME, observe);
     }
 
     /// Runs one frame; true if it ended in the idle loop: the keyboard
     /// scanned in each of the last [`IDLE_STEPS`] macro-steps. (A running
     /// program also scans, for С/П, but only in single macro-steps.)
-    pub fn run_frame_ends_idle(&mut self) -> bool {
-        self.run(FRAME) >= IDLE_STEPS
+    pub fn run_frame_ends_idle(&mut self, observe: &mut impl FnMut(&Machine, u32)) -> bool {
+        self.run(FRAME, observe) >= IDLE_STEPS
     }
 
     /// Runs `steps` macro-steps with the inputs as they are; returns how
-    /// many of the last ones scanned the keyboard in a row.
+    /// many of the last ones scanned the keyboard in a row. `observe` sees
+    /// the machine before each macro-step run, with the number of
+    /// macro-steps of this call before it.
     ///
     /// Exact shortcut: the ring returns to its place every
     /// [`Model::period`] macro-steps, so when the whole machine equals itself one period
     /// earlier (idle, or waiting for a key's release) it will keep
-    /// repeating, and whole periods are skipped.
-    pub fn run(&mut self, steps: u32) -> u32 {
+    /// repeating, and whole periods are skipped (unobserved: they repeat
+    /// what was observed).
+    pub fn run(&mut self, steps: u32, observe: &mut impl FnMut(&Machine, u32)) -> u32 {
         let period = self.model.period();
         let mut trailing_scans = 0;
         let mut remaining = steps;
         let mut anchor: Option<Machine> = None;
         let mut since_anchor = 0;
         while remaining > 0 {
+            observe(self, steps - remaining);
             let scan = self.is_waiting();
             self.macro_step();
             remaining -= 1;
@@ -140,6 +144,21 @@ impl Machine {
             }
         }
         trailing_scans
+    }
+
+    /// Moves every page of the ring one place on, as a macro-step does,
+    /// without running the chips.
+    fn turn_ring(&mut self) {
+        let mut ring = self.ir2_2.outgoing();
+        let mut controllers = vec![&mut self.ik1302, &mut self.ik1303];
+        if self.model.has_ik1306() {
+            controllers.push(&mut self.ik1306);
+        }
+        for controller in controllers {
+            std::mem::swap(&mut controller.m, &mut ring);
+        }
+        self.ir2_1.exchange(&mut ring);
+        self.ir2_2.exchange(&mut ring);
     }
 
     /// Whether ИК1302 is about to scan the keyboard: the calculator is
@@ -223,6 +242,72 @@ impl Machine {
     pub fn program_byte(&self, step: usize) -> u8 {
         let (store, index) = self.program_cell(step);
         self.nibble_at(store, index) << 4 | self.nibble_at(store, index - 3)
+    }
+}
+
+/// The stack X1, X, Y, Z, T: physical pages (as in [`PAGES`]) for each
+/// phase of the ring, at the times [`PAGE_ORDER`] holds for. From the
+/// readout tables of sergev/mk-61; checked here by tracing programs whose
+/// stack is known (tests/trace.rs).
+const STACK_PAGES: [[[usize; 5]; 3]; 2] = [
+    [[8, 9, 10, 11, 0], [14, 13, 12, 8, 9], [5, 0, 1, 2, 3]],
+    [[8, 9, 10, 11, 0], [10, 11, 6, 7, 2], [6, 7, 8, 9, 4]],
+];
+
+/// A stack register's 12 nibbles sit every third cell of its page, from
+/// 40 cells below the page's last index.
+const NUMBER_OFFSET: usize = 40;
+
+/// The greatest common divisor.
+const fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+impl Machine {
+    /// Macro-steps between the times the readout tables hold: the key
+    /// driver runs whole frames from power-on, so they hold every
+    /// gcd(frame, period) macro-steps (10 on the MK-61, 14 on the MK-54).
+    fn readout_interval(&self) -> u32 {
+        gcd(FRAME, self.model.period())
+    }
+
+    /// X1, X, Y, Z, T as stored in the ring, each 12 nibbles in the
+    /// indicator's order of ИК1302's R (digits low to high, mantissa
+    /// sign, exponent low to high, exponent sign). `since_readout` is the
+    /// number of macro-steps since a time the readout tables hold for; the
+    /// pages are turned on (on a copy, without running the chips) to the
+    /// next such time.
+    pub(crate) fn stack(&self, since_readout: u32) -> [[u8; 12]; 5] {
+        let interval = self.readout_interval();
+        let mut turned = self.clone();
+        for _ in 0..(interval - since_readout % interval) % interval {
+            turned.turn_ring();
+        }
+        let phase = usize::from(turned.ir2_1.position) / 84;
+        let model = usize::from(!self.model.has_ik1306());
+        STACK_PAGES[model][phase].map(|page| {
+            let (store, last) = PAGES[page];
+            std::array::from_fn(|k| turned.nibble_at(store, last - NUMBER_OFFSET + 3 * k))
+        })
+    }
+
+    /// ИК1302's command address (R[36], R[39]).
+    pub(crate) fn ik1302_command_address(&self) -> usize {
+        self.ik1302.command_address()
+    }
+
+    /// Whether ИК1303 (and ИК1306) are in the loop where they wait for
+    /// work: ИК1303 at command 6E, ИК1306 at 01-04 (as while the
+    /// calculator waits for a key).
+    pub(crate) fn arithmetic_waits(&self) -> bool {
+        self.ik1303.command_address() == 0x6E
+            && (!self.model.has_ik1306() || (0x01..=0x04).contains(&self.ik1306.command_address()))
+    }
+
+    /// The byte ИК1302 keeps in R[31] (low) and R[34] (high): the program
+    /// counter while it shows a program step, other bytes at other times.
+    pub(crate) fn ik1302_step_byte(&self) -> u8 {
+        self.ik1302.r[34] << 4 | self.ik1302.r[31]
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use ajedrecista_mk61::{
     AngleUnit, Calculator, DEFAULT_RUN_LIMIT, Display, Key, Model, Press, Program, QUEEN_PRESETS,
-    ROOK_PRESETS, read_listing_for,
+    ROOK_PRESETS, Step, address_label, read_listing_for,
 };
 use anyhow::Context;
 
@@ -64,6 +64,10 @@ struct Session {
     /// 98 steps).
     #[arg(long, value_enum, default_value_t = ModelArg::Mk61)]
     model: ModelArg,
+    /// While a program runs (С/П, ПП, БП ... in automatic mode), print each
+    /// executed step: address, code, mnemonic, and X Y Z T X1 after it.
+    #[arg(long)]
+    trace: bool,
 }
 
 impl Session {
@@ -129,9 +133,17 @@ fn tokens(text: &str) -> anyhow::Result<Vec<Token>> {
 
 /// Presses one token; returns the display after it and whether the
 /// calculator stopped (false: a program still running at the run limit).
-fn apply(calculator: &mut Calculator, token: &Token) -> Press {
+/// With `on_step`, each program step the key runs is reported to it.
+fn apply(
+    calculator: &mut Calculator,
+    token: &Token,
+    on_step: Option<&mut dyn FnMut(&Step)>,
+) -> Press {
     match *token {
-        Token::Key(key) => calculator.press(key),
+        Token::Key(key) => match on_step {
+            Some(on_step) => calculator.press_traced(key, DEFAULT_RUN_LIMIT, on_step),
+            None => calculator.press(key),
+        },
         Token::Switch(unit) => {
             calculator.set_switch(unit);
             Press {
@@ -158,6 +170,53 @@ struct Shown {
     /// limit.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     running: bool,
+    /// With `--trace` only: the program steps the key ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<Vec<TracedStep>>,
+}
+
+/// One executed program step, for `--trace --json` (docs/json.md).
+#[derive(serde::Serialize)]
+struct TracedStep {
+    address: String,
+    code: Option<String>,
+    mnemonic: &'static str,
+    x: String,
+    y: String,
+    z: String,
+    t: String,
+    x1: String,
+}
+
+impl TracedStep {
+    fn new(step: &Step) -> TracedStep {
+        let stack = step.stack;
+        TracedStep {
+            address: address_label(step.address),
+            code: step.code.map(|code| format!("{code:02X}")),
+            mnemonic: step.mnemonic(),
+            x: stack.x.to_string(),
+            y: stack.y.to_string(),
+            z: stack.z.to_string(),
+            t: stack.t.to_string(),
+            x1: stack.x1.to_string(),
+        }
+    }
+
+    /// One line of the text trace, aligned.
+    fn line(&self) -> String {
+        format!(
+            "  {:>3} {:<2} {:<7} X {:<14} Y {:<14} Z {:<14} T {:<14} X1 {}",
+            self.address,
+            self.code.as_deref().unwrap_or("??"),
+            self.mnemonic,
+            self.x,
+            self.y,
+            self.z,
+            self.t,
+            self.x1
+        )
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -174,12 +233,30 @@ fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let mut calculator = args.session.start()?;
     let mut shown = Vec::with_capacity(tokens.len());
     let mut out = std::io::stdout().lock();
+    let trace = args.session.trace;
     for token in &tokens {
-        let press = apply(&mut calculator, token);
+        let mut steps = Vec::new();
+        let mut written = Ok(());
+        // In text, each step as it happens; in JSON, kept for the key.
+        let mut on_step = |step: &Step| {
+            let step = TracedStep::new(step);
+            if args.json {
+                steps.push(step);
+            } else if written.is_ok() {
+                written = writeln!(out, "{}", step.line()).and_then(|()| out.flush());
+            }
+        };
+        let press = apply(
+            &mut calculator,
+            token,
+            trace.then_some(&mut on_step as &mut dyn FnMut(&Step)),
+        );
+        written?;
         let line = Shown {
             key: canonical(token),
             display: press.display.to_string(),
             running: !press.stopped,
+            steps: trace.then_some(steps),
         };
         if args.json {
             shown.push(line);
@@ -232,7 +309,12 @@ fn run_interactive(session: &Session) -> anyhow::Result<()> {
             text => match tokens(text) {
                 Ok(tokens) => {
                     for token in &tokens {
-                        if !apply(&mut calculator, token).stopped {
+                        let mut on_step =
+                            |step: &Step| println!("{}", TracedStep::new(step).line());
+                        let on_step = session
+                            .trace
+                            .then_some(&mut on_step as &mut dyn FnMut(&Step));
+                        if !apply(&mut calculator, token, on_step).stopped {
                             writeln!(out, "{}: {}", canonical(token), still_running())?;
                         }
                     }
@@ -305,7 +387,7 @@ mod tests {
         let shown: Vec<String> = tokens("F + F 3")
             .unwrap()
             .iter()
-            .map(|token| apply(&mut calculator, token).display.to_string())
+            .map(|token| apply(&mut calculator, token, None).display.to_string())
             .collect();
         assert_eq!(
             shown,
