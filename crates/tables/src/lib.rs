@@ -13,6 +13,7 @@ mod error;
 mod file;
 mod index;
 mod material;
+mod retrograde;
 mod rules;
 mod solve;
 mod summary;

@@ -1,0 +1,546 @@
+//! The table engine: one byte a position for each side to move, and no
+//! per-position counters (see docs/tables.md, "How a table is built").
+//!
+//! Ply by ply, for every side to move:
+//! 1. the positions lost in n plies are retracted: each parent not yet won
+//!    faster is won in n + 1;
+//! 2. the positions won in n + 1 are retracted: each undecided parent is
+//!    marked a candidate;
+//! 3. each candidate is verified by its moves: when every quiet move leads
+//!    to a position the opponent wins in at most n + 1 plies, it is lost in
+//!    n + 2 (or later, if a capture loses more slowly); else it goes back to
+//!    undecided.
+//!
+//! The table is cut into blocks of [`BLOCK`] numbers. Each block remembers
+//! which byte values were ever written into it, so a step visits only the
+//! blocks that hold the value it looks for, and scans them 64 bytes at a
+//! time. The blocks are shared among the cores by rayon.
+
+// Used by the comparison test only, until `Tablebase` switches to it.
+#![cfg_attr(not(test), allow(dead_code))]
+
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use shakmaty::{ByColor, Color};
+
+use crate::{
+    error::TableError,
+    index::{Indexer, Squares},
+    material::Material,
+    rules::{Move, Rules},
+    solve::{Progress, Subtables},
+    table::Table,
+    value::{ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
+    variant::Variant,
+};
+
+/// Numbers per block: the numbers that differ in the last two men only.
+const BLOCK: usize = 1 << 12;
+
+/// During a build: an undecided position marked for verification.
+const CANDIDATE: u8 = 254;
+/// During a build: an undecided position that cannot be lost, because a
+/// capture draws. At the end it is a draw like every undecided position.
+const SAFE: u8 = 253;
+/// The largest byte of a decisive value.
+const MAX_VALUE: u8 = (MAX_PLIES + 1) as u8;
+
+const _: () = assert!(MAX_VALUE < SAFE);
+
+/// Which byte values were ever written into a block: one bit per value.
+#[derive(Default)]
+struct Written([AtomicU64; 4]);
+
+impl Written {
+    #[inline]
+    fn has(&self, byte: u8) -> bool {
+        self.0[usize::from(byte >> 6)].load(Ordering::Relaxed) & (1 << (byte & 63)) != 0
+    }
+
+    #[inline]
+    fn add(&self, byte: u8) {
+        let word = &self.0[usize::from(byte >> 6)];
+        let bit = 1 << (byte & 63);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    fn remove(&self, byte: u8) {
+        self.0[usize::from(byte >> 6)].fetch_and(!(1 << (byte & 63)), Ordering::Relaxed);
+    }
+}
+
+/// What the captures of a position lead to, seen by the side that captures.
+#[derive(Default)]
+struct Captures {
+    /// Plies of the fastest win by a capture.
+    win: Option<u16>,
+    /// Plies of the slowest loss by a capture.
+    loss: u16,
+    /// Some capture leads to a draw.
+    draw: bool,
+    /// There is a capture at all.
+    any: bool,
+}
+
+impl Captures {
+    /// Takes in a capture whose position has `child` for the opponent.
+    fn add(&mut self, child: Value) {
+        self.any = true;
+        match child {
+            Value::Loss(p) => self.win = Some(self.win.map_or(p + 1, |w| w.min(p + 1))),
+            Value::Win(p) => self.loss = self.loss.max(p + 1),
+            Value::Draw => self.draw = true,
+        }
+    }
+}
+
+/// The bytes of one side to move as atomics, for writes from many threads
+/// to scattered numbers.
+fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: AtomicU8 has the size and alignment of u8, and the exclusive
+    // borrow guarantees that no plain access overlaps the atomic ones.
+    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// Bytes of a zeroed table side, on huge pages where the system allows:
+/// retractions jump all over a table of a hundred megabytes, and with 4 KiB
+/// pages most of those jumps miss the TLB.
+fn zeroed(len: usize) -> Vec<u8> {
+    let mut bytes: Vec<u8> = Vec::with_capacity(len);
+    #[cfg(target_os = "linux")]
+    {
+        let start = bytes.as_mut_ptr() as usize;
+        let page = 4096;
+        let aligned = start.next_multiple_of(page);
+        if len > 2 * page {
+            // SAFETY: advice on pages inside this vector's own allocation,
+            // before any of them is touched; it changes no contents.
+            unsafe {
+                libc::madvise(
+                    aligned as *mut libc::c_void,
+                    (start + len - aligned) / page * page,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    bytes.resize(len, UNDECIDED);
+    bytes
+}
+
+/// Calls `f(offset)` for every byte of `block` equal to `byte`.
+#[inline]
+fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
+    for (c, chunk) in block.chunks(64).enumerate() {
+        // A loop without branches, which the compiler turns into vector
+        // compares.
+        let mut mask = 0u64;
+        for (i, &b) in chunk.iter().enumerate() {
+            mask |= u64::from(b == byte) << i;
+        }
+        while mask != 0 {
+            f(c * 64 + mask.trailing_zeros() as usize);
+            mask &= mask - 1;
+        }
+    }
+}
+
+/// The state of one build.
+struct Engine<'a> {
+    indexer: Indexer,
+    rules: Rules,
+    /// The table a capture of each man leads into (orthodox chess only).
+    capture_tables: Vec<Option<&'a Table>>,
+    written: ByColor<Vec<Written>>,
+    /// The largest plies of any decisive value written so far.
+    deepest: AtomicUsize,
+}
+
+impl Engine<'_> {
+    fn value_of_capture(&self, squares: &Squares, mv: Move, turn: Color) -> Value {
+        let captured = mv.captured.expect("a capture");
+        let Some(table) = self.capture_tables[captured] else {
+            // The fixed-king game: black took a white man, the attempt failed.
+            return Value::Draw;
+        };
+        let mut after = *squares;
+        after[mv.man] = mv.to;
+        let after = self.rules.without(&after, captured);
+        table
+            .value_of(&after, !turn)
+            .expect("a legal move leads to a legal position")
+    }
+
+    fn captures(&self, squares: &Squares, turn: Color) -> Captures {
+        let mut found = Captures::default();
+        let targets = self.rules.capturable(squares, !turn);
+        self.rules.moves_while(squares, turn, targets, |mv| {
+            found.add(self.value_of_capture(squares, mv, turn));
+            true
+        });
+        found
+    }
+
+    /// The byte of a decisive value; notes how deep the table goes.
+    fn decisive(&self, plies: u16) -> Result<u8, ()> {
+        if plies > MAX_PLIES {
+            return Err(());
+        }
+        self.deepest
+            .fetch_max(usize::from(plies), Ordering::Relaxed);
+        Ok(encode_plies(plies))
+    }
+
+    /// The first byte of a number: illegal, settled by its captures or its
+    /// lack of moves, safe from loss by a drawing capture, or undecided.
+    fn first_byte(&self, index: usize, turn: Color) -> Result<u8, ()> {
+        let Some(squares) = self.indexer.decode(index) else {
+            return Ok(ILLEGAL);
+        };
+        if !self.rules.is_legal(&squares, turn) {
+            return Ok(ILLEGAL);
+        }
+        let in_check = self.rules.in_check(&squares, turn);
+        if !in_check && !self.rules.threatens_capture(&squares, turn) {
+            // Every move is quiet: the position is settled from its children.
+            return Ok(UNDECIDED);
+        }
+        let captures = self.captures(&squares, turn);
+        match captures.win {
+            // A win, perhaps improved later by a quiet move.
+            Some(win) => self.decisive(win),
+            None if captures.draw => Ok(SAFE),
+            None if self.rules.has_quiet_move(&squares, turn) => Ok(UNDECIDED),
+            // Every move is a capture that loses.
+            None if captures.any => self.decisive(captures.loss),
+            None if in_check => self.decisive(0),
+            // Stalemate.
+            None => Ok(UNDECIDED),
+        }
+    }
+
+    /// Fills the bytes of one side to move.
+    fn first_pass(
+        &self,
+        turn: Color,
+        bytes: &mut [u8],
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), ()> {
+        bytes
+            .par_chunks_mut(BLOCK)
+            .zip(&self.written[turn])
+            .enumerate()
+            .try_for_each(|(b, (block, written))| {
+                for (i, byte) in block.iter_mut().enumerate() {
+                    *byte = self.first_byte(b * BLOCK + i, turn)?;
+                    written.add(*byte);
+                }
+                progress(block.len() as u64);
+                Ok(())
+            })
+    }
+
+    /// Calls `f` with every number of `bytes` (one side to move) that holds
+    /// `byte`, in parallel over blocks; returns how many there were.
+    fn scan(&self, turn: Color, bytes: &[u8], byte: u8, f: impl Fn(usize) + Sync) -> u64 {
+        bytes
+            .par_chunks(BLOCK)
+            .zip(&self.written[turn])
+            .enumerate()
+            .filter(|(_, (_, written))| written.has(byte))
+            .map(|(b, (block, _))| {
+                let mut found = 0;
+                for_each_equal(block, byte, |i| {
+                    found += 1;
+                    f(b * BLOCK + i);
+                });
+                found
+            })
+            .sum()
+    }
+
+    /// Calls `f(parent)` for the number of every position before a quiet
+    /// move of `!turn` that led to number `index` with `turn` to move.
+    #[inline]
+    fn parents(&self, index: usize, turn: Color, mut f: impl FnMut(usize)) {
+        let squares = self.indexer.decode(index).expect("a legal number");
+        self.rules
+            .for_each_retraction(&squares, !turn, |man, from| {
+                if let Some(parent) = self.indexer.moved(index, &squares, man, from) {
+                    f(parent);
+                }
+            });
+    }
+
+    /// Step 1: the parents of positions lost in `plies` are won in one more.
+    fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
+        let win = encode_plies(plies + 1);
+        let parents = atomic(parents);
+        let written = &self.written[!turn];
+        self.scan(turn, lost, encode_plies(plies), |index| {
+            self.parents(index, turn, |parent| {
+                let slot = &parents[parent];
+                let old = slot.load(Ordering::Relaxed);
+                // A stored win (even byte) may be a slower capture win.
+                if old == UNDECIDED
+                    || old == SAFE
+                    || (old.is_multiple_of(2) && win < old && old <= MAX_VALUE)
+                {
+                    slot.store(win, Ordering::Relaxed);
+                    written[parent / BLOCK].add(win);
+                }
+            });
+        })
+    }
+
+    /// Step 2: the undecided parents of positions won in `plies` become
+    /// candidates.
+    fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) -> u64 {
+        let parents = atomic(parents);
+        let written = &self.written[!turn];
+        self.scan(turn, won, encode_plies(plies), |index| {
+            self.parents(index, turn, |parent| {
+                let slot = &parents[parent];
+                if slot.load(Ordering::Relaxed) == UNDECIDED {
+                    slot.store(CANDIDATE, Ordering::Relaxed);
+                    written[parent / BLOCK].add(CANDIDATE);
+                }
+            });
+        })
+    }
+
+    /// Step 3: every candidate of `turn` whose quiet moves all lead to
+    /// positions won within `plies` by the opponent is lost.
+    fn verify(
+        &self,
+        turn: Color,
+        candidates: &mut [u8],
+        children: &[u8],
+        plies: u16,
+    ) -> Result<(), ()> {
+        let won_by = encode_plies(plies);
+        candidates
+            .par_chunks_mut(BLOCK)
+            .zip(&self.written[turn])
+            .enumerate()
+            .filter(|(_, (_, written))| written.has(CANDIDATE))
+            .try_for_each(|(b, (block, written))| {
+                written.remove(CANDIDATE);
+                let mut found = Vec::new();
+                for_each_equal(block, CANDIDATE, |i| found.push(i));
+                for i in found {
+                    let index = b * BLOCK + i;
+                    let squares = self.indexer.decode(index).expect("a legal number");
+                    let occupied = self.rules.occupied(&squares);
+                    let lost = self.rules.moves_while(&squares, turn, !occupied, |mv| {
+                        let child = self
+                            .indexer
+                            .moved(index, &squares, mv.man, mv.to)
+                            .expect("a legal move");
+                        let b = children[child];
+                        b != UNDECIDED && b.is_multiple_of(2) && b <= won_by
+                    });
+                    block[i] = if lost {
+                        let loss = if self.rules.threatens_capture(&squares, turn) {
+                            self.captures(&squares, turn).loss
+                        } else {
+                            0
+                        };
+                        let byte = self.decisive(loss.max(plies + 1))?;
+                        written.add(byte);
+                        byte
+                    } else {
+                        UNDECIDED
+                    };
+                }
+                Ok(())
+            })
+    }
+}
+
+/// Both sides' bytes, one of them borrowed for reading and the other for
+/// writing.
+fn split(bytes: &mut ByColor<Vec<u8>>, read: Color) -> (&mut [u8], &mut [u8]) {
+    let ByColor { white, black } = bytes;
+    match read {
+        Color::White => (white, black),
+        Color::Black => (black, white),
+    }
+}
+
+/// Builds the table of `material` in `variant`. `subtables` must hold the
+/// table of every material a capture leads to (none for the fixed-king
+/// game, where a capture ends the game).
+pub fn build(
+    material: &Material,
+    variant: Variant,
+    subtables: &Subtables,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Table, TableError> {
+    let indexer = Indexer::new(material.len(), variant);
+    let size = indexer.size();
+    let total = 2 * size as u64;
+    let capture_tables = (0..material.len())
+        .map(|man| match variant {
+            Variant::Standard if man >= 2 => {
+                let sub = material.without(man);
+                subtables
+                    .get(&sub)
+                    .map(|t| Some(t.as_ref()))
+                    .ok_or(TableError::MissingSubtable(sub))
+            }
+            _ => Ok(None),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let blocks = size.div_ceil(BLOCK);
+    let engine = Engine {
+        rules: Rules::new(material, variant),
+        capture_tables,
+        written: ByColor::new_with(|_| (0..blocks).map(|_| Written::default()).collect()),
+        indexer,
+        deepest: AtomicUsize::new(0),
+    };
+    let too_deep = |()| TableError::TooDeep(material.clone());
+    let mut bytes = ByColor::new_with(|_| zeroed(size));
+
+    let examined = AtomicU64::new(0);
+    let first = |step: u64| {
+        let examined = examined.fetch_add(step, Ordering::Relaxed) + step;
+        progress(Progress::FirstPass { examined, total });
+    };
+    for turn in Color::ALL {
+        engine
+            .first_pass(turn, &mut bytes[turn], &first)
+            .map_err(too_deep)?;
+    }
+
+    let mut decided = 0;
+    let mut loss = 0;
+    while usize::from(loss) <= engine.deepest.load(Ordering::Relaxed) {
+        for turn in Color::ALL {
+            let (lost, parents) = split(&mut bytes, turn);
+            decided += engine.wins_from(turn, lost, parents, loss);
+        }
+        progress(Progress::Rank {
+            rank: loss,
+            decided,
+        });
+        for turn in Color::ALL {
+            let (won, parents) = split(&mut bytes, turn);
+            decided += engine.candidates_from(turn, won, parents, loss + 1);
+        }
+        for turn in Color::ALL {
+            let (children, candidates) = split(&mut bytes, !turn);
+            engine
+                .verify(turn, candidates, children, loss + 1)
+                .map_err(too_deep)?;
+        }
+        progress(Progress::Rank {
+            rank: loss + 1,
+            decided,
+        });
+        loss += 2;
+    }
+
+    for side in bytes.iter_mut() {
+        side.par_iter_mut()
+            .filter(|b| **b == SAFE)
+            .for_each(|b| *b = UNDECIDED);
+        debug_assert!(side.iter().all(|&b| b <= MAX_VALUE || b == ILLEGAL));
+    }
+    Ok(Table::from_parts(material.clone(), variant, bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{collections::HashMap, sync::Arc};
+
+    use shakmaty::{Role, Square};
+
+    use super::*;
+    use crate::solve;
+
+    const ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+    /// Builds `material` with both engines and compares them byte for byte,
+    /// both sides to move; keeps the new table for the larger materials.
+    fn compare(material: &Material, variant: Variant, built: &mut HashMap<Material, Arc<Table>>) {
+        let mut subtables = Subtables::new();
+        if variant == Variant::Standard {
+            for man in 2..material.len() {
+                let sub = material.without(man);
+                if !built.contains_key(&sub) {
+                    compare(&sub, variant, built);
+                }
+                subtables.insert(sub.clone(), Arc::clone(&built[&sub]));
+            }
+        }
+        let old = solve::build(material, variant, &subtables, &|_| {}).unwrap();
+        let new = build(material, variant, &subtables, &|_| {}).unwrap();
+        for turn in Color::ALL {
+            let differ = old
+                .bytes(turn)
+                .iter()
+                .zip(new.bytes(turn))
+                .position(|(a, b)| a != b);
+            assert_eq!(differ, None, "{material} {variant} {turn}");
+        }
+        built.insert(material.clone(), Arc::new(new));
+    }
+
+    /// Every 3- and 4-man pawnless material: one or two men besides the
+    /// kings, on either side.
+    fn small_materials() -> Vec<Material> {
+        let mut out = Vec::new();
+        for &a in &ROLES {
+            out.push(Material::new(&[a], &[]).unwrap());
+            out.push(Material::new(&[], &[a]).unwrap());
+            for &b in &ROLES {
+                out.push(Material::new(&[a], &[b]).unwrap());
+                if a <= b {
+                    out.push(Material::new(&[a, b], &[]).unwrap());
+                    out.push(Material::new(&[], &[a, b]).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn same_as_the_ranking_solver_on_three_and_four_men() {
+        let mut built = HashMap::new();
+        let materials = small_materials();
+        assert_eq!(materials.len(), 8 + 36);
+        for material in materials {
+            compare(&material, Variant::Standard, &mut built);
+        }
+    }
+
+    #[test]
+    fn same_as_the_ranking_solver_on_the_fixed_king_game() {
+        let mut built = HashMap::new();
+        for sq in Square::ALL {
+            compare(&"KQvK".parse().unwrap(), Variant::FixedKing(sq), &mut built);
+        }
+        for material in ["KRvK", "KRBvK"] {
+            compare(
+                &material.parse().unwrap(),
+                Variant::FixedKing(Square::C3),
+                &mut built,
+            );
+        }
+    }
+
+    #[test]
+    #[ignore = "two builds of a five-man table, about a minute and a half"]
+    fn same_as_the_ranking_solver_on_kqrvkr() {
+        compare(
+            &"KQRvKR".parse().unwrap(),
+            Variant::Standard,
+            &mut HashMap::new(),
+        );
+    }
+}
