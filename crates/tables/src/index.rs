@@ -138,28 +138,6 @@ impl Indexer {
         }
     }
 
-    /// Whether two different moves (or retractions) of this placement may
-    /// lead to the same number. That takes a symmetry other than the
-    /// identity that leaves all men but the one or two that moved in place;
-    /// only the reflections in the long diagonals leave any square in place,
-    /// so all men but two must stand on one of them.
-    #[inline]
-    pub fn may_merge(&self, squares: &Squares) -> bool {
-        if self.fixed_king.is_some() {
-            return false;
-        }
-        let men = &squares[..self.men];
-        let main = men
-            .iter()
-            .filter(|s| s.file().to_u32() == s.rank().to_u32())
-            .count();
-        let anti = men
-            .iter()
-            .filter(|s| s.file().to_u32() + s.rank().to_u32() == 7)
-            .count();
-        main.max(anti) + 2 >= self.men
-    }
-
     /// How many placements of the board the number stands for.
     pub fn weight(&self, index: usize) -> u64 {
         let Some(squares) = self.decode(index) else {

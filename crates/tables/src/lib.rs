@@ -13,7 +13,6 @@ mod error;
 mod file;
 mod index;
 mod material;
-mod retrograde;
 mod rules;
 mod solve;
 mod summary;

@@ -132,15 +132,6 @@ impl Rules {
             })
     }
 
-    /// Calls `f` for every legal move of `turn`.
-    #[inline]
-    pub fn for_each_move(&self, sq: &Squares, turn: Color, mut f: impl FnMut(Move)) {
-        self.moves_while(sq, turn, Bitboard::FULL, |mv| {
-            f(mv);
-            true
-        });
-    }
-
     /// Calls `f` for the legal moves of `turn` to a square of `targets`
     /// until it returns false. Returns false if it was stopped.
     #[inline]
