@@ -26,7 +26,7 @@
 
 use std::{
     fs,
-    io::{self, Read, Write},
+    io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
 };
 
@@ -81,39 +81,60 @@ fn chunk_count(per_side: usize) -> usize {
     2 * per_side.div_ceil(CHUNK)
 }
 
-/// The whole file of a table.
-fn encode(table: &Table) -> io::Result<Vec<u8>> {
-    let compressed = chunks(table)
-        .par_iter()
-        .map(|chunk| zstd::bulk::compress(chunk, LEVEL))
-        .collect::<io::Result<Vec<_>>>()?;
-    let data: usize = compressed.iter().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(HEADER + 4 * compressed.len() + data);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+/// Chunks compressed at a time: enough for every core, few enough that
+/// the compressed data is never held whole.
+const BATCH: usize = 16;
+
+fn compress(chunk: &[u8]) -> io::Result<Vec<u8>> {
+    zstd::bulk::compress(chunk, LEVEL)
+}
+
+/// Writes the file of a table: the chunks are compressed a batch at a
+/// time and written as they come; the header and the chunk lengths, known
+/// last, go in at the end.
+fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
+    let chunks = chunks(table);
+    out.write_all(&vec![0u8; HEADER + 4 * chunks.len()])?;
+    let mut lengths = Vec::with_capacity(4 * chunks.len());
+    let mut data_sum = crc32fast::Hasher::new();
+    let mut data = 0u64;
+    for batch in chunks.chunks(BATCH) {
+        let compressed = batch
+            .par_iter()
+            .map(|chunk| compress(chunk))
+            .collect::<io::Result<Vec<_>>>()?;
+        for chunk in compressed {
+            out.write_all(&chunk)?;
+            data_sum.update(&chunk);
+            data += chunk.len() as u64;
+            lengths.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+        }
+    }
+    let mut sum = crc32fast::Hasher::new();
+    sum.update(&lengths);
+    sum.combine(&data_sum);
+
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
     let mut name = [0u8; 16];
     let material = table.material().to_string();
     name[..material.len()].copy_from_slice(material.as_bytes());
-    out.extend_from_slice(&name);
+    head.extend_from_slice(&name);
     match table.variant() {
-        Variant::Standard => out.extend_from_slice(&[0, 0]),
-        Variant::FixedKing(sq) => out.extend_from_slice(&[1, u8::from(sq)]),
+        Variant::Standard => head.extend_from_slice(&[0, 0]),
+        Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),
     }
-    out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&(table.indexer().size() as u64).to_le_bytes());
-    out.extend_from_slice(&(CHUNK as u32).to_le_bytes());
-    out.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(data as u64).to_le_bytes());
-    out.extend_from_slice(&[0; 8]);
-    for chunk in &compressed {
-        out.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
-    }
-    for chunk in &compressed {
-        out.extend_from_slice(chunk);
-    }
-    let sum = crc32fast::hash(&out[HEADER..]);
-    out[56..60].copy_from_slice(&sum.to_le_bytes());
-    Ok(out)
+    head.extend_from_slice(&[0, 0]);
+    head.extend_from_slice(&(table.indexer().size() as u64).to_le_bytes());
+    head.extend_from_slice(&(CHUNK as u32).to_le_bytes());
+    head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    head.extend_from_slice(&data.to_le_bytes());
+    head.extend_from_slice(&sum.finalize().to_le_bytes());
+    head.extend_from_slice(&[0; 4]);
+    out.seek(SeekFrom::Start(0))?;
+    out.write_all(&head)?;
+    out.write_all(&lengths)
 }
 
 /// Writes a table atomically: to a temporary file in the same folder, synced,
@@ -122,13 +143,18 @@ pub fn write(dir: &Path, table: &Table) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
     let name = file_name(table.material(), table.variant());
     let path = dir.join(&name);
-    let bytes = encode(table)?;
     let (prefix, suffix) = temporary(&name);
-    let mut file = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(suffix)
-        .tempfile_in(dir)?;
-    file.write_all(&bytes)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(suffix);
+    // Readable by all, like any file the user creates (tempfile's default
+    // is private).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut file = builder.tempfile_in(dir)?;
+    let mut out = io::BufWriter::new(file.as_file_mut());
+    write_to(&mut out, table)?;
+    out.flush()?;
+    drop(out);
     file.as_file().sync_all()?;
     file.persist(&path).map_err(|e| e.error)?;
     // The rename itself is made durable by syncing the folder.
@@ -332,4 +358,126 @@ pub enum ReadError {
     Io(#[from] io::Error),
     #[error(transparent)]
     File(#[from] FileError),
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{tablebase::Tablebase, value::UNDECIDED};
+
+    fn krk() -> (Material, Arc<Table>) {
+        let material: Material = "KRvK".parse().unwrap();
+        let table = Tablebase::in_memory()
+            .table(&material, Variant::Standard)
+            .unwrap();
+        (material, table)
+    }
+
+    /// The table with one byte changed, written as a valid file.
+    fn forged(table: &Table, turn: Color, index: usize, byte: u8) -> tempfile::TempDir {
+        let mut values = ByColor::new_with(|c| table.bytes(c).to_vec());
+        values[turn][index] = byte;
+        let forged = Table::from_parts(table.material().clone(), table.variant(), values);
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &forged).unwrap();
+        dir
+    }
+
+    /// The error of reading the table back, empty when it reads.
+    fn read_back(dir: &tempfile::TempDir, material: &Material) -> String {
+        read(
+            &dir.path().join(file_name(material, Variant::Standard)),
+            material,
+            Variant::Standard,
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_written_table_reads_back_equal() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &table).unwrap();
+        let back = read(
+            &dir.path().join(file_name(&material, Variant::Standard)),
+            &material,
+            Variant::Standard,
+        )
+        .unwrap();
+        for turn in Color::ALL {
+            assert_eq!(back.bytes(turn), table.bytes(turn));
+        }
+    }
+
+    #[test]
+    fn a_forged_value_with_a_valid_checksum_is_refused() {
+        let (material, table) = krk();
+        let legal = (0..table.bytes(Color::White).len())
+            .find(|&i| table.bytes(Color::White)[i] != ILLEGAL)
+            .unwrap();
+        // A byte the format does not have.
+        let dir = forged(&table, Color::White, legal, 253);
+        assert!(read_back(&dir, &material).contains("holds a value"));
+        // A legal position marked illegal, at a sampled number.
+        let rules = Rules::new(&material, Variant::Standard);
+        let step = (table.bytes(Color::Black).len() / SAMPLES).max(1) | 1;
+        let sampled = (0..table.bytes(Color::Black).len())
+            .step_by(step)
+            .find(|&i| {
+                table
+                    .indexer()
+                    .decode(i)
+                    .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
+            })
+            .unwrap();
+        let dir = forged(&table, Color::Black, sampled, ILLEGAL);
+        assert!(read_back(&dir, &material).contains("holds a value"));
+        // A checkmate made a draw.
+        let mate = (0..table.bytes(Color::Black).len())
+            .step_by(step)
+            .find(|&i| table.bytes(Color::Black)[i] == encode_plies(0))
+            .expect("a sampled checkmate");
+        let dir = forged(&table, Color::Black, mate, UNDECIDED);
+        assert!(read_back(&dir, &material).contains("holds a value"));
+    }
+
+    #[test]
+    fn reserved_bytes_must_be_zero() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[61] = 1;
+        fs::write(&path, &bytes).unwrap();
+        assert!(read_back(&dir, &material).contains("reserved"));
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_young_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = "KRvK.standard.ajt";
+        let old = dir.path().join(format!(".{name}.dead01.tmp"));
+        let young = dir.path().join(format!(".{name}.live01.tmp"));
+        let other = dir.path().join(".KQvK.standard.ajt.dead02.tmp");
+        for path in [&old, &young, &other] {
+            fs::write(path, b"partial").unwrap();
+        }
+        let long_ago = std::time::SystemTime::now() - 2 * STALE;
+        for path in [&old, &other] {
+            fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        remove_stale(dir.path(), name);
+        assert!(!old.exists());
+        assert!(young.exists());
+        assert!(other.exists(), "another table's file is not touched");
+    }
 }
