@@ -48,7 +48,8 @@ pub const VERSION: u32 = 2;
 const HEADER: usize = 64;
 /// Numbers per chunk.
 const CHUNK: usize = 1 << 20;
-/// zstd's level: a little slower to write than the default, as fast to read.
+/// zstd's level: KQRvKR's file is 45.1 MB at 6, 50.1 MB at the default 3,
+/// written in about the same time.
 const LEVEL: i32 = 6;
 
 /// The file name of a table: `KQvK.standard.ajt`, `KQvK.fixed-king-c3.ajt`.

@@ -183,22 +183,27 @@ impl Rules {
             .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
-    /// Calls `f(man, from)` for every retraction of a move by `mover` that
-    /// took nothing: the man stands on its square now and came from `from`.
-    /// Whether the earlier position is legal is the caller's to check.
+    /// Calls `f(man, to)` for the quiet moves of `turn`, legal or not (the
+    /// mover's king may be left in check), until it returns false; returns
+    /// false if it was stopped. Without pawns a move can be taken back
+    /// along the same line, so these are also the retractions: the man
+    /// stands on its square now and came from `to`.
     #[inline]
-    pub fn for_each_retraction(
+    pub fn quiet_while(
         &self,
         sq: &Squares,
-        mover: Color,
-        mut f: impl FnMut(usize, Square),
-    ) {
+        turn: Color,
+        mut f: impl FnMut(usize, Square) -> bool,
+    ) -> bool {
         let occupied = self.occupied(sq);
-        for i in (0..self.len).filter(|&i| self.men[i].color == mover && self.moves_at_all(i)) {
-            for from in self.attacks(i, sq[i], occupied) & !occupied {
-                f(i, from);
+        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
+            for to in self.attacks(i, sq[i], occupied) & !occupied {
+                if !f(i, to) {
+                    return false;
+                }
             }
         }
+        true
     }
 
     /// The squares left after man `captured` is taken, in the smaller

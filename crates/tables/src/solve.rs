@@ -284,12 +284,12 @@ impl Engine<'_> {
     #[inline]
     fn parents(&self, index: usize, turn: Color, mut f: impl FnMut(usize)) {
         let squares = self.indexer.decode(index).expect("a legal number");
-        self.rules
-            .for_each_retraction(&squares, !turn, |man, from| {
-                if let Some(parent) = self.indexer.moved(index, &squares, man, from) {
-                    f(parent);
-                }
-            });
+        self.rules.quiet_while(&squares, !turn, |man, from| {
+            if let Some(parent) = self.indexer.moved(index, &squares, man, from) {
+                f(parent);
+            }
+            true
+        });
     }
 
     /// Step 1: the parents of positions lost in `plies` are won in one more.
@@ -351,14 +351,16 @@ impl Engine<'_> {
                 for i in found {
                     let index = b * BLOCK + i;
                     let squares = self.indexer.decode(index).expect("a legal number");
-                    let occupied = self.rules.occupied(&squares);
-                    let lost = self.rules.moves_while(&squares, turn, !occupied, |mv| {
-                        let child = self
-                            .indexer
-                            .moved(index, &squares, mv.man, mv.to)
-                            .expect("a legal move");
-                        let b = children[child];
-                        b != UNDECIDED && b.is_multiple_of(2) && b <= won_by
+                    // A move that leaves the king in check leads to an
+                    // illegal number (or to none, when the kings touch).
+                    let lost = self.rules.quiet_while(&squares, turn, |man, to| {
+                        self.indexer
+                            .moved(index, &squares, man, to)
+                            .is_none_or(|child| {
+                                let b = children[child];
+                                b == ILLEGAL
+                                    || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
+                            })
                     });
                     block[i] = if lost {
                         let loss = if self.rules.threatens_capture(&squares, turn) {
