@@ -472,3 +472,58 @@ pub fn build(
     }
     Ok(Table::from_parts(material.clone(), variant, bytes))
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Square;
+
+    use crate::tablebase::Tablebase;
+
+    use super::*;
+
+    /// Material, variant and the CRC-32 of the bytes of the tables the
+    /// ranking solver built, before this engine replaced it.
+    fn recorded() -> Vec<(Material, Variant, u32)> {
+        include_str!("../tests/data/checksums.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|line| {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                let variant = match fields[1].strip_prefix("fixed-king-") {
+                    Some(sq) => Variant::FixedKing(Square::from_ascii(sq.as_bytes()).unwrap()),
+                    None => Variant::Standard,
+                };
+                let crc = u32::from_str_radix(fields[2], 16).unwrap();
+                (fields[0].parse().unwrap(), variant, crc)
+            })
+            .collect()
+    }
+
+    fn same_bytes_as_the_ranking_solver(men: impl Fn(usize) -> bool) {
+        let tb = Tablebase::in_memory();
+        let mut checked = 0;
+        for (material, variant, crc) in recorded() {
+            if !men(material.len()) {
+                continue;
+            }
+            let table = tb.table(&material, variant).unwrap();
+            let mut hasher = crc32fast::Hasher::new();
+            hasher.update(table.bytes(Color::White));
+            hasher.update(table.bytes(Color::Black));
+            assert_eq!(hasher.finalize(), crc, "{material} {variant}");
+            checked += 1;
+        }
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn every_small_table_has_the_ranking_solvers_bytes() {
+        same_bytes_as_the_ranking_solver(|men| men <= 4);
+    }
+
+    #[test]
+    #[ignore = "a five-man build, about a minute on two cores"]
+    fn kqrvkr_has_the_ranking_solvers_bytes() {
+        same_bytes_as_the_ranking_solver(|men| men == 5);
+    }
+}
