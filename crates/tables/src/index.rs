@@ -136,12 +136,25 @@ impl Indexer {
             }
         };
         if fast {
-            Some(index & !(63 << shift) | usize::from(to) << shift)
-        } else {
-            let mut after = *squares;
-            after[man] = to;
-            self.encode(&after[..self.men])
+            return Some(index & !(63 << shift) | usize::from(to) << shift);
         }
+        if self.fixed_king.is_none() && man < 2 {
+            // A king move that keeps the kings canonical as they stand
+            // changes the king pair only.
+            let (wk, bk) = if man == 0 {
+                (to, squares[1])
+            } else {
+                (squares[0], to)
+            };
+            let (pair, sym) = self.pairs.lookup(wk, bk)?;
+            if sym == Symmetry::IDENTITY && !self.pairs.is_diagonal(pair) {
+                let rest = 6 * self.others();
+                return Some(usize::from(pair) << rest | index & ((1 << rest) - 1));
+            }
+        }
+        let mut after = *squares;
+        after[man] = to;
+        self.encode(&after[..self.men])
     }
 
     /// How many placements of the board the number stands for.

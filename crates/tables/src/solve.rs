@@ -148,6 +148,19 @@ fn zeroed(len: usize) -> Vec<u8> {
     bytes
 }
 
+/// Asks for the cache line of `byte` ahead of its use.
+#[inline(always)]
+fn prefetch(byte: &AtomicU8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(byte.as_ptr() as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
+}
+
 /// Calls `f(offset)` for every byte of `block` equal to `byte`.
 #[inline]
 fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
@@ -279,17 +292,32 @@ impl Engine<'_> {
             .sum()
     }
 
-    /// Calls `f(parent)` for the number of every position before a quiet
-    /// move of `!turn` that led to number `index` with `turn` to move.
+    /// Calls `f(parent, slot)` for the number and byte of every position
+    /// before a quiet move of `!turn` that led to number `index` with
+    /// `turn` to move. The parents' bytes are fetched all at once first:
+    /// most of them are cache misses, and this way they overlap.
     #[inline]
-    fn parents(&self, index: usize, turn: Color, mut f: impl FnMut(usize)) {
+    fn parents(
+        &self,
+        index: usize,
+        turn: Color,
+        slots: &[AtomicU8],
+        mut f: impl FnMut(usize, &AtomicU8),
+    ) {
         let squares = self.indexer.decode(index).expect("a legal number");
+        let mut found = [0usize; 128];
+        let mut len = 0;
         self.rules.quiet_while(&squares, !turn, |man, from| {
             if let Some(parent) = self.indexer.moved(index, &squares, man, from) {
-                f(parent);
+                prefetch(&slots[parent]);
+                found[len] = parent;
+                len += 1;
             }
             true
         });
+        for &parent in &found[..len] {
+            f(parent, &slots[parent]);
+        }
     }
 
     /// Step 1: the parents of positions lost in `plies` are won in one more.
@@ -298,8 +326,7 @@ impl Engine<'_> {
         let parents = atomic(parents);
         let written = &self.written[!turn];
         self.scan(turn, lost, encode_plies(plies), |index| {
-            self.parents(index, turn, |parent| {
-                let slot = &parents[parent];
+            self.parents(index, turn, parents, |parent, slot| {
                 let old = slot.load(Ordering::Relaxed);
                 // A stored win (even byte) may be a slower capture win.
                 if old == UNDECIDED
@@ -319,8 +346,7 @@ impl Engine<'_> {
         let parents = atomic(parents);
         let written = &self.written[!turn];
         self.scan(turn, won, encode_plies(plies), |index| {
-            self.parents(index, turn, |parent| {
-                let slot = &parents[parent];
+            self.parents(index, turn, parents, |parent, slot| {
                 if slot.load(Ordering::Relaxed) == UNDECIDED {
                     slot.store(CANDIDATE, Ordering::Relaxed);
                     written[parent / BLOCK].add(CANDIDATE);

@@ -16,6 +16,8 @@ use shakmaty::Square;
 pub struct Symmetry(u8);
 
 impl Symmetry {
+    pub const IDENTITY: Symmetry = Symmetry(0);
+
     /// The reflection in the a1-h8 diagonal.
     pub const DIAGONAL: Symmetry = Symmetry(4);
 
