@@ -4,7 +4,7 @@
 //! `Chess`: building a table visits every placement many times, and this
 //! keeps each visit to a few bitboard operations.
 
-use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
+use shakmaty::{Bitboard, ByColor, Color, Piece, Role, Square, attacks};
 
 use crate::{
     index::Squares,
@@ -20,6 +20,25 @@ pub struct Move {
     pub to: Square,
     /// The man taken, if any.
     pub captured: Option<usize>,
+}
+
+/// What [`Rules::look`] sees.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// Men on distinct squares, the side not to move not in check.
+    pub legal: bool,
+    /// The side to move is in check (meaningful when legal).
+    pub in_check: bool,
+    /// The side to move attacks an enemy man other than the king.
+    pub threatens_capture: bool,
+}
+
+impl Look {
+    const ILLEGAL: Look = Look {
+        legal: false,
+        in_check: false,
+        threatens_capture: false,
+    };
 }
 
 /// The men of a material and the rules they move by.
@@ -116,6 +135,32 @@ impl Rules {
     #[inline]
     pub fn is_legal(&self, sq: &Squares, turn: Color) -> bool {
         self.distinct(sq) && !self.in_check(sq, !turn)
+    }
+
+    /// Legality, check and capture threat of a placement at once, each
+    /// man's attacks computed once: the first look at every number of a
+    /// table.
+    #[inline]
+    pub fn look(&self, sq: &Squares, turn: Color) -> Look {
+        let occupied = self.occupied(sq);
+        if occupied.count() != self.len {
+            return Look::ILLEGAL;
+        }
+        let mut attacked = ByColor::<Bitboard>::default();
+        let mut reach = Bitboard::EMPTY;
+        for (i, &from) in sq[..self.len].iter().enumerate() {
+            let attacks = self.attacks(i, from, occupied);
+            let color = self.men[i].color;
+            attacked[color] |= attacks;
+            if color == turn && self.moves_at_all(i) {
+                reach |= attacks;
+            }
+        }
+        Look {
+            legal: !attacked[turn].contains(sq[Rules::king(!turn)]),
+            in_check: attacked[!turn].contains(sq[Rules::king(turn)]),
+            threatens_capture: reach.intersects(self.capturable(sq, !turn)),
+        }
     }
 
     /// Whether `turn` attacks an enemy man other than the king: the cheap

@@ -230,11 +230,12 @@ impl Engine<'_> {
         let Some(squares) = self.indexer.decode(index) else {
             return Ok(ILLEGAL);
         };
-        if !self.rules.is_legal(&squares, turn) {
+        let look = self.rules.look(&squares, turn);
+        if !look.legal {
             return Ok(ILLEGAL);
         }
-        let in_check = self.rules.in_check(&squares, turn);
-        if !in_check && !self.rules.threatens_capture(&squares, turn) {
+        let in_check = look.in_check;
+        if !in_check && !look.threatens_capture {
             // Every move is quiet: the position is settled from its children.
             return Ok(UNDECIDED);
         }
