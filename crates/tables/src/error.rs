@@ -63,4 +63,12 @@ pub enum FileError {
     WrongTable { found: String, expected: String },
     #[error("checksum mismatch: the file is corrupt")]
     Checksum,
+    #[error("reserved header bytes are not zero")]
+    Reserved,
+    #[error("the header's sizes or chunk lengths do not fit the table")]
+    Layout,
+    #[error("a compressed chunk does not decompress to its size: the file is corrupt")]
+    Corrupt,
+    #[error("number {index} with {turn} to move holds a value the table cannot have")]
+    BadValue { index: usize, turn: Color },
 }

@@ -1,116 +1,233 @@
-//! The table file: a fixed header, then the bytes of the table.
+//! The table file: a fixed header, a list of chunk lengths, then the bytes
+//! of the table in chunks compressed with zstd.
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `AJEDTBL` followed by 0x1A |
-//! | 8 | 4 | format version, little-endian u32 (1) |
+//! | 8 | 4 | format version, little-endian u32 (2) |
 //! | 12 | 16 | material, ASCII (`KQvKR`), padded with NUL |
 //! | 28 | 1 | variant: 0 orthodox, 1 fixed white king |
 //! | 29 | 1 | the fixed king's square, 0 (a1) to 63 (h8); 0 when orthodox |
 //! | 30 | 2 | zero |
 //! | 32 | 8 | numbers per side to move, little-endian u64 |
-//! | 40 | 4 | CRC-32 (IEEE) of the body, little-endian u32 |
-//! | 44 | 4 | zero |
-//! | 48 | .. | body: one byte per number with white to move, then with black to move |
+//! | 40 | 4 | numbers per chunk, little-endian u32 |
+//! | 44 | 4 | number of chunks, little-endian u32 |
+//! | 48 | 8 | bytes of the compressed chunks, little-endian u64 |
+//! | 56 | 4 | CRC-32 (IEEE) of the chunk lengths and the chunks, little-endian |
+//! | 60 | 4 | zero |
+//! | 64 | 4 per chunk | compressed length of each chunk, little-endian u32 |
+//! | .. | .. | the chunks: each a zstd frame of the table bytes |
 //!
-//! A body byte is 0 for a draw, 255 for a number with no legal position, and
-//! otherwise plies to mate + 1 (odd plies: the side to move wins).
+//! The table bytes are those with white to move, then those with black to
+//! move, each side cut into chunks of the given length (the last one
+//! shorter). A byte is 0 for a draw, 255 for a number with no legal
+//! position, and otherwise plies to mate + 1 (odd plies: the side to move
+//! wins). Chunks are compressed and decompressed in parallel.
 
 use std::{
     fs,
-    io::{self, Write},
+    io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
 };
 
-use shakmaty::{ByColor, Square};
+use rayon::prelude::*;
+use shakmaty::{ByColor, Color, Square};
 
-use crate::{error::FileError, index::Indexer, material::Material, table::Table, variant::Variant};
+use crate::{
+    error::FileError,
+    index::Indexer,
+    material::Material,
+    rules::Rules,
+    table::Table,
+    value::{ILLEGAL, MAX_PLIES, encode_plies},
+    variant::Variant,
+};
 
 pub const MAGIC: [u8; 8] = *b"AJEDTBL\x1a";
-pub const VERSION: u32 = 1;
-const HEADER: usize = 48;
+pub const VERSION: u32 = 2;
+const HEADER: usize = 64;
+/// Numbers per chunk.
+const CHUNK: usize = 1 << 20;
+/// zstd's level: KQRvKR's file is 45.1 MB at 6, 50.1 MB at the default 3,
+/// written in about the same time.
+const LEVEL: i32 = 6;
 
 /// The file name of a table: `KQvK.standard.ajt`, `KQvK.fixed-king-c3.ajt`.
 pub fn file_name(material: &Material, variant: Variant) -> String {
     format!("{material}.{variant}.ajt")
 }
 
-fn header(material: &Material, variant: Variant, per_side: u64, checksum: u32) -> [u8; HEADER] {
-    let mut h = [0u8; HEADER];
-    h[..8].copy_from_slice(&MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    let name = material.to_string();
-    h[12..12 + name.len()].copy_from_slice(name.as_bytes());
-    if let Variant::FixedKing(sq) = variant {
-        h[28] = 1;
-        h[29] = u8::from(sq);
-    }
-    h[32..40].copy_from_slice(&per_side.to_le_bytes());
-    h[40..44].copy_from_slice(&checksum.to_le_bytes());
-    h
+/// The prefix and suffix of a temporary file being written for `name`.
+fn temporary(name: &str) -> (String, &'static str) {
+    (format!(".{name}."), ".tmp")
 }
 
-fn checksum(table: &ByColor<&[u8]>) -> u32 {
-    let mut hasher = crc32fast::Hasher::new();
-    hasher.update(table.white);
-    hasher.update(table.black);
-    hasher.finalize()
+fn le_u32(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes.try_into().expect("4 bytes"))
+}
+
+fn le_u64(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().expect("8 bytes"))
+}
+
+/// The uncompressed chunks of a table, white's then black's.
+fn chunks(table: &Table) -> Vec<&[u8]> {
+    Color::ALL
+        .iter()
+        .flat_map(|&turn| table.bytes(turn).chunks(CHUNK))
+        .collect()
+}
+
+fn chunk_count(per_side: usize) -> usize {
+    2 * per_side.div_ceil(CHUNK)
+}
+
+/// Chunks compressed at a time: enough for every core, few enough that
+/// the compressed data is never held whole.
+const BATCH: usize = 16;
+
+fn compress(chunk: &[u8]) -> io::Result<Vec<u8>> {
+    zstd::bulk::compress(chunk, LEVEL)
+}
+
+/// Writes the file of a table: the chunks are compressed a batch at a
+/// time and written as they come; the header and the chunk lengths, known
+/// last, go in at the end.
+fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
+    let chunks = chunks(table);
+    out.write_all(&vec![0u8; HEADER + 4 * chunks.len()])?;
+    let mut lengths = Vec::with_capacity(4 * chunks.len());
+    let mut data_sum = crc32fast::Hasher::new();
+    let mut data = 0u64;
+    for batch in chunks.chunks(BATCH) {
+        let compressed = batch
+            .par_iter()
+            .map(|chunk| compress(chunk))
+            .collect::<io::Result<Vec<_>>>()?;
+        for chunk in compressed {
+            out.write_all(&chunk)?;
+            data_sum.update(&chunk);
+            data += chunk.len() as u64;
+            lengths.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+        }
+    }
+    let mut sum = crc32fast::Hasher::new();
+    sum.update(&lengths);
+    sum.combine(&data_sum);
+
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    let material = table.material().to_string();
+    name[..material.len()].copy_from_slice(material.as_bytes());
+    head.extend_from_slice(&name);
+    match table.variant() {
+        Variant::Standard => head.extend_from_slice(&[0, 0]),
+        Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),
+    }
+    head.extend_from_slice(&[0, 0]);
+    head.extend_from_slice(&(table.indexer().size() as u64).to_le_bytes());
+    head.extend_from_slice(&(CHUNK as u32).to_le_bytes());
+    head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    head.extend_from_slice(&data.to_le_bytes());
+    head.extend_from_slice(&sum.finalize().to_le_bytes());
+    head.extend_from_slice(&[0; 4]);
+    out.seek(SeekFrom::Start(0))?;
+    out.write_all(&head)?;
+    out.write_all(&lengths)
 }
 
 /// Writes a table atomically: to a temporary file in the same folder, synced,
 /// then renamed over the final name.
 pub fn write(dir: &Path, table: &Table) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
-    let path = dir.join(file_name(table.material(), table.variant()));
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        file_name(table.material(), table.variant()),
-        std::process::id()
-    ));
-    let body = ByColor::new_with(|c| table.bytes(c));
-    let head = header(
-        table.material(),
-        table.variant(),
-        body.white.len() as u64,
-        checksum(&body),
-    );
-    let result = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(&head)?;
-        file.write_all(body.white)?;
-        file.write_all(body.black)?;
-        file.sync_all()?;
-        fs::rename(&tmp, &path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+    let name = file_name(table.material(), table.variant());
+    let path = dir.join(&name);
+    let (prefix, suffix) = temporary(&name);
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(suffix);
+    // Readable by all, like any file the user creates (tempfile's default
+    // is private).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut file = builder.tempfile_in(dir)?;
+    let mut out = io::BufWriter::new(file.as_file_mut());
+    write_to(&mut out, table)?;
+    out.flush()?;
+    drop(out);
+    file.as_file().sync_all()?;
+    file.persist(&path).map_err(|e| e.error)?;
+    // The rename itself is made durable by syncing the folder.
+    if let Ok(folder) = fs::File::open(dir) {
+        let _ = folder.sync_all();
     }
-    result.map(|()| path)
+    Ok(path)
 }
 
-/// Reads and verifies a table file's bytes: header fields, length and
-/// checksum must all match the table asked for.
-pub fn parse(bytes: Vec<u8>, material: &Material, variant: Variant) -> Result<Table, FileError> {
+/// Temporary files older than this are left from a writer that died.
+const STALE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes temporary files of `name` left behind by writers that died (an
+/// hour old: a younger one may be another process's write in progress).
+pub fn remove_stale(dir: &Path, name: &str) {
+    let (prefix, suffix) = temporary(name);
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > STALE));
+        if old && file.starts_with(&prefix) && file.ends_with(suffix) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The fields of a header that has been checked against the table asked
+/// for.
+struct Layout {
+    per_side: usize,
+    chunks: usize,
+    data: u64,
+}
+
+impl Layout {
+    fn file_len(&self) -> u64 {
+        (HEADER + 4 * self.chunks) as u64 + self.data
+    }
+}
+
+/// Checks a header against the table asked for.
+fn check_header(
+    head: &[u8],
+    file_len: u64,
+    material: &Material,
+    variant: Variant,
+) -> Result<Layout, FileError> {
     let per_side = Indexer::new(material.len(), variant).size();
-    let expected_len = (HEADER + 2 * per_side) as u64;
-    if bytes.len() < HEADER {
+    if head.len() < HEADER {
         return Err(FileError::Truncated {
-            found: bytes.len() as u64,
-            expected: expected_len,
+            found: file_len,
+            expected: HEADER as u64,
         });
     }
-    if bytes[..8] != MAGIC {
+    if head[..8] != MAGIC {
         return Err(FileError::BadMagic);
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let version = le_u32(&head[8..12]);
     if version != VERSION {
         return Err(FileError::Version(version, VERSION));
     }
-    let name = String::from_utf8_lossy(&bytes[12..28])
+    let name = String::from_utf8_lossy(&head[12..28])
         .trim_end_matches('\0')
         .to_owned();
-    let stored_variant = match (bytes[28], bytes[29]) {
-        (0, _) => Some(Variant::Standard),
+    let stored_variant = match (head[28], head[29]) {
+        (0, 0) => Some(Variant::Standard),
         (1, sq) if sq < 64 => Some(Variant::FixedKing(Square::new(u32::from(sq)))),
         _ => None,
     };
@@ -123,24 +240,245 @@ pub fn parse(bytes: Vec<u8>, material: &Material, variant: Variant) -> Result<Ta
             expected: format!("{material} ({variant})"),
         });
     }
-    let stored_per_side = u64::from_le_bytes(bytes[32..40].try_into().expect("8 bytes"));
-    if bytes.len() as u64 != expected_len || stored_per_side != per_side as u64 {
+    if head[30..32] != [0, 0] || head[60..64] != [0; 4] {
+        return Err(FileError::Reserved);
+    }
+    let chunks = chunk_count(per_side);
+    if le_u64(&head[32..40]) != per_side as u64
+        || le_u32(&head[40..44]) as usize != CHUNK
+        || le_u32(&head[44..48]) as usize != chunks
+    {
+        return Err(FileError::Layout);
+    }
+    let layout = Layout {
+        per_side,
+        chunks,
+        data: le_u64(&head[48..56]),
+    };
+    if file_len != layout.file_len() {
         return Err(FileError::Truncated {
-            found: bytes.len() as u64,
-            expected: expected_len,
+            found: file_len,
+            expected: layout.file_len(),
         });
     }
-    let stored_sum = u32::from_le_bytes(bytes[40..44].try_into().expect("4 bytes"));
-    let (white, black) = bytes[HEADER..].split_at(per_side);
-    if checksum(&ByColor { white, black }) != stored_sum {
+    Ok(layout)
+}
+
+/// Reads and verifies a table file: header fields, length (before the body
+/// is read), checksum, the chunks' lengths, and the values themselves.
+pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table, ReadError> {
+    let mut file = fs::File::open(path)?;
+    let file_len = file.metadata()?.len();
+    let mut head = Vec::with_capacity(HEADER);
+    (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
+    let layout = check_header(&head, file_len, material, variant)?;
+    let mut rest = Vec::with_capacity((file_len - HEADER as u64) as usize);
+    file.read_to_end(&mut rest)?;
+    Ok(parse_body(&head, &rest, &layout, material, variant)?)
+}
+
+fn parse_body(
+    head: &[u8],
+    rest: &[u8],
+    layout: &Layout,
+    material: &Material,
+    variant: Variant,
+) -> Result<Table, FileError> {
+    if crc32fast::hash(rest) != le_u32(&head[56..60]) {
         return Err(FileError::Checksum);
     }
-    let mut bytes = bytes;
-    let black = bytes.split_off(HEADER + per_side);
-    let white = bytes.split_off(HEADER);
-    Ok(Table::from_parts(
-        material.clone(),
-        variant,
-        ByColor { white, black },
-    ))
+    let (lengths, data) = rest.split_at(4 * layout.chunks);
+    let mut compressed = Vec::with_capacity(layout.chunks);
+    let mut offset = 0usize;
+    for length in lengths.chunks(4) {
+        let end = offset + le_u32(length) as usize;
+        compressed.push(data.get(offset..end).ok_or(FileError::Layout)?);
+        offset = end;
+    }
+    if offset != data.len() {
+        return Err(FileError::Layout);
+    }
+    let mut values = ByColor::new_with(|_| vec![0u8; layout.per_side]);
+    let mut outputs: Vec<&mut [u8]> = Vec::with_capacity(layout.chunks);
+    for side in values.iter_mut() {
+        outputs.extend(side.chunks_mut(CHUNK));
+    }
+    outputs
+        .into_par_iter()
+        .zip(compressed)
+        .try_for_each(|(out, input)| {
+            match zstd::bulk::Decompressor::new()
+                .and_then(|mut d| d.decompress_to_buffer(input, out))
+            {
+                Ok(n) if n == out.len() => Ok(()),
+                _ => Err(FileError::Corrupt),
+            }
+        })?;
+    let table = Table::from_parts(material.clone(), variant, values);
+    check_values(&table)?;
+    Ok(table)
+}
+
+/// How many numbers of each side the semantic check samples.
+const SAMPLES: usize = 4096;
+
+/// Checks what a checksum cannot: that every byte is one the format allows,
+/// and, on a sample of numbers, that illegal positions are marked illegal
+/// and no others, and that checkmates are exactly the losses in 0 plies.
+fn check_values(table: &Table) -> Result<(), FileError> {
+    let most = encode_plies(MAX_PLIES);
+    let rules = Rules::new(table.material(), table.variant());
+    let indexer = table.indexer();
+    for turn in Color::ALL {
+        let bytes = table.bytes(turn);
+        if let Some(at) = bytes.par_iter().position_any(|&b| b > most && b != ILLEGAL) {
+            return Err(FileError::BadValue { index: at, turn });
+        }
+        let step = (bytes.len() / SAMPLES).max(1) | 1;
+        for index in (0..bytes.len()).step_by(step) {
+            let legal = indexer
+                .decode(index)
+                .filter(|squares| rules.is_legal(squares, turn));
+            let mated = legal.is_some_and(|squares| {
+                rules.in_check(&squares, turn)
+                    && rules.moves_while(&squares, turn, shakmaty::Bitboard::FULL, |_| false)
+            });
+            let byte = bytes[index];
+            if (byte == ILLEGAL) == legal.is_some() || (byte == encode_plies(0)) != mated {
+                return Err(FileError::BadValue { index, turn });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why a table file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{tablebase::Tablebase, value::UNDECIDED};
+
+    fn krk() -> (Material, Arc<Table>) {
+        let material: Material = "KRvK".parse().unwrap();
+        let table = Tablebase::in_memory()
+            .table(&material, Variant::Standard)
+            .unwrap();
+        (material, table)
+    }
+
+    /// The table with one byte changed, written as a valid file.
+    fn forged(table: &Table, turn: Color, index: usize, byte: u8) -> tempfile::TempDir {
+        let mut values = ByColor::new_with(|c| table.bytes(c).to_vec());
+        values[turn][index] = byte;
+        let forged = Table::from_parts(table.material().clone(), table.variant(), values);
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &forged).unwrap();
+        dir
+    }
+
+    /// The error of reading the table back, empty when it reads.
+    fn read_back(dir: &tempfile::TempDir, material: &Material) -> String {
+        read(
+            &dir.path().join(file_name(material, Variant::Standard)),
+            material,
+            Variant::Standard,
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_written_table_reads_back_equal() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &table).unwrap();
+        let back = read(
+            &dir.path().join(file_name(&material, Variant::Standard)),
+            &material,
+            Variant::Standard,
+        )
+        .unwrap();
+        for turn in Color::ALL {
+            assert_eq!(back.bytes(turn), table.bytes(turn));
+        }
+    }
+
+    #[test]
+    fn a_forged_value_with_a_valid_checksum_is_refused() {
+        let (material, table) = krk();
+        let legal = (0..table.bytes(Color::White).len())
+            .find(|&i| table.bytes(Color::White)[i] != ILLEGAL)
+            .unwrap();
+        // A byte the format does not have.
+        let dir = forged(&table, Color::White, legal, 253);
+        assert!(read_back(&dir, &material).contains("holds a value"));
+        // A legal position marked illegal, at a sampled number.
+        let rules = Rules::new(&material, Variant::Standard);
+        let step = (table.bytes(Color::Black).len() / SAMPLES).max(1) | 1;
+        let sampled = (0..table.bytes(Color::Black).len())
+            .step_by(step)
+            .find(|&i| {
+                table
+                    .indexer()
+                    .decode(i)
+                    .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
+            })
+            .unwrap();
+        let dir = forged(&table, Color::Black, sampled, ILLEGAL);
+        assert!(read_back(&dir, &material).contains("holds a value"));
+        // A checkmate made a draw.
+        let mate = (0..table.bytes(Color::Black).len())
+            .step_by(step)
+            .find(|&i| table.bytes(Color::Black)[i] == encode_plies(0))
+            .expect("a sampled checkmate");
+        let dir = forged(&table, Color::Black, mate, UNDECIDED);
+        assert!(read_back(&dir, &material).contains("holds a value"));
+    }
+
+    #[test]
+    fn reserved_bytes_must_be_zero() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[61] = 1;
+        fs::write(&path, &bytes).unwrap();
+        assert!(read_back(&dir, &material).contains("reserved"));
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_young_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = "KRvK.standard.ajt";
+        let old = dir.path().join(format!(".{name}.dead01.tmp"));
+        let young = dir.path().join(format!(".{name}.live01.tmp"));
+        let other = dir.path().join(".KQvK.standard.ajt.dead02.tmp");
+        for path in [&old, &young, &other] {
+            fs::write(path, b"partial").unwrap();
+        }
+        let long_ago = std::time::SystemTime::now() - 2 * STALE;
+        for path in [&old, &other] {
+            fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        remove_stale(dir.path(), name);
+        assert!(!old.exists());
+        assert!(young.exists());
+        assert!(other.exists(), "another table's file is not touched");
+    }
 }

@@ -24,6 +24,7 @@ pub type Squares = [Square; MAX_MEN];
 pub struct Indexer {
     men: usize,
     fixed_king: Option<Square>,
+    pairs: &'static KingPairs,
 }
 
 /// Base-64 number of the squares of the men from `first` on.
@@ -42,6 +43,7 @@ impl Indexer {
                 Variant::Standard => None,
                 Variant::FixedKing(sq) => Some(sq),
             },
+            pairs: KingPairs::get(),
         }
     }
 
@@ -66,19 +68,20 @@ impl Indexer {
         match self.fixed_king {
             Some(fixed) => (squares[0] == fixed).then(|| digits(&squares[1..n])),
             None => {
-                let (pair, sym) = KingPairs::get().lookup(squares[0], squares[1])?;
-                let mut others = [Square::A1; MAX_MEN];
+                let (pair, sym) = self.pairs.lookup(squares[0], squares[1])?;
                 let k = self.others();
-                for (dst, &src) in others.iter_mut().zip(&squares[2..n]) {
-                    *dst = sym.apply(src);
-                }
-                let mut rest = digits(&others[..k]);
-                if KingPairs::get().is_diagonal(pair) {
-                    for sq in &mut others[..k] {
-                        *sq = Symmetry::DIAGONAL.apply(*sq);
-                    }
-                    rest = rest.min(digits(&others[..k]));
-                }
+                let others = &squares[2..n];
+                let rest = others
+                    .iter()
+                    .fold(0, |acc, &sq| acc * 64 + usize::from(sym.apply(sq)));
+                let rest = if self.pairs.is_diagonal(pair) {
+                    let mirrored = others.iter().fold(0, |acc, &sq| {
+                        acc * 64 + usize::from(Symmetry::DIAGONAL.apply(sym.apply(sq)))
+                    });
+                    rest.min(mirrored)
+                } else {
+                    rest
+                };
                 Some((usize::from(pair) << (6 * k)) | rest)
             }
         }
@@ -101,8 +104,8 @@ impl Indexer {
             }
             None => {
                 let pair = (index >> (6 * k)) as u16;
-                (squares[0], squares[1]) = KingPairs::get().pair(pair);
-                if KingPairs::get().is_diagonal(pair) {
+                (squares[0], squares[1]) = self.pairs.pair(pair);
+                if self.pairs.is_diagonal(pair) {
                     let mut mirrored = [Square::A1; MAX_MEN];
                     for (dst, &src) in mirrored.iter_mut().zip(&squares[2..self.men]) {
                         *dst = Symmetry::DIAGONAL.apply(src);
@@ -120,44 +123,38 @@ impl Indexer {
     /// man `man` moved to `to`. Moving a man other than a king keeps the
     /// kings' symmetry, so only that man's digit changes, unless both kings
     /// stand on the diagonal, where the mirror may flip.
-    #[inline]
+    #[inline(always)]
     pub fn moved(&self, index: usize, squares: &Squares, man: usize, to: Square) -> Option<usize> {
         let shift = 6 * (self.men - 1 - man);
         let fast = match self.fixed_king {
             Some(_) => man >= 1,
             None => {
-                man >= 2 && !KingPairs::get().is_diagonal((index >> (6 * self.others())) as u16)
+                man >= 2
+                    && !self
+                        .pairs
+                        .is_diagonal((index >> (6 * self.others())) as u16)
             }
         };
         if fast {
-            Some(index & !(63 << shift) | usize::from(to) << shift)
-        } else {
-            let mut after = *squares;
-            after[man] = to;
-            self.encode(&after[..self.men])
+            return Some(index & !(63 << shift) | usize::from(to) << shift);
         }
-    }
-
-    /// Whether two different moves (or retractions) of this placement may
-    /// lead to the same number. That takes a symmetry other than the
-    /// identity that leaves all men but the one or two that moved in place;
-    /// only the reflections in the long diagonals leave any square in place,
-    /// so all men but two must stand on one of them.
-    #[inline]
-    pub fn may_merge(&self, squares: &Squares) -> bool {
-        if self.fixed_king.is_some() {
-            return false;
+        if self.fixed_king.is_none() && man < 2 {
+            // A king move that keeps the kings canonical as they stand
+            // changes the king pair only.
+            let (wk, bk) = if man == 0 {
+                (to, squares[1])
+            } else {
+                (squares[0], to)
+            };
+            let (pair, sym) = self.pairs.lookup(wk, bk)?;
+            if sym == Symmetry::IDENTITY && !self.pairs.is_diagonal(pair) {
+                let rest = 6 * self.others();
+                return Some(usize::from(pair) << rest | index & ((1 << rest) - 1));
+            }
         }
-        let men = &squares[..self.men];
-        let main = men
-            .iter()
-            .filter(|s| s.file().to_u32() == s.rank().to_u32())
-            .count();
-        let anti = men
-            .iter()
-            .filter(|s| s.file().to_u32() + s.rank().to_u32() == 7)
-            .count();
-        main.max(anti) + 2 >= self.men
+        let mut after = *squares;
+        after[man] = to;
+        self.encode(&after[..self.men])
     }
 
     /// How many placements of the board the number stands for.

@@ -4,7 +4,7 @@
 //! `Chess`: building a table visits every placement many times, and this
 //! keeps each visit to a few bitboard operations.
 
-use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
+use shakmaty::{Bitboard, ByColor, Color, Piece, Role, Square, attacks};
 
 use crate::{
     index::Squares,
@@ -20,6 +20,25 @@ pub struct Move {
     pub to: Square,
     /// The man taken, if any.
     pub captured: Option<usize>,
+}
+
+/// What [`Rules::look`] sees.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// Men on distinct squares, the side not to move not in check.
+    pub legal: bool,
+    /// The side to move is in check (meaningful when legal).
+    pub in_check: bool,
+    /// The side to move attacks an enemy man other than the king.
+    pub threatens_capture: bool,
+}
+
+impl Look {
+    const ILLEGAL: Look = Look {
+        legal: false,
+        in_check: false,
+        threatens_capture: false,
+    };
 }
 
 /// The men of a material and the rules they move by.
@@ -118,6 +137,32 @@ impl Rules {
         self.distinct(sq) && !self.in_check(sq, !turn)
     }
 
+    /// Legality, check and capture threat of a placement at once, each
+    /// man's attacks computed once: the first look at every number of a
+    /// table.
+    #[inline]
+    pub fn look(&self, sq: &Squares, turn: Color) -> Look {
+        let occupied = self.occupied(sq);
+        if occupied.count() != self.len {
+            return Look::ILLEGAL;
+        }
+        let mut attacked = ByColor::<Bitboard>::default();
+        let mut reach = Bitboard::EMPTY;
+        for (i, &from) in sq[..self.len].iter().enumerate() {
+            let attacks = self.attacks(i, from, occupied);
+            let color = self.men[i].color;
+            attacked[color] |= attacks;
+            if color == turn && self.moves_at_all(i) {
+                reach |= attacks;
+            }
+        }
+        Look {
+            legal: !attacked[turn].contains(sq[Rules::king(!turn)]),
+            in_check: attacked[!turn].contains(sq[Rules::king(turn)]),
+            threatens_capture: reach.intersects(self.capturable(sq, !turn)),
+        }
+    }
+
     /// Whether `turn` attacks an enemy man other than the king: the cheap
     /// test for "may have a capture".
     #[inline]
@@ -130,15 +175,6 @@ impl Rules {
                     && self.moves_at_all(i)
                     && self.attacks(i, sq[i], occupied).intersects(targets)
             })
-    }
-
-    /// Calls `f` for every legal move of `turn`.
-    #[inline]
-    pub fn for_each_move(&self, sq: &Squares, turn: Color, mut f: impl FnMut(Move)) {
-        self.moves_while(sq, turn, Bitboard::FULL, |mv| {
-            f(mv);
-            true
-        });
     }
 
     /// Calls `f` for the legal moves of `turn` to a square of `targets`
@@ -192,22 +228,27 @@ impl Rules {
             .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
-    /// Calls `f(man, from)` for every retraction of a move by `mover` that
-    /// took nothing: the man stands on its square now and came from `from`.
-    /// Whether the earlier position is legal is the caller's to check.
+    /// Calls `f(man, to)` for the quiet moves of `turn`, legal or not (the
+    /// mover's king may be left in check), until it returns false; returns
+    /// false if it was stopped. Without pawns a move can be taken back
+    /// along the same line, so these are also the retractions: the man
+    /// stands on its square now and came from `to`.
     #[inline]
-    pub fn for_each_retraction(
+    pub fn quiet_while(
         &self,
         sq: &Squares,
-        mover: Color,
-        mut f: impl FnMut(usize, Square),
-    ) {
+        turn: Color,
+        mut f: impl FnMut(usize, Square) -> bool,
+    ) -> bool {
         let occupied = self.occupied(sq);
-        for i in (0..self.len).filter(|&i| self.men[i].color == mover && self.moves_at_all(i)) {
-            for from in self.attacks(i, sq[i], occupied) & !occupied {
-                f(i, from);
+        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
+            for to in self.attacks(i, sq[i], occupied) & !occupied {
+                if !f(i, to) {
+                    return false;
+                }
             }
         }
+        true
     }
 
     /// The squares left after man `captured` is taken, in the smaller

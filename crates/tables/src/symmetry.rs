@@ -16,6 +16,8 @@ use shakmaty::Square;
 pub struct Symmetry(u8);
 
 impl Symmetry {
+    pub const IDENTITY: Symmetry = Symmetry(0);
+
     /// The reflection in the a1-h8 diagonal.
     pub const DIAGONAL: Symmetry = Symmetry(4);
 
@@ -32,15 +34,10 @@ impl Symmetry {
 
     #[inline]
     pub fn apply(self, sq: Square) -> Square {
-        static TABLE: OnceLock<[[Square; 64]; 8]> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            std::array::from_fn(|s| {
-                std::array::from_fn(|i| Symmetry(s as u8).compute(Square::new(i as u32)))
-            })
-        })[usize::from(self.0)][usize::from(sq)]
+        IMAGES[usize::from(self.0)][usize::from(sq)]
     }
 
-    fn compute(self, sq: Square) -> Square {
+    const fn compute(self, sq: Square) -> Square {
         match self.0 {
             0 => sq,
             1 => sq.flip_horizontal(),
@@ -54,11 +51,27 @@ impl Symmetry {
     }
 }
 
+/// The image of every square under every symmetry, computed at compile time.
+const IMAGES: [[Square; 64]; 8] = {
+    let mut images = [[Square::A1; 64]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut i = 0;
+        while i < 64 {
+            images[s][i] = Symmetry(s as u8).compute(Square::new(i as u32));
+            i += 1;
+        }
+        s += 1;
+    }
+    images
+};
+
 /// Number of canonical placements of the two kings.
 pub const KING_PAIRS: usize = 462;
 
 /// The canonical king pairs and, for every placement of two kings, which pair
 /// and symmetry it maps to.
+#[derive(Debug)]
 pub struct KingPairs {
     /// For `wk * 64 + bk`: the pair's number and the symmetry that brings it
     /// there, or `None` when the kings touch or share a square.
@@ -67,6 +80,8 @@ pub struct KingPairs {
     pairs: Vec<(Square, Square)>,
     /// How many placements of the two kings map to each pair.
     multiplicity: Vec<u8>,
+    /// Whether both kings of each pair stand on the a1-h8 diagonal.
+    diagonal: Vec<bool>,
 }
 
 fn in_triangle(sq: Square) -> bool {
@@ -115,10 +130,15 @@ impl KingPairs {
                 multiplicity[usize::from(n)] += 1;
             }
         }
+        let diagonal = pairs
+            .iter()
+            .map(|&(wk, bk)| on_diagonal(wk) && on_diagonal(bk))
+            .collect();
         KingPairs {
             lookup,
             pairs,
             multiplicity,
+            diagonal,
         }
     }
 
@@ -142,8 +162,7 @@ impl KingPairs {
     /// the reflection in it leaves the kings in place.
     #[inline]
     pub fn is_diagonal(&self, n: u16) -> bool {
-        let (wk, bk) = self.pair(n);
-        on_diagonal(wk) && on_diagonal(bk)
+        self.diagonal[usize::from(n)]
     }
 
     /// How many placements of the two kings map to pair `n` (8, or 4 for the

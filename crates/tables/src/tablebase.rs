@@ -4,7 +4,6 @@
 
 use std::{
     collections::HashMap,
-    fs,
     path::{Path, PathBuf},
     sync::{Arc, Mutex},
 };
@@ -156,16 +155,12 @@ impl Tablebase {
         subtables: &Subtables,
     ) -> Result<Table, TableError> {
         if let Some(dir) = &self.dir {
-            let path = dir.join(file::file_name(material, variant));
-            match fs::read(&path) {
-                Ok(bytes) => match file::parse(bytes, material, variant) {
-                    Ok(table) => return Ok(table),
-                    Err(err) => self.event(Event::Rebuilding {
-                        path: path.clone(),
-                        reason: err.to_string(),
-                    }),
-                },
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            let name = file::file_name(material, variant);
+            file::remove_stale(dir, &name);
+            let path = dir.join(name);
+            match file::read(&path, material, variant) {
+                Ok(table) => return Ok(table),
+                Err(file::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
                 Err(err) => self.event(Event::Rebuilding {
                     path: path.clone(),
                     reason: err.to_string(),

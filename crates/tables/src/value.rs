@@ -98,7 +98,7 @@ pub const UNDECIDED: u8 = 0;
 /// Byte of a number with no legal position behind it.
 pub const ILLEGAL: u8 = 255;
 /// The longest mate a byte can hold, in plies.
-pub const MAX_PLIES: u16 = 253;
+pub const MAX_PLIES: u16 = 251;
 
 /// The byte of a decisive value: plies + 1. The parity of the plies tells a
 /// win from a loss.
