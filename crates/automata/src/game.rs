@@ -1,6 +1,6 @@
 //! A game record and its PGN.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -28,7 +28,8 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
-    fn result(&self) -> &'static str {
+    /// The PGN result: `1-0`, `1/2-1/2` or `*`.
+    pub fn result(&self) -> &'static str {
         match self {
             GameEnd::Checkmate => "1-0",
             GameEnd::Stalemate | GameEnd::RookCaptured => "1/2-1/2",
@@ -36,6 +37,19 @@ impl GameEnd {
             | GameEnd::Cycle
             | GameEnd::Unfinished
             | GameEnd::IllegalMoves(_) => "*",
+        }
+    }
+
+    /// A stable name of the end, for JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GameEnd::Checkmate => "checkmate",
+            GameEnd::Stalemate => "stalemate",
+            GameEnd::RookCaptured => "lost_piece",
+            GameEnd::Refused(_) => "refusal",
+            GameEnd::Cycle => "cycle",
+            GameEnd::Unfinished => "unfinished",
+            GameEnd::IllegalMoves(_) => "illegal_moves",
         }
     }
 
@@ -48,18 +62,22 @@ impl GameEnd {
             | GameEnd::IllegalMoves(_) => "unterminated",
         }
     }
+}
 
-    fn comment(&self) -> Option<String> {
+/// The one wording of how a game ended: the terminal, the web and the PGN
+/// comment all show this.
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameEnd::Checkmate => None,
-            GameEnd::Stalemate => Some("stalemate".into()),
-            GameEnd::RookCaptured => Some("the white piece is lost: draw".into()),
-            GameEnd::Refused(refusal) => Some(format!("the automaton refuses: {refusal}")),
-            GameEnd::Cycle => Some("the position repeats: the automaton never mates".into()),
-            GameEnd::Unfinished => Some("stopped".into()),
-            GameEnd::IllegalMoves(count) => Some(format!(
-                "the machine stops after {count} illegal moves of Black"
-            )),
+            GameEnd::Checkmate => f.write_str("Checkmate. White wins."),
+            GameEnd::Stalemate => f.write_str("Stalemate: a draw."),
+            GameEnd::RookCaptured => f.write_str("The black king took the white piece: a draw."),
+            GameEnd::Refused(refusal) => write!(f, "The automaton refuses: {refusal}."),
+            GameEnd::Cycle => f.write_str("The position repeats: the automaton never mates."),
+            GameEnd::Unfinished => f.write_str("Game stopped."),
+            GameEnd::IllegalMoves(count) => {
+                write!(f, "The machine stops playing after {count} illegal moves.")
+            }
         }
     }
 }
@@ -127,8 +145,8 @@ impl Game {
             }
             tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
         }
-        if let Some(comment) = self.end.comment() {
-            tokens.push(format!("{{{comment}}}"));
+        if self.end != GameEnd::Checkmate {
+            tokens.push(format!("{{{}}}", self.end));
         }
         tokens.push(result.to_string());
 

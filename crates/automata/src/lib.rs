@@ -36,8 +36,8 @@ pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal, StartTest};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
 pub use session::{
-    DEFAULT_ILLEGAL_LIMIT, Entry, IllegalMove, MachineMove, MoveError, Opening, PersonMove,
-    Session, SessionError, Turn, UndoError, parse_entry,
+    DEFAULT_ILLEGAL_LIMIT, Entry, IllegalMove, MachineMove, MoveError, NotKingMove, Opening,
+    PersonMove, Session, SessionError, Turn, UndoError, parse_entry,
 };
 pub use strategy::{Refusal, Reply, Strategy};
 pub use torres::Torres;

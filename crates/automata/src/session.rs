@@ -11,7 +11,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use ajedrecista_tables::{Tablebase, Value, Variant};
+use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
@@ -70,7 +70,7 @@ pub enum IllegalMove {
     #[error("{0:?} is off the board")]
     OffBoard(String),
     #[error("only the black king moves: {0}")]
-    NotKingMove(String),
+    NotKingMove(NotKingMove),
     #[error("the king moves one square: {from} to {to} is not a king move")]
     NotOneStep { from: Square, to: Square },
     #[error("{0} is next to the white king")]
@@ -84,7 +84,10 @@ pub enum IllegalMove {
     #[error("{0} is taken")]
     Occupied(Square),
     #[error("{square} is not a start square of {strategy}")]
-    NotAStart { square: Square, strategy: String },
+    NotAStart {
+        square: Square,
+        strategy: StrategyName,
+    },
     #[error("the black king is being placed: give its square (e.g. d6)")]
     PlacementNeedsSquare,
 }
@@ -105,6 +108,17 @@ impl IllegalMove {
             IllegalMove::PlacementNeedsSquare => "placement_needs_square",
         }
     }
+}
+
+/// Why a move is not the black king's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotKingMove {
+    /// A piece letter other than K: Black has only the king.
+    #[error("Black has no {}", role_name(*.0))]
+    NoSuchMan(Role),
+    /// A move from a square the black king is not on.
+    #[error("the black king is on {king}, not on {from}")]
+    KingElsewhere { king: Square, from: Square },
 }
 
 /// The squares the person names: `to`, and `from` when the input gives it
@@ -159,10 +173,7 @@ pub fn parse_entry(text: &str) -> Result<Entry, IllegalMove> {
         on_board.push(square);
     }
     if let Some(role) = piece.filter(|&role| role != Role::King) {
-        return Err(IllegalMove::NotKingMove(format!(
-            "Black has no {}",
-            role_name(role)
-        )));
+        return Err(IllegalMove::NotKingMove(NotKingMove::NoSuchMan(role)));
     }
     match *on_board.as_slice() {
         [to] => Ok(Entry { from: None, to }),
@@ -539,7 +550,7 @@ impl Session {
         {
             return Err(IllegalMove::NotAStart {
                 square: to,
-                strategy: self.strategy.to_string(),
+                strategy: self.strategy,
             });
         }
         Ok(start)
@@ -762,9 +773,10 @@ fn king_move(position: &Chess, entry: Entry) -> Result<Move, IllegalMove> {
     if let Some(from) = entry.from
         && from != king
     {
-        return Err(IllegalMove::NotKingMove(format!(
-            "the black king is on {king}, not on {from}"
-        )));
+        return Err(IllegalMove::NotKingMove(NotKingMove::KingElsewhere {
+            king,
+            from,
+        }));
     }
     let to = entry.to;
     if king.distance(to) != 1 {
@@ -794,11 +806,10 @@ fn king_move(position: &Chess, entry: Entry) -> Result<Move, IllegalMove> {
 
 /// White's moves to mate with perfect play, if White wins.
 fn white_mate_in(tables: &Tablebase, position: &Chess, variant: Variant) -> Option<u16> {
-    let value = tables.probe(position, variant).ok()?;
-    match (position.turn(), value) {
-        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
-        _ => None,
-    }
+    tables
+        .probe(position, variant)
+        .ok()?
+        .white_mates_in(position.turn())
 }
 
 struct Precondition<'a>(&'a Board);

@@ -126,7 +126,7 @@ fn three_illegal_moves_stop_the_machine() {
     assert_eq!(session.undo(), Err(UndoError::Stopped(3)));
     let pgn = session.pgn().expect("a game");
     assert!(
-        pgn.contains("the machine stops after 3 illegal moves"),
+        pgn.contains("The machine stops playing after 3 illegal moves."),
         "{pgn}"
     );
 }

@@ -190,7 +190,7 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
         assert!(out.contains("(illegal move 1)"), "{out}");
         // The position is unchanged: the board after the lamp is the one
         // before it.
-        assert!(out.contains("1. Ra7 {stopped} *"), "{out}");
+        assert!(out.contains("1. Ra7 {Game stopped.} *"), "{out}");
     }
     // Next to the white king: black king b6 against king a8... needs a
     // position; and the placement's own reasons.
@@ -226,7 +226,7 @@ fn three_illegal_moves_stop_the_machine() {
         !out.contains("You play Kc6"),
         "nothing after the stop: {out}"
     );
-    assert!(out.contains("{the machine stops after 3 illegal moves of Black} *"));
+    assert!(out.contains("{The machine stops playing after 3 illegal moves.} *"));
     // Before the black king is placed as well.
     let out = stdout(&play(
         &[],
@@ -349,7 +349,10 @@ fn check_and_a_lost_piece_are_announced() {
         dir.path(),
     ));
     assert!(out.contains("You play Kxd3"), "{out}");
-    assert!(out.contains("You took the white piece: a draw."), "{out}");
+    assert!(
+        out.contains("The black king took the white piece: a draw."),
+        "{out}"
+    );
     assert!(out.contains("Result: 1/2-1/2"), "{out}");
     // Perfect play mates at once here, and checks in the next position.
     let out = stdout(&play(

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use ajedrecista_automata::{
     Audit, Game, StartSet, Strategy, StrategyName, StrategyVisitor, audit, excess_over_perfect,
 };
-use ajedrecista_tables::{Tablebase, Value};
+use ajedrecista_tables::Tablebase;
 use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Position};
@@ -196,10 +196,7 @@ fn perfect_white_moves(
     let value = tables
         .probe(position, audit.variant)
         .map_err(|err| ApiError::unprocessable(err.to_string()))?;
-    Ok(match (position.turn(), value) {
-        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
-        _ => None,
-    })
+    Ok(value.white_mates_in(position.turn()))
 }
 
 fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {

@@ -192,28 +192,11 @@ fn uci(mv: Move) -> String {
 }
 
 fn end_view(end: &GameEnd) -> EndView {
-    let (kind, text, result) = match end {
-        GameEnd::Checkmate => (
-            "checkmate",
-            "Checkmate: the machine wins.".to_string(),
-            "1-0",
-        ),
-        GameEnd::Stalemate => ("stalemate", "Stalemate: a draw.".to_string(), "1/2-1/2"),
-        GameEnd::RookCaptured => (
-            "lost_piece",
-            "The black king took the white man: a draw.".to_string(),
-            "1/2-1/2",
-        ),
-        GameEnd::Refused(refusal) => ("refusal", format!("The machine refuses: {refusal}."), "*"),
-        GameEnd::Cycle => ("cycle", "The position repeats.".to_string(), "*"),
-        GameEnd::Unfinished => ("unfinished", "Stopped.".to_string(), "*"),
-        GameEnd::IllegalMoves(count) => (
-            "illegal_moves",
-            format!("The machine stops after {count} illegal moves."),
-            "*",
-        ),
-    };
-    EndView { kind, text, result }
+    EndView {
+        kind: end.kind(),
+        text: end.to_string(),
+        result: end.result(),
+    }
 }
 
 /// The lamps of El Ajedrecista's board that show White's move: the rook to

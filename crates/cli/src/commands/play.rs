@@ -143,17 +143,7 @@ impl Screen {
     }
 
     fn end(&self, session: &Session, end: &GameEnd, out: &mut impl Write) -> io::Result<()> {
-        let text = match end {
-            GameEnd::Checkmate => "Checkmate. White wins.".to_string(),
-            GameEnd::Stalemate => "Stalemate: a draw.".to_string(),
-            GameEnd::RookCaptured => "You took the white piece: a draw.".to_string(),
-            GameEnd::Refused(refusal) => format!("The machine will not move: {refusal}."),
-            GameEnd::IllegalMoves(count) => {
-                format!("The machine stops playing after {count} illegal moves.")
-            }
-            GameEnd::Cycle | GameEnd::Unfinished => "Game stopped.".to_string(),
-        };
-        writeln!(out, "{}", self.emphasis(&text))?;
+        writeln!(out, "{}", self.emphasis(&end.to_string()))?;
         self.summary(session, out)
     }
 
@@ -161,11 +151,8 @@ impl Screen {
         let Some(pgn) = session.pgn() else {
             return writeln!(out, "No game was played.");
         };
-        let result = pgn
-            .lines()
-            .find_map(|line| line.strip_prefix("[Result \""))
-            .map_or("*", |rest| rest.trim_end_matches("\"]"));
-        writeln!(out, "Result: {result}")?;
+        let result = session.end().unwrap_or(GameEnd::Unfinished);
+        writeln!(out, "Result: {}", result.result())?;
         writeln!(out, "White's moves: {}", session.white_moves())?;
         match session.start_dtm() {
             Some(dtm) => writeln!(out, "Perfect play would mate from the start in {dtm}.")?,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, Opening, Session, StrategyName,
 };
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
@@ -160,17 +160,9 @@ impl Engine {
             Some(&"startpos") => Chess::default(),
             Some(&"fen") => {
                 let text = setup[1..].join(" ");
-                match text
-                    .parse::<Fen>()
-                    .map_err(|err| err.to_string())
-                    .and_then(|fen| {
-                        fen.into_position(CastlingMode::Standard)
-                            .map_err(|err| err.to_string())
-                    }) {
+                match read_fen(&text, CastlingRights::Allowed) {
                     Ok(position) => position,
-                    Err(err) => {
-                        return writeln!(out, "info string cannot read FEN {text:?}: {err}");
-                    }
+                    Err(err) => return writeln!(out, "info string {err}"),
                 }
             }
             _ => return writeln!(out, "info string position needs startpos or fen"),
@@ -240,7 +232,11 @@ impl Engine {
                         self.strategy, reply.reason
                     )?;
                     if self.strategy == StrategyName::Perfect
-                        && let Some(dtm) = dtm_after(&self.tables, &position, reply.mv)
+                        && let Some(dtm) = self
+                            .tables
+                            .probe(&position, Variant::Standard)
+                            .ok()
+                            .and_then(|value| value.white_mates_in(position.turn()))
                     {
                         writeln!(out, "info depth {} score mate {dtm}", 2 * dtm - 1)?;
                     }
@@ -319,24 +315,12 @@ impl Engine {
 
 /// Why the automaton of `session` makes no move.
 fn stopped(session: &Session) -> String {
-    match session.end() {
-        Some(GameEnd::Refused(refusal)) => format!("{} refuses: {refusal}", session.strategy()),
-        other => format!("{} has stopped ({other:?})", session.strategy()),
-    }
+    let end = session.end().unwrap_or(GameEnd::Unfinished);
+    format!("{}: {end}", session.strategy())
 }
 
 fn uci(mv: Move) -> String {
     mv.to_uci(CastlingMode::Standard).to_string()
-}
-
-/// White's moves to mate after `mv`, the move included, with perfect play.
-fn dtm_after(tables: &Tablebase, position: &Chess, mv: Move) -> Option<u16> {
-    let mut child = position.clone();
-    child.play_unchecked(mv);
-    match tables.probe(&child, Variant::Standard).ok()? {
-        ajedrecista_tables::Value::Loss(plies) => Some(plies / 2 + 1),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
