@@ -4,7 +4,7 @@ use std::fmt::{self, Write};
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::strategy::Refusal;
 
@@ -82,6 +82,20 @@ impl fmt::Display for GameEnd {
     }
 }
 
+/// One ply of a game, to show or replay.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Ply {
+    pub uci: String,
+    pub san: String,
+    /// The position after the move.
+    pub fen: String,
+}
+
+/// The FEN of a position (en passant only where legal).
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
 /// One game: where it started, who played, the moves and how it ended.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -99,6 +113,23 @@ impl Game {
             Color::White => self.moves.len().div_ceil(2),
             Color::Black => self.moves.len() / 2,
         }
+    }
+
+    /// The moves one by one, each with the position after it.
+    pub fn plies(&self) -> Vec<Ply> {
+        let mut position = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&mv| {
+                let uci = mv.to_uci(CastlingMode::Standard).to_string();
+                let san = SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string();
+                Ply {
+                    uci,
+                    san,
+                    fen: fen_of(&position),
+                }
+            })
+            .collect()
     }
 
     /// The position after the last move.

@@ -62,13 +62,13 @@ impl ThreeMenTable {
 /// Tie-break: of the moves that mate soonest, the first in UCI order (as
 /// [`Tablebase::moves`] orders them), so that the same position always gets
 /// the same move.
-pub struct Perfect<'a> {
-    tables: &'a Tablebase,
+pub struct Perfect {
+    tables: Arc<Tablebase>,
     krk: OnceLock<ThreeMenTable>,
 }
 
-impl<'a> Perfect<'a> {
-    pub fn new(tables: &'a Tablebase) -> Self {
+impl Perfect {
+    pub fn new(tables: Arc<Tablebase>) -> Self {
         Perfect {
             tables,
             krk: OnceLock::new(),
@@ -79,12 +79,12 @@ impl<'a> Perfect<'a> {
         if let Some(table) = self.krk.get() {
             return Ok(table);
         }
-        let table = ThreeMenTable::load(self.tables, Role::Rook, Variant::Standard)?;
+        let table = ThreeMenTable::load(&self.tables, Role::Rook, Variant::Standard)?;
         Ok(self.krk.get_or_init(|| table))
     }
 }
 
-impl Strategy for Perfect<'_> {
+impl Strategy for Perfect {
     type Memory = ();
 
     fn name(&self) -> &'static str {

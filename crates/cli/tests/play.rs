@@ -85,7 +85,7 @@ fn mating_game(
     let squares = Session::new(
         Arc::clone(tables),
         strategy,
-        Opening::machine_start(strategy, tables),
+        Opening::machine_start(strategy),
         3,
     )
     .expect("a session")
@@ -95,7 +95,7 @@ fn mating_game(
             let mut session = Session::new(
                 Arc::clone(tables),
                 strategy,
-                Opening::machine_start(strategy, tables),
+                Opening::machine_start(strategy),
                 3,
             )
             .expect("a session");
@@ -133,7 +133,7 @@ fn a_whole_game_to_mate_against_every_automaton() {
         Form::Numeric,
         Form::DottedNumeric,
     ];
-    for (i, strategy) in StrategyName::ALL.into_iter().enumerate() {
+    for (i, strategy) in StrategyName::all().enumerate() {
         // Each game starts with another form, and uses them all.
         let forms: Vec<Form> = all_forms.iter().cycle().skip(i).take(5).copied().collect();
         let (input, pgn) = mating_game(strategy, &forms, &tables);
@@ -143,7 +143,7 @@ fn a_whole_game_to_mate_against_every_automaton() {
         assert!(out.ends_with(&format!("\n{pgn}\n")), "{strategy}: {out}");
         assert!(out.contains("Perfect play would mate from the start in "));
         assert!(out.contains(" 8 ") && out.contains("a  b  c"), "a board");
-        if strategy == StrategyName::Perfect {
+        if strategy == StrategyName::PERFECT {
             assert!(out.contains("Perfect play: mate in 1."), "{out}");
         }
     }

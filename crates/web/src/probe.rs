@@ -4,9 +4,10 @@ use ajedrecista_tables::{
     CastlingRights, FenError, Material, Tablebase, Value, Variant, file_name, read_fen,
 };
 use serde::{Deserialize, Serialize};
-use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Square};
+use shakmaty::{CastlingMode, Chess, Color, Position, Square};
+
+use ajedrecista_automata::{color_name, fen_of};
 
 use crate::error::ApiError;
 
@@ -75,17 +76,6 @@ pub fn parse_fen(text: &str) -> Result<Chess, ApiError> {
             ApiError::unprocessable(err.to_string())
         }
     })
-}
-
-pub fn fen_of(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
-}
-
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
 }
 
 /// The material of a position, if the tables may be asked about it now.

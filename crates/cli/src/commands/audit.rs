@@ -2,11 +2,11 @@
 //! defence, from every start position.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 use ajedrecista_automata::{
-    Audit, SquareCell, StartSet, Strategy, StrategyName, StrategyVisitor, audit_with_progress,
-    excess_over_perfect,
+    Audit, SquareCell, StartSet, Strategy, StrategyName, audit_with_progress, excess_over_perfect,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -25,9 +25,8 @@ use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 /// refusal of the automaton or a position outside its rules.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
-    /// emulator), mk61-rook-native, mk61-rook-native-abs-r0,
-    /// mk61-rook-native-turning or perfect.
+    /// The automaton, by its name in the catalog (torres, perfect, ...; an
+    /// unknown name gets the list).
     strategy: StrategyName,
     /// Every position meeting the automaton's preconditions, or only its own
     /// historic start positions.
@@ -77,27 +76,18 @@ struct ExcessJson {
     mean: f64,
 }
 
-struct Run {
-    set: StartSet,
-    sides: Vec<Color>,
-}
-
-impl StrategyVisitor for Run {
-    type Output = Vec<Audit>;
-
-    fn visit<S: Strategy>(self, strategy: &S) -> Vec<Audit> {
-        self.sides
-            .iter()
-            .map(|side| {
-                let mut bar = LateBar::new(format!("audit {} ({side} to move)", strategy.name()));
-                let audit = audit_with_progress(strategy, self.set, *side, |done, total| {
-                    bar.update(done, total)
-                });
-                bar.finish();
-                audit
-            })
-            .collect()
-    }
+/// The audits of `strategy` over `set`, one per side to move.
+fn run_audits<S: Strategy>(strategy: &S, set: StartSet, sides: &[Color]) -> Vec<Audit> {
+    sides
+        .iter()
+        .map(|side| {
+            let mut bar = LateBar::new(format!("audit {} ({side} to move)", strategy.name()));
+            let audit =
+                audit_with_progress(strategy, set, *side, |done, total| bar.update(done, total));
+            bar.finish();
+            audit
+        })
+        .collect()
 }
 
 /// A progress bar on stderr that appears only once the work has taken a
@@ -141,7 +131,7 @@ impl LateBar {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let tables = args.tables.open();
+    let tables = Arc::new(args.tables.open());
     let set = match args.starts {
         Starts::All => StartSet::All,
         Starts::Machine => StartSet::Machine,
@@ -151,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Side::Black => vec![Color::Black],
         Side::Both => vec![Color::White, Color::Black],
     };
-    let audits = args.strategy.visit(&tables, Run { set, sides });
+    let audits = run_audits(&args.strategy.build(&tables), set, &sides);
     let mut reports = Vec::new();
     for audit in &audits {
         let excess = excess_over_perfect(audit, &tables).context("perfect play from the tables")?;

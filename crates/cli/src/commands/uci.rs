@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use ajedrecista_automata::{
-    DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, Opening, Session, StrategyName,
+    DEFAULT_ILLEGAL_LIMIT, GameEnd, IllegalCount, MachineMove, Opening, Session, StrategyName,
 };
 use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
 use shakmaty::fen::Fen;
@@ -62,7 +62,7 @@ impl Engine {
     fn new(tables: Arc<Tablebase>) -> Engine {
         Engine {
             tables,
-            strategy: StrategyName::Torres,
+            strategy: StrategyName::TORRES,
             illegal_limit: DEFAULT_ILLEGAL_LIMIT,
             illegal: HashSet::new(),
             start: Chess::default(),
@@ -85,7 +85,7 @@ impl Engine {
                 writeln!(
                     out,
                     "option name Strategy type combo default {} {}",
-                    StrategyName::Torres,
+                    StrategyName::TORRES,
                     vars.join(" ")
                 )?;
                 writeln!(
@@ -180,7 +180,7 @@ impl Engine {
                 writeln!(
                     out,
                     "info string illegal move {text} ({}); the moves after it are ignored",
-                    self.tally()
+                    self.illegal_count()
                 )?;
                 break;
             };
@@ -192,10 +192,11 @@ impl Engine {
         Ok(())
     }
 
-    fn tally(&self) -> String {
-        match self.illegal_limit {
-            0 => format!("illegal move {}", self.illegal.len()),
-            limit => format!("illegal move {} of {limit}", self.illegal.len()),
+    /// The illegal moves met so far against the limit.
+    fn illegal_count(&self) -> IllegalCount {
+        IllegalCount {
+            count: self.illegal.len() as u32,
+            limit: self.illegal_limit,
         }
     }
 
@@ -214,12 +215,9 @@ impl Engine {
             writeln!(out, "info string no legal move")?;
             return Ok("0000".into());
         }
-        if self.illegal_limit > 0 && self.illegal.len() as u32 >= self.illegal_limit {
-            writeln!(
-                out,
-                "info string the machine stops after {} illegal moves",
-                self.illegal.len()
-            )?;
+        if self.illegal_count().stopped() {
+            let end = GameEnd::IllegalMoves(self.illegal_count().count);
+            writeln!(out, "info string {end}")?;
             return Ok("0000".into());
         }
         let why_not = if position.turn() == shakmaty::Color::White {
@@ -231,7 +229,7 @@ impl Engine {
                         "info string {}: {} (shows {display})",
                         self.strategy, reply.reason
                     )?;
-                    if self.strategy == StrategyName::Perfect
+                    if self.strategy == StrategyName::PERFECT
                         && let Some(dtm) = self
                             .tables
                             .probe(&position, Variant::Standard)
@@ -347,7 +345,7 @@ mod tests {
         let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
         let text = talk(&mut engine, &["uci", "isready", "nonsense here"]);
         assert!(text.starts_with("id name ajedrecista"));
-        for name in StrategyName::ALL {
+        for name in StrategyName::all() {
             assert!(text.contains(&format!("var {name}")), "{name}");
         }
         assert!(text.contains("option name IllegalMoveLimit type spin default 3"));
@@ -475,6 +473,6 @@ mod tests {
         assert!(text.starts_with("bestmove "));
         let text = talk(&mut engine, &["setoption name Strategy value nobody"]);
         assert!(text.contains("unknown strategy"));
-        assert_eq!(engine.strategy, StrategyName::Perfect);
+        assert_eq!(engine.strategy, StrategyName::PERFECT);
     }
 }
