@@ -14,6 +14,7 @@ use crate::automaton::Automaton;
 use crate::emulated::{Mk61Queen, Mk61RookEmulated};
 use crate::mk61_rook::{Mk61Rook, OnSignal, StartTest};
 use crate::perfect::Perfect;
+use crate::rook_box::RookBox;
 use crate::torres::Torres;
 
 /// One automaton of the catalog.
@@ -121,6 +122,15 @@ pub const CATALOG: &[CatalogEntry] = &[
                 },
             )
         },
+    },
+    CatalogEntry {
+        name: "rook-box",
+        label: "The textbook box method (KRK)",
+        source: "the textbook rook mate, as written in docs/automata.md",
+        demo_fen: SEED_004,
+        white_men: TORRES_MEN,
+        audit_too_slow: None,
+        build: |name, _| Automaton::new(name, RookBox),
     },
     CatalogEntry {
         name: "perfect",

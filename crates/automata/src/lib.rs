@@ -19,6 +19,7 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod rook_box;
 pub mod session;
 pub mod strategy;
 #[cfg(test)]
@@ -38,6 +39,7 @@ pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal, StartTest};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use rook_box::RookBox;
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
     Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,
