@@ -1,14 +1,15 @@
 //! The textbook "box" method for king and rook against king, as a teacher
 //! gives it: the rook shuts the black king in a box and makes the box
 //! smaller whenever it safely can; the white king comes up to support the
-//! rook; on the edge, a waiting move of the rook makes the black king walk
-//! into the opposition, where the rook mates. The rule list is written out
-//! in docs/automata.md ("rook-box").
+//! rook, on the edge to the square facing the black king, where the rook
+//! mates. The rule list is written out in docs/automata.md ("rook-box");
+//! ties between moves go to the first (for a least) or last (for a most)
+//! in shakmaty's move order, so the automaton is deterministic.
 //!
 //! The box is the rectangle the rook's file and rank leave the black king.
-//! The conditions the rules keep (the rook between the kings and never
-//! exposed, the box never larger) follow Bratko's advice table for this
-//! ending (1978).
+//! The conditions the rules keep (the rook between the kings and not
+//! exposed, the box never larger) follow the spirit of Bratko's advice
+//! table for this ending.
 
 use std::cmp::Ordering;
 
@@ -26,8 +27,11 @@ const MATE: &str = "rule 1: mate";
 const MATE_IN_TWO: &str = "rule 2: on the edge, mate next move whatever Black does";
 const SQUEEZE: &str = "rule 3: the rook shrinks the box";
 const APPROACH: &str = "rule 4: the king comes up to the rook's corner of the box";
-const KEEP: &str = "rule 5: a waiting move of the rook that keeps the box";
-const DIVIDE: &str = "rule 6: the rook goes between the kings";
+const GUARD: &str =
+    "rule 5: the black king attacks the rook: a waiting move of the king that keeps guarding it";
+const KEEP: &str = "rule 6: a waiting move of the rook that keeps the box";
+const FAR: &str = "rule 7: the attacked rook goes to the far end of its line";
+const DIVIDE: &str = "rule 8: the rook goes between the kings";
 
 /// The box: how many squares the rook's file and rank leave the black king
 /// (its side of each line; the whole width where it stands on the line).
@@ -111,13 +115,6 @@ fn on_edge(square: Square) -> bool {
     [0, 7].contains(&square.file().to_u32()) || [0, 7].contains(&square.rank().to_u32())
 }
 
-/// The kings a knight's move apart.
-fn l_pattern(krk: &Krk) -> bool {
-    let files = krk.black_king.file().distance(krk.white_king.file());
-    let ranks = krk.black_king.rank().distance(krk.white_king.rank());
-    matches!((files, ranks), (1, 2) | (2, 1))
-}
-
 /// The men after a white move.
 fn after(krk: &Krk, mv: Move) -> Krk {
     let mut after = *krk;
@@ -144,26 +141,32 @@ fn divided(child: &Chess) -> bool {
 /// reaches a position where `goal` holds (Black to move) within
 /// `white_moves` of its own moves, never losing the rook.
 fn forcing_move(position: &Chess, white_moves: u32, goal: &dyn Fn(&Chess) -> bool) -> Option<Move> {
-    position.legal_moves().into_iter().find(|&mv| {
-        let mut child = position.clone();
-        child.play_unchecked(mv);
-        let Some(krk) = Krk::from_board(child.board()) else {
-            return false;
-        };
-        if !sound(&child, &krk) {
-            return false;
-        }
-        if goal(&child) {
-            return true;
-        }
-        white_moves > 1
-            && child.legal_moves().iter().all(|&reply| {
-                let mut next = child.clone();
-                next.play_unchecked(reply);
-                Krk::from_board(next.board()).is_some()
-                    && forcing_move(&next, white_moves - 1, goal).is_some()
-            })
-    })
+    position
+        .legal_moves()
+        .into_iter()
+        .find(|&mv| forces(position, mv, white_moves, goal))
+}
+
+/// Whether `mv` is such a move.
+fn forces(position: &Chess, mv: Move, white_moves: u32, goal: &dyn Fn(&Chess) -> bool) -> bool {
+    let mut child = position.clone();
+    child.play_unchecked(mv);
+    let Some(krk) = Krk::from_board(child.board()) else {
+        return false;
+    };
+    if !sound(&child, &krk) {
+        return false;
+    }
+    if goal(&child) {
+        return true;
+    }
+    white_moves > 1
+        && child.legal_moves().iter().all(|&reply| {
+            let mut next = child.clone();
+            next.play_unchecked(reply);
+            Krk::from_board(next.board()).is_some()
+                && forcing_move(&next, white_moves - 1, goal).is_some()
+        })
 }
 
 /// The decision list: the move and the rule that chose it.
@@ -189,6 +192,11 @@ fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> 
     }
     let now = room(krk);
     let holds = |child: &Chess, after: &Krk| sound(child, after) && !rook_exposed(after);
+    // Or, while the white king is still far, out of the black king's
+    // reach for a move.
+    let holds_or_far = |child: &Chess, after: &Krk| {
+        holds(child, after) || (sound(child, after) && after.black_king.distance(after.rook) >= 3)
+    };
     let rook_moves = || {
         moves
             .iter()
@@ -208,28 +216,47 @@ fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> 
     };
     if let Some((mv, ..)) = moves
         .iter()
-        .filter(|(mv, child, after)| mv.role() == Role::King && holds(child, after))
+        .filter(|(mv, child, after)| mv.role() == Role::King && sound(child, after))
         .filter(|(_, _, after)| manhattan(after.white_king, target) < distance)
         .filter(|(_, _, after)| now > 2 || !on_edge(after.white_king))
         .min_by_key(|(mv, ..)| diagonal_first(mv))
     {
         return Ok((*mv, APPROACH));
     }
-    let kings_related = krk.white_king.distance(krk.black_king) == 2
-        && (l_pattern(krk) || manhattan(krk.white_king, krk.black_king) == 2);
-    if kings_related
-        && let Some((mv, ..)) = rook_moves()
-            .filter(|(_, _, after)| rook_divides(after) && room(after) <= now)
-            .filter(|(_, _, after)| now > 2 || !on_edge(after.black_king))
-            .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
+    if krk.black_king.distance(krk.rook) == 1
+        && let Some((mv, ..)) = moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::King && holds(child, after))
+            .filter(|(_, _, after)| room(after) <= now)
+            .min_by_key(|(_, _, after)| manhattan(after.white_king, target))
+    {
+        return Ok((*mv, GUARD));
+    }
+    if let Some((mv, ..)) = moves
+        .iter()
+        .filter(|(mv, child, after)| mv.role() == Role::Rook && holds_or_far(child, after))
+        .filter(|(_, _, after)| rook_divides(after) && room(after) <= now)
+        .filter(|(_, _, after)| now > 2 || !on_edge(after.black_king))
+        .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
     {
         return Ok((*mv, KEEP));
     }
-    if let Some(mv) = forcing_move(position, 2, &divided) {
-        return Ok((mv, DIVIDE));
+    // The rook attacked and the king too far to guard it: the rook goes
+    // to the far end of its line.
+    if krk.black_king.distance(krk.rook) == 1
+        && let Some((mv, ..)) = moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::Rook && sound(child, after))
+            .filter(|(_, _, after)| rook_divides(after))
+            .filter(|(_, _, after)| after.black_king.distance(after.rook) >= 3)
+            .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
+    {
+        return Ok((*mv, FAR));
     }
-    if let Some(mv) = forcing_move(position, 3, &divided) {
-        return Ok((mv, DIVIDE));
+    for white_moves in [2, 3] {
+        if let Some(mv) = forcing_move(position, white_moves, &divided) {
+            return Ok((mv, DIVIDE));
+        }
     }
     Err(Refusal::RuleUndefined(
         "no rule of the box method gives a move here".into(),
@@ -243,10 +270,18 @@ impl Strategy for RookBox {
         "rook-box"
     }
 
+    /// King and rook against king, the rook already between the kings:
+    /// the box the method starts from.
     fn precondition(&self, board: &shakmaty::Board) -> Result<(), Refusal> {
-        Krk::from_board(board).map(|_| ()).ok_or_else(|| {
+        let krk = Krk::from_board(board).ok_or_else(|| {
             Refusal::Precondition("the box method is for king and rook against king".into())
-        })
+        })?;
+        if !rook_divides(&krk) {
+            return Err(Refusal::Precondition(
+                "the rook's file or rank must lie between the kings (the box)".into(),
+            ));
+        }
+        Ok(())
     }
 
     fn start(&self, _start: &Chess) {}
