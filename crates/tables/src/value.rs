@@ -150,6 +150,12 @@ mod tests {
 }
 
 impl Value {
+    /// The winning side's moves to mate, the mating move included, for a
+    /// mate `plies` away whoever is to move (as [`Value::moves`]).
+    pub fn moves_from_plies(plies: u16) -> u16 {
+        plies.div_ceil(2)
+    }
+
     /// White's moves to mate, the mating move included, when the value
     /// (for `turn`, the side to move) is a win for White: the one formula
     /// for "White mates in N" from plies.
@@ -178,5 +184,13 @@ mod white_mates_in_tests {
         assert_eq!(Value::Win(1).white_mates_in(Color::Black), None);
         assert_eq!(Value::Loss(2).white_mates_in(Color::White), None);
         assert_eq!(Value::Draw.white_mates_in(Color::White), None);
+        for plies in 0..=253 {
+            let value = if plies % 2 == 1 {
+                Value::Win(plies)
+            } else {
+                Value::Loss(plies)
+            };
+            assert_eq!(value.moves(), Some(Value::moves_from_plies(plies)));
+        }
     }
 }
