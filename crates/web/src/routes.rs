@@ -83,6 +83,8 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
 struct StrategyInfo {
     name: &'static str,
     label: &'static str,
+    /// Where its rules come from.
+    source: &'static str,
     /// The white man besides the king: rook or queen.
     white_piece: &'static str,
     /// The game perfect play is taken from: standard or fixed-king-SQ.
@@ -96,6 +98,7 @@ fn describe(name: StrategyName, tables: &Arc<Tablebase>) -> StrategyInfo {
     StrategyInfo {
         name: name.as_str(),
         label: name.label(),
+        source: name.entry().source,
         white_piece: match automaton.white_piece() {
             shakmaty::Role::Queen => "queen",
             _ => "rook",
