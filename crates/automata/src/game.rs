@@ -1,10 +1,10 @@
 //! A game record and its PGN.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use crate::strategy::Refusal;
 
@@ -28,7 +28,8 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
-    fn result(&self) -> &'static str {
+    /// The PGN result: `1-0`, `1/2-1/2` or `*`.
+    pub fn result(&self) -> &'static str {
         match self {
             GameEnd::Checkmate => "1-0",
             GameEnd::Stalemate | GameEnd::RookCaptured => "1/2-1/2",
@@ -36,6 +37,19 @@ impl GameEnd {
             | GameEnd::Cycle
             | GameEnd::Unfinished
             | GameEnd::IllegalMoves(_) => "*",
+        }
+    }
+
+    /// A stable name of the end, for JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GameEnd::Checkmate => "checkmate",
+            GameEnd::Stalemate => "stalemate",
+            GameEnd::RookCaptured => "lost_piece",
+            GameEnd::Refused(_) => "refusal",
+            GameEnd::Cycle => "cycle",
+            GameEnd::Unfinished => "unfinished",
+            GameEnd::IllegalMoves(_) => "illegal_moves",
         }
     }
 
@@ -48,20 +62,38 @@ impl GameEnd {
             | GameEnd::IllegalMoves(_) => "unterminated",
         }
     }
+}
 
-    fn comment(&self) -> Option<String> {
+/// The one wording of how a game ended: the terminal, the web and the PGN
+/// comment all show this.
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameEnd::Checkmate => None,
-            GameEnd::Stalemate => Some("stalemate".into()),
-            GameEnd::RookCaptured => Some("the white piece is lost: draw".into()),
-            GameEnd::Refused(refusal) => Some(format!("the automaton refuses: {refusal}")),
-            GameEnd::Cycle => Some("the position repeats: the automaton never mates".into()),
-            GameEnd::Unfinished => Some("stopped".into()),
-            GameEnd::IllegalMoves(count) => Some(format!(
-                "the machine stops after {count} illegal moves of Black"
-            )),
+            GameEnd::Checkmate => f.write_str("Checkmate. White wins."),
+            GameEnd::Stalemate => f.write_str("Stalemate: a draw."),
+            GameEnd::RookCaptured => f.write_str("The black king took the white piece: a draw."),
+            GameEnd::Refused(refusal) => write!(f, "The automaton refuses: {refusal}."),
+            GameEnd::Cycle => f.write_str("The position repeats: the automaton never mates."),
+            GameEnd::Unfinished => f.write_str("Game stopped."),
+            GameEnd::IllegalMoves(count) => {
+                write!(f, "The machine stops playing after {count} illegal moves.")
+            }
         }
     }
+}
+
+/// One ply of a game, to show or replay.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Ply {
+    pub uci: String,
+    pub san: String,
+    /// The position after the move.
+    pub fen: String,
+}
+
+/// The FEN of a position (en passant only where legal).
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
 /// One game: where it started, who played, the moves and how it ended.
@@ -81,6 +113,23 @@ impl Game {
             Color::White => self.moves.len().div_ceil(2),
             Color::Black => self.moves.len() / 2,
         }
+    }
+
+    /// The moves one by one, each with the position after it.
+    pub fn plies(&self) -> Vec<Ply> {
+        let mut position = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&mv| {
+                let uci = mv.to_uci(CastlingMode::Standard).to_string();
+                let san = SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string();
+                Ply {
+                    uci,
+                    san,
+                    fen: fen_of(&position),
+                }
+            })
+            .collect()
     }
 
     /// The position after the last move.
@@ -127,8 +176,8 @@ impl Game {
             }
             tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
         }
-        if let Some(comment) = self.end.comment() {
-            tokens.push(format!("{{{comment}}}"));
+        if self.end != GameEnd::Checkmate {
+            tokens.push(format!("{{{}}}", self.end));
         }
         tokens.push(result.to_string());
 

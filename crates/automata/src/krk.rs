@@ -120,7 +120,32 @@ mod tests {
                 assert_ne!(a, b);
             }
         }
-        assert_eq!(board_key(&rook), board_key(&rook.clone()));
+        // The key is of the men, not of the order they were set in.
+        let mut reordered = Board::empty();
+        reordered.set_piece_at(Square::H8, Color::Black.king());
+        reordered.set_piece_at(Square::B2, Color::White.rook());
+        reordered.set_piece_at(Square::A1, Color::White.king());
+        assert_eq!(board_key(&reordered), board_key(&rook));
+    }
+
+    #[test]
+    fn board_keys_are_exact_over_every_three_men_board() {
+        let mut seen = std::collections::HashSet::new();
+        for man in [Color::White.rook(), Color::White.queen()] {
+            for white_king in Square::ALL {
+                for square in Square::ALL {
+                    for black_king in Square::ALL {
+                        if square == white_king || black_king == white_king || black_king == square
+                        {
+                            continue;
+                        }
+                        let board = three_men_board(white_king, man, square, black_king);
+                        assert!(seen.insert(board_key(&board)), "{board:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), 2 * 64 * 63 * 62);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! - [`audit()`]: the longest defence against an automaton from every start.
 
 pub mod audit;
+pub mod automaton;
 pub mod calculator_game;
 pub mod catalog;
 pub mod defence;
@@ -19,28 +20,33 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod rook_box;
 pub mod seed_square;
 pub mod session;
 pub mod strategy;
 #[cfg(test)]
 mod test_support;
 pub mod torres;
+pub mod view;
 
 pub use audit::{
     Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, SquareCell,
     StartSet, audit, audit_with_options, audit_with_progress, start_positions,
 };
+pub use automaton::{Automaton, Memory};
 pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
-pub use catalog::{StrategyName, StrategyVisitor, UnknownStrategy};
+pub use catalog::{CATALOG, CatalogEntry, StrategyName, UnknownStrategy};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};
-pub use game::{Game, GameEnd};
+pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use rook_box::RookBox;
 pub use session::{
-    DEFAULT_ILLEGAL_LIMIT, Entry, IllegalMove, MachineMove, MoveError, Opening, PersonMove,
-    Session, SessionError, Turn, UndoError, parse_entry,
+    DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
+    Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,
 };
 pub use strategy::{Refusal, Reply, Strategy};
-pub use torres::Torres;
+pub use torres::{Lamp, Torres};
+pub use view::{EndView, GameView, IllegalView, LampView, ReplyView, color_name};

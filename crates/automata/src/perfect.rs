@@ -62,13 +62,13 @@ impl ThreeMenTable {
 /// Tie-break: of the moves that mate soonest, the first in UCI order (as
 /// [`Tablebase::moves`] orders them), so that the same position always gets
 /// the same move.
-pub struct Perfect<'a> {
-    tables: &'a Tablebase,
+pub struct Perfect {
+    tables: Arc<Tablebase>,
     krk: OnceLock<ThreeMenTable>,
 }
 
-impl<'a> Perfect<'a> {
-    pub fn new(tables: &'a Tablebase) -> Self {
+impl Perfect {
+    pub fn new(tables: Arc<Tablebase>) -> Self {
         Perfect {
             tables,
             krk: OnceLock::new(),
@@ -79,12 +79,12 @@ impl<'a> Perfect<'a> {
         if let Some(table) = self.krk.get() {
             return Ok(table);
         }
-        let table = ThreeMenTable::load(self.tables, Role::Rook, Variant::Standard)?;
+        let table = ThreeMenTable::load(&self.tables, Role::Rook, Variant::Standard)?;
         Ok(self.krk.get_or_init(|| table))
     }
 }
 
-impl Strategy for Perfect<'_> {
+impl Strategy for Perfect {
     type Memory = ();
 
     fn name(&self) -> &'static str {
@@ -162,15 +162,7 @@ pub fn perfect_defence(tables: &Tablebase, position: &Chess) -> Result<Move, Tab
 /// wins.
 pub fn perfect_moves(tables: &Tablebase, position: &Chess) -> Result<Option<u16>, TableError> {
     let value = tables.probe(position, Variant::Standard)?;
-    Ok(white_wins_in(value, position.turn()))
-}
-
-/// White's moves to mate for a value seen by `turn`, if White wins.
-fn white_wins_in(value: Value, turn: Color) -> Option<u16> {
-    match (turn, value) {
-        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
-        _ => None,
-    }
+    Ok(value.white_mates_in(position.turn()))
 }
 
 /// How many more moves the automaton needs than perfect play, over the
@@ -203,7 +195,7 @@ pub fn excess_over_perfect(
         let position = &result.position;
         let perfect = table
             .value_of(position)
-            .and_then(|value| white_wins_in(value, position.turn()))
+            .and_then(|value| value.white_mates_in(position.turn()))
             .expect("the tables give White a win wherever an automaton mates");
         let excess = moves.saturating_sub(perfect);
         max = max.max(excess);
@@ -216,7 +208,7 @@ pub fn excess_over_perfect(
     };
     let at_worst_start = table
         .value_of(&worst.start)
-        .and_then(|value| white_wins_in(value, worst.start.turn()))
+        .and_then(|value| value.white_mates_in(worst.start.turn()))
         .expect("the tables give White a win wherever an automaton mates");
     Ok((count > 0).then(|| Excess {
         max,

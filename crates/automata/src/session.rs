@@ -7,29 +7,21 @@
 //! [`StrategyName`] and looked up for every reply, so the session owns no
 //! borrowed strategy and every automaton of the catalog plays the same way.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use ajedrecista_tables::{Tablebase, Value, Variant};
+use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
-use crate::catalog::{StrategyName, StrategyVisitor};
+use crate::automaton::{Automaton, Memory};
+use crate::catalog::StrategyName;
 use crate::game::{Game, GameEnd};
 use crate::mk61_rook::numeric_square;
 use crate::strategy::{Refusal, Strategy};
 
 /// How many illegal moves stop El Ajedrecista, by default.
 pub const DEFAULT_ILLEGAL_LIMIT: u32 = 3;
-
-/// The white men of El Ajedrecista's start: king a8, rook b7.
-pub fn torres_white_men() -> Board {
-    let mut board = Board::empty();
-    board.set_piece_at(Square::A8, Color::White.king());
-    board.set_piece_at(Square::B7, Color::White.rook());
-    board
-}
 
 /// Where a session begins.
 #[derive(Debug, Clone)]
@@ -43,20 +35,16 @@ pub enum Opening {
 }
 
 impl Opening {
-    /// The automaton's own start: El Ajedrecista's men (king a8, rook b7)
-    /// if it accepts a black king somewhere with them, otherwise the white
-    /// men of its demonstration game; the person places the black king.
-    pub fn machine_start(strategy: StrategyName, tables: &Tablebase) -> Opening {
-        let torres = torres_white_men();
-        if !start_squares(strategy, tables, &torres).is_empty() {
-            return Opening::PlaceBlackKing(torres);
-        }
-        let demo: shakmaty::fen::Fen = strategy.demo_fen().parse().expect("catalog FEN");
-        let mut board = demo.as_setup().board.clone();
-        if let Some(king) = board.king_of(Color::Black) {
-            board.discard_piece_at(king);
-        }
-        Opening::PlaceBlackKing(board)
+    /// The automaton's own start: the catalog's white men for it; the
+    /// person places the black king.
+    pub fn machine_start(strategy: StrategyName) -> Opening {
+        Opening::PlaceBlackKing(
+            strategy
+                .entry()
+                .white_men
+                .parse()
+                .expect("the catalog's white men"),
+        )
     }
 }
 
@@ -70,7 +58,7 @@ pub enum IllegalMove {
     #[error("{0:?} is off the board")]
     OffBoard(String),
     #[error("only the black king moves: {0}")]
-    NotKingMove(String),
+    NotKingMove(NotKingMove),
     #[error("the king moves one square: {from} to {to} is not a king move")]
     NotOneStep { from: Square, to: Square },
     #[error("{0} is next to the white king")]
@@ -84,7 +72,10 @@ pub enum IllegalMove {
     #[error("{0} is taken")]
     Occupied(Square),
     #[error("{square} is not a start square of {strategy}")]
-    NotAStart { square: Square, strategy: String },
+    NotAStart {
+        square: Square,
+        strategy: StrategyName,
+    },
     #[error("the black king is being placed: give its square (e.g. d6)")]
     PlacementNeedsSquare,
 }
@@ -105,6 +96,17 @@ impl IllegalMove {
             IllegalMove::PlacementNeedsSquare => "placement_needs_square",
         }
     }
+}
+
+/// Why a move is not the black king's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotKingMove {
+    /// A piece letter other than K: Black has only the king.
+    #[error("Black has no {}", role_name(*.0))]
+    NoSuchMan(Role),
+    /// A move from a square the black king is not on.
+    #[error("the black king is on {king}, not on {from}")]
+    KingElsewhere { king: Square, from: Square },
 }
 
 /// The squares the person names: `to`, and `from` when the input gives it
@@ -159,10 +161,7 @@ pub fn parse_entry(text: &str) -> Result<Entry, IllegalMove> {
         on_board.push(square);
     }
     if let Some(role) = piece.filter(|&role| role != Role::King) {
-        return Err(IllegalMove::NotKingMove(format!(
-            "Black has no {}",
-            role_name(role)
-        )));
+        return Err(IllegalMove::NotKingMove(NotKingMove::NoSuchMan(role)));
     }
     match *on_board.as_slice() {
         [to] => Ok(Entry { from: None, to }),
@@ -316,43 +315,90 @@ pub enum SessionError {
     NoStartSquare(StrategyName),
 }
 
-type Memory = Box<dyn Any + Send>;
-
-/// The position before the person's move, with what the automaton
-/// remembers.
+/// A position of the game with what the automaton remembers there: the
+/// start, then one after each move of the person (and the reply to it).
 struct State {
     position: Chess,
     memory: Memory,
-    plies: usize,
+    /// Every move from the start to here.
+    moves: Vec<Move>,
+    /// What the person's move to here brought (the placement's too).
     last: Option<Turn>,
     end: Option<GameEnd>,
+}
+
+/// A game under way: the black king is on the board.
+struct Playing {
+    /// The white men the black king was placed against, if the game began
+    /// with the placement (undo can return to it).
+    placed_against: Option<Board>,
+    start: Chess,
+    start_dtm: Option<u16>,
+    /// The automaton's first move when the start had White to move and no
+    /// placement.
+    opening_reply: Option<MachineMove>,
+    /// Never empty; the first is the start (after the opening reply).
+    states: Vec<State>,
+}
+
+impl Playing {
+    fn now(&self) -> &State {
+        self.states.last().expect("a game has its start")
+    }
+}
+
+/// The person's legal input: the black king's placement or its move.
+enum Step {
+    Place(Chess),
+    Move(Move),
+}
+
+/// Where the session stands.
+enum Phase {
+    /// The white men stand; the person places the black king.
+    PlacingBlackKing(Board),
+    Playing(Box<Playing>),
+}
+
+/// The illegal moves of a session and the limit that stops the automaton.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct IllegalCount {
+    pub count: u32,
+    /// 0: no limit.
+    pub limit: u32,
+}
+
+/// `illegal move 2 of 3`, or `illegal move 2` without a limit.
+impl fmt::Display for IllegalCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            0 => write!(f, "illegal move {}", self.count),
+            limit => write!(f, "illegal move {} of {limit}", self.count),
+        }
+    }
+}
+
+impl IllegalCount {
+    /// The limit is reached: the automaton plays no more.
+    pub fn stopped(self) -> bool {
+        self.limit > 0 && self.count >= self.limit
+    }
 }
 
 /// A person, moving the black king, against an automaton.
 pub struct Session {
     tables: Arc<Tablebase>,
-    strategy: StrategyName,
-    illegal_limit: u32,
-    illegal_moves: u32,
-    /// The limit of illegal moves was reached: the automaton plays no more.
-    stopped: bool,
-    /// The white men while the black king is to be placed, if the session
-    /// began so.
-    placement: Option<Board>,
-    /// Empty while the black king is to be placed; the first is the start.
-    states: Vec<State>,
-    moves: Vec<Move>,
-    start: Option<Chess>,
-    opening_reply: Option<MachineMove>,
-    start_dtm: Option<u16>,
+    automaton: Automaton,
+    illegal: IllegalCount,
+    phase: Phase,
 }
 
 impl fmt::Debug for Session {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Session")
-            .field("strategy", &self.strategy)
-            .field("moves", &self.moves)
-            .field("illegal_moves", &self.illegal_moves)
+            .field("strategy", &self.strategy())
+            .field("moves", &self.moves())
+            .field("illegal", &self.illegal)
             .finish_non_exhaustive()
     }
 }
@@ -367,102 +413,33 @@ impl Session {
         opening: Opening,
         illegal_limit: u32,
     ) -> Result<Session, SessionError> {
-        let mut session = Session {
-            tables,
-            strategy,
-            illegal_limit,
-            illegal_moves: 0,
-            stopped: false,
-            placement: None,
-            states: Vec::new(),
-            moves: Vec::new(),
-            start: None,
-            opening_reply: None,
-            start_dtm: None,
-        };
-        match opening {
+        let automaton = strategy.build(&tables);
+        let phase = match opening {
             Opening::PlaceBlackKing(white_men) => {
-                if start_squares(strategy, &session.tables, &white_men).is_empty() {
+                if start_squares(&automaton, &white_men).is_empty() {
                     return Err(SessionError::NoStartSquare(strategy));
                 }
-                session.placement = Some(white_men);
+                Phase::PlacingBlackKing(white_men)
             }
             Opening::Position(position) => {
                 if position.is_game_over() {
                     return Err(SessionError::Over);
                 }
-                strategy
-                    .visit(&session.tables, Precondition(position.board()))
+                automaton
+                    .precondition(position.board())
                     .map_err(|refusal| SessionError::Refused { strategy, refusal })?;
-                session.begin(position, None);
+                Phase::Playing(Box::new(begin(&tables, &automaton, position, None)))
             }
-        }
-        Ok(session)
-    }
-
-    /// Starts the game proper from `start`.
-    fn begin(&mut self, start: Chess, placed: Option<PersonMove>) {
-        self.start_dtm = white_mate_in(&self.tables, &start, self.variant());
-        self.start = Some(start.clone());
-        let memory = self.strategy.visit(&self.tables, StartMemory(&start));
-        let mut state = State {
-            position: start,
-            memory,
-            plies: 0,
-            last: None,
-            end: None,
         };
-        if state.position.turn() == Color::White {
-            let (reply, end) = self.machine_reply(&mut state);
-            match placed {
-                Some(person) => {
-                    state.last = Some(Turn {
-                        person,
-                        reply,
-                        end: end.clone(),
-                    })
-                }
-                None => self.opening_reply = reply,
-            }
-            state.end = end;
-        }
-        self.states.push(state);
-    }
-
-    /// Plays the automaton's move in `state` (White to move).
-    fn machine_reply(&mut self, state: &mut State) -> (Option<MachineMove>, Option<GameEnd>) {
-        let answer = self
-            .strategy
-            .visit(&self.tables, ReplyTo(&state.position, &*state.memory));
-        let (reply, memory) = match answer {
-            Ok(answer) => answer,
-            Err(refusal) => return (None, Some(GameEnd::Refused(refusal))),
-        };
-        let san = SanPlus::from_move(state.position.clone(), reply.mv);
-        state.position.play_unchecked(reply.mv);
-        state.memory = memory;
-        state.plies += 1;
-        self.moves.truncate(state.plies - 1);
-        self.moves.push(reply.mv);
-        let check = state.position.is_check();
-        let machine = MachineMove {
-            mv: reply.mv,
-            san: san.to_string(),
-            numeric: numeric_move(reply.mv),
-            reason: reply.reason,
-            display: reply
-                .display
-                .unwrap_or_else(|| calculator_display(reply.mv, check)),
-            check,
-        };
-        let end = if state.position.is_checkmate() {
-            Some(GameEnd::Checkmate)
-        } else if state.position.is_stalemate() {
-            Some(GameEnd::Stalemate)
-        } else {
-            None
-        };
-        (Some(machine), end)
+        Ok(Session {
+            tables,
+            automaton,
+            illegal: IllegalCount {
+                count: 0,
+                limit: illegal_limit,
+            },
+            phase,
+        })
     }
 
     /// The person's move, as typed (see [`parse_entry`]); while the black
@@ -472,13 +449,16 @@ impl Session {
         if self.end().is_some() {
             return Err(MoveError::GameOver);
         }
-        let result = parse_entry(text).and_then(|entry| match self.states.last() {
-            None => self.placement_move(entry).map(Err),
-            Some(state) => king_move(&state.position, entry).map(Ok),
-        });
-        match result {
-            Err(reason) => Err(self.lamp(reason)),
-            Ok(Err(start)) => {
+        let entry = parse_entry(text).map_err(|reason| self.lamp(reason))?;
+        let step = match &self.phase {
+            Phase::PlacingBlackKing(white_men) => {
+                placement(&self.automaton, white_men, entry).map(Step::Place)
+            }
+            Phase::Playing(playing) => king_move(&playing.now().position, entry).map(Step::Move),
+        };
+        let step = step.map_err(|reason| self.lamp(reason))?;
+        match (step, &mut self.phase) {
+            (Step::Place(start), Phase::PlacingBlackKing(white_men)) => {
                 let to = start.board().king_of(Color::Black).expect("placed");
                 let person = PersonMove {
                     mv: None,
@@ -486,198 +466,165 @@ impl Session {
                     san: to.to_string(),
                     numeric: numeric_square(to).to_string(),
                 };
-                self.begin(start, Some(person));
-                Ok(self
-                    .last_turn()
-                    .cloned()
-                    .expect("White moves after the placement"))
+                let mut playing = begin(&self.tables, &self.automaton, start, Some(person));
+                playing.placed_against = Some(white_men.clone());
+                let turn = playing.now().last.clone().expect("the placement's turn");
+                self.phase = Phase::Playing(Box::new(playing));
+                Ok(turn)
             }
-            Ok(Ok(mv)) => Ok(self.person_move(mv)),
+            (Step::Move(mv), Phase::Playing(playing)) => {
+                let next = person_move(&self.automaton, playing.now(), mv);
+                let turn = next.last.clone().expect("the person's turn");
+                playing.states.push(next);
+                Ok(turn)
+            }
+            _ => unreachable!("a step of the phase it was read in"),
         }
     }
 
     fn lamp(&mut self, reason: IllegalMove) -> MoveError {
-        self.illegal_moves += 1;
-        let stopped = self.illegal_limit > 0 && self.illegal_moves >= self.illegal_limit;
-        self.stopped |= stopped;
+        self.illegal.count += 1;
         MoveError::Illegal {
             reason,
-            count: self.illegal_moves,
-            stopped,
+            count: self.illegal.count,
+            stopped: self.illegal.stopped(),
         }
     }
 
-    /// The start position with the black king on `entry.to`.
-    fn placement_move(&self, entry: Entry) -> Result<Chess, IllegalMove> {
-        let white_men = self.placement.as_ref().expect("placing");
-        if entry.from.is_some() {
-            return Err(IllegalMove::PlacementNeedsSquare);
-        }
-        let to = entry.to;
-        if white_men.occupied().contains(to) {
-            return Err(IllegalMove::Occupied(to));
-        }
-        let white_king = white_men.king_of(Color::White).expect("a white king");
-        if white_king.distance(to) <= 1 {
-            return Err(IllegalMove::NextToWhiteKing(to));
-        }
-        if let Some(from) = white_men
-            .attacks_to(to, Color::White, white_men.occupied())
-            .first()
-        {
-            let attacker = white_men.role_at(from).expect("a man");
-            return Err(IllegalMove::Attacked {
-                square: to,
-                attacker,
-                from,
-            });
-        }
-        let start = placed(white_men, to).ok_or(IllegalMove::Occupied(to))?;
-        if !self
-            .strategy
-            .visit(&self.tables, MachineStart(start.board()))
-        {
-            return Err(IllegalMove::NotAStart {
-                square: to,
-                strategy: self.strategy.to_string(),
-            });
-        }
-        Ok(start)
+    /// Whether [`Session::undo`] would take something back.
+    pub fn can_undo(&self) -> bool {
+        self.undo_refusal().is_none()
     }
 
-    fn person_move(&mut self, mv: Move) -> Turn {
-        let state = self.states.last().expect("playing");
-        let san = SanPlus::from_move(state.position.clone(), mv).to_string();
-        let mut next = State {
-            position: state.position.clone(),
-            memory: self
-                .strategy
-                .visit(&self.tables, CloneMemory(&*state.memory)),
-            plies: state.plies + 1,
-            last: None,
-            end: None,
-        };
-        next.position.play_unchecked(mv);
-        self.moves.truncate(state.plies);
-        self.moves.push(mv);
-        let person = PersonMove {
-            mv: Some(mv),
-            to: mv.to(),
-            san,
-            numeric: numeric_move(mv),
-        };
-        let (reply, end) = if mv.is_capture() {
-            (None, Some(GameEnd::RookCaptured))
-        } else if next.position.is_game_over() {
-            (None, Some(GameEnd::Stalemate))
-        } else {
-            self.machine_reply(&mut next)
-        };
-        let turn = Turn { person, reply, end };
-        next.end = turn.end.clone();
-        next.last = Some(turn.clone());
-        self.states.push(next);
-        turn
+    fn undo_refusal(&self) -> Option<UndoError> {
+        if self.illegal.stopped() {
+            return Some(UndoError::Stopped(self.illegal.count));
+        }
+        match &self.phase {
+            Phase::PlacingBlackKing(_) => Some(UndoError::NothingToUndo),
+            Phase::Playing(playing)
+                if playing.states.len() == 1 && playing.placed_against.is_none() =>
+            {
+                Some(UndoError::NothingToUndo)
+            }
+            Phase::Playing(_) => None,
+        }
     }
 
     /// Takes back the person's last move (and the automaton's reply to
     /// it); after the placement, the placement. Not an illegal move.
     pub fn undo(&mut self) -> Result<(), UndoError> {
-        if let Some(GameEnd::IllegalMoves(count)) = self.end() {
-            return Err(UndoError::Stopped(count));
+        if let Some(refusal) = self.undo_refusal() {
+            return Err(refusal);
         }
-        let can_undo = match self.states.len() {
-            0 => false,
-            1 => self.placement.is_some(),
-            _ => true,
+        let Phase::Playing(playing) = &mut self.phase else {
+            unreachable!("undo needs a game")
         };
-        if !can_undo {
-            return Err(UndoError::NothingToUndo);
-        }
-        self.states.pop();
-        let plies = self.states.last().map_or(0, |state| state.plies);
-        self.moves.truncate(plies);
-        if self.states.is_empty() {
-            self.start_dtm = None;
-            self.start = None;
+        if playing.states.len() > 1 {
+            playing.states.pop();
+        } else {
+            let white_men = playing.placed_against.take().expect("placed");
+            self.phase = Phase::PlacingBlackKing(white_men);
         }
         Ok(())
     }
 
+    fn playing(&self) -> Option<&Playing> {
+        match &self.phase {
+            Phase::Playing(playing) => Some(playing),
+            Phase::PlacingBlackKing(_) => None,
+        }
+    }
+
     /// The automaton.
     pub fn strategy(&self) -> StrategyName {
-        self.strategy
+        self.automaton.catalog_name()
     }
 
     /// The game perfect play is taken from (the automaton's).
     pub fn variant(&self) -> Variant {
-        self.strategy.visit(&self.tables, VariantOf)
+        self.automaton.variant()
     }
 
     /// The white men, while the black king is still to be placed.
     pub fn placing(&self) -> Option<&Board> {
-        self.states
-            .is_empty()
-            .then_some(())
-            .and(self.placement.as_ref())
+        match &self.phase {
+            Phase::PlacingBlackKing(white_men) => Some(white_men),
+            Phase::Playing(_) => None,
+        }
     }
 
     /// The squares the black king may be placed on (empty once placed).
     pub fn start_squares(&self) -> Vec<Square> {
         self.placing()
-            .map(|board| start_squares(self.strategy, &self.tables, board))
+            .map(|board| start_squares(&self.automaton, board))
             .unwrap_or_default()
     }
 
     /// The board now (the white men alone while placing).
     pub fn board(&self) -> Board {
-        match self.states.last() {
-            Some(state) => state.position.board().clone(),
-            None => self.placement.clone().expect("placing"),
+        match &self.phase {
+            Phase::PlacingBlackKing(white_men) => white_men.clone(),
+            Phase::Playing(playing) => playing.now().position.board().clone(),
         }
     }
 
     /// The position now, once the black king is on the board.
     pub fn position(&self) -> Option<&Chess> {
-        self.states.last().map(|state| &state.position)
+        self.playing().map(|playing| &playing.now().position)
     }
 
     /// The black king's legal moves now.
     pub fn black_moves(&self) -> Vec<Move> {
-        match self.states.last() {
-            Some(state) if state.end.is_none() => state.position.legal_moves().to_vec(),
+        match self.playing().map(Playing::now) {
+            Some(state) if self.end().is_none() => state.position.legal_moves().to_vec(),
             _ => Vec::new(),
         }
     }
 
+    fn moves(&self) -> &[Move] {
+        self.playing().map_or(&[], |playing| &playing.now().moves)
+    }
+
     /// The last move played (for marking on a board).
     pub fn last_move(&self) -> Option<Move> {
-        self.moves.last().copied()
+        self.moves().last().copied()
     }
 
     /// What the person's last move brought (also the automaton's opening
     /// reply after the placement).
     pub fn last_turn(&self) -> Option<&Turn> {
-        self.states.last().and_then(|state| state.last.as_ref())
+        self.playing()
+            .and_then(|playing| playing.now().last.as_ref())
     }
 
     /// The automaton's first move of a game begun from a position with
     /// White to move.
     pub fn opening_reply(&self) -> Option<&MachineMove> {
-        self.opening_reply.as_ref()
+        self.playing()
+            .and_then(|playing| playing.opening_reply.as_ref())
+    }
+
+    /// The automaton's latest move: the reply to the person's last move,
+    /// or the opening reply.
+    pub fn last_reply(&self) -> Option<&MachineMove> {
+        match self.last_turn() {
+            Some(turn) => turn.reply.as_ref(),
+            None => self.opening_reply(),
+        }
     }
 
     /// How the game ended, if it has.
     pub fn end(&self) -> Option<GameEnd> {
-        if self.stopped {
-            return Some(GameEnd::IllegalMoves(self.illegal_moves));
+        if self.illegal.stopped() {
+            return Some(GameEnd::IllegalMoves(self.illegal.count));
         }
-        self.states.last().and_then(|state| state.end.clone())
+        self.playing().and_then(|playing| playing.now().end.clone())
     }
 
-    /// Illegal moves so far, and the limit (0: none).
-    pub fn illegal_moves(&self) -> (u32, u32) {
-        (self.illegal_moves, self.illegal_limit)
+    /// Illegal moves so far, and the limit.
+    pub fn illegal(&self) -> IllegalCount {
+        self.illegal
     }
 
     /// White's moves so far.
@@ -689,27 +636,26 @@ impl Session {
     /// sides, in the automaton's game; `None` before the placement or if
     /// White has no win there.
     pub fn start_dtm(&self) -> Option<u16> {
-        self.start_dtm
+        self.playing().and_then(|playing| playing.start_dtm)
     }
 
     /// White's moves to mate from now with perfect play.
     pub fn dtm(&self) -> Option<u16> {
-        let position = self.position()?;
-        white_mate_in(&self.tables, position, self.variant())
+        white_mate_in(&self.tables, self.position()?, self.variant())
     }
 
     /// The start position, once the black king is on the board.
     pub fn start(&self) -> Option<&Chess> {
-        self.start.as_ref()
+        self.playing().map(|playing| &playing.start)
     }
 
     /// The game so far as a record: White the automaton, Black "person".
     pub fn game(&self) -> Option<Game> {
         Some(Game {
-            white: self.strategy.to_string(),
+            white: self.strategy().to_string(),
             black: "person".to_string(),
-            start: self.start.clone()?,
-            moves: self.moves.clone(),
+            start: self.start()?.clone(),
+            moves: self.moves().to_vec(),
             end: self.end().unwrap_or(GameEnd::Unfinished),
         })
     }
@@ -728,6 +674,138 @@ impl Session {
     }
 }
 
+/// The game from `start`; with White to move, the automaton's first move
+/// (the reply to the placement, or the opening reply).
+fn begin(
+    tables: &Tablebase,
+    automaton: &Automaton,
+    start: Chess,
+    placed: Option<PersonMove>,
+) -> Playing {
+    let mut state = State {
+        memory: automaton.start(&start),
+        position: start.clone(),
+        moves: Vec::new(),
+        last: None,
+        end: None,
+    };
+    let mut opening_reply = None;
+    if state.position.turn() == Color::White {
+        let (reply, end) = machine_reply(automaton, &mut state);
+        state.end = end.clone();
+        match placed {
+            Some(person) => state.last = Some(Turn { person, reply, end }),
+            None => opening_reply = reply,
+        }
+    }
+    Playing {
+        placed_against: None,
+        start_dtm: white_mate_in(tables, &start, automaton.variant()),
+        start,
+        opening_reply,
+        states: vec![state],
+    }
+}
+
+/// Plays the automaton's move in `state` (White to move).
+fn machine_reply(
+    automaton: &Automaton,
+    state: &mut State,
+) -> (Option<MachineMove>, Option<GameEnd>) {
+    let (reply, memory) = match automaton.reply(&state.position, &state.memory) {
+        Ok(answer) => answer,
+        Err(refusal) => return (None, Some(GameEnd::Refused(refusal))),
+    };
+    let san = SanPlus::from_move(state.position.clone(), reply.mv);
+    state.position.play_unchecked(reply.mv);
+    state.memory = memory;
+    state.moves.push(reply.mv);
+    let check = state.position.is_check();
+    let machine = MachineMove {
+        mv: reply.mv,
+        san: san.to_string(),
+        numeric: numeric_move(reply.mv),
+        reason: reply.reason,
+        display: reply
+            .display
+            .unwrap_or_else(|| calculator_display(reply.mv, check)),
+        check,
+    };
+    let end = if state.position.is_checkmate() {
+        Some(GameEnd::Checkmate)
+    } else if state.position.is_stalemate() {
+        Some(GameEnd::Stalemate)
+    } else {
+        None
+    };
+    (Some(machine), end)
+}
+
+/// The state after the person's legal move `mv` in `state` and the
+/// automaton's reply.
+fn person_move(automaton: &Automaton, state: &State, mv: Move) -> State {
+    let san = SanPlus::from_move(state.position.clone(), mv).to_string();
+    let mut next = State {
+        position: state.position.clone(),
+        memory: state.memory.clone(),
+        moves: state.moves.clone(),
+        last: None,
+        end: None,
+    };
+    next.position.play_unchecked(mv);
+    next.moves.push(mv);
+    let person = PersonMove {
+        mv: Some(mv),
+        to: mv.to(),
+        san,
+        numeric: numeric_move(mv),
+    };
+    let (reply, end) = if mv.is_capture() {
+        (None, Some(GameEnd::RookCaptured))
+    } else if next.position.is_game_over() {
+        (None, Some(GameEnd::Stalemate))
+    } else {
+        machine_reply(automaton, &mut next)
+    };
+    next.end = end.clone();
+    next.last = Some(Turn { person, reply, end });
+    next
+}
+
+/// The start position with the black king on `entry.to`, or why not.
+fn placement(automaton: &Automaton, white_men: &Board, entry: Entry) -> Result<Chess, IllegalMove> {
+    if entry.from.is_some() {
+        return Err(IllegalMove::PlacementNeedsSquare);
+    }
+    let to = entry.to;
+    if white_men.occupied().contains(to) {
+        return Err(IllegalMove::Occupied(to));
+    }
+    let white_king = white_men.king_of(Color::White).expect("a white king");
+    if white_king.distance(to) <= 1 {
+        return Err(IllegalMove::NextToWhiteKing(to));
+    }
+    if let Some(from) = white_men
+        .attacks_to(to, Color::White, white_men.occupied())
+        .first()
+    {
+        let attacker = white_men.role_at(from).expect("a man");
+        return Err(IllegalMove::Attacked {
+            square: to,
+            attacker,
+            from,
+        });
+    }
+    let start = placed(white_men, to).ok_or(IllegalMove::Occupied(to))?;
+    if !automaton.is_machine_start(start.board()) {
+        return Err(IllegalMove::NotAStart {
+            square: to,
+            strategy: automaton.catalog_name(),
+        });
+    }
+    Ok(start)
+}
+
 /// The white men with a black king on `square`, White to move, if legal.
 fn placed(white_men: &Board, square: Square) -> Option<Chess> {
     let mut board = white_men.clone();
@@ -741,7 +819,7 @@ fn placed(white_men: &Board, square: Square) -> Option<Chess> {
 }
 
 /// The squares where the black king may start against these white men.
-fn start_squares(strategy: StrategyName, tables: &Tablebase, white_men: &Board) -> Vec<Square> {
+fn start_squares(automaton: &Automaton, white_men: &Board) -> Vec<Square> {
     Square::ALL
         .into_iter()
         .filter(|&square| {
@@ -750,7 +828,7 @@ fn start_squares(strategy: StrategyName, tables: &Tablebase, white_men: &Board) 
                     .king_of(Color::White)
                     .is_some_and(|king| king.distance(square) > 1)
                 && placed(white_men, square)
-                    .is_some_and(|start| strategy.visit(tables, MachineStart(start.board())))
+                    .is_some_and(|start| automaton.is_machine_start(start.board()))
         })
         .collect()
 }
@@ -762,9 +840,10 @@ fn king_move(position: &Chess, entry: Entry) -> Result<Move, IllegalMove> {
     if let Some(from) = entry.from
         && from != king
     {
-        return Err(IllegalMove::NotKingMove(format!(
-            "the black king is on {king}, not on {from}"
-        )));
+        return Err(IllegalMove::NotKingMove(NotKingMove::KingElsewhere {
+            king,
+            from,
+        }));
     }
     let to = entry.to;
     if king.distance(to) != 1 {
@@ -794,72 +873,8 @@ fn king_move(position: &Chess, entry: Entry) -> Result<Move, IllegalMove> {
 
 /// White's moves to mate with perfect play, if White wins.
 fn white_mate_in(tables: &Tablebase, position: &Chess, variant: Variant) -> Option<u16> {
-    let value = tables.probe(position, variant).ok()?;
-    match (position.turn(), value) {
-        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
-        _ => None,
-    }
-}
-
-struct Precondition<'a>(&'a Board);
-
-impl StrategyVisitor for Precondition<'_> {
-    type Output = Result<(), Refusal>;
-    fn visit<S: Strategy>(self, strategy: &S) -> Result<(), Refusal> {
-        strategy.precondition(self.0)
-    }
-}
-
-struct MachineStart<'a>(&'a Board);
-
-impl StrategyVisitor for MachineStart<'_> {
-    type Output = bool;
-    fn visit<S: Strategy>(self, strategy: &S) -> bool {
-        strategy.is_machine_start(self.0)
-    }
-}
-
-struct VariantOf;
-
-impl StrategyVisitor for VariantOf {
-    type Output = Variant;
-    fn visit<S: Strategy>(self, strategy: &S) -> Variant {
-        strategy.variant()
-    }
-}
-
-struct StartMemory<'a>(&'a Chess);
-
-impl StrategyVisitor for StartMemory<'_> {
-    type Output = Memory;
-    fn visit<S: Strategy>(self, strategy: &S) -> Memory {
-        Box::new(strategy.start(self.0))
-    }
-}
-
-struct CloneMemory<'a>(&'a (dyn Any + Send));
-
-impl StrategyVisitor for CloneMemory<'_> {
-    type Output = Memory;
-    fn visit<S: Strategy>(self, _strategy: &S) -> Memory {
-        Box::new(memory_of::<S>(self.0).clone())
-    }
-}
-
-struct ReplyTo<'a>(&'a Chess, &'a (dyn Any + Send));
-
-impl StrategyVisitor for ReplyTo<'_> {
-    type Output = Result<(crate::strategy::Reply, Memory), Refusal>;
-    fn visit<S: Strategy>(self, strategy: &S) -> Self::Output {
-        let (reply, memory) = strategy.reply(self.0, memory_of::<S>(self.1))?;
-        Ok((reply, Box::new(memory)))
-    }
-}
-
-/// The memory a session keeps for `S`: always of `S`'s type, since one
-/// session plays one automaton.
-fn memory_of<S: Strategy>(memory: &(dyn Any + Send)) -> &S::Memory {
-    memory
-        .downcast_ref()
-        .expect("a session's memory belongs to its strategy")
+    tables
+        .probe(position, variant)
+        .ok()?
+        .white_mates_in(position.turn())
 }

@@ -1,7 +1,7 @@
 //! El Ajedrecista, Torres y Quevedo's 1912 automaton: the decision list of
 //! ../shared/specs/torres.md, in either orientation of the board.
 
-use shakmaty::{Board, Chess, File, Position, Rank, Square};
+use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::krk::{Krk, file_of, rank_of, square_at};
 use crate::strategy::{Refusal, Reply, Strategy, legal_move};
@@ -180,6 +180,64 @@ fn decide(krk: &Krk, frame: Frame) -> Result<(Square, Square, &'static str), Ref
     ))
 }
 
+/// A lamp of the 1912 machine's board that shows White's move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lamp {
+    RookAFile,
+    RookHFile,
+    RookDown,
+    RookLeft,
+    RookRight,
+    KingDown,
+    KingLeft,
+    KingRight,
+}
+
+/// The lamps that show White's move `mv`: the rook to the a- or h-file,
+/// the rook or the king one square down, left or right. "Down" is towards
+/// the black king's side of the white king (rank 1 in the 1912 machine's
+/// own orientation), as in the decision list; left is towards the a-file.
+pub fn lamps(mv: Move, board_after: &Board) -> Vec<Lamp> {
+    let (Some(from), to) = (mv.from(), mv.to()) else {
+        return Vec::new();
+    };
+    let down = match (
+        board_after.king_of(Color::White),
+        board_after.king_of(Color::Black),
+    ) {
+        (Some(white), Some(black)) => (rank_of(black) - rank_of(white)).signum(),
+        _ => -1,
+    };
+    let (files, ranks) = (file_of(to) - file_of(from), rank_of(to) - rank_of(from));
+    let mut lamps = Vec::new();
+    match mv.role() {
+        Role::Rook if files != 0 && (file_of(to) == 0 || file_of(to) == 7) && files.abs() > 1 => {
+            lamps.push(if file_of(to) == 0 {
+                Lamp::RookAFile
+            } else {
+                Lamp::RookHFile
+            });
+        }
+        Role::Rook if files == 0 && ranks == down => lamps.push(Lamp::RookDown),
+        Role::Rook if ranks == 0 && files == -1 => lamps.push(Lamp::RookLeft),
+        Role::Rook if ranks == 0 && files == 1 => lamps.push(Lamp::RookRight),
+        Role::King => {
+            if ranks != 0 && ranks == down {
+                lamps.push(Lamp::KingDown);
+            }
+            if files == -1 {
+                lamps.push(Lamp::KingLeft);
+            }
+            if files == 1 {
+                lamps.push(Lamp::KingRight);
+            }
+        }
+        _ => {}
+    }
+    lamps
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::Position;
@@ -288,5 +346,46 @@ mod tests {
         assert!(Torres.is_machine_start(position("K7/1R6/8/8/8/8/8/7k w - - 0 1").board()));
         assert!(Torres.is_machine_start(position("K7/1R6/3k4/8/8/8/8/8 w - - 0 1").board()));
         assert!(!Torres.is_machine_start(position("K7/R7/3k4/8/8/8/8/8 w - - 0 1").board()));
+    }
+
+    fn board(fen: &str) -> Board {
+        fen.parse().unwrap()
+    }
+
+    fn normal(role: Role, from: Square, to: Square) -> Move {
+        Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn lamps_follow_the_orientation_of_the_kings() {
+        // 1912 orientation: white king above, black king below ("down" is
+        // towards rank 1).
+        let after = board("K7/8/8/8/8/1R6/8/3k4");
+        let rook_down = normal(Role::Rook, Square::B4, Square::B3);
+        assert_eq!(lamps(rook_down, &after), [Lamp::RookDown]);
+        let rook_far = normal(Role::Rook, Square::B3, Square::H3);
+        assert_eq!(lamps(rook_far, &after), [Lamp::RookHFile]);
+        let king_down = normal(Role::King, Square::A8, Square::A7);
+        assert_eq!(
+            lamps(king_down, &board("8/K7/8/8/8/1R6/8/3k4")),
+            [Lamp::KingDown]
+        );
+        // Mirrored (seed 004's game): the black king above, so a king step
+        // towards rank 8 is "down".
+        let mirrored = board("8/8/1k6/8/R7/5K2/8/8");
+        let king_up = normal(Role::King, Square::F2, Square::F3);
+        assert_eq!(lamps(king_up, &mirrored), [Lamp::KingDown]);
+        let rook_left = normal(Role::Rook, Square::B4, Square::A4);
+        assert_eq!(lamps(rook_left, &mirrored), [Lamp::RookLeft]);
+        assert_eq!(
+            serde_json::to_string(&Lamp::RookAFile).unwrap(),
+            "\"rook_a_file\""
+        );
     }
 }

@@ -5,6 +5,8 @@ use ajedrecista_automata::{
     FailureKind, Perfect, StartSet, Torres, audit, excess_over_perfect, perfect_defence,
     perfect_moves, play,
 };
+use std::sync::Arc;
+
 use ajedrecista_tables::Tablebase;
 use shakmaty::{Color, Position};
 
@@ -12,8 +14,12 @@ mod common;
 
 #[test]
 fn perfect_audit_is_the_tables_distance_to_mate() {
-    let tables = Tablebase::in_memory();
-    let audit = audit(&Perfect::new(&tables), StartSet::All, Color::White);
+    let tables = Arc::new(Tablebase::in_memory());
+    let audit = audit(
+        &Perfect::new(Arc::clone(&tables)),
+        StartSet::All,
+        Color::White,
+    );
     assert!(audit.results.len() > 100_000);
     assert!(audit.failures().values().all(|count| *count == 0));
     // The known worst case of king and rook against king: mate in 16.
@@ -29,8 +35,12 @@ fn perfect_audit_is_the_tables_distance_to_mate() {
 
 #[test]
 fn perfect_with_black_to_move_loses_the_rook_where_the_tables_draw() {
-    let tables = Tablebase::in_memory();
-    let audit = audit(&Perfect::new(&tables), StartSet::All, Color::Black);
+    let tables = Arc::new(Tablebase::in_memory());
+    let audit = audit(
+        &Perfect::new(Arc::clone(&tables)),
+        StartSet::All,
+        Color::Black,
+    );
     let failures = audit.failures();
     assert!(failures[&FailureKind::LostPiece] > 0);
     for result in &audit.results {

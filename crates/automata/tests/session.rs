@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use ajedrecista_automata::{
-    GameEnd, IllegalMove, MoveError, Opening, Session, SessionError, StrategyName, UndoError,
-    perfect_defence,
+    GameEnd, IllegalCount, IllegalMove, MoveError, Opening, Session, SessionError, StrategyName,
+    UndoError, perfect_defence,
 };
 use ajedrecista_tables::Tablebase;
 use shakmaty::fen::Fen;
@@ -21,8 +21,8 @@ fn tables() -> Arc<Tablebase> {
 }
 
 fn torres_1912(tables: &Arc<Tablebase>, limit: u32) -> Session {
-    let opening = Opening::machine_start(StrategyName::Torres, tables);
-    Session::new(Arc::clone(tables), StrategyName::Torres, opening, limit).expect("a session")
+    let opening = Opening::machine_start(StrategyName::TORRES);
+    Session::new(Arc::clone(tables), StrategyName::TORRES, opening, limit).expect("a session")
 }
 
 fn lamp_kind(err: MoveError) -> &'static str {
@@ -45,7 +45,7 @@ fn inputs_are_read_or_refused_as_the_data_file_says() {
         // Perfect play answers any KRK position; the lamp is the session's.
         let mut session = Session::new(
             Arc::clone(&tables),
-            StrategyName::Perfect,
+            StrategyName::PERFECT,
             Opening::Position(position(fen)),
             0,
         )
@@ -99,7 +99,7 @@ fn the_1912_start_places_the_black_king_on_ranks_1_to_6() {
     session.undo().expect("undo");
     assert!(session.placing().is_some());
     assert_eq!(session.undo(), Err(UndoError::NothingToUndo));
-    assert_eq!(session.illegal_moves(), (6, 0));
+    assert_eq!(session.illegal(), IllegalCount { count: 6, limit: 0 });
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn three_illegal_moves_stop_the_machine() {
     assert_eq!(session.undo(), Err(UndoError::Stopped(3)));
     let pgn = session.pgn().expect("a game");
     assert!(
-        pgn.contains("the machine stops after 3 illegal moves"),
+        pgn.contains("The machine stops playing after 3 illegal moves."),
         "{pgn}"
     );
 }
@@ -150,8 +150,10 @@ fn undo_restores_the_position_and_the_memory() {
     let tables = tables();
     let mut session = Session::new(
         Arc::clone(&tables),
-        StrategyName::Mk61Rook,
-        Opening::Position(position(StrategyName::Mk61Rook.demo_fen())),
+        StrategyName::named("mk61-rook").unwrap(),
+        Opening::Position(position(
+            StrategyName::named("mk61-rook").unwrap().demo_fen(),
+        )),
         3,
     )
     .expect("a session");
@@ -163,14 +165,14 @@ fn undo_restores_the_position_and_the_memory() {
     assert_eq!(session.last_move(), Some(opening.mv));
     // The same move brings the same reply: the memory came back too.
     assert_eq!(session.play("Kd5").expect("legal"), first);
-    assert_eq!(session.illegal_moves(), (0, 3));
+    assert_eq!(session.illegal(), IllegalCount { count: 0, limit: 3 });
 }
 
 #[test]
 fn a_position_the_automaton_cannot_play_is_refused() {
     let err = Session::new(
         tables(),
-        StrategyName::Torres,
+        StrategyName::TORRES,
         Opening::Position(position("K7/2R5/3k4/8/8/8/8/8 w - - 0 1")),
         3,
     )
@@ -183,8 +185,8 @@ fn a_position_the_automaton_cannot_play_is_refused() {
 #[test]
 fn whole_games_against_every_automaton() {
     let tables = tables();
-    for strategy in StrategyName::ALL {
-        let opening = Opening::machine_start(strategy, &tables);
+    for strategy in StrategyName::all() {
+        let opening = Opening::machine_start(strategy);
         let mut session =
             Session::new(Arc::clone(&tables), strategy, opening, 3).expect("a session");
         let square = session.start_squares()[0];
@@ -233,7 +235,7 @@ fn a_session_can_move_between_threads() {
 fn taking_the_rook_ends_the_game_in_a_draw() {
     let mut session = Session::new(
         tables(),
-        StrategyName::Perfect,
+        StrategyName::PERFECT,
         Opening::Position(position("8/8/8/8/8/2kR4/8/K7 b - - 0 1")),
         3,
     )

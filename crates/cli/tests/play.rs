@@ -84,7 +84,7 @@ fn mating_game(
     let squares = Session::new(
         Arc::clone(tables),
         strategy,
-        Opening::machine_start(strategy, tables),
+        Opening::machine_start(strategy),
         3,
     )
     .expect("a session")
@@ -94,7 +94,7 @@ fn mating_game(
             let mut session = Session::new(
                 Arc::clone(tables),
                 strategy,
-                Opening::machine_start(strategy, tables),
+                Opening::machine_start(strategy),
                 3,
             )
             .expect("a session");
@@ -132,7 +132,7 @@ fn a_whole_game_to_mate_against_every_automaton() {
         Form::Numeric,
         Form::DottedNumeric,
     ];
-    for (i, strategy) in StrategyName::ALL.into_iter().enumerate() {
+    for (i, strategy) in StrategyName::all().enumerate() {
         // Each game starts with another form, and uses them all.
         let forms: Vec<Form> = all_forms.iter().cycle().skip(i).take(5).copied().collect();
         let (input, pgn) = mating_game(strategy, &forms, &tables);
@@ -142,7 +142,7 @@ fn a_whole_game_to_mate_against_every_automaton() {
         assert!(out.ends_with(&format!("\n{pgn}\n")), "{strategy}: {out}");
         assert!(out.contains("Perfect play would mate from the start in "));
         assert!(out.contains(" 8 ") && out.contains("a  b  c"), "a board");
-        if strategy == StrategyName::Perfect {
+        if strategy == StrategyName::PERFECT {
             assert!(out.contains("Perfect play: mate in 1."), "{out}");
         }
     }
@@ -189,7 +189,7 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
         assert!(out.contains("(illegal move 1)"), "{out}");
         // The position is unchanged: the board after the lamp is the one
         // before it.
-        assert!(out.contains("1. Ra7 {stopped} *"), "{out}");
+        assert!(out.contains("1. Ra7 {Game stopped.} *"), "{out}");
     }
     // Next to the white king: black king b6 against king a8... needs a
     // position; and the placement's own reasons.
@@ -225,7 +225,7 @@ fn three_illegal_moves_stop_the_machine() {
         !out.contains("You play Kc6"),
         "nothing after the stop: {out}"
     );
-    assert!(out.contains("{the machine stops after 3 illegal moves of Black} *"));
+    assert!(out.contains("{The machine stops playing after 3 illegal moves.} *"));
     // Before the black king is placed as well.
     let out = stdout(&play(
         &[],
@@ -348,7 +348,10 @@ fn check_and_a_lost_piece_are_announced() {
         dir.path(),
     ));
     assert!(out.contains("You play Kxd3"), "{out}");
-    assert!(out.contains("You took the white piece: a draw."), "{out}");
+    assert!(
+        out.contains("The black king took the white piece: a draw."),
+        "{out}"
+    );
     assert!(out.contains("Result: 1/2-1/2"), "{out}");
     // Perfect play mates at once here, and checks in the next position.
     let out = stdout(&play(

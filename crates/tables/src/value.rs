@@ -148,3 +148,49 @@ mod tests {
         assert_eq!(Value::Win(19).moves(), Some(10));
     }
 }
+
+impl Value {
+    /// The winning side's moves to mate, the mating move included, for a
+    /// mate `plies` away whoever is to move (as [`Value::moves`]).
+    pub fn moves_from_plies(plies: u16) -> u16 {
+        plies.div_ceil(2)
+    }
+
+    /// White's moves to mate, the mating move included, when the value
+    /// (for `turn`, the side to move) is a win for White: the one formula
+    /// for "White mates in N" from plies.
+    pub fn white_mates_in(self, turn: shakmaty::Color) -> Option<u16> {
+        match (turn, self) {
+            (shakmaty::Color::White, Value::Win(_)) | (shakmaty::Color::Black, Value::Loss(_)) => {
+                self.moves()
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod white_mates_in_tests {
+    use super::*;
+    use shakmaty::Color;
+
+    #[test]
+    fn white_mates_in_counts_whites_moves() {
+        assert_eq!(Value::Win(1).white_mates_in(Color::White), Some(1));
+        assert_eq!(Value::Win(3).white_mates_in(Color::White), Some(2));
+        // Black to move, mated in 2 plies: White mates on his first move.
+        assert_eq!(Value::Loss(2).white_mates_in(Color::Black), Some(1));
+        assert_eq!(Value::Loss(0).white_mates_in(Color::Black), Some(0));
+        assert_eq!(Value::Win(1).white_mates_in(Color::Black), None);
+        assert_eq!(Value::Loss(2).white_mates_in(Color::White), None);
+        assert_eq!(Value::Draw.white_mates_in(Color::White), None);
+        for plies in 0..=253 {
+            let value = if plies % 2 == 1 {
+                Value::Win(plies)
+            } else {
+                Value::Loss(plies)
+            };
+            assert_eq!(value.moves(), Some(Value::moves_from_plies(plies)));
+        }
+    }
+}

@@ -5,15 +5,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use ajedrecista_automata::{
-    Audit, Game, StartSet, Strategy, StrategyName, StrategyVisitor, audit, excess_over_perfect,
+    Audit, Game, Ply, StartSet, StrategyName, audit, color_name, excess_over_perfect, fen_of,
 };
-use ajedrecista_tables::{Tablebase, Value};
+use ajedrecista_tables::Tablebase;
 use serde::{Deserialize, Serialize};
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use crate::error::ApiError;
-use crate::probe::{color_name, fen_of};
 
 /// `GET /api/audit/{strategy}?starts=all|machine&side=white|black`
 #[derive(Debug, Deserialize)]
@@ -34,13 +32,8 @@ impl AuditKey {
         let strategy = strategy
             .parse::<StrategyName>()
             .map_err(|err| ApiError::not_found(err.to_string()))?;
-        if strategy == StrategyName::Mk61Rook {
-            // Each answer is a calculator run and the state graph is large:
-            // about 50 CPU-minutes, too long for a request.
-            return Err(ApiError::unprocessable(
-                "the emulated rook program's audit takes about 50 CPU-minutes: see mk61-rook-native, \
-                 checked against the emulator at every start (docs/automata.md)",
-            ));
+        if let Some(why) = strategy.entry().audit_too_slow {
+            return Err(ApiError::unprocessable(why));
         }
         let starts = match query.starts.as_deref().unwrap_or("all") {
             "all" => StartSet::All,
@@ -68,15 +61,6 @@ impl AuditKey {
     }
 }
 
-/// One ply of a replayable game.
-#[derive(Debug, Clone, Serialize)]
-pub struct Ply {
-    pub uci: String,
-    pub san: String,
-    /// The position after the move.
-    pub fen: String,
-}
-
 /// A game to replay move by move.
 #[derive(Debug, Clone, Serialize)]
 pub struct Replay {
@@ -87,23 +71,9 @@ pub struct Replay {
 
 impl Replay {
     pub fn of(game: &Game) -> Replay {
-        let mut position = game.start.clone();
-        let plies = game
-            .moves
-            .iter()
-            .map(|&mv| {
-                let uci = mv.to_uci(CastlingMode::Standard).to_string();
-                let san = SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string();
-                Ply {
-                    uci,
-                    san,
-                    fen: fen_of(&position),
-                }
-            })
-            .collect();
         Replay {
             start_fen: fen_of(&game.start),
-            plies,
+            plies: game.plies(),
             pgn: game.to_pgn(),
         }
     }
@@ -151,7 +121,7 @@ pub struct AuditCache {
 
 impl AuditCache {
     /// The audit of `key`, computed on first request (blocking).
-    pub fn get(&self, tables: &Tablebase, key: AuditKey) -> Result<Arc<AuditView>, ApiError> {
+    pub fn get(&self, tables: &Arc<Tablebase>, key: AuditKey) -> Result<Arc<AuditView>, ApiError> {
         if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
             return Ok(Arc::clone(view));
         }
@@ -159,31 +129,13 @@ impl AuditCache {
         if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
             return Ok(Arc::clone(view));
         }
-        let audit = key.strategy.visit(
-            tables,
-            RunAudit {
-                starts: key.starts,
-                side: key.side,
-            },
-        );
+        let audit = audit(&key.strategy.build(tables), key.starts, key.side);
         let view = Arc::new(view_of(&audit, tables)?);
         self.done
             .lock()
             .expect("no poisoning")
             .insert(key, Arc::clone(&view));
         Ok(view)
-    }
-}
-
-struct RunAudit {
-    starts: StartSet,
-    side: Color,
-}
-
-impl StrategyVisitor for RunAudit {
-    type Output = Audit;
-    fn visit<S: Strategy>(self, strategy: &S) -> Audit {
-        audit(strategy, self.starts, self.side)
     }
 }
 
@@ -196,10 +148,7 @@ fn perfect_white_moves(
     let value = tables
         .probe(position, audit.variant)
         .map_err(|err| ApiError::unprocessable(err.to_string()))?;
-    Ok(match (position.turn(), value) {
-        (Color::White, Value::Win(_)) | (Color::Black, Value::Loss(_)) => value.moves(),
-        _ => None,
-    })
+    Ok(value.white_mates_in(position.turn()))
 }
 
 fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {

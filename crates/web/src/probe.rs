@@ -1,10 +1,13 @@
 //! The tablebase view: a position's value and every move with its DTM.
 
-use ajedrecista_tables::{Material, Tablebase, Value, Variant, file_name};
+use ajedrecista_tables::{
+    CastlingRights, FenError, Material, Tablebase, Value, Variant, file_name, read_fen,
+};
 use serde::{Deserialize, Serialize};
-use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, PositionError, Square};
+use shakmaty::{CastlingMode, Chess, Color, Position, Square};
+
+use ajedrecista_automata::{color_name, fen_of};
 
 use crate::error::ApiError;
 
@@ -58,32 +61,21 @@ pub struct ProbeView {
     pub pv: Vec<String>,
 }
 
-/// Reads a FEN into a position, with the tables' legality (a check no last
-/// move could give is allowed).
+/// Reads a FEN into a position with the tables' legality and no castling
+/// rights (ajedrecista-tables' `read_fen`): unreadable text is a 400, a
+/// position the tables do not hold a 422.
 pub fn parse_fen(text: &str) -> Result<Chess, ApiError> {
     if text.len() > MAX_FEN_LEN {
         return Err(ApiError::bad_request(format!(
             "FEN longer than {MAX_FEN_LEN} characters"
         )));
     }
-    let fen: Fen = text
-        .trim()
-        .parse()
-        .map_err(|err| ApiError::bad_request(format!("cannot read FEN {text:?}: {err}")))?;
-    fen.into_position::<Chess>(CastlingMode::Standard)
-        .or_else(PositionError::ignore_impossible_check)
-        .map_err(|err| ApiError::unprocessable(format!("illegal position {text:?}: {err}")))
-}
-
-pub fn fen_of(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
-}
-
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
+    read_fen(text, CastlingRights::Refused).map_err(|err| match err {
+        FenError::Syntax { .. } => ApiError::bad_request(err.to_string()),
+        FenError::Illegal { .. } | FenError::CastlingRights => {
+            ApiError::unprocessable(err.to_string())
+        }
+    })
 }
 
 /// The material of a position, if the tables may be asked about it now.

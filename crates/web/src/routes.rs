@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::{Strategy, StrategyName, StrategyVisitor};
+use ajedrecista_automata::{Strategy, StrategyName};
+use ajedrecista_tables::Tablebase;
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
@@ -83,6 +84,8 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
 struct StrategyInfo {
     name: &'static str,
     label: &'static str,
+    /// Where its rules come from.
+    source: &'static str,
     /// The white man besides the king: rook or queen.
     white_piece: &'static str,
     /// The game perfect play is taken from: standard or fixed-king-SQ.
@@ -91,41 +94,25 @@ struct StrategyInfo {
     demo_fen: &'static str,
 }
 
-/// The label people see for an automaton of the catalog.
-fn label(name: StrategyName) -> &'static str {
-    match name {
-        StrategyName::Torres => "El Ajedrecista (Torres y Quevedo, 1912)",
-        StrategyName::Mk61Rook => "MK-61 rook program (1987), on the emulator",
-        StrategyName::Mk61RookNative => "MK-61 rook program, native",
-        StrategyName::Mk61RookNativeTurning => "MK-61 rook, native, turning the board when asked",
-        StrategyName::Mk61Queen => "MK-61 queen program (1987), on the emulator",
-        StrategyName::Perfect => "Perfect play (the tables)",
-    }
-}
-
-struct Describe(StrategyName);
-
-impl StrategyVisitor for Describe {
-    type Output = StrategyInfo;
-    fn visit<S: Strategy>(self, strategy: &S) -> StrategyInfo {
-        StrategyInfo {
-            name: self.0.as_str(),
-            label: label(self.0),
-            white_piece: match strategy.white_piece() {
-                shakmaty::Role::Queen => "queen",
-                _ => "rook",
-            },
-            variant: strategy.variant().to_string(),
-            demo_fen: self.0.demo_fen(),
-        }
+fn describe(name: StrategyName, tables: &Arc<Tablebase>) -> StrategyInfo {
+    let automaton = name.build(tables);
+    StrategyInfo {
+        name: name.as_str(),
+        label: name.label(),
+        source: name.entry().source,
+        white_piece: match automaton.white_piece() {
+            shakmaty::Role::Queen => "queen",
+            _ => "rook",
+        },
+        variant: automaton.variant().to_string(),
+        demo_fen: name.demo_fen(),
     }
 }
 
 async fn strategies(State(state): Shared) -> Json<Vec<StrategyInfo>> {
     Json(
-        StrategyName::ALL
-            .iter()
-            .map(|&name| name.visit(&state.tables, Describe(name)))
+        StrategyName::all()
+            .map(|name| describe(name, &state.tables))
             .collect(),
     )
 }

@@ -1,34 +1,64 @@
-//! Reading the test data: a PGN game with a FEN tag.
+//! Reading the test data: a PGN game with a FEN tag, by pgn-reader.
 
+use std::ops::ControlFlow;
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Move, Position};
+
+/// The start (the FEN tag, else the standard start) and the moves.
+struct OneGame;
+
+impl Visitor for OneGame {
+    type Tags = Option<Chess>;
+    type Movetext = (Chess, Chess, Vec<Move>);
+    type Output = (Chess, Vec<Move>);
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(None)
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        if name == b"FEN" {
+            let fen = Fen::from_ascii(value.as_bytes()).expect("FEN tag");
+            *tags = Some(
+                fen.into_position(CastlingMode::Standard)
+                    .expect("legal FEN"),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        let start = tags.unwrap_or_default();
+        ControlFlow::Continue((start.clone(), start, Vec::new()))
+    }
+
+    fn san(
+        &mut self,
+        (_, position, moves): &mut Self::Movetext,
+        san_plus: SanPlus,
+    ) -> ControlFlow<Self::Output> {
+        let mv = san_plus.san.to_move(position).expect("legal move");
+        position.play_unchecked(mv);
+        moves.push(mv);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, (start, _, moves): Self::Movetext) -> Self::Output {
+        (start, moves)
+    }
+}
 
 /// The start position and the moves of a one-game PGN.
 pub fn read_pgn(text: &str) -> (Chess, Vec<Move>) {
-    let mut start = Chess::default();
-    let mut tokens = Vec::new();
-    for line in text.lines() {
-        if let Some(fen) = line.strip_prefix("[FEN \"") {
-            let fen: Fen = fen.trim_end_matches("\"]").parse().expect("FEN tag");
-            start = fen
-                .into_position(CastlingMode::Standard)
-                .expect("legal FEN");
-        } else if !line.starts_with('[') {
-            tokens.extend(line.split_whitespace().map(str::to_owned));
-        }
-    }
-    let mut position = start.clone();
-    let mut moves = Vec::new();
-    for token in tokens {
-        let san = token.rsplit('.').next().expect("split yields one part");
-        if san.is_empty() || ["1-0", "0-1", "1/2-1/2", "*"].contains(&san) {
-            continue;
-        }
-        let san: SanPlus = san.parse().expect("SAN");
-        let mv = san.san.to_move(&position).expect("legal move");
-        position.play_unchecked(mv);
-        moves.push(mv);
-    }
-    (start, moves)
+    Reader::new(text.as_bytes())
+        .read_game(&mut OneGame)
+        .expect("readable PGN")
+        .expect("one game")
 }

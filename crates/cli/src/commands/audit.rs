@@ -2,12 +2,13 @@
 //! defence, from every start position.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use ajedrecista_automata::{
     Audit, AuditOptions, AuditProgress, Cancelled, SquareCell, StartSet, Strategy, StrategyName,
-    StrategyVisitor, audit_with_options, excess_over_perfect,
+    audit_with_options, excess_over_perfect,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -26,9 +27,8 @@ use shakmaty::{Color, EnPassantMode, File, Rank, Square};
 /// refusal of the automaton or a position outside its rules.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
-    /// emulator), mk61-rook-native,
-    /// mk61-rook-native-turning or perfect.
+    /// The automaton, by its name in the catalog (torres, perfect, ...; an
+    /// unknown name gets the list).
     strategy: StrategyName,
     /// Every position meeting the automaton's preconditions, or only its own
     /// historic start positions.
@@ -78,11 +78,6 @@ struct ExcessJson {
     mean: f64,
 }
 
-struct Run {
-    set: StartSet,
-    sides: Vec<Color>,
-}
-
 /// Set by Ctrl-C: the audit stops at its next progress point.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -97,25 +92,26 @@ fn stop_on_ctrl_c() -> anyhow::Result<()> {
     .context("installing the Ctrl-C handler")
 }
 
-impl StrategyVisitor for Run {
-    type Output = Result<Vec<Audit>, Cancelled>;
-
-    fn visit<S: Strategy>(self, strategy: &S) -> Result<Vec<Audit>, Cancelled> {
-        self.sides
-            .iter()
-            .map(|side| {
-                let mut bar = LateBar::new(format!("audit {} ({side} to move)", strategy.name()));
-                let mut progress = |done: AuditProgress| bar.update(done);
-                let mut options = AuditOptions {
-                    progress: Some(&mut progress),
-                    cancel: Some(&INTERRUPTED),
-                };
-                let audit = audit_with_options(strategy, self.set, *side, &mut options);
-                bar.finish();
-                audit
-            })
-            .collect()
-    }
+/// The audits of `strategy` over `set`, one per side to move.
+fn run_audits<S: Strategy>(
+    strategy: &S,
+    set: StartSet,
+    sides: &[Color],
+) -> Result<Vec<Audit>, Cancelled> {
+    sides
+        .iter()
+        .map(|side| {
+            let mut bar = LateBar::new(format!("audit {} ({side} to move)", strategy.name()));
+            let mut progress = |done: AuditProgress| bar.update(done);
+            let mut options = AuditOptions {
+                progress: Some(&mut progress),
+                cancel: Some(&INTERRUPTED),
+            };
+            let audit = audit_with_options(strategy, set, *side, &mut options);
+            bar.finish();
+            audit
+        })
+        .collect()
 }
 
 /// A progress bar on stderr that appears only once the work has taken a
@@ -187,7 +183,7 @@ impl LateBar {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let tables = args.tables.open();
+    let tables = Arc::new(args.tables.open());
     let set = match args.starts {
         Starts::All => StartSet::All,
         Starts::Machine => StartSet::Machine,
@@ -198,9 +194,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Side::Both => vec![Color::White, Color::Black],
     };
     stop_on_ctrl_c()?;
-    let audits = args
-        .strategy
-        .visit(&tables, Run { set, sides })
+    let audits = run_audits(&args.strategy.build(&tables), set, &sides)
         .map_err(|Cancelled| anyhow::anyhow!("interrupted: the audit stopped before its end"))?;
     let mut reports = Vec::new();
     for audit in &audits {

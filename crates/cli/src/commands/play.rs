@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ajedrecista_automata::{
-    DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, MoveError, Opening, Session, StrategyName, Turn,
+    DEFAULT_ILLEGAL_LIMIT, GameEnd, GameView, LampView, MoveError, Opening, ReplyView, Session,
+    StrategyName, Turn,
 };
 use anyhow::Context;
-use shakmaty::Position;
 
 use crate::diagram::diagram;
 use crate::fen::parse_fen;
@@ -94,7 +94,7 @@ impl Screen {
         diagram(&session.board(), session.last_move_squares())
     }
 
-    fn machine(&self, session: &Session, reply: &MachineMove) -> String {
+    fn machine(&self, game: &GameView, reply: &ReplyView) -> String {
         let mut line = format!("White plays {}", self.emphasis(&reply.san));
         if self.options.notation == Notation::Numeric {
             line.push_str(&format!(" ({})", reply.numeric));
@@ -105,11 +105,11 @@ impl Screen {
         if !reply.reason.is_empty() {
             line.push_str(&format!("   ({})", reply.reason));
         }
-        if reply.check && !session.position().is_some_and(|p| p.is_checkmate()) {
+        if reply.check && !reply.mate {
             line.push_str("\nCheck.");
         }
-        if session.strategy() == StrategyName::Perfect
-            && let Some(dtm) = session.dtm()
+        if game.strategy == StrategyName::PERFECT
+            && let Some(dtm) = game.dtm
         {
             line.push_str(&format!("\nPerfect play: mate in {dtm}."));
         }
@@ -136,38 +136,29 @@ impl Screen {
             }
         };
         writeln!(out, "{person}")?;
-        if let Some(reply) = &turn.reply {
-            writeln!(out, "{}", self.machine(session, reply))?;
+        let game = session.view();
+        if turn.reply.is_some()
+            && let Some(reply) = &game.last_reply
+        {
+            writeln!(out, "{}", self.machine(&game, reply))?;
         }
         self.after_move(session, out)
     }
 
     fn end(&self, session: &Session, end: &GameEnd, out: &mut impl Write) -> io::Result<()> {
-        let text = match end {
-            GameEnd::Checkmate => "Checkmate. White wins.".to_string(),
-            GameEnd::Stalemate => "Stalemate: a draw.".to_string(),
-            GameEnd::RookCaptured => "You took the white piece: a draw.".to_string(),
-            GameEnd::Refused(refusal) => format!("The machine will not move: {refusal}."),
-            GameEnd::IllegalMoves(count) => {
-                format!("The machine stops playing after {count} illegal moves.")
-            }
-            GameEnd::Cycle | GameEnd::Unfinished => "Game stopped.".to_string(),
-        };
-        writeln!(out, "{}", self.emphasis(&text))?;
+        writeln!(out, "{}", self.emphasis(&end.to_string()))?;
         self.summary(session, out)
     }
 
     fn summary(&self, session: &Session, out: &mut impl Write) -> io::Result<()> {
-        let Some(pgn) = session.pgn() else {
+        let game = session.view();
+        let Some(pgn) = &game.pgn else {
             return writeln!(out, "No game was played.");
         };
-        let result = pgn
-            .lines()
-            .find_map(|line| line.strip_prefix("[Result \""))
-            .map_or("*", |rest| rest.trim_end_matches("\"]"));
+        let result = game.end.as_ref().map_or("*", |end| end.result);
         writeln!(out, "Result: {result}")?;
-        writeln!(out, "White's moves: {}", session.white_moves())?;
-        match session.start_dtm() {
+        writeln!(out, "White's moves: {}", game.white_moves)?;
+        match game.start_dtm {
             Some(dtm) => writeln!(out, "Perfect play would mate from the start in {dtm}.")?,
             None => writeln!(out, "Perfect play: no forced mate from the start.")?,
         }
@@ -182,24 +173,14 @@ fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = fs::File::create(&tmp)?;
+    let written = (|| {
+        let mut file = tempfile::NamedTempFile::new_in(dir)?;
         file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
+        file.as_file().sync_all()?;
+        file.persist(path).map_err(|err| err.error)?;
+        io::Result::Ok(())
     })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("cannot write {}", path.display()))?;
+    written.with_context(|| format!("cannot write {}", path.display()))?;
     let back =
         fs::read_to_string(path).with_context(|| format!("cannot read back {}", path.display()))?;
     anyhow::ensure!(
@@ -214,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tables = Arc::new(args.tables.open());
     let opening = match &args.fen {
         Some(fen) => Opening::Position(parse_fen(fen)?),
-        None => Opening::machine_start(args.white, &tables),
+        None => Opening::machine_start(args.white),
     };
     let mut session = Session::new(Arc::clone(&tables), args.white, opening, args.illegal_limit)?;
     let screen = Screen {
@@ -235,16 +216,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn introduce(screen: &Screen, session: &Session, out: &mut impl Write) -> io::Result<()> {
-    let name = match session.strategy() {
-        StrategyName::Torres => "El Ajedrecista (Torres y Quevedo, 1912)".to_string(),
-        other => other.to_string(),
-    };
     writeln!(
         out,
         "{} plays White; you move the black king. Type help for help.",
-        screen.emphasis(&name)
+        screen.emphasis(session.strategy().label())
     )?;
-    let (_, limit) = session.illegal_moves();
+    let limit = session.illegal().limit;
     if limit > 0 {
         writeln!(
             out,
@@ -276,8 +253,9 @@ fn introduce(screen: &Screen, session: &Session, out: &mut impl Write) -> io::Re
         )?;
         writeln!(out, "\n{}", screen.board(session))?;
     } else {
-        if let Some(reply) = session.opening_reply() {
-            writeln!(out, "{}", screen.machine(session, reply))?;
+        let game = session.view();
+        if let Some(reply) = &game.last_reply {
+            writeln!(out, "{}", screen.machine(&game, reply))?;
         }
         writeln!(out, "\n{}", screen.board(session))?;
     }
@@ -326,16 +304,10 @@ fn play(
                     }
                 }
                 Err(MoveError::Illegal {
-                    reason,
-                    count,
-                    stopped,
+                    reason, stopped, ..
                 }) => {
-                    let (_, limit) = session.illegal_moves();
-                    let tally = match limit {
-                        0 => format!("illegal move {count}"),
-                        limit => format!("illegal move {count} of {limit}"),
-                    };
-                    writeln!(out, "{}", screen.lamp(&format!("{reason} ({tally})")))?;
+                    let lamp = LampView::new(&reason, session.illegal());
+                    writeln!(out, "{}", screen.lamp(&lamp.to_string()))?;
                     if stopped {
                         let end = session.end().expect("stopped");
                         return screen.end(session, &end, out);

@@ -2,10 +2,10 @@
 //! PGN.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 
 use ajedrecista_automata::{
-    DefenceKind, Game, GameGraph, RandomDefence, Strategy, StrategyName, StrategyVisitor,
-    perfect_defence, play,
+    DefenceKind, Game, GameGraph, RandomDefence, Strategy, StrategyName, perfect_defence, play,
 };
 use ajedrecista_tables::Tablebase;
 
@@ -19,9 +19,8 @@ const MAX_PLIES: usize = 1000;
 /// One game of an automaton against a defence, printed as PGN.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The automaton: torres, mk61-queen, mk61-rook (both on the MK-61
-    /// emulator), mk61-rook-native,
-    /// mk61-rook-native-turning or perfect.
+    /// The automaton, by its name in the catalog (torres, perfect, ...; an
+    /// unknown name gets the list).
     strategy: StrategyName,
     /// The start position (default: the automaton's demonstration game).
     #[arg(long)]
@@ -34,59 +33,49 @@ pub struct Args {
     tables: TablesArgs,
 }
 
-struct SelfPlay<'a> {
-    start: Chess,
+/// One game of `strategy` from `start` against `defence`.
+fn self_play(
+    strategy: StrategyName,
+    start: &Chess,
     defence: DefenceKind,
-    tables: &'a Tablebase,
-}
-
-impl StrategyVisitor for SelfPlay<'_> {
-    type Output = anyhow::Result<Game>;
-
-    fn visit<S: Strategy>(self, strategy: &S) -> anyhow::Result<Game> {
-        strategy
-            .precondition(self.start.board())
-            .with_context(|| format!("{} cannot play this position", strategy.name()))?;
-        let game = match self.defence {
-            DefenceKind::Perfect => play(
-                strategy,
-                &self.start,
-                |position, _| perfect_defence(self.tables, position),
-                true,
+    tables: &Arc<Tablebase>,
+) -> anyhow::Result<Game> {
+    let automaton = strategy.build(tables);
+    automaton
+        .precondition(start.board())
+        .with_context(|| format!("{strategy} cannot play this position"))?;
+    let game = match defence {
+        DefenceKind::Perfect => play(
+            &automaton,
+            start,
+            |position, _| perfect_defence(tables, position),
+            true,
+            MAX_PLIES,
+            "perfect defence (tables)",
+        )
+        .context("perfect defence from the tables")?,
+        DefenceKind::Longest => GameGraph::new(&automaton).game(start),
+        DefenceKind::Random { seed } => {
+            let mut random = RandomDefence::new(seed);
+            let Ok::<Game, Infallible>(game) = play(
+                &automaton,
+                start,
+                |position, _| Ok(random.choose(position)),
+                false,
                 MAX_PLIES,
-                "perfect defence (tables)",
-            )
-            .context("perfect defence from the tables")?,
-            DefenceKind::Longest => GameGraph::new(strategy).game(&self.start),
-            DefenceKind::Random { seed } => {
-                let mut random = RandomDefence::new(seed);
-                let Ok::<Game, Infallible>(game) = play(
-                    strategy,
-                    &self.start,
-                    |position, _| Ok(random.choose(position)),
-                    false,
-                    MAX_PLIES,
-                    &format!("random defence (seed {seed})"),
-                );
-                game
-            }
-        };
-        Ok(game)
-    }
+                &format!("random defence (seed {seed})"),
+            );
+            game
+        }
+    };
+    Ok(game)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let fen_text = args.fen.as_deref().unwrap_or(args.strategy.demo_fen());
     let start = crate::fen::parse_fen(fen_text)?;
-    let tables = args.tables.open();
-    let game = args.strategy.visit(
-        &tables,
-        SelfPlay {
-            start,
-            defence: args.defence,
-            tables: &tables,
-        },
-    )?;
+    let tables = Arc::new(args.tables.open());
+    let game = self_play(args.strategy, &start, args.defence, &tables)?;
     print!("{}", game.to_pgn());
     Ok(())
 }
@@ -97,22 +86,14 @@ mod tests {
 
     fn game(strategy: StrategyName, fen: &str, defence: DefenceKind) -> anyhow::Result<Game> {
         let start = crate::fen::parse_fen(fen).unwrap();
-        let tables = Tablebase::in_memory();
-        strategy.visit(
-            &tables,
-            SelfPlay {
-                start,
-                defence,
-                tables: &tables,
-            },
-        )
+        self_play(strategy, &start, defence, &Arc::new(Tablebase::in_memory()))
     }
 
     #[test]
     fn a_random_defence_game_has_the_tags_and_ends() {
         let game = game(
-            StrategyName::Torres,
-            StrategyName::Torres.demo_fen(),
+            StrategyName::TORRES,
+            StrategyName::TORRES.demo_fen(),
             DefenceKind::Random { seed: 11 },
         )
         .unwrap();
@@ -134,7 +115,7 @@ mod tests {
     #[test]
     fn a_position_the_strategy_cannot_play_is_refused_in_one_line() {
         let err = game(
-            StrategyName::Torres,
+            StrategyName::TORRES,
             "K7/2R5/3k4/8/8/8/8/8 w - - 0 1",
             DefenceKind::Longest,
         )

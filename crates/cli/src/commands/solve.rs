@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use ajedrecista_tables::{Material, SideSummary, Table, Tablebase, Variant, summarize};
+use ajedrecista_tables::{Material, SideSummary, Table, Tablebase, Value, Variant, summarize};
 use anyhow::Context;
 use serde::Serialize;
 use shakmaty::{Color, Square};
@@ -178,7 +178,7 @@ fn print_one(out: &SolveJson) {
         };
         println!(
             "{p:>6} {:>6} {:>16} {:>16}",
-            p.div_ceil(2),
+            Value::moves_from_plies(p),
             count(sides[0]),
             count(sides[1])
         );

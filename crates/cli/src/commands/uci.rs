@@ -6,9 +6,9 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use ajedrecista_automata::{
-    DEFAULT_ILLEGAL_LIMIT, GameEnd, MachineMove, Opening, Session, StrategyName,
+    DEFAULT_ILLEGAL_LIMIT, GameEnd, IllegalCount, MachineMove, Opening, Session, StrategyName,
 };
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
@@ -62,7 +62,7 @@ impl Engine {
     fn new(tables: Arc<Tablebase>) -> Engine {
         Engine {
             tables,
-            strategy: StrategyName::Torres,
+            strategy: StrategyName::TORRES,
             illegal_limit: DEFAULT_ILLEGAL_LIMIT,
             illegal: HashSet::new(),
             start: Chess::default(),
@@ -85,7 +85,7 @@ impl Engine {
                 writeln!(
                     out,
                     "option name Strategy type combo default {} {}",
-                    StrategyName::Torres,
+                    StrategyName::TORRES,
                     vars.join(" ")
                 )?;
                 writeln!(
@@ -160,17 +160,9 @@ impl Engine {
             Some(&"startpos") => Chess::default(),
             Some(&"fen") => {
                 let text = setup[1..].join(" ");
-                match text
-                    .parse::<Fen>()
-                    .map_err(|err| err.to_string())
-                    .and_then(|fen| {
-                        fen.into_position(CastlingMode::Standard)
-                            .map_err(|err| err.to_string())
-                    }) {
+                match read_fen(&text, CastlingRights::Allowed) {
                     Ok(position) => position,
-                    Err(err) => {
-                        return writeln!(out, "info string cannot read FEN {text:?}: {err}");
-                    }
+                    Err(err) => return writeln!(out, "info string {err}"),
                 }
             }
             _ => return writeln!(out, "info string position needs startpos or fen"),
@@ -188,7 +180,7 @@ impl Engine {
                 writeln!(
                     out,
                     "info string illegal move {text} ({}); the moves after it are ignored",
-                    self.tally()
+                    self.illegal_count()
                 )?;
                 break;
             };
@@ -200,10 +192,11 @@ impl Engine {
         Ok(())
     }
 
-    fn tally(&self) -> String {
-        match self.illegal_limit {
-            0 => format!("illegal move {}", self.illegal.len()),
-            limit => format!("illegal move {} of {limit}", self.illegal.len()),
+    /// The illegal moves met so far against the limit.
+    fn illegal_count(&self) -> IllegalCount {
+        IllegalCount {
+            count: self.illegal.len() as u32,
+            limit: self.illegal_limit,
         }
     }
 
@@ -222,12 +215,9 @@ impl Engine {
             writeln!(out, "info string no legal move")?;
             return Ok("0000".into());
         }
-        if self.illegal_limit > 0 && self.illegal.len() as u32 >= self.illegal_limit {
-            writeln!(
-                out,
-                "info string the machine stops after {} illegal moves",
-                self.illegal.len()
-            )?;
+        if self.illegal_count().stopped() {
+            let end = GameEnd::IllegalMoves(self.illegal_count().count);
+            writeln!(out, "info string {end}")?;
             return Ok("0000".into());
         }
         let why_not = if position.turn() == shakmaty::Color::White {
@@ -239,8 +229,12 @@ impl Engine {
                         "info string {}: {} (shows {display})",
                         self.strategy, reply.reason
                     )?;
-                    if self.strategy == StrategyName::Perfect
-                        && let Some(dtm) = dtm_after(&self.tables, &position, reply.mv)
+                    if self.strategy == StrategyName::PERFECT
+                        && let Some(dtm) = self
+                            .tables
+                            .probe(&position, Variant::Standard)
+                            .ok()
+                            .and_then(|value| value.white_mates_in(position.turn()))
                     {
                         writeln!(out, "info depth {} score mate {dtm}", 2 * dtm - 1)?;
                     }
@@ -319,24 +313,12 @@ impl Engine {
 
 /// Why the automaton of `session` makes no move.
 fn stopped(session: &Session) -> String {
-    match session.end() {
-        Some(GameEnd::Refused(refusal)) => format!("{} refuses: {refusal}", session.strategy()),
-        other => format!("{} has stopped ({other:?})", session.strategy()),
-    }
+    let end = session.end().unwrap_or(GameEnd::Unfinished);
+    format!("{}: {end}", session.strategy())
 }
 
 fn uci(mv: Move) -> String {
     mv.to_uci(CastlingMode::Standard).to_string()
-}
-
-/// White's moves to mate after `mv`, the move included, with perfect play.
-fn dtm_after(tables: &Tablebase, position: &Chess, mv: Move) -> Option<u16> {
-    let mut child = position.clone();
-    child.play_unchecked(mv);
-    match tables.probe(&child, Variant::Standard).ok()? {
-        ajedrecista_tables::Value::Loss(plies) => Some(plies / 2 + 1),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -363,7 +345,7 @@ mod tests {
         let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
         let text = talk(&mut engine, &["uci", "isready", "nonsense here"]);
         assert!(text.starts_with("id name ajedrecista"));
-        for name in StrategyName::ALL {
+        for name in StrategyName::all() {
             assert!(text.contains(&format!("var {name}")), "{name}");
         }
         assert!(text.contains("option name IllegalMoveLimit type spin default 3"));
@@ -491,6 +473,6 @@ mod tests {
         assert!(text.starts_with("bestmove "));
         let text = talk(&mut engine, &["setoption name Strategy value nobody"]);
         assert!(text.contains("unknown strategy"));
-        assert_eq!(engine.strategy, StrategyName::Perfect);
+        assert_eq!(engine.strategy, StrategyName::PERFECT);
     }
 }

@@ -1,0 +1,304 @@
+//! The textbook "box" method for king and rook against king, as a teacher
+//! gives it: the rook shuts the black king in a box and makes the box
+//! smaller whenever it safely can; the white king comes up to support the
+//! rook, on the edge to the square facing the black king, where the rook
+//! mates. The rule list is written out in docs/automata.md ("rook-box");
+//! ties between moves go to the first (for a least) or last (for a most)
+//! in shakmaty's move order, so the automaton is deterministic.
+//!
+//! The box is the rectangle the rook's file and rank leave the black king.
+//! The conditions the rules keep (the rook between the kings and not
+//! exposed, the box never larger) follow the spirit of Bratko's advice
+//! table for this ending.
+
+use std::cmp::Ordering;
+
+use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
+
+use crate::krk::Krk;
+use crate::strategy::{Refusal, Reply, Strategy};
+
+/// The box method. It remembers nothing: each move follows from the board.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RookBox;
+
+/// The rules, in the order they are tried.
+const MATE: &str = "rule 1: mate";
+const MATE_IN_TWO: &str = "rule 2: on the edge, mate next move whatever Black does";
+const SQUEEZE: &str = "rule 3: the rook shrinks the box";
+const APPROACH: &str = "rule 4: the king comes up to the rook's corner of the box";
+const GUARD: &str =
+    "rule 5: the black king attacks the rook: a waiting move of the king that keeps guarding it";
+const KEEP: &str = "rule 6: a waiting move of the rook that keeps the box";
+const FAR: &str = "rule 7: the attacked rook goes to the far end of its line";
+const DIVIDE: &str = "rule 8: the rook goes between the kings";
+
+/// The box: how many squares the rook's file and rank leave the black king
+/// (its side of each line; the whole width where it stands on the line).
+fn room(krk: &Krk) -> u32 {
+    let side = |rook: u32, king: u32| match king.cmp(&rook) {
+        Ordering::Less => rook,
+        Ordering::Greater => 7 - rook,
+        Ordering::Equal => 8,
+    };
+    side(krk.rook.file().to_u32(), krk.black_king.file().to_u32())
+        * side(krk.rook.rank().to_u32(), krk.black_king.rank().to_u32())
+}
+
+/// The rook's file or rank lies strictly between the kings.
+fn rook_divides(krk: &Krk) -> bool {
+    let between = |rook: u32, white: u32, black: u32| {
+        (white < rook && rook < black) || (black < rook && rook < white)
+    };
+    between(
+        krk.rook.file().to_u32(),
+        krk.white_king.file().to_u32(),
+        krk.black_king.file().to_u32(),
+    ) || between(
+        krk.rook.rank().to_u32(),
+        krk.white_king.rank().to_u32(),
+        krk.black_king.rank().to_u32(),
+    )
+}
+
+/// With Black to move, the black king reaches the rook before the white
+/// king can guard it.
+fn rook_exposed(krk: &Krk) -> bool {
+    krk.white_king.distance(krk.rook) > krk.black_king.distance(krk.rook)
+}
+
+/// Where the white king heads: once the box is a strip one square wide
+/// along the edge, the square facing the black king two steps in from the
+/// edge (the opposition, where the rook mates); before that, the square
+/// next to the rook diagonally towards the black king, from which it
+/// guards the rook's next step into the box.
+fn target_square(krk: &Krk) -> Square {
+    let (file, rank) = (
+        krk.black_king.file().to_u32(),
+        krk.black_king.rank().to_u32(),
+    );
+    let (rook_file, rook_rank) = (krk.rook.file().to_u32(), krk.rook.rank().to_u32());
+    let facing = |edge: u32| if edge == 0 { 2 } else { 5 };
+    if (file == 0 && rook_file == 1) || (file == 7 && rook_file == 6) {
+        return Square::from_coords(File::new(facing(file)), krk.black_king.rank());
+    }
+    if (rank == 0 && rook_rank == 1) || (rank == 7 && rook_rank == 6) {
+        return Square::from_coords(krk.black_king.file(), Rank::new(facing(rank)));
+    }
+    critical_square(krk)
+}
+
+/// The square next to the rook, diagonally towards the black king.
+fn critical_square(krk: &Krk) -> Square {
+    let step = |rook: u32, king: u32| match king.cmp(&rook) {
+        Ordering::Less => rook - 1,
+        Ordering::Greater => rook + 1,
+        Ordering::Equal => rook,
+    };
+    Square::from_coords(
+        File::new(step(
+            krk.rook.file().to_u32(),
+            krk.black_king.file().to_u32(),
+        )),
+        Rank::new(step(
+            krk.rook.rank().to_u32(),
+            krk.black_king.rank().to_u32(),
+        )),
+    )
+}
+
+fn manhattan(a: Square, b: Square) -> u32 {
+    a.file().distance(b.file()) + a.rank().distance(b.rank())
+}
+
+fn on_edge(square: Square) -> bool {
+    [0, 7].contains(&square.file().to_u32()) || [0, 7].contains(&square.rank().to_u32())
+}
+
+/// The men after a white move.
+fn after(krk: &Krk, mv: Move) -> Krk {
+    let mut after = *krk;
+    match mv.role() {
+        Role::King => after.white_king = mv.to(),
+        _ => after.rook = mv.to(),
+    }
+    after
+}
+
+/// The black king cannot take the rook at once and is not stalemated.
+fn sound(child: &Chess, after: &Krk) -> bool {
+    let hangs =
+        after.black_king.distance(after.rook) == 1 && after.white_king.distance(after.rook) != 1;
+    !hangs && !child.is_stalemate()
+}
+
+/// The rook between the kings and not exposed, Black to move.
+fn divided(child: &Chess) -> bool {
+    Krk::from_board(child.board()).is_some_and(|krk| rook_divides(&krk) && !rook_exposed(&krk))
+}
+
+/// A white move in `position` after which, whatever Black does, White
+/// reaches a position where `goal` holds (Black to move) within
+/// `white_moves` of its own moves, never losing the rook.
+fn forcing_move(position: &Chess, white_moves: u32, goal: &dyn Fn(&Chess) -> bool) -> Option<Move> {
+    position
+        .legal_moves()
+        .into_iter()
+        .find(|&mv| forces(position, mv, white_moves, goal))
+}
+
+/// Whether `mv` is such a move.
+fn forces(position: &Chess, mv: Move, white_moves: u32, goal: &dyn Fn(&Chess) -> bool) -> bool {
+    let mut child = position.clone();
+    child.play_unchecked(mv);
+    let Some(krk) = Krk::from_board(child.board()) else {
+        return false;
+    };
+    if !sound(&child, &krk) {
+        return false;
+    }
+    if goal(&child) {
+        return true;
+    }
+    white_moves > 1
+        && child.legal_moves().iter().all(|&reply| {
+            let mut next = child.clone();
+            next.play_unchecked(reply);
+            Krk::from_board(next.board()).is_some()
+                && forcing_move(&next, white_moves - 1, goal).is_some()
+        })
+}
+
+/// The decision list: the move and the rule that chose it.
+fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> {
+    let moves: Vec<(Move, Chess, Krk)> = position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            (mv, child, after(krk, mv))
+        })
+        .collect();
+    if let Some((mv, ..)) = moves.iter().find(|(_, child, _)| child.is_checkmate()) {
+        return Ok((*mv, MATE));
+    }
+    let kings_close = krk.white_king.distance(krk.black_king) < 4;
+    if on_edge(krk.black_king)
+        && kings_close
+        && let Some(mv) = forcing_move(position, 2, &|child| child.is_checkmate())
+    {
+        return Ok((mv, MATE_IN_TWO));
+    }
+    let now = room(krk);
+    let holds = |child: &Chess, after: &Krk| sound(child, after) && !rook_exposed(after);
+    // Or, while the white king is still far, out of the black king's
+    // reach for a move.
+    let holds_or_far = |child: &Chess, after: &Krk| {
+        holds(child, after) || (sound(child, after) && after.black_king.distance(after.rook) >= 3)
+    };
+    let rook_moves = || {
+        moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::Rook && holds(child, after))
+    };
+    if let Some((mv, ..)) = rook_moves()
+        .filter(|(_, _, after)| rook_divides(after) && room(after) < now)
+        .min_by_key(|(_, _, after)| room(after))
+    {
+        return Ok((*mv, SQUEEZE));
+    }
+    let target = target_square(krk);
+    let distance = manhattan(krk.white_king, target);
+    let diagonal_first = |mv: &Move| {
+        let from = mv.from().expect("a king move");
+        u8::from(from.file() == mv.to().file() || from.rank() == mv.to().rank())
+    };
+    if let Some((mv, ..)) = moves
+        .iter()
+        .filter(|(mv, child, after)| mv.role() == Role::King && sound(child, after))
+        .filter(|(_, _, after)| manhattan(after.white_king, target) < distance)
+        .filter(|(_, _, after)| now > 2 || !on_edge(after.white_king))
+        .min_by_key(|(mv, ..)| diagonal_first(mv))
+    {
+        return Ok((*mv, APPROACH));
+    }
+    if krk.black_king.distance(krk.rook) == 1
+        && let Some((mv, ..)) = moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::King && holds(child, after))
+            .filter(|(_, _, after)| room(after) <= now)
+            .min_by_key(|(_, _, after)| manhattan(after.white_king, target))
+    {
+        return Ok((*mv, GUARD));
+    }
+    if let Some((mv, ..)) = moves
+        .iter()
+        .filter(|(mv, child, after)| mv.role() == Role::Rook && holds_or_far(child, after))
+        .filter(|(_, _, after)| rook_divides(after) && room(after) <= now)
+        .filter(|(_, _, after)| now > 2 || !on_edge(after.black_king))
+        .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
+    {
+        return Ok((*mv, KEEP));
+    }
+    // The rook attacked and the king too far to guard it: the rook goes
+    // to the far end of its line.
+    if krk.black_king.distance(krk.rook) == 1
+        && let Some((mv, ..)) = moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::Rook && sound(child, after))
+            .filter(|(_, _, after)| rook_divides(after))
+            .filter(|(_, _, after)| after.black_king.distance(after.rook) >= 3)
+            .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
+    {
+        return Ok((*mv, FAR));
+    }
+    for white_moves in [2, 3] {
+        if let Some(mv) = forcing_move(position, white_moves, &divided) {
+            return Ok((mv, DIVIDE));
+        }
+    }
+    Err(Refusal::RuleUndefined(
+        "no rule of the box method gives a move here".into(),
+    ))
+}
+
+impl Strategy for RookBox {
+    type Memory = ();
+
+    fn name(&self) -> &'static str {
+        "rook-box"
+    }
+
+    /// King and rook against king, the rook already between the kings:
+    /// the box the method starts from.
+    fn precondition(&self, board: &shakmaty::Board) -> Result<(), Refusal> {
+        let krk = Krk::from_board(board).ok_or_else(|| {
+            Refusal::Precondition("the box method is for king and rook against king".into())
+        })?;
+        if !rook_divides(&krk) {
+            return Err(Refusal::Precondition(
+                "the rook's file or rank must lie between the kings (the box)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn start(&self, _start: &Chess) {}
+
+    fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
+        let krk = Krk::from_board(position.board()).ok_or_else(|| {
+            Refusal::Precondition("the box method is for king and rook against king".into())
+        })?;
+        debug_assert_eq!(position.turn(), Color::White);
+        let (mv, reason) = decide(position, &krk)?;
+        Ok((
+            Reply {
+                mv,
+                reason,
+                display: None,
+            },
+            (),
+        ))
+    }
+}
