@@ -15,7 +15,7 @@ use crate::{
     file,
     material::Material,
     solve::{self, Progress, Subtables},
-    table::Table,
+    table::{ChunkedTable, Table},
     value::Value,
     variant::Variant,
 };
@@ -49,6 +49,8 @@ type EventFn = dyn Fn(Event) + Send + Sync;
 pub struct Tablebase {
     dir: Option<PathBuf>,
     tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
+    /// Table files opened for probes only, their chunks read as needed.
+    opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
     /// Builds one table at a time (each build uses every core).
     building: Mutex<()>,
     on_progress: Option<Box<ProgressFn>>,
@@ -71,6 +73,7 @@ impl Tablebase {
         Tablebase {
             dir,
             tables: Mutex::new(HashMap::new()),
+            opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
             on_progress: None,
             on_event: None,
@@ -193,9 +196,40 @@ impl Tablebase {
     }
 
     /// The value of a position: its table is found from its material.
+    ///
+    /// A table not in memory whose file is in the cache folder is opened
+    /// for probes only: its chunks are read as probes need them. Should a
+    /// chunk fail its check, the table is read whole, which finds the fault
+    /// and rebuilds it.
     pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
         let material = Material::from_board(pos.board())?;
-        self.table(&material, variant)?.probe(pos)
+        let key = (material, variant);
+        if self.cached(&key).is_none()
+            && let Some(opened) = self.opened(&key)
+        {
+            match opened.probe(pos) {
+                Err(TableError::File(_)) => {
+                    self.opened.lock().expect("no poisoning").remove(&key);
+                }
+                result => return result,
+            }
+        }
+        self.table(&key.0, variant)?.probe(pos)
+    }
+
+    /// The table file of `key` opened for probes, `None` when there is no
+    /// readable file.
+    fn opened(&self, key: &(Material, Variant)) -> Option<Arc<ChunkedTable>> {
+        let dir = self.dir.as_ref()?;
+        let mut opened = self.opened.lock().expect("no poisoning");
+        if let Some(table) = opened.get(key) {
+            return Some(Arc::clone(table));
+        }
+        let (material, variant) = key;
+        let path = dir.join(file::file_name(material, *variant));
+        let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
+        opened.insert(key.clone(), Arc::clone(&table));
+        Some(table)
     }
 
     /// The legal moves of a position in `variant`, each with the value the
