@@ -7,6 +7,10 @@ use anyhow::Context;
 
 use crate::tables_args::TablesArgs;
 
+/// The longest idle time a game may be given: a week. Far beyond any
+/// game, and far below an overflow of the seconds it is turned into.
+const MAX_IDLE_MINUTES: u64 = 7 * 24 * 60;
+
 /// Serve a page to play the automata, see their audits and browse the
 /// tables, with its JSON API (docs/web.md). Stop with Ctrl-C.
 #[derive(clap::Args)]
@@ -18,8 +22,10 @@ pub struct Args {
     /// Most games kept in memory at once
     #[arg(long, default_value_t = Limits::default().max_games)]
     max_games: usize,
-    /// Minutes without a request after which a game is dropped
-    #[arg(long, default_value_t = 60)]
+    /// Minutes without a request after which a game is dropped (1 to
+    /// 10080, a week)
+    #[arg(long, default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_IDLE_MINUTES))]
     idle_minutes: u64,
     #[command(flatten)]
     tables: TablesArgs,
@@ -27,7 +33,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(args.max_games > 0, "--max-games must be at least 1");
-    anyhow::ensure!(args.idle_minutes > 0, "--idle-minutes must be at least 1");
     let tables = std::sync::Arc::new(args.tables.open());
     let limits = Limits {
         max_games: args.max_games,
