@@ -113,13 +113,13 @@ impl TablesArgs {
         Tablebase::new(self.dir())
             .on_event(move |event| match event {
                 Event::Rebuilding { path, reason } => {
-                    eprintln!(
+                    crate::output::note!(
                         "ajedrecista: table file {} is unusable ({reason}); rebuilding it",
                         path.display()
                     )
                 }
                 Event::NotSaved { path, reason } => {
-                    eprintln!(
+                    crate::output::note!(
                         "ajedrecista: could not save table {} ({reason}); using it from memory",
                         path.display()
                     )

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use ajedrecista_web::{AppState, Limits};
 use anyhow::Context;
 
+use crate::output::note;
 use crate::tables_args::TablesArgs;
 
 /// The longest idle time a game may be given: a week. Far beyond any
@@ -45,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr().context("the listening address")?;
-        eprintln!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
+        note!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
         let shutdown = async {
             // Without a signal handler the server runs until killed.
             if tokio::signal::ctrl_c().await.is_err() {
