@@ -80,10 +80,7 @@ fn main() -> ExitCode {
     match result.and_then(|()| Ok(output::flush_stdout()?)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err)
-            if err
-                .chain()
-                .filter_map(|cause| cause.downcast_ref::<output::WriteFailed>())
-                .any(output::WriteFailed::is_closed_pipe) =>
+            if output::write_failure(&err).is_some_and(output::WriteFailed::is_closed_pipe) =>
         {
             ExitCode::SUCCESS
         }

@@ -3,7 +3,8 @@
 //! (`ajedrecista solve KRvK | head -1`), with one line on stderr and exit 2
 //! for any other failure (`ajedrecista solve KRvK > /dev/full`). Commands
 //! print with [`outln!`] and [`out!`], which return the failure with `?`;
-//! `main` turns it into the exit. Notes on stderr ([`note!`]: warnings,
+//! `main` turns it into the exit ([`write_failure`]). Commands that write
+//! to an `impl Write` take [`stdout_lock`] instead of `io::stdout().lock()`. Notes on stderr ([`note!`]: warnings,
 //! the server's address) are best effort: the command's result does not
 //! hang on them.
 
@@ -28,6 +29,44 @@ impl fmt::Display for WriteFailed {
 }
 
 impl std::error::Error for WriteFailed {}
+
+/// Stdout as a writer for commands that write with `writeln!(out, ...)`
+/// and `io::Result` (`play`, `uci`): its errors carry a [`WriteFailed`],
+/// so that `main` ends the command as for `outln!`.
+pub struct Stdout(io::StdoutLock<'static>);
+
+/// Locks stdout for [`Stdout`]'s writes.
+// Not used yet: `play` and `uci` take it when their rewrite (issue 13) lands.
+#[allow(dead_code)]
+pub fn stdout_lock() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(tagged)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(tagged)
+    }
+}
+
+fn tagged(err: io::Error) -> io::Error {
+    io::Error::new(err.kind(), WriteFailed(err))
+}
+
+/// The failed write to stdout that `err` comes from, if any.
+pub fn write_failure(err: &anyhow::Error) -> Option<&WriteFailed> {
+    err.chain().find_map(|cause| {
+        cause.downcast_ref::<WriteFailed>().or_else(|| {
+            cause
+                .downcast_ref::<io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<WriteFailed>())
+        })
+    })
+}
 
 /// Writes to stdout.
 pub fn stdout(text: fmt::Arguments) -> Result<(), WriteFailed> {
@@ -69,3 +108,43 @@ macro_rules! note {
 }
 
 pub(crate) use {note, out, outln};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer failing as a closed pipe or a full disk does.
+    struct Failing(io::ErrorKind);
+
+    impl Write for Failing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(self.0))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn through_io_result(kind: io::ErrorKind) -> anyhow::Result<()> {
+        let failed = Failing(kind).write(b"x").map_err(tagged);
+        Ok(failed.map(drop)?)
+    }
+
+    #[test]
+    fn write_failures_are_found_through_io_errors() {
+        let pipe = through_io_result(io::ErrorKind::BrokenPipe).unwrap_err();
+        assert!(write_failure(&pipe).is_some_and(WriteFailed::is_closed_pipe));
+        let full = through_io_result(io::ErrorKind::StorageFull).unwrap_err();
+        let failure = write_failure(&full).expect("found");
+        assert!(!failure.is_closed_pipe());
+        assert!(
+            full.to_string().starts_with("cannot write to stdout"),
+            "{full}"
+        );
+        let other = anyhow::Error::from(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert!(
+            write_failure(&other).is_none(),
+            "only stdout's writes count"
+        );
+    }
+}

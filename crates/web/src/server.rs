@@ -350,15 +350,17 @@ async fn refuse(stream: &mut TcpStream, refusal: ApiError) {
 }
 
 /// One request's head, checked.
-struct Head {
-    method: Method,
-    uri: Uri,
-    version: Version,
-    headers: HeaderMap,
-    length: usize,
-    body_length: usize,
-    keep_alive: bool,
-    expects_continue: bool,
+#[derive(Debug)]
+pub struct Head {
+    pub method: Method,
+    pub uri: Uri,
+    pub version: Version,
+    pub headers: HeaderMap,
+    /// Bytes of the head, the blank line included.
+    pub length: usize,
+    pub body_length: usize,
+    pub keep_alive: bool,
+    pub expects_continue: bool,
 }
 
 struct Connection {
@@ -433,7 +435,7 @@ impl Connection {
         let deadline = Instant::now() + self.limits.request;
         let head_deadline = (Instant::now() + self.limits.header).min(deadline);
         let head = loop {
-            if let Some(head) = self.parse_head()? {
+            if let Some(head) = parse_head(&self.buffer, &self.limits)? {
                 break head;
             }
             if !self.read_more(Some(head_deadline)).await? {
@@ -462,91 +464,6 @@ impl Connection {
                 Ok(true)
             }
         }
-    }
-
-    /// The head, once the buffer holds all of it.
-    fn parse_head(&self) -> Result<Option<Head>, ApiError> {
-        let limits = &self.limits;
-        let mut headers = vec![httparse::EMPTY_HEADER; limits.max_headers];
-        let mut request = httparse::Request::new(&mut headers);
-        let length = match request.parse(&self.buffer) {
-            Ok(httparse::Status::Complete(length)) => length,
-            Ok(httparse::Status::Partial) => {
-                if self.buffer.len() <= limits.max_head_bytes {
-                    return Ok(None);
-                }
-                let line_ended =
-                    self.buffer[..limits.max_uri_bytes.min(self.buffer.len())].contains(&b'\n');
-                return Err(if line_ended {
-                    head_too_large(limits)
-                } else {
-                    uri_too_long(limits)
-                });
-            }
-            Err(httparse::Error::TooManyHeaders) => return Err(head_too_large(limits)),
-            Err(err) => {
-                return Err(ApiError::bad_request(format!(
-                    "cannot read the request: {err}"
-                )));
-            }
-        };
-        if length > limits.max_head_bytes {
-            return Err(head_too_large(limits));
-        }
-        let target = request.path.unwrap_or_default();
-        if target.len() > limits.max_uri_bytes {
-            return Err(uri_too_long(limits));
-        }
-        let method = Method::from_bytes(request.method.unwrap_or_default().as_bytes())
-            .map_err(|_| ApiError::bad_request("cannot read the request's method"))?;
-        let uri: Uri = target
-            .parse()
-            .map_err(|_| ApiError::bad_request("cannot read the request's target"))?;
-        if uri.path_and_query().is_none() || uri.scheme().is_some() {
-            return Err(ApiError::bad_request(
-                "the request's target must be a path, such as /api/strategies",
-            ));
-        }
-        let version = match request.version {
-            Some(0) => Version::HTTP_10,
-            _ => Version::HTTP_11,
-        };
-        let mut map = HeaderMap::with_capacity(request.headers.len());
-        for header in request.headers.iter() {
-            let name = HeaderName::from_bytes(header.name.as_bytes())
-                .map_err(|_| ApiError::bad_request("cannot read a header's name"))?;
-            let value = HeaderValue::from_bytes(header.value)
-                .map_err(|_| ApiError::bad_request(format!("cannot read header {name}")))?;
-            map.append(name, value);
-        }
-        let body_length = body_length(&map)?;
-        let expects_continue = match map.get(axum::http::header::EXPECT) {
-            None => false,
-            Some(value) if value.as_bytes().eq_ignore_ascii_case(b"100-continue") => true,
-            Some(_) => {
-                return Err(ApiError::new(
-                    StatusCode::EXPECTATION_FAILED,
-                    "the only expectation understood is 100-continue",
-                ));
-            }
-        };
-        let connection = map
-            .get_all(axum::http::header::CONNECTION)
-            .iter()
-            .flat_map(|value| value.to_str().unwrap_or("").split(','))
-            .map(|token| token.trim().to_ascii_lowercase())
-            .collect::<Vec<_>>();
-        let keep_alive = version == Version::HTTP_11 && !connection.iter().any(|t| t == "close");
-        Ok(Some(Head {
-            method,
-            uri,
-            version,
-            headers: map,
-            length,
-            body_length,
-            keep_alive,
-            expects_continue,
-        }))
     }
 
     async fn read_body(&mut self, head: &Head, deadline: Instant) -> Result<Vec<u8>, ApiError> {
@@ -619,6 +536,90 @@ impl Connection {
             }
         }
     }
+}
+
+/// The head at the start of `buffer` once it is all there (`None` while
+/// it may still come), or the refusal to answer with.
+pub fn parse_head(buffer: &[u8], limits: &ServerLimits) -> Result<Option<Head>, ApiError> {
+    let mut headers = vec![httparse::EMPTY_HEADER; limits.max_headers];
+    let mut request = httparse::Request::new(&mut headers);
+    let length = match request.parse(buffer) {
+        Ok(httparse::Status::Complete(length)) => length,
+        Ok(httparse::Status::Partial) => {
+            if buffer.len() <= limits.max_head_bytes {
+                return Ok(None);
+            }
+            let line_ended = buffer[..limits.max_uri_bytes.min(buffer.len())].contains(&b'\n');
+            return Err(if line_ended {
+                head_too_large(limits)
+            } else {
+                uri_too_long(limits)
+            });
+        }
+        Err(httparse::Error::TooManyHeaders) => return Err(head_too_large(limits)),
+        Err(err) => {
+            return Err(ApiError::bad_request(format!(
+                "cannot read the request: {err}"
+            )));
+        }
+    };
+    if length > limits.max_head_bytes {
+        return Err(head_too_large(limits));
+    }
+    let target = request.path.unwrap_or_default();
+    if target.len() > limits.max_uri_bytes {
+        return Err(uri_too_long(limits));
+    }
+    let method = Method::from_bytes(request.method.unwrap_or_default().as_bytes())
+        .map_err(|_| ApiError::bad_request("cannot read the request's method"))?;
+    let uri: Uri = target
+        .parse()
+        .map_err(|_| ApiError::bad_request("cannot read the request's target"))?;
+    if uri.path_and_query().is_none() || uri.scheme().is_some() {
+        return Err(ApiError::bad_request(
+            "the request's target must be a path, such as /api/strategies",
+        ));
+    }
+    let version = match request.version {
+        Some(0) => Version::HTTP_10,
+        _ => Version::HTTP_11,
+    };
+    let mut map = HeaderMap::with_capacity(request.headers.len());
+    for header in request.headers.iter() {
+        let name = HeaderName::from_bytes(header.name.as_bytes())
+            .map_err(|_| ApiError::bad_request("cannot read a header's name"))?;
+        let value = HeaderValue::from_bytes(header.value)
+            .map_err(|_| ApiError::bad_request(format!("cannot read header {name}")))?;
+        map.append(name, value);
+    }
+    let body_length = body_length(&map)?;
+    let expects_continue = match map.get(axum::http::header::EXPECT) {
+        None => false,
+        Some(value) if value.as_bytes().eq_ignore_ascii_case(b"100-continue") => true,
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::EXPECTATION_FAILED,
+                "the only expectation understood is 100-continue",
+            ));
+        }
+    };
+    let connection = map
+        .get_all(axum::http::header::CONNECTION)
+        .iter()
+        .flat_map(|value| value.to_str().unwrap_or("").split(','))
+        .map(|token| token.trim().to_ascii_lowercase())
+        .collect::<Vec<_>>();
+    let keep_alive = version == Version::HTTP_11 && !connection.iter().any(|t| t == "close");
+    Ok(Some(Head {
+        method,
+        uri,
+        version,
+        headers: map,
+        length,
+        body_length,
+        keep_alive,
+        expects_continue,
+    }))
 }
 
 fn head_too_large(limits: &ServerLimits) -> ApiError {
