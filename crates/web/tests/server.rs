@@ -37,7 +37,11 @@ struct Server {
 
 impl Server {
     async fn start(router: Router, limits: ServerLimits) -> Server {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        // A backlog as `serve` has: a burst of connections must not wait for
+        // the kernel's retries of a handshake.
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let listener = socket.listen(1024).unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(serve_router(listener, router, limits, async {
@@ -422,5 +426,120 @@ async fn at_the_limit_with_every_connection_busy_a_newcomer_gets_503() {
     let answer = exchange(server.addr, &get_request("/work")).await;
     answer.error(503);
     drop(busy);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn expect_100_continue_and_http_1_0_are_served() {
+    let server = Server::app(limits()).await;
+    let body = br#"{"strategy": "torres"}"#;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: {}\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut interim = [0; 25];
+    timeout(Duration::from_secs(5), stream.read_exact(&mut interim))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(&interim, b"HTTP/1.1 100 Continue\r\n\r\n");
+    stream.write_all(body).await.unwrap();
+    let answer = read_to_close(&mut stream).await;
+    assert_eq!(answer.status, 201, "{answer:?}");
+    let answer = exchange(server.addr, b"GET /api/strategies HTTP/1.0\r\n\r\n").await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.head.contains("connection: close"), "{answer:?}");
+    server.stop().await;
+}
+
+/// A small deterministic generator (xorshift), so that failures repeat.
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Mangles a good request: bytes flipped, inserted, removed or cut off.
+fn mangle(noise: &mut Noise, request: &[u8]) -> Vec<u8> {
+    let mut bytes = request.to_vec();
+    for _ in 0..1 + noise.below(4) {
+        let at = noise.below(bytes.len().max(1));
+        let byte = match noise.below(4) {
+            0 => b"\r\n: /?%\0"[noise.below(8)],
+            _ => noise.next() as u8,
+        };
+        match noise.below(4) {
+            0 if !bytes.is_empty() => bytes[at] = byte,
+            1 => bytes.insert(at, byte),
+            2 if !bytes.is_empty() => {
+                bytes.remove(at);
+            }
+            _ => bytes.truncate(at),
+        }
+    }
+    bytes
+}
+
+#[tokio::test]
+async fn mangled_requests_get_an_answer_with_json_or_a_closed_connection() {
+    let server = Server::app(ServerLimits {
+        idle: Duration::from_millis(300),
+        header: Duration::from_millis(300),
+        body: Duration::from_millis(300),
+        max_connections: 1024,
+        ..limits()
+    })
+    .await;
+    let good: [&[u8]; 4] = [
+        b"GET /api/strategies HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n",
+        b"GET /api/probe?fen=8/8/8/8/8/8/R7/K1k5%20b%20-%20-%200%201 HTTP/1.1\r\nconnection: close\r\n\r\n",
+        b"POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: 22\r\nconnection: close\r\n\r\n{\"strategy\": \"torres\"}",
+        b"GET /nowhere HTTP/1.0\r\n\r\n",
+    ];
+    let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+    let mut clients = tokio::task::JoinSet::new();
+    for case in 0..400 {
+        let request = mangle(&mut noise, good[case % good.len()]);
+        let addr = server.addr;
+        clients.spawn(async move {
+            let mut stream = TcpStream::connect(addr).await.unwrap();
+            // The server may close early on a refusal: a failed write is fine.
+            let _ = stream.write_all(&request).await;
+            let mut raw = Vec::new();
+            let read = timeout(Duration::from_secs(10), stream.read_to_end(&mut raw)).await;
+            (request, read.is_ok(), raw)
+        });
+    }
+    let mut answered = 0;
+    while let Some(result) = clients.join_next().await {
+        let (request, in_time, raw) = result.unwrap();
+        let shown = String::from_utf8_lossy(&request).to_string();
+        assert!(in_time, "no answer nor close within 10 s: {shown:?}");
+        if raw.is_empty() {
+            continue;
+        }
+        answered += 1;
+        let answer = Answer::parse(&raw);
+        if answer.status >= 400 {
+            answer.error(answer.status);
+        }
+    }
+    assert!(answered > 200, "only {answered} of 400 answered");
     server.stop().await;
 }

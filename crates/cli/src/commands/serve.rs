@@ -42,9 +42,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let state = AppState::new(tables, limits);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let listener =
+            listen(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr().context("the listening address")?;
         note!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
         let shutdown = async {
@@ -57,4 +56,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .await
             .context("serving")
     })
+}
+
+/// A listener with a backlog of 1024 connections (std's default is 128): a
+/// burst of connections beyond the backlog would wait a second or more for
+/// the kernel to retry their handshakes.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(1024)
 }
