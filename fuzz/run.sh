@@ -4,6 +4,8 @@
 # Installs cargo-fuzz and the nightly toolchain if missing. A crash stops
 # the run with libFuzzer's report and the input under fuzz/artifacts/T.
 # Usage: fuzz/run.sh [SECONDS] [TARGET...]
+# FUZZ_ARGS adds libFuzzer options, e.g. FUZZ_ARGS=-runs=10000000 for a
+# long run that stops after ten million executions (or SECONDS).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-20}"
@@ -30,10 +32,10 @@ for target in "${targets[@]}"; do
     echo "-- $target (${seconds} s)"
     if ! cargo +nightly fuzz run "${flags[@]}" "$target" "$scratch" "corpus/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        >"$log" 2>&1; then
+        ${FUZZ_ARGS:-} >"$log" 2>&1; then
         tail -n 40 "$log" >&2
         echo "fuzz target $target failed: the input is under fuzz/artifacts/$target" >&2
         exit 1
     fi
-    grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$log" || true
+    grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs)' "$log" || true
 done
