@@ -4,6 +4,7 @@
 mod commands;
 mod diagram;
 mod fen;
+mod output;
 mod tables_args;
 
 use std::process::ExitCode;
@@ -39,7 +40,9 @@ enum Command {
 }
 
 /// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
-/// as command-line tools do, instead of failing on the next print.
+/// for the commands that still print with `println!` (which would panic on
+/// the broken pipe). The others get the broken pipe as a write error and
+/// end with exit 0 (`output`).
 fn restore_default_sigpipe() {
     // SAFETY: setting a signal's disposition to the default before any other
     // thread exists.
@@ -49,8 +52,18 @@ fn restore_default_sigpipe() {
 }
 
 fn main() -> ExitCode {
-    restore_default_sigpipe();
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Probe(_)
+            | Command::Audit(_)
+            | Command::Selfplay(_)
+            | Command::Mk61(_)
+            | Command::Play(_)
+            | Command::Uci(_)
+    ) {
+        restore_default_sigpipe();
+    }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Probe(args) => commands::probe::run(args),
@@ -64,11 +77,16 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Uci(args) => commands::uci::run(args),
     };
-    match result {
+    match result.and_then(|()| Ok(output::flush_stdout()?)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err)
+            if output::write_failure(&err).is_some_and(output::WriteFailed::is_closed_pipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             // One line: the whole chain of causes, joined.
-            eprintln!("ajedrecista: {err:#}");
+            output::note!("ajedrecista: {err:#}");
             ExitCode::from(2)
         }
     }

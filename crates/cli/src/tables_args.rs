@@ -12,10 +12,31 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArgs {
-    /// Folder of the table cache [default: the user's cache folder,
-    /// ajedrecista/tables]
-    #[arg(long, value_name = "DIR", env = ajedrecista_tables::TABLES_ENV)]
+    /// Folder of the table cache [default: $AJEDRECISTA_TABLES if set and
+    /// not empty, else the user's cache folder, ajedrecista/tables]
+    #[arg(long, value_name = "DIR", value_parser = non_empty_path)]
     pub tables: Option<PathBuf>,
+}
+
+fn non_empty_path(text: &str) -> Result<PathBuf, String> {
+    if text.is_empty() {
+        Err("an empty folder name".to_string())
+    } else {
+        Ok(PathBuf::from(text))
+    }
+}
+
+impl TablesArgs {
+    /// The cache folder: `--tables`, else `$AJEDRECISTA_TABLES` unless it
+    /// is empty (an empty variable counts as unset, as shells treat
+    /// `VAR=`), else the tables crate's default.
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.tables.clone().or_else(|| {
+            std::env::var_os(ajedrecista_tables::TABLES_ENV)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        })
+    }
 }
 
 /// The progress bar of the build under way: shown on a terminal once the
@@ -89,16 +110,16 @@ impl TablesArgs {
     pub fn open(&self) -> Tablebase {
         let bar = Arc::new(Mutex::new(BuildBar::default()));
         let events = Arc::clone(&bar);
-        Tablebase::new(self.tables.clone())
+        Tablebase::new(self.dir())
             .on_event(move |event| match event {
                 Event::Rebuilding { path, reason } => {
-                    eprintln!(
+                    crate::output::note!(
                         "ajedrecista: table file {} is unusable ({reason}); rebuilding it",
                         path.display()
                     )
                 }
                 Event::NotSaved { path, reason } => {
-                    eprintln!(
+                    crate::output::note!(
                         "ajedrecista: could not save table {} ({reason}); using it from memory",
                         path.display()
                     )

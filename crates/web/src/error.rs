@@ -2,7 +2,7 @@
 //! extractors that turn every bad request into one.
 
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -76,12 +76,6 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> ApiError {
-        ApiError::bad_request(rejection.body_text())
-    }
-}
-
 /// A JSON body whose rejection is an [`ApiError`].
 pub struct ApiJson<T>(pub T);
 
@@ -94,15 +88,46 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     }
 }
 
-/// A query string whose rejection is an [`ApiError`].
+/// A query string whose rejection is an [`ApiError`]. It is strict, as
+/// docs/web.md promises: a parameter `T` does not have, a parameter given
+/// twice or one with an empty value (`fixed_king=`) is a 400, not ignored.
 pub struct ApiQuery<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let axum::extract::Query(value) =
-            axum::extract::Query::<T>::from_request_parts(parts, state).await?;
-        Ok(ApiQuery(value))
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        strict_query(parts.uri.query().unwrap_or("")).map(ApiQuery)
+    }
+}
+
+/// Reads a query string into `T`, refusing unknown, repeated and empty
+/// parameters.
+pub fn strict_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let mut seen = std::collections::HashSet::new();
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        if value.is_empty() {
+            return Err(ApiError::bad_request(format!(
+                "query parameter {name:?} is empty"
+            )));
+        }
+        if !seen.insert(name.clone()) {
+            return Err(ApiError::bad_request(format!(
+                "query parameter {name:?} is given twice"
+            )));
+        }
+    }
+    let mut unknown = Vec::new();
+    let deserializer =
+        serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    let value = serde_ignored::deserialize(deserializer, |path| unknown.push(path.to_string()))
+        .map_err(|err: serde::de::value::Error| {
+            ApiError::bad_request(format!("bad query string: {err}"))
+        })?;
+    match unknown.first() {
+        None => Ok(value),
+        Some(name) => Err(ApiError::bad_request(format!(
+            "unknown query parameter {name:?}"
+        ))),
     }
 }

@@ -2,7 +2,8 @@
 //! self-contained page and a small JSON API (docs/web.md).
 //!
 //! - [`router`]: the page and the API over an [`AppState`].
-//! - [`serve`]: runs the router on a listener until the process is stopped.
+//! - [`serve`]: runs the router on a listener until the process is stopped,
+//!   through the server layer of [`server`] (its limits and time-outs).
 //!
 //! Every bad request gets a 4xx and `{"error": "..."}` ([`ApiError`]); the
 //! blocking work (table builds, audits, machine replies) runs on tokio's
@@ -13,6 +14,8 @@ pub mod error;
 pub mod games;
 pub mod probe;
 pub mod store;
+
+pub mod server;
 
 mod assets;
 mod calculator;
@@ -25,6 +28,7 @@ use ajedrecista_tables::Tablebase;
 
 pub use error::ApiError;
 pub use routes::router;
+pub use server::{RequestScope, ServerLimits};
 pub use store::{GameId, GameStore, Limits};
 
 /// The largest request body accepted: a move or a new game is well under a
@@ -48,13 +52,29 @@ impl AppState {
     }
 }
 
-/// Serves the page and the API on `listener` until `shutdown` completes.
+/// Serves the page and the API on `listener` until `shutdown` completes,
+/// with the default [`ServerLimits`] (connections capped below the
+/// process's open-file limit).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Arc<AppState>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_with_limits(
+        listener,
+        state,
+        ServerLimits::default().within_open_file_limit(),
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve`] with the given limits.
+pub async fn serve_with_limits(
+    listener: tokio::net::TcpListener,
+    state: Arc<AppState>,
+    limits: ServerLimits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    server::serve_router(listener, router(state), limits, shutdown).await
 }

@@ -13,6 +13,7 @@ use shakmaty::EnPassantMode;
 use shakmaty::fen::Fen;
 
 use super::code::{Analysis, Coded, parse_rules};
+use crate::output::outln;
 
 /// Arguments of `ajedrecista classify`.
 #[derive(clap::Args)]
@@ -110,25 +111,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }).collect::<Vec<_>>(),
             "skipped": skipped.iter().map(|(source, reason)| json!({"source": source, "reason": reason})).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    print_table(&groups);
-    println!(
+    print_table(&groups)?;
+    outln!(
         "\n{} positions: {} classified, {} skipped",
         classified.len() + skipped.len(),
         classified.len(),
         skipped.len()
     );
     for (source, reason) in &skipped {
-        println!("  skipped {source}: {reason}");
+        outln!("  skipped {source}: {reason}");
     }
     Ok(())
 }
 
 type Groups = BTreeMap<GroupKey, (Classification, BTreeMap<KindKey, (String, u64)>)>;
 
-fn print_table(groups: &Groups) {
+fn print_table(groups: &Groups) -> anyhow::Result<()> {
     let row = |cells: [&str; 5]| cells.map(str::to_owned);
     let mut rows = vec![row(["class", "group", "subgroup", "kind", "count"])];
     for (class, kinds) in groups.values() {
@@ -169,6 +170,7 @@ fn print_table(groups: &Groups) {
                 line += &format!("{cell}{pad}  ");
             }
         }
-        println!("{line}");
+        outln!("{line}");
     }
+    Ok(())
 }

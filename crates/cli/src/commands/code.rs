@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::output::{out, outln};
 use ajedrecista_coding::fairy::{
     Condition, FairyError, FairyEtalon, FairyFinal, FairyPosition, Rules, is_orthodox, parse_popeye,
 };
@@ -44,9 +45,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => Coded::read(&args.fen.join(" "), &parse_rules(&args.conditions)?)?,
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&coded.to_json())?);
+        outln!("{}", serde_json::to_string_pretty(&coded.to_json())?);
     } else {
-        print!("{}", coded.to_text());
+        out!("{}", coded.to_text());
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `ajedrecista enumerate`: every mate or stalemate with given material.
 
+use crate::output::outln;
 use ajedrecista_coding::fairy::{FairyMaterial, enumerate_fairy};
 use ajedrecista_coding::{FinalKind, Legality, OrthodoxMaterial, Selection, enumerate};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -109,24 +110,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "example_fen": group.example_fen,
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "{} {}s, black to move, legality {}",
         found.material,
         kind.name(),
         args.legality.name()
     );
-    println!("  total  {:>8}", found.total);
-    println!("  pure   {:>8}", found.pure);
-    println!("  model  {:>8}", found.model);
-    println!("  ideal  {:>8}", found.ideal);
+    outln!("  total  {:>8}", found.total);
+    outln!("  pure   {:>8}", found.pure);
+    outln!("  model  {:>8}", found.model);
+    outln!("  ideal  {:>8}", found.ideal);
     if found.without_etalon > 0 {
-        println!("  without etalon  {}", found.without_etalon);
+        outln!("  without etalon  {}", found.without_etalon);
     }
     let which = if args.ideal { "ideal" } else { "model" };
-    println!("\n{which} positions by ЭП code:");
+    outln!("\n{which} positions by ЭП code:");
     let width = found
         .by_ep_code
         .iter()
@@ -134,9 +135,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .max()
         .unwrap_or(7)
         .max(7);
-    println!("  {:<width$}  {:>7}  ideal  example", "ЭП code", "count");
+    outln!("  {:<width$}  {:>7}  ideal  example", "ЭП code", "count");
     for group in &found.by_ep_code {
-        println!(
+        outln!(
             "  {:<width$}  {:>7}  {:<5}  {}",
             group.ep_code,
             group.count,
@@ -173,7 +174,7 @@ fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::R
                 "ep_code": code, "count": count, "example_fen": fen,
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     let under = if conditions.is_empty() {
@@ -181,15 +182,15 @@ fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::R
     } else {
         format!(", {}", conditions.join(", "))
     };
-    println!("{material} {}s, black to move{under}", kind.name());
-    println!("  total  {:>8}", found.total);
-    println!("  pure   {:>8}", found.pure);
-    println!("  model  {:>8}", found.model);
-    println!("  ideal  {:>8}", found.ideal);
+    outln!("{material} {}s, black to move{under}", kind.name());
+    outln!("  total  {:>8}", found.total);
+    outln!("  pure   {:>8}", found.pure);
+    outln!("  model  {:>8}", found.model);
+    outln!("  ideal  {:>8}", found.ideal);
     if found.without_etalon > 0 {
-        println!("  without etalon  {}", found.without_etalon);
+        outln!("  without etalon  {}", found.without_etalon);
     }
-    println!("\nall positions by ЭП code:");
+    outln!("\nall positions by ЭП code:");
     let width = found
         .by_ep_code
         .iter()
@@ -197,9 +198,9 @@ fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::R
         .max()
         .unwrap_or(7)
         .max(7);
-    println!("  {:<width$}  {:>7}  example", "ЭП code", "count");
+    outln!("  {:<width$}  {:>7}  example", "ЭП code", "count");
     for (code, count, fen) in &found.by_ep_code {
-        println!("  {code:<width$}  {count:>7}  {fen}");
+        outln!("  {code:<width$}  {count:>7}  {fen}");
     }
     Ok(())
 }

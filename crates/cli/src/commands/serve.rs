@@ -5,7 +5,12 @@ use std::net::SocketAddr;
 use ajedrecista_web::{AppState, Limits};
 use anyhow::Context;
 
+use crate::output::note;
 use crate::tables_args::TablesArgs;
+
+/// The longest idle time a game may be given: a week. Far beyond any
+/// game, and far below an overflow of the seconds it is turned into.
+const MAX_IDLE_MINUTES: u64 = 7 * 24 * 60;
 
 /// Serve a page to play the automata, see their audits and browse the
 /// tables, with its JSON API (docs/web.md). Stop with Ctrl-C.
@@ -18,8 +23,10 @@ pub struct Args {
     /// Most games kept in memory at once
     #[arg(long, default_value_t = Limits::default().max_games)]
     max_games: usize,
-    /// Minutes without a request after which a game is dropped
-    #[arg(long, default_value_t = 60)]
+    /// Minutes without a request after which a game is dropped (1 to
+    /// 10080, a week)
+    #[arg(long, default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_IDLE_MINUTES))]
     idle_minutes: u64,
     #[command(flatten)]
     tables: TablesArgs,
@@ -27,7 +34,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(args.max_games > 0, "--max-games must be at least 1");
-    anyhow::ensure!(args.idle_minutes > 0, "--idle-minutes must be at least 1");
     let tables = std::sync::Arc::new(args.tables.open());
     let limits = Limits {
         max_games: args.max_games,
@@ -36,11 +42,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let state = AppState::new(tables, limits);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let listener =
+            listen(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr().context("the listening address")?;
-        eprintln!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
+        note!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
         let shutdown = async {
             // Without a signal handler the server runs until killed.
             if tokio::signal::ctrl_c().await.is_err() {
@@ -51,4 +56,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .await
             .context("serving")
     })
+}
+
+/// A listener with a backlog of 1024 connections (std's default is 128): a
+/// burst of connections beyond the backlog would wait a second or more for
+/// the kernel to retry their handshakes.
+fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(1024)
 }

@@ -7,6 +7,7 @@ use anyhow::Context;
 use serde::Serialize;
 use shakmaty::{Color, Square};
 
+use crate::output::outln;
 use crate::tables_args::TablesArgs;
 
 /// Build (or load) the distance-to-mate table of an endgame and print its
@@ -116,25 +117,25 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> any
         seconds,
     };
     if json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_one(&out);
+        print_one(&out)?;
     }
     Ok(())
 }
 
-fn print_one(out: &SolveJson) {
+fn print_one(out: &SolveJson) -> anyhow::Result<()> {
     let game = match &out.fixed_king {
         Some(sq) => format!(", white king fixed on {sq}"),
         None => String::new(),
     };
-    println!("{}{game}: {:.2} s", out.material, out.seconds);
-    println!(
+    outln!("{}{game}: {:.2} s", out.material, out.seconds);
+    outln!(
         "(counts over all placements; win/draw/loss for the side to move; DTM in moves, mate included)"
     );
-    println!();
+    outln!();
     let sides = [&out.white_to_move, &out.black_to_move];
-    println!("{:<16} {:>16} {:>16}", "", "white to move", "black to move");
+    outln!("{:<16} {:>16} {:>16}", "", "white to move", "black to move");
     for (name, get) in [
         (
             "legal positions",
@@ -144,10 +145,10 @@ fn print_one(out: &SolveJson) {
         ("draws", |s| s.draw),
         ("losses", |s| s.loss),
     ] {
-        println!("{name:<16} {:>16} {:>16}", get(sides[0]), get(sides[1]));
+        outln!("{name:<16} {:>16} {:>16}", get(sides[0]), get(sides[1]));
     }
     let longest = |s: &SideJson| s.max_dtm_moves.map_or("-".to_owned(), |m| m.to_string());
-    println!(
+    outln!(
         "{:<16} {:>16} {:>16}",
         "longest mate",
         longest(sides[0]),
@@ -155,13 +156,16 @@ fn print_one(out: &SolveJson) {
     );
     for (name, side) in [("white to move", sides[0]), ("black to move", sides[1])] {
         if let Some(fen) = &side.max_dtm_fen {
-            println!("  longest, {name}: {fen}");
+            outln!("  longest, {name}: {fen}");
         }
     }
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{:>6} {:>6} {:>16} {:>16}",
-        "plies", "moves", "white to move", "black to move"
+        "plies",
+        "moves",
+        "white to move",
+        "black to move"
     );
     let mut plies: Vec<u16> = sides
         .iter()
@@ -176,13 +180,14 @@ fn print_one(out: &SolveJson) {
                 .find(|&&(q, _)| q == p)
                 .map_or("".to_owned(), |&(_, n)| n.to_string())
         };
-        println!(
+        outln!(
             "{p:>6} {:>6} {:>16} {:>16}",
             Value::moves_from_plies(p),
             count(sides[0]),
             count(sides[1])
         );
     }
+    Ok(())
 }
 
 fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
@@ -203,22 +208,32 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
         seconds: start.elapsed().as_secs_f64(),
     };
     if json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "{material} with the white king fixed on each square ({:.2} s)",
         out.seconds
     );
-    println!("won = white wins; max = longest mate in moves (white's), '-' where nothing is won");
-    println!();
-    println!(
+    outln!("won = white wins; max = longest mate in moves (white's), '-' where nothing is won");
+    outln!();
+    outln!(
         "{:<6} | {:^28} | {:^28} |",
-        "", "white to move", "black to move"
+        "",
+        "white to move",
+        "black to move"
     );
-    println!(
+    outln!(
         "{:<6} | {:>6} {:>6} {:>7} {:>5} | {:>6} {:>6} {:>7} {:>5} | all won",
-        "king", "legal", "won", "not won", "max", "legal", "won", "not won", "max"
+        "king",
+        "legal",
+        "won",
+        "not won",
+        "max",
+        "legal",
+        "won",
+        "not won",
+        "max"
     );
     for row in &out.squares {
         let w = &row.white_to_move;
@@ -230,7 +245,7 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
                 s.max_dtm_moves.map_or("-".to_owned(), |m| m.to_string())
             }
         };
-        println!(
+        outln!(
             "{:<6} | {:>6} {:>6} {:>7} {:>5} | {:>6} {:>6} {:>7} {:>5} | {}",
             row.square,
             w.legal,
@@ -252,11 +267,11 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
         })
         .map(|row| row.square.as_str())
         .collect();
-    println!();
+    outln!();
     if all_won.is_empty() {
-        println!("no square of the king wins every start with white to move");
+        outln!("no square of the king wins every start with white to move");
     } else {
-        println!(
+        outln!(
             "every start with white to move is won from: {}",
             all_won.join(", ")
         );

@@ -1,0 +1,174 @@
+//! Options at their edges: `serve --idle-minutes`, the table folder from
+//! `--tables` and `AJEDRECISTA_TABLES`, and `serve` under a small
+//! open-file limit with idle sockets (issue 16, items 5 to 7).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+}
+
+/// Asserts exit code 2 and an error on stderr, and returns its first line
+/// (clap adds a usage hint below it).
+fn one_line_error(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or("").to_string();
+    assert!(first.contains("error"), "{stderr}");
+    first
+}
+
+#[test]
+fn idle_minutes_beyond_a_week_is_refused() {
+    for minutes in ["307445734561825861", "10081", "0", "-1", "x"] {
+        let out = binary()
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .arg(format!("--idle-minutes={minutes}"))
+            .output()
+            .unwrap();
+        let message = one_line_error(&out);
+        assert!(message.contains("--idle-minutes"), "{message}");
+    }
+}
+
+/// `serve` started on a free loopback port, with its address.
+struct Serving {
+    child: Child,
+    addr: String,
+}
+
+impl Serving {
+    fn start(command: &mut Command) -> Serving {
+        let mut child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Serving { child, addr }
+    }
+
+    fn get(&self, path: &str) -> String {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream
+            .read_to_string(&mut answer)
+            .expect("an answer within 10 s");
+        answer
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_week_of_idle_minutes_is_accepted() {
+    let tables = tempfile::tempdir().unwrap();
+    let server = Serving::start(binary().args([
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--idle-minutes",
+        "10080",
+        "--tables",
+        tables.path().to_str().unwrap(),
+    ]));
+    assert!(server.get("/api/strategies").starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn idle_sockets_beyond_the_open_file_limit_do_not_block_requests() {
+    let tables = tempfile::tempdir().unwrap();
+    // The issue's reproducer: 80 idle sockets under a 64-descriptor limit.
+    let server = Serving::start(Command::new("sh").args([
+        "-c",
+        "ulimit -n 64 && exec \"$0\" serve --addr 127.0.0.1:0 --tables \"$1\"",
+        env!("CARGO_BIN_EXE_ajedrecista"),
+        tables.path().to_str().unwrap(),
+    ]));
+    let idle: Vec<TcpStream> = (0..80)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    for _ in 0..5 {
+        let answer = server.get("/api/strategies");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    drop(idle);
+}
+
+fn solve_krvk(tables_option: Option<&str>, env: &str, cache: &std::path::Path) -> Output {
+    let mut command = binary();
+    command.args(["solve", "KRvK", "--json"]);
+    if let Some(dir) = tables_option {
+        command.args(["--tables", dir]);
+    }
+    command
+        .env("AJEDRECISTA_TABLES", env)
+        .env("XDG_CACHE_HOME", cache)
+        .env("HOME", cache)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_empty_tables_variable_counts_as_unset() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = solve_krvk(None, "", cache.path());
+    assert!(out.status.success(), "{out:?}");
+    let default_dir = cache.path().join("ajedrecista").join("tables");
+    assert!(
+        default_dir.join("KRvK.standard.ajt").is_file(),
+        "the table is cached in the user's cache folder"
+    );
+}
+
+#[test]
+fn the_tables_option_comes_before_the_variable() {
+    let cache = tempfile::tempdir().unwrap();
+    let option = cache.path().join("option");
+    let variable = cache.path().join("variable");
+    let out = solve_krvk(
+        Some(option.to_str().unwrap()),
+        variable.to_str().unwrap(),
+        cache.path(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(option.join("KRvK.standard.ajt").is_file());
+    assert!(!variable.exists());
+    // Without the option, the variable.
+    let out = solve_krvk(None, variable.to_str().unwrap(), cache.path());
+    assert!(out.status.success(), "{out:?}");
+    assert!(variable.join("KRvK.standard.ajt").is_file());
+}
+
+#[test]
+fn an_empty_tables_option_is_an_error_naming_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = solve_krvk(Some(""), "", cache.path());
+    let message = one_line_error(&out);
+    assert!(message.contains("--tables"), "{message}");
+}

@@ -1,0 +1,545 @@
+//! The server layer against hostile and slow clients, on loopback sockets:
+//! time-outs, the connection limit, JSON on every refusal, keep-alive, and
+//! handlers that learn their client has gone. Every wait is bounded.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use ajedrecista_tables::Tablebase;
+use ajedrecista_web::server::serve_router;
+use ajedrecista_web::{AppState, Limits, RequestScope, ServerLimits, router};
+use axum::Router;
+use axum::routing::get;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::time::{Instant, timeout};
+
+/// Short limits, so that the tests wait a little.
+fn limits() -> ServerLimits {
+    ServerLimits {
+        idle: Duration::from_millis(600),
+        header: Duration::from_millis(400),
+        body: Duration::from_millis(400),
+        request: Duration::from_secs(20),
+        max_connections: 8,
+        ..ServerLimits::default()
+    }
+}
+
+struct Server {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    async fn start(router: Router, limits: ServerLimits) -> Server {
+        // A backlog as `serve` has: a burst of connections must not wait for
+        // the kernel's retries of a handshake.
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let listener = socket.listen(1024).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(serve_router(listener, router, limits, async {
+            stopped.await.ok();
+        }));
+        Server {
+            addr,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    async fn app(limits: ServerLimits) -> Server {
+        let state = AppState::new(Arc::new(Tablebase::in_memory()), Limits::default());
+        Server::start(router(state), limits).await
+    }
+
+    async fn stop(mut self) {
+        self.stop.take().unwrap().send(()).unwrap();
+        timeout(Duration::from_secs(10), self.task)
+            .await
+            .expect("the server stops")
+            .unwrap()
+            .unwrap();
+    }
+}
+
+/// An answer read off the socket.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Answer {
+    fn parse(raw: &[u8]) -> Answer {
+        let text = String::from_utf8_lossy(raw).to_string();
+        let (head, body) = text
+            .split_once("\r\n\r\n")
+            .unwrap_or_else(|| panic!("no whole head: {text:?}"));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("no status: {head:?}"));
+        Answer {
+            status,
+            head: head.to_string(),
+            body: body.to_string(),
+        }
+    }
+
+    /// Asserts a JSON `{"error": ...}` body and returns the message.
+    fn error(&self, status: u16) -> String {
+        assert_eq!(self.status, status, "{self:?}");
+        assert!(
+            self.head.contains("content-type: application/json"),
+            "{self:?}"
+        );
+        let body: serde_json::Value = serde_json::from_str(&self.body)
+            .unwrap_or_else(|err| panic!("not JSON ({err}): {self:?}"));
+        body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error: {self:?}"))
+            .to_string()
+    }
+}
+
+/// Sends `request` on a new connection and reads until the server closes
+/// it (at most 5 s).
+async fn exchange(addr: SocketAddr, request: &[u8]) -> Answer {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    read_to_close(&mut stream).await
+}
+
+async fn read_to_close(stream: &mut TcpStream) -> Answer {
+    let mut raw = Vec::new();
+    timeout(Duration::from_secs(5), stream.read_to_end(&mut raw))
+        .await
+        .expect("the server answers and closes within 5 s")
+        .expect("a clean close");
+    Answer::parse(&raw)
+}
+
+fn get_request(path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n").into_bytes()
+}
+
+#[tokio::test]
+async fn every_refusal_of_the_server_itself_has_a_json_body() {
+    let server = Server::app(limits()).await;
+    let long_target = format!("/{}", "a".repeat(9000));
+    let many_headers: String = (0..70).map(|i| format!("x-h{i}: 1\r\n")).collect();
+    let big_header = format!("x-big: {}\r\n", "b".repeat(17000));
+    let cases: Vec<(&str, Vec<u8>, u16)> = vec![
+        ("garbage request line", b"\x16\x03\x01 hello\r\n\r\n".to_vec(), 400),
+        ("no version", b"GET /\r\n\r\n".to_vec(), 400),
+        ("HTTP/2 preface", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec(), 400),
+        (
+            "absolute target",
+            b"GET http://elsewhere/ HTTP/1.1\r\nhost: x\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            "target too long",
+            format!("GET {long_target} HTTP/1.1\r\nhost: x\r\n\r\n").into_bytes(),
+            414,
+        ),
+        (
+            "target too long, head unfinished",
+            format!("GET {long_target}{long_target}").into_bytes(),
+            414,
+        ),
+        (
+            "too many headers",
+            format!("GET / HTTP/1.1\r\n{many_headers}\r\n").into_bytes(),
+            431,
+        ),
+        (
+            "head too large",
+            format!("GET / HTTP/1.1\r\n{big_header}\r\n").into_bytes(),
+            431,
+        ),
+        (
+            "body too large",
+            b"POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: 5000\r\n\r\n{}"
+                .to_vec(),
+            413,
+        ),
+        (
+            "content-length not a number",
+            b"POST /api/games HTTP/1.1\r\ncontent-length: -1\r\n\r\n".to_vec(),
+            400,
+        ),
+        (
+            "two content-lengths",
+            b"POST /api/games HTTP/1.1\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}".to_vec(),
+            400,
+        ),
+        (
+            "chunked body",
+            b"POST /api/games HTTP/1.1\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
+                .to_vec(),
+            411,
+        ),
+        (
+            "unknown expectation",
+            b"POST /api/games HTTP/1.1\r\nexpect: miracles\r\ncontent-length: 2\r\n\r\n{}".to_vec(),
+            417,
+        ),
+        ("unknown route", get_request("/nowhere"), 404),
+        (
+            "unknown query parameter",
+            get_request("/api/probe?fen=8/8/8/8/8/8/8/K1k5%20w%20-%20-%200%201&colour=red"),
+            400,
+        ),
+        (
+            "empty fixed_king",
+            get_request("/api/probe?fen=8/8/8/8/8/8/8/K1k5%20w%20-%20-%200%201&fixed_king="),
+            400,
+        ),
+        (
+            "a parameter twice",
+            get_request("/api/audit/torres?starts=machine&starts=all"),
+            400,
+        ),
+        (
+            "unknown audit parameter",
+            get_request("/api/audit/torres?start=machine"),
+            400,
+        ),
+    ];
+    for (name, request, status) in cases {
+        let answer = exchange(server.addr, &request).await;
+        let message = answer.error(status);
+        assert!(!message.is_empty(), "{name}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_half_sent_head_is_answered_408_and_closed_after_the_header_time_out() {
+    let server = Server::app(limits()).await;
+    let started = Instant::now();
+    let answer = exchange(server.addr, b"GET /api/strategies HTTP/1.1\r\nhost: te").await;
+    answer.error(408);
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(400), "{waited:?}");
+    assert!(waited < Duration::from_secs(3), "{waited:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_half_sent_body_is_answered_408_after_the_body_time_out() {
+    let server = Server::app(limits()).await;
+    let answer = exchange(
+        server.addr,
+        b"POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{\"strat",
+    )
+    .await;
+    answer.error(408);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_silent_connection_is_closed_after_the_idle_time_out() {
+    let server = Server::app(limits()).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let mut raw = Vec::new();
+    let started = Instant::now();
+    timeout(Duration::from_secs(5), stream.read_to_end(&mut raw))
+        .await
+        .expect("closed within 5 s")
+        .unwrap();
+    assert!(
+        raw.is_empty(),
+        "an idle connection is closed without an answer"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(500));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn idle_sockets_beyond_the_limit_do_not_block_requests() {
+    let server = Server::app(ServerLimits {
+        idle: Duration::from_secs(30),
+        header: Duration::from_secs(30),
+        ..limits()
+    })
+    .await;
+    // Ten times the limit of connections, silent or half-way through a
+    // head, held open for longer than the test.
+    let mut idle = Vec::new();
+    for i in 0..80 {
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        if i % 2 == 1 {
+            stream.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
+        }
+        idle.push(stream);
+    }
+    for _ in 0..10 {
+        let started = Instant::now();
+        let answer = exchange(server.addr, &get_request("/api/strategies")).await;
+        assert_eq!(answer.status, 200, "{answer:?}");
+        assert!(answer.body.contains("\"name\":\"torres\""));
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+    drop(idle);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn keep_alive_and_pipelined_requests_are_answered_in_order() {
+    let server = Server::app(limits()).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    // Two requests in one write, then a third on the same connection.
+    stream
+        .write_all(b"GET /api/strategies HTTP/1.1\r\nhost: t\r\n\r\nGET /nowhere HTTP/1.1\r\nhost: t\r\n\r\n")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stream
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
+        )
+        .await
+        .unwrap();
+    let mut raw = Vec::new();
+    timeout(Duration::from_secs(5), stream.read_to_end(&mut raw))
+        .await
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    let statuses: Vec<&str> = text
+        .match_indices("HTTP/1.1 ")
+        .map(|(at, _)| &text[at + 9..at + 12])
+        .collect();
+    assert_eq!(statuses, ["200", "404", "400"], "{text}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_head_request_gets_no_body() {
+    let server = Server::app(limits()).await;
+    let answer = exchange(
+        server.addr,
+        b"HEAD /api/strategies HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.body.is_empty(), "{answer:?}");
+    server.stop().await;
+}
+
+/// A router whose one route works until its scope says stop, and records
+/// that it stopped.
+fn endless_work(stopped: Arc<AtomicBool>) -> Router {
+    Router::new().route(
+        "/work",
+        get(move |scope: RequestScope| {
+            let stopped = Arc::clone(&stopped);
+            async move {
+                scope
+                    .blocking(move |scope| {
+                        let until = std::time::Instant::now() + Duration::from_secs(20);
+                        while !scope.stopped() && std::time::Instant::now() < until {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        stopped.store(scope.stopped(), Ordering::SeqCst);
+                        Ok("done")
+                    })
+                    .await
+                    .map_err(axum::response::IntoResponse::into_response)
+            }
+        }),
+    )
+}
+
+async fn wait_for(flag: &AtomicBool) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if flag.load(Ordering::SeqCst) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn work_stops_when_its_client_has_gone() {
+    let stopped = Arc::new(AtomicBool::new(false));
+    let server = Server::start(endless_work(Arc::clone(&stopped)), limits()).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(&get_request("/work")).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    drop(stream);
+    assert!(wait_for(&stopped).await, "the work was told to stop");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn work_beyond_the_request_time_out_is_answered_503_and_stopped() {
+    let stopped = Arc::new(AtomicBool::new(false));
+    let server = Server::start(
+        endless_work(Arc::clone(&stopped)),
+        ServerLimits {
+            request: Duration::from_millis(500),
+            ..limits()
+        },
+    )
+    .await;
+    let started = Instant::now();
+    let answer = exchange(server.addr, &get_request("/work")).await;
+    let message = answer.error(503);
+    assert!(message.contains("longer than"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(wait_for(&stopped).await, "the work was told to stop");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn at_the_limit_with_every_connection_busy_a_newcomer_gets_503() {
+    let stopped = Arc::new(AtomicBool::new(false));
+    let server = Server::start(
+        endless_work(Arc::clone(&stopped)),
+        ServerLimits {
+            max_connections: 2,
+            ..limits()
+        },
+    )
+    .await;
+    let mut busy = Vec::new();
+    for _ in 0..2 {
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        stream.write_all(&get_request("/work")).await.unwrap();
+        busy.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = exchange(server.addr, &get_request("/work")).await;
+    answer.error(503);
+    drop(busy);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn expect_100_continue_and_http_1_0_are_served() {
+    let server = Server::app(limits()).await;
+    let body = br#"{"strategy": "torres"}"#;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: {}\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut interim = [0; 25];
+    timeout(Duration::from_secs(5), stream.read_exact(&mut interim))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(&interim, b"HTTP/1.1 100 Continue\r\n\r\n");
+    stream.write_all(body).await.unwrap();
+    let answer = read_to_close(&mut stream).await;
+    assert_eq!(answer.status, 201, "{answer:?}");
+    let answer = exchange(server.addr, b"GET /api/strategies HTTP/1.0\r\n\r\n").await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.head.contains("connection: close"), "{answer:?}");
+    server.stop().await;
+}
+
+/// A small deterministic generator (xorshift), so that failures repeat.
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Mangles a good request: bytes flipped, inserted, removed or cut off.
+fn mangle(noise: &mut Noise, request: &[u8]) -> Vec<u8> {
+    let mut bytes = request.to_vec();
+    for _ in 0..1 + noise.below(4) {
+        let at = noise.below(bytes.len().max(1));
+        let byte = match noise.below(4) {
+            0 => b"\r\n: /?%\0"[noise.below(8)],
+            _ => noise.next() as u8,
+        };
+        match noise.below(4) {
+            0 if !bytes.is_empty() => bytes[at] = byte,
+            1 => bytes.insert(at, byte),
+            2 if !bytes.is_empty() => {
+                bytes.remove(at);
+            }
+            _ => bytes.truncate(at),
+        }
+    }
+    bytes
+}
+
+#[tokio::test]
+async fn mangled_requests_get_an_answer_with_json_or_a_closed_connection() {
+    let server = Server::app(ServerLimits {
+        idle: Duration::from_millis(300),
+        header: Duration::from_millis(300),
+        body: Duration::from_millis(300),
+        max_connections: 1024,
+        ..limits()
+    })
+    .await;
+    let good: [&[u8]; 4] = [
+        b"GET /api/strategies HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n",
+        b"GET /api/probe?fen=8/8/8/8/8/8/R7/K1k5%20b%20-%20-%200%201 HTTP/1.1\r\nconnection: close\r\n\r\n",
+        b"POST /api/games HTTP/1.1\r\ncontent-type: application/json\r\ncontent-length: 22\r\nconnection: close\r\n\r\n{\"strategy\": \"torres\"}",
+        b"GET /nowhere HTTP/1.0\r\n\r\n",
+    ];
+    let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+    let mut clients = tokio::task::JoinSet::new();
+    for case in 0..400 {
+        let request = mangle(&mut noise, good[case % good.len()]);
+        let addr = server.addr;
+        clients.spawn(async move {
+            let mut stream = TcpStream::connect(addr).await.unwrap();
+            // The server may close early on a refusal: a failed write is fine.
+            let _ = stream.write_all(&request).await;
+            let mut raw = Vec::new();
+            let read = timeout(Duration::from_secs(10), stream.read_to_end(&mut raw)).await;
+            (request, read.is_ok(), raw)
+        });
+    }
+    let mut answered = 0;
+    while let Some(result) = clients.join_next().await {
+        let (request, in_time, raw) = result.unwrap();
+        let shown = String::from_utf8_lossy(&request).to_string();
+        assert!(in_time, "no answer nor close within 10 s: {shown:?}");
+        if raw.is_empty() {
+            continue;
+        }
+        answered += 1;
+        let answer = Answer::parse(&raw);
+        if answer.status >= 400 {
+            answer.error(answer.status);
+        }
+    }
+    assert!(answered > 200, "only {answered} of 400 answered");
+    server.stop().await;
+}
