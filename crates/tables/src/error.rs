@@ -44,6 +44,10 @@ pub enum TableError {
     TooDeep(Material),
     #[error("table file: {0}")]
     File(#[from] FileError),
+    #[error(
+        "the table of {0} contradicts itself: its best line is longer than its distance to mate"
+    )]
+    Inconsistent(Material),
     #[error("table file {path}: {source}")]
     Io {
         path: PathBuf,

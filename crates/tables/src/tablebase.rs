@@ -271,10 +271,19 @@ impl Tablebase {
         variant: Variant,
     ) -> Result<Vec<Move>, TableError> {
         let mut line = Vec::new();
+        let start = pos;
         let mut pos = pos.clone();
+        // A mate in n plies has a line of n plies; a longer one can only come
+        // from a table that contradicts itself, and must not run forever.
+        let mut length = None;
         while let Some((mv, value)) = self.moves(&pos, variant)?.into_iter().next() {
-            if value == Value::Draw {
+            let Some(plies) = value.plies() else {
                 break;
+            };
+            if line.len() >= usize::from(*length.get_or_insert(plies)) {
+                return Err(TableError::Inconsistent(Material::from_board(
+                    start.board(),
+                )?));
             }
             pos.play_unchecked(mv);
             line.push(mv);
