@@ -58,7 +58,6 @@ fn main() -> ExitCode {
         Command::Probe(_)
             | Command::Audit(_)
             | Command::Selfplay(_)
-            | Command::Mk61(_)
             | Command::Play(_)
             | Command::Uci(_)
     ) {

@@ -36,8 +36,6 @@ impl std::error::Error for WriteFailed {}
 pub struct Stdout(io::StdoutLock<'static>);
 
 /// Locks stdout for [`Stdout`]'s writes.
-// Not used yet: `play` and `uci` take it when their rewrite (issue 13) lands.
-#[allow(dead_code)]
 pub fn stdout_lock() -> Stdout {
     Stdout(io::stdout().lock())
 }

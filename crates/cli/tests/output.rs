@@ -14,6 +14,9 @@ fn commands(dir: &std::path::Path) -> Vec<Vec<String>> {
     )
     .unwrap();
     let fens = fens.to_str().unwrap().to_string();
+    let keys = dir.join("keys.txt");
+    std::fs::write(&keys, "3 UP 4 +").unwrap();
+    let keys = keys.to_str().unwrap().to_string();
     let words = |text: &str| text.split(' ').map(str::to_string).collect::<Vec<_>>();
     vec![
         words("solve KRvK"),
@@ -28,6 +31,14 @@ fn commands(dir: &std::path::Path) -> Vec<Vec<String>> {
         vec!["classify".into(), fens, "--json".into()],
         words("enumerate KQvK"),
         words("enumerate KQvK --json"),
+        vec!["mk61".into(), "keys".into(), "--keys".into(), keys.clone()],
+        vec![
+            "mk61".into(),
+            "keys".into(),
+            "--json".into(),
+            "--keys".into(),
+            keys,
+        ],
     ]
 }
 

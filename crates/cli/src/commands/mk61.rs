@@ -232,7 +232,7 @@ fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let tokens = tokens(&text).with_context(|| args.keys.display().to_string())?;
     let mut calculator = args.session.start()?;
     let mut shown = Vec::with_capacity(tokens.len());
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout_lock();
     let trace = args.session.trace;
     for token in &tokens {
         let mut steps = Vec::new();
@@ -289,7 +289,7 @@ fn canonical(token: &Token) -> String {
 fn run_interactive(session: &Session) -> anyhow::Result<()> {
     let mut calculator = session.start()?;
     let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout_lock();
     writeln!(
         out,
         "{}. Keys by token or label (SP or С/П, XP or X→П, F, K, 0-9, ...), several to a line;",
@@ -309,12 +309,18 @@ fn run_interactive(session: &Session) -> anyhow::Result<()> {
             text => match tokens(text) {
                 Ok(tokens) => {
                     for token in &tokens {
-                        let mut on_step =
-                            |step: &Step| println!("{}", TracedStep::new(step).line());
+                        let mut written = Ok(());
+                        let mut on_step = |step: &Step| {
+                            if written.is_ok() {
+                                written = writeln!(out, "{}", TracedStep::new(step).line());
+                            }
+                        };
                         let on_step = session
                             .trace
                             .then_some(&mut on_step as &mut dyn FnMut(&Step));
-                        if !apply(&mut calculator, token, on_step).stopped {
+                        let stopped = apply(&mut calculator, token, on_step).stopped;
+                        written?;
+                        if !stopped {
                             writeln!(out, "{}: {}", canonical(token), still_running())?;
                         }
                     }
