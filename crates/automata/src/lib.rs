@@ -47,6 +47,6 @@ pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
     Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,
 };
-pub use strategy::{Refusal, Reply, Strategy};
+pub use strategy::{Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, Undefined};
 pub use torres::{Lamp, Torres};
 pub use view::{EndView, GameView, IllegalView, LampView, ReplyView, color_name};
