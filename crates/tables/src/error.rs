@@ -51,7 +51,7 @@ pub enum TableError {
 }
 
 /// What is wrong with a table file.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum FileError {
     #[error("truncated: {found} bytes, expected {expected}")]
     Truncated { found: u64, expected: u64 },
