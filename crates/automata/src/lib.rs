@@ -20,6 +20,7 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod replay;
 pub mod rook_box;
 pub mod seed_square;
 pub mod session;
@@ -42,6 +43,7 @@ pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use replay::{IllegalMoves, MoveList, ReplayStop};
 pub use rook_box::RookBox;
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
