@@ -366,3 +366,44 @@ fn start_positions_hold_the_strategy_piece() {
     let audit = audit(&QueenWaits, StartSet::All, Color::White);
     assert_eq!(audit.failures()[&FailureKind::OutsideRules], starts.len());
 }
+
+/// The names in reports and JSON (docs/json.md), in the defender's order
+/// of preference.
+#[test]
+fn failure_and_start_set_names_are_the_documented_ones() {
+    use ajedrecista_automata::{FailureKind, StartSet};
+    let names: Vec<&str> = [
+        FailureKind::Cycle,
+        FailureKind::LostPiece,
+        FailureKind::Stalemate,
+        FailureKind::IllegalMove,
+        FailureKind::WrongDisplay,
+        FailureKind::Refusal,
+        FailureKind::OutsideRules,
+    ]
+    .into_iter()
+    .map(FailureKind::name)
+    .collect();
+    assert_eq!(
+        names,
+        [
+            "cycle",
+            "lost_piece",
+            "stalemate",
+            "illegal_move",
+            "wrong_display",
+            "refusal",
+            "outside_rules"
+        ]
+    );
+    assert_eq!(StartSet::All.name(), "all");
+    assert_eq!(StartSet::Machine.name(), "machine");
+}
+
+#[test]
+fn start_sets_are_read_by_their_names() {
+    use ajedrecista_automata::StartSet;
+    assert_eq!("all".parse::<StartSet>(), Ok(StartSet::All));
+    assert_eq!("machine".parse::<StartSet>(), Ok(StartSet::Machine));
+    assert!("Machine".parse::<StartSet>().is_err());
+}
