@@ -94,14 +94,17 @@ impl Strategy for Perfect {
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
         Krk::from_board(board)
             .map(|_| ())
-            .ok_or(Refusal::Precondition(Precondition::NotKrk("perfect play")))
+            .ok_or(Refusal::Precondition(Precondition::NotKrk(
+                "the perfect automaton",
+            )))
     }
 
     fn start(&self, _start: &Chess) {}
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-        let krk = Krk::from_board(position.board())
-            .ok_or(Refusal::Precondition(Precondition::NotKrk("perfect play")))?;
+        let krk = Krk::from_board(position.board()).ok_or(Refusal::Precondition(
+            Precondition::NotKrk("the perfect automaton"),
+        ))?;
         let table = self
             .krk_table()
             .map_err(|err| Refusal::RuleUndefined(Undefined::TablesFailed(err.to_string())))?;
