@@ -193,13 +193,11 @@ impl Engine {
                         self.strategy, reply.reason
                     )?;
                     if self.strategy == StrategyName::PERFECT
-                        && let Some(dtm) = self
-                            .tables
-                            .probe(&position, Variant::Standard)
-                            .ok()
-                            .and_then(|value| value.white_mates_in(position.turn()))
+                        && let Ok(value) = self.tables.probe(&position, Variant::Standard)
+                        && let (Some(dtm), Some(plies)) =
+                            (value.white_mates_in(position.turn()), value.plies())
                     {
-                        writeln!(out, "info depth {} score mate {dtm}", 2 * dtm - 1)?;
+                        writeln!(out, "info depth {plies} score mate {dtm}")?;
                     }
                     return Ok(uci(reply.mv));
                 }
@@ -383,7 +381,7 @@ mod tests {
             ],
         );
         assert!(!text.contains("bestmove"));
-        assert!(text.contains("score mate 15"), "{text}");
+        assert!(text.contains("info depth 29 score mate 15"), "{text}");
         let text = talk(&mut engine, &["stop"]);
         assert!(text.starts_with("bestmove "));
         let text = talk(&mut engine, &["setoption name Strategy value nobody"]);
