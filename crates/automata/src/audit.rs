@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ajedrecista_tables::Variant;
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
+use strum::IntoEnumIterator;
 
 use crate::game::Game;
 use crate::krk::{board_key, three_men_board};
@@ -25,7 +26,8 @@ use crate::play::play;
 use crate::strategy::{Refusal, Strategy};
 
 /// Which start positions to audit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum StartSet {
     /// Every legal position that meets the automaton's preconditions.
     All,
@@ -34,11 +36,9 @@ pub enum StartSet {
 }
 
 impl StartSet {
+    /// The name used in reports and JSON.
     pub fn name(self) -> &'static str {
-        match self {
-            StartSet::All => "all",
-            StartSet::Machine => "machine",
-        }
+        self.into()
     }
 }
 
@@ -129,7 +129,10 @@ pub fn start_positions<S: Strategy>(strategy: &S, set: StartSet, side: Color) ->
 
 /// How an automaton fails to mate. The order is the defender's preference
 /// when several are within reach.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, strum::IntoStaticStr, strum::EnumIter,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum FailureKind {
     /// The defender can make the game go round for ever.
     Cycle,
@@ -150,27 +153,9 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    pub const ALL: [FailureKind; 7] = [
-        FailureKind::Cycle,
-        FailureKind::LostPiece,
-        FailureKind::Stalemate,
-        FailureKind::IllegalMove,
-        FailureKind::WrongDisplay,
-        FailureKind::Refusal,
-        FailureKind::OutsideRules,
-    ];
-
     /// The name used in reports and JSON.
     pub fn name(self) -> &'static str {
-        match self {
-            FailureKind::Cycle => "cycle",
-            FailureKind::LostPiece => "lost_piece",
-            FailureKind::Stalemate => "stalemate",
-            FailureKind::IllegalMove => "illegal_move",
-            FailureKind::WrongDisplay => "wrong_display",
-            FailureKind::Refusal => "refusal",
-            FailureKind::OutsideRules => "outside_rules",
-        }
+        self.into()
     }
 
     fn of(refusal: &Refusal) -> FailureKind {
@@ -557,7 +542,7 @@ impl Audit {
     /// Failures counted by kind (every kind listed, zero included).
     pub fn failures(&self) -> BTreeMap<FailureKind, usize> {
         let mut counts: BTreeMap<FailureKind, usize> =
-            FailureKind::ALL.iter().map(|kind| (*kind, 0)).collect();
+            FailureKind::iter().map(|kind| (kind, 0)).collect();
         for result in &self.results {
             if let Outcome::Failure(kind) = result.outcome {
                 *counts.entry(kind).or_default() += 1;

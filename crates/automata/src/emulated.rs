@@ -17,8 +17,7 @@ use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 use crate::calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 use crate::krk::Krk;
-use crate::mk61_rook::WHY_TURN;
-use crate::strategy::{Refusal, Reply, Strategy, legal_move};
+use crate::strategy::{Cause, Precondition, Refusal, Reply, Strategy, legal_move};
 
 /// The white king's square in the queen program: it never moves.
 pub const QUEEN_KING: Square = Square::C3;
@@ -59,11 +58,7 @@ impl Strategy for Mk61Queen {
             && board.king_of(Color::Black).is_some();
         match ok {
             true => Ok(()),
-            false => Err(Refusal::Precondition(
-                "the queen program starts with the white king on c3, the queen on g7 and a \
-                 lone black king"
-                    .into(),
-            )),
+            false => Err(Refusal::Precondition(Precondition::NotQueenStart)),
         }
     }
 
@@ -81,9 +76,7 @@ impl Strategy for Mk61Queen {
             board.king_of(Color::Black),
             (board.queens() & board.by_color(Color::White)).single_square(),
         ) else {
-            return Err(Refusal::Precondition(
-                "the queen program plays king and queen against king only".into(),
-            ));
+            return Err(Refusal::Precondition(Precondition::NotKqk));
         };
         calculator_reply(position, memory, black_king, white_king, queen)
     }
@@ -104,9 +97,9 @@ pub struct Mk61RookEmulated {
 }
 
 fn read_krk(board: &Board) -> Result<Krk, Refusal> {
-    Krk::from_board(board).ok_or_else(|| {
-        Refusal::Precondition("the rook program plays king and rook against king only".into())
-    })
+    Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
+        "the rook program",
+    )))
 }
 
 impl Strategy for Mk61RookEmulated {
@@ -184,16 +177,14 @@ fn calculator_reply(
             (piece, to, "the rook program's rook check")
         }
         (ChessProgram::Rook, Shown::BadPosition, _) => {
-            return Err(Refusal::Precondition(WHY_TURN.to_string()));
+            return Err(Refusal::Precondition(Precondition::TurnTheBoard));
         }
         _ => {
-            return Err(Refusal::WrongDisplay(format!(
-                "the calculator shows {turn}, not a move"
-            )));
+            return Err(Refusal::WrongDisplay(turn.to_string()));
         }
     };
     let shown = turn.to_string();
-    let mv = legal_move(position, from, to, &format!("the display {shown}"))?;
+    let mv = legal_move(position, from, to, Cause::Display(shown.clone()))?;
     let reply = Reply {
         mv,
         reason,

@@ -20,6 +20,7 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod replay;
 pub mod rook_box;
 pub mod seed_square;
 pub mod session;
@@ -42,11 +43,12 @@ pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use replay::{IllegalMoves, MoveList, ReplayStop};
 pub use rook_box::RookBox;
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
     Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,
 };
-pub use strategy::{Refusal, Reply, Strategy};
+pub use strategy::{Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, Undefined};
 pub use torres::{Lamp, Torres};
 pub use view::{EndView, GameView, IllegalView, LampView, ReplyView, color_name};

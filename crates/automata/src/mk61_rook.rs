@@ -14,7 +14,9 @@ use shakmaty::{Board, Chess, Position};
 
 use crate::krk::{Krk, unturned};
 use crate::seed_square::{square_digits, square_of_digits};
-use crate::strategy::{Refusal, Reply, Strategy, legal_move};
+use crate::strategy::{
+    Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, WHY_TURN, legal_move,
+};
 
 /// What happens when the calculator shows `9------0.`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -112,7 +114,6 @@ impl Registers {
 }
 
 /// Why the program chose an answer.
-pub(crate) const WHY_TURN: &str = "9------0.: turn the board by 90 degrees";
 const WHY_MOVE_ROOK: &str = "MoveRook: rook to the far half";
 const WHY_CUT: &str = "rook cuts off the black king";
 const WHY_KING_UP: &str = "king up towards the black king";
@@ -199,9 +200,9 @@ impl Mk61Rook {
 }
 
 fn read(board: &Board) -> Result<Krk, Refusal> {
-    Krk::from_board(board).ok_or_else(|| {
-        Refusal::Precondition("the rook program plays king and rook against king only".into())
-    })
+    Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
+        "the rook program",
+    )))
 }
 
 impl Strategy for Mk61Rook {
@@ -222,11 +223,7 @@ impl Strategy for Mk61Rook {
         let accepted = (0..self.orientations())
             .any(|turns| self.answer(&krk.turned(turns), true).0 != Answer::TurnTheBoard);
         match accepted {
-            false => Err(Refusal::Precondition(format!(
-                "{WHY_TURN} (the white king must stand two ranks or more below the black king, \
-                 and the rook off the black king's file and the files next to it unless the \
-                 white men share a file)"
-            ))),
+            false => Err(Refusal::Precondition(Precondition::RookProgramStart)),
             true => Ok(()),
         }
     }
@@ -257,9 +254,12 @@ impl Strategy for Mk61Rook {
                 Answer::Rook { x, y } | Answer::RookCheck { x, y } => (krk.rook, x, y),
             };
             let to = square_of_digits(x, y).ok_or_else(|| {
-                Refusal::IllegalMove(format!("{reason}: the answer {answer} leaves the board"))
+                Refusal::IllegalMove(OwnIllegalMove::OffBoard {
+                    cause: Cause::Rule(reason),
+                    answer: answer.to_string(),
+                })
             })?;
-            let mv = legal_move(position, from, unturned(to, turns), reason)?;
+            let mv = legal_move(position, from, unturned(to, turns), Cause::Rule(reason))?;
             let display = match extra_turns {
                 0 => answer.to_string(),
                 n => format!("{} x{n}, then {answer}", Answer::TurnTheBoard),
@@ -276,8 +276,8 @@ impl Strategy for Mk61Rook {
             return Ok((reply, memory));
         }
         Err(Refusal::Precondition(match self.on_signal {
-            OnSignal::Stop => WHY_TURN.to_string(),
-            OnSignal::TurnTheBoard => format!("{WHY_TURN}, in all four orientations"),
+            OnSignal::Stop => Precondition::TurnTheBoard,
+            OnSignal::TurnTheBoard => Precondition::TurnTheBoardEveryWay,
         }))
     }
 }

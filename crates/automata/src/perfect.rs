@@ -8,7 +8,7 @@ use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::audit::{Audit, Outcome};
 use crate::krk::Krk;
-use crate::strategy::{Refusal, Reply, Strategy};
+use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
 
 /// The table of a king and one piece against a king, probed by the three
 /// squares: the audit asks it for every move of every node, so no board is
@@ -92,22 +92,24 @@ impl Strategy for Perfect {
     }
 
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        Krk::from_board(board).map(|_| ()).ok_or_else(|| {
-            Refusal::Precondition("perfect play is audited for king and rook against king".into())
-        })
+        Krk::from_board(board)
+            .map(|_| ())
+            .ok_or(Refusal::Precondition(Precondition::NotKrk(
+                "the perfect automaton",
+            )))
     }
 
     fn start(&self, _start: &Chess) {}
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-        let krk = Krk::from_board(position.board()).ok_or_else(|| {
-            Refusal::Precondition("perfect play is audited for king and rook against king".into())
-        })?;
+        let krk = Krk::from_board(position.board()).ok_or(Refusal::Precondition(
+            Precondition::NotKrk("the perfect automaton"),
+        ))?;
         let table = self
             .krk_table()
-            .map_err(|err| Refusal::RuleUndefined(format!("the tables cannot answer: {err}")))?;
-        let mv = shortest_mate(table, &krk, position)
-            .ok_or_else(|| Refusal::RuleUndefined("the tables give White no win here".into()))?;
+            .map_err(|err| Refusal::RuleUndefined(Undefined::TablesFailed(err.to_string())))?;
+        let mv =
+            shortest_mate(table, &krk, position).ok_or(Refusal::RuleUndefined(Undefined::NoWin))?;
         let reply = Reply {
             mv,
             reason: "shortest mate by the tables",

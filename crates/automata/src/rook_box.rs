@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::krk::Krk;
-use crate::strategy::{Refusal, Reply, Strategy};
+use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
 
 /// The box method. It remembers nothing: each move follows from the board.
 #[derive(Debug, Clone, Copy, Default)]
@@ -258,9 +258,7 @@ fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> 
             return Ok((mv, DIVIDE));
         }
     }
-    Err(Refusal::RuleUndefined(
-        "no rule of the box method gives a move here".into(),
-    ))
+    Err(Refusal::RuleUndefined(Undefined::NoBoxRule))
 }
 
 impl Strategy for RookBox {
@@ -273,13 +271,11 @@ impl Strategy for RookBox {
     /// King and rook against king, the rook already between the kings:
     /// the box the method starts from.
     fn precondition(&self, board: &shakmaty::Board) -> Result<(), Refusal> {
-        let krk = Krk::from_board(board).ok_or_else(|| {
-            Refusal::Precondition("the box method is for king and rook against king".into())
-        })?;
+        let krk = Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
+            "the box method",
+        )))?;
         if !rook_divides(&krk) {
-            return Err(Refusal::Precondition(
-                "the rook's file or rank must lie between the kings (the box)".into(),
-            ));
+            return Err(Refusal::Precondition(Precondition::NoBox));
         }
         Ok(())
     }
@@ -287,9 +283,9 @@ impl Strategy for RookBox {
     fn start(&self, _start: &Chess) {}
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-        let krk = Krk::from_board(position.board()).ok_or_else(|| {
-            Refusal::Precondition("the box method is for king and rook against king".into())
-        })?;
+        let krk = Krk::from_board(position.board()).ok_or(Refusal::Precondition(
+            Precondition::NotKrk("the box method"),
+        ))?;
         debug_assert_eq!(position.turn(), Color::White);
         let (mv, reason) = decide(position, &krk)?;
         Ok((

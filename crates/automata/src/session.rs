@@ -48,8 +48,10 @@ impl Opening {
     }
 }
 
-/// Why the person's input is not a move: the lamp's reason.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the person's input is not a move: the lamp's reason. Its kind's
+/// name (`kind()`) is the variant's name in snake case.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum IllegalMove {
     #[error("no move given")]
     Empty,
@@ -83,18 +85,7 @@ pub enum IllegalMove {
 impl IllegalMove {
     /// A stable name of the kind, for tests and JSON.
     pub fn kind(&self) -> &'static str {
-        match self {
-            IllegalMove::Empty => "empty",
-            IllegalMove::Garbage(_) => "garbage",
-            IllegalMove::OffBoard(_) => "off_board",
-            IllegalMove::NotKingMove(_) => "not_king_move",
-            IllegalMove::NotOneStep { .. } => "not_one_step",
-            IllegalMove::NextToWhiteKing(_) => "next_to_white_king",
-            IllegalMove::Attacked { .. } => "attacked",
-            IllegalMove::Occupied(_) => "occupied",
-            IllegalMove::NotAStart { .. } => "not_a_start",
-            IllegalMove::PlacementNeedsSquare => "placement_needs_square",
-        }
+        self.into()
     }
 }
 

@@ -1,7 +1,7 @@
 //! What an automaton is: a rule that picks White's move from the position
 //! and from whatever it remembers of the game so far.
 
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
 use std::hash::Hash;
 
 use ajedrecista_tables::Variant;
@@ -84,17 +84,114 @@ pub enum Refusal {
     /// The position is not one the automaton was built to start from or to
     /// meet; the machine says so (e.g. the calculator's "turn the board").
     #[error("precondition not met: {0}")]
-    Precondition(String),
+    Precondition(Precondition),
     /// The automaton's rules say nothing about this position.
     #[error("rule undefined here: {0}")]
-    RuleUndefined(String),
+    RuleUndefined(Undefined),
     /// The rules name a move that the laws of chess forbid.
     #[error("own move illegal: {0}")]
-    IllegalMove(String),
+    IllegalMove(OwnIllegalMove),
     /// The machine shows something that is neither a move nor one of its
-    /// signals (the calculator's display cannot be read as a move).
-    #[error("wrong display: {0}")]
+    /// signals (the calculator's display, as shown, cannot be read as a
+    /// move).
+    #[error("wrong display: the calculator shows {0}, not a move")]
     WrongDisplay(String),
+}
+
+/// The calculator's signal to turn the board (the rook program's
+/// `9------0.`).
+pub(crate) const WHY_TURN: &str = "9------0.: turn the board by 90 degrees";
+
+/// Which precondition of an automaton a position fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Precondition {
+    /// Not king and rook against king; the automaton named plays nothing
+    /// else.
+    #[error("{0} plays king and rook against king only")]
+    NotKrk(&'static str),
+    /// Not king and queen against king (the queen program).
+    #[error("the queen program plays king and queen against king only")]
+    NotKqk,
+    /// The queen program starts from one position only.
+    #[error(
+        "the queen program starts with the white king on c3, the queen on g7 and a lone black king"
+    )]
+    NotQueenStart,
+    /// El Ajedrecista's rook stands on a middle file.
+    #[error("the rook must stand on the a, b, g or h-file (it is on {0})")]
+    RookFile(shakmaty::Square),
+    /// El Ajedrecista's rook rank does not separate the kings.
+    #[error(
+        "the rook's rank must separate the kings (white king on one side, black king on the other)"
+    )]
+    RookRankApart,
+    /// The box method's rook does not fence the black king in.
+    #[error("the rook's file or rank must lie between the kings (the box)")]
+    NoBox,
+    /// The rook program shows `9------0.`.
+    #[error("{WHY_TURN}")]
+    TurnTheBoard,
+    /// The rook program shows `9------0.` however the board is turned.
+    #[error("{WHY_TURN}, in all four orientations")]
+    TurnTheBoardEveryWay,
+    /// The rook program refuses the start (its conditions spelt out).
+    #[error(
+        "{WHY_TURN} (the white king must stand two ranks or more below the black king, and the \
+         rook off the black king's file and the files next to it unless the white men share a \
+         file)"
+    )]
+    RookProgramStart,
+}
+
+/// Why an automaton's rules give no move.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Undefined {
+    /// El Ajedrecista's tempo move with the rook on c-f.
+    #[error("the tempo move is defined for a rook on a, b, g or h only (rook on {0})")]
+    TempoFile(shakmaty::Square),
+    /// The tables could not be read or built; the tables' own error text.
+    #[error("the tables cannot answer: {0}")]
+    TablesFailed(String),
+    /// The tables give White no win.
+    #[error("the tables give White no win here")]
+    NoWin,
+    /// None of the box method's rules applies.
+    #[error("no rule of the box method gives a move here")]
+    NoBoxRule,
+}
+
+/// What asked for a move: a rule of the automaton, or what the calculator
+/// showed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A rule's short reason, e.g. "rule 4: tempo".
+    Rule(&'static str),
+    /// The calculator's display, as shown.
+    Display(String),
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Rule(reason) => f.write_str(reason),
+            Cause::Display(shown) => write!(f, "the display {shown}"),
+        }
+    }
+}
+
+/// The illegal move an automaton's rules asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum OwnIllegalMove {
+    /// A move the laws of chess forbid.
+    #[error("{cause}: {from}-{to} is not legal")]
+    NotLegal {
+        cause: Cause,
+        from: shakmaty::Square,
+        to: shakmaty::Square,
+    },
+    /// A move to a square off the board (the rook program's answer).
+    #[error("{cause}: the answer {answer} leaves the board")]
+    OffBoard { cause: Cause, answer: String },
 }
 
 /// The legal move of the piece on `from` to `to`, or the refusal that names
@@ -103,11 +200,15 @@ pub fn legal_move(
     position: &Chess,
     from: Square,
     to: Square,
-    reason: &str,
+    cause: Cause,
 ) -> Result<Move, Refusal> {
     position
         .legal_moves()
         .into_iter()
         .find(|mv| mv.from() == Some(from) && mv.to() == to)
-        .ok_or_else(|| Refusal::IllegalMove(format!("{reason}: {from}-{to} is not legal")))
+        .ok_or(Refusal::IllegalMove(OwnIllegalMove::NotLegal {
+            cause,
+            from,
+            to,
+        }))
 }

@@ -4,7 +4,7 @@
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::krk::{Krk, file_of, rank_of, square_at};
-use crate::strategy::{Refusal, Reply, Strategy, legal_move};
+use crate::strategy::{Cause, Precondition, Refusal, Reply, Strategy, Undefined, legal_move};
 
 /// El Ajedrecista. It remembers nothing: each move follows from the board.
 #[derive(Debug, Clone, Copy, Default)]
@@ -66,21 +66,13 @@ impl Frame {
 
 /// The men and their frame, if they meet the machine's preconditions.
 fn read(board: &Board) -> Result<(Krk, Frame), Refusal> {
-    let krk = Krk::from_board(board).ok_or_else(|| {
-        Refusal::Precondition("El Ajedrecista plays king and rook against king only".into())
-    })?;
+    let krk = Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
+        "El Ajedrecista",
+    )))?;
     if ![File::A, File::B, File::G, File::H].contains(&krk.rook.file()) {
-        return Err(Refusal::Precondition(format!(
-            "the rook must stand on the a, b, g or h-file (it is on {})",
-            krk.rook
-        )));
+        return Err(Refusal::Precondition(Precondition::RookFile(krk.rook)));
     }
-    let frame = Frame::of(&krk).ok_or_else(|| {
-        Refusal::Precondition(
-            "the rook's rank must separate the kings (white king on one side, black king on the other)"
-                .into(),
-        )
-    })?;
+    let frame = Frame::of(&krk).ok_or(Refusal::Precondition(Precondition::RookRankApart))?;
     Ok((krk, frame))
 }
 
@@ -109,7 +101,7 @@ impl Strategy for Torres {
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
         let (krk, frame) = read(position.board())?;
         let (from, to, reason) = decide(&krk, frame)?;
-        let mv = legal_move(position, from, to, reason)?;
+        let mv = legal_move(position, from, to, Cause::Rule(reason))?;
         let reply = Reply {
             mv,
             reason,
@@ -154,10 +146,7 @@ fn decide(krk: &Krk, frame: Frame) -> Result<(Square, Square, &'static str), Ref
             6 => 7,
             7 => 6,
             _ => {
-                return Err(Refusal::RuleUndefined(format!(
-                    "the tempo move is defined for a rook on a, b, g or h only (rook on {})",
-                    krk.rook
-                )));
+                return Err(Refusal::RuleUndefined(Undefined::TempoFile(krk.rook)));
             }
         };
         let to = square_at(file, rank_of(krk.rook)).expect("file and rank on the board");

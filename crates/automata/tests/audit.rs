@@ -3,8 +3,8 @@
 
 use ajedrecista_automata::strategy::legal_move;
 use ajedrecista_automata::{
-    FailureKind, GameEnd, GameGraph, Mk61Rook, OnSignal, Outcome, Refusal, Reply, StartSet,
-    Strategy, Torres, audit, start_positions,
+    Cause, FailureKind, GameEnd, GameGraph, Mk61Rook, OnSignal, Outcome, Precondition, Refusal,
+    Reply, StartSet, Strategy, Torres, Undefined, audit, start_positions,
 };
 use shakmaty::{Board, Chess, Color, Position, Square};
 
@@ -139,7 +139,9 @@ impl Strategy for Shuffle {
         if rook_on_a1 && king_on_h1 {
             Ok(())
         } else {
-            Err(Refusal::Precondition("rook a1, king h1".into()))
+            Err(Refusal::Precondition(Precondition::NotKrk(
+                "a test strategy",
+            )))
         }
     }
 
@@ -153,7 +155,7 @@ impl Strategy for Shuffle {
         } else {
             (Square::B1, Square::A1)
         };
-        let mv = legal_move(position, from, to, "shuffle")?;
+        let mv = legal_move(position, from, to, Cause::Rule("shuffle"))?;
         Ok((
             Reply {
                 mv,
@@ -344,12 +346,14 @@ fn start_positions_hold_the_strategy_piece() {
         fn precondition(&self, board: &Board) -> Result<(), Refusal> {
             match board.king_of(Color::White) {
                 Some(Square::C3) => Ok(()),
-                _ => Err(Refusal::Precondition("the white king stands on c3".into())),
+                _ => Err(Refusal::Precondition(Precondition::NotKrk(
+                    "a test strategy",
+                ))),
             }
         }
         fn start(&self, _start: &Chess) {}
         fn reply(&self, _position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-            Err(Refusal::RuleUndefined("waits".into()))
+            Err(Refusal::RuleUndefined(Undefined::NoWin))
         }
     }
     let starts = start_positions(&QueenWaits, StartSet::All, Color::White);
@@ -361,4 +365,45 @@ fn start_positions_hold_the_strategy_piece() {
     }
     let audit = audit(&QueenWaits, StartSet::All, Color::White);
     assert_eq!(audit.failures()[&FailureKind::OutsideRules], starts.len());
+}
+
+/// The names in reports and JSON (docs/json.md), in the defender's order
+/// of preference.
+#[test]
+fn failure_and_start_set_names_are_the_documented_ones() {
+    use ajedrecista_automata::{FailureKind, StartSet};
+    let names: Vec<&str> = [
+        FailureKind::Cycle,
+        FailureKind::LostPiece,
+        FailureKind::Stalemate,
+        FailureKind::IllegalMove,
+        FailureKind::WrongDisplay,
+        FailureKind::Refusal,
+        FailureKind::OutsideRules,
+    ]
+    .into_iter()
+    .map(FailureKind::name)
+    .collect();
+    assert_eq!(
+        names,
+        [
+            "cycle",
+            "lost_piece",
+            "stalemate",
+            "illegal_move",
+            "wrong_display",
+            "refusal",
+            "outside_rules"
+        ]
+    );
+    assert_eq!(StartSet::All.name(), "all");
+    assert_eq!(StartSet::Machine.name(), "machine");
+}
+
+#[test]
+fn start_sets_are_read_by_their_names() {
+    use ajedrecista_automata::StartSet;
+    assert_eq!("all".parse::<StartSet>(), Ok(StartSet::All));
+    assert_eq!("machine".parse::<StartSet>(), Ok(StartSet::Machine));
+    assert!("Machine".parse::<StartSet>().is_err());
 }

@@ -2,8 +2,8 @@
 //! checks the audit and the tables against each other.
 
 use ajedrecista_automata::{
-    FailureKind, Perfect, StartSet, Torres, audit, excess_over_perfect, perfect_defence,
-    perfect_moves, play,
+    FailureKind, Perfect, Precondition, StartSet, Torres, Undefined, audit, excess_over_perfect,
+    perfect_defence, perfect_moves, play,
 };
 use std::sync::Arc;
 
@@ -99,7 +99,9 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
         fn precondition(&self, board: &Board) -> Result<(), Refusal> {
             match board.king_of(Color::White) {
                 Some(Square::C3) => Ok(()),
-                _ => Err(Refusal::Precondition("the white king stands on c3".into())),
+                _ => Err(Refusal::Precondition(Precondition::NotKrk(
+                    "a test strategy",
+                ))),
             }
         }
         fn start(&self, _start: &Chess) {}
@@ -107,7 +109,7 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
             let moves = self
                 .0
                 .moves(position, self.variant())
-                .map_err(|err| Refusal::RuleUndefined(err.to_string()))?;
+                .map_err(|err| Refusal::RuleUndefined(Undefined::TablesFailed(err.to_string())))?;
             match moves.first() {
                 Some(&(mv, Value::Win(_))) => Ok((
                     Reply {
@@ -117,7 +119,7 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
                     },
                     (),
                 )),
-                _ => Err(Refusal::RuleUndefined("no win".into())),
+                _ => Err(Refusal::RuleUndefined(Undefined::NoWin)),
             }
         }
     }

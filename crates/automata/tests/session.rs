@@ -268,3 +268,50 @@ fn numeric_and_calculator_notation() {
     assert_eq!(calculator_display(rook, false), "25.");
     assert_eq!(calculator_display(rook, true), "1. 25");
 }
+
+/// The lamp kinds' names (JSON, docs/json.md) for every variant.
+#[test]
+fn every_lamp_kind_has_its_documented_name() {
+    use ajedrecista_automata::{IllegalMove, NotKingMove, StrategyName};
+    use shakmaty::{Role, Square};
+    let kinds: Vec<&str> = [
+        IllegalMove::Empty,
+        IllegalMove::Garbage("x".into()),
+        IllegalMove::OffBoard("i9".into()),
+        IllegalMove::NotKingMove(NotKingMove::NoSuchMan(Role::Queen)),
+        IllegalMove::NotOneStep {
+            from: Square::A1,
+            to: Square::A3,
+        },
+        IllegalMove::NextToWhiteKing(Square::A1),
+        IllegalMove::Attacked {
+            square: Square::A1,
+            attacker: Role::Rook,
+            from: Square::A8,
+        },
+        IllegalMove::Occupied(Square::A1),
+        IllegalMove::NotAStart {
+            square: Square::A1,
+            strategy: StrategyName::TORRES,
+        },
+        IllegalMove::PlacementNeedsSquare,
+    ]
+    .iter()
+    .map(IllegalMove::kind)
+    .collect();
+    assert_eq!(
+        kinds,
+        [
+            "empty",
+            "garbage",
+            "off_board",
+            "not_king_move",
+            "not_one_step",
+            "next_to_white_king",
+            "attacked",
+            "occupied",
+            "not_a_start",
+            "placement_needs_square"
+        ]
+    );
+}

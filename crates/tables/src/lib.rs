@@ -31,6 +31,6 @@ pub use position::{CastlingRights, FenError, read_fen};
 pub use solve::{Progress, Subtables, build};
 pub use summary::{SideSummary, summarize};
 pub use table::Table;
-pub use tablebase::{Event, TABLES_ENV, Tablebase};
+pub use tablebase::{Event, TABLES_ENV, Tablebase, Unusable};
 pub use value::{Value, Wdl};
 pub use variant::Variant;

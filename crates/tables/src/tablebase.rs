@@ -11,7 +11,7 @@ use std::{
 use shakmaty::{Chess, Color, Move, Position, Role};
 
 use crate::{
-    error::TableError,
+    error::{FileError, TableError},
     file,
     material::Material,
     solve::{self, Progress, Subtables},
@@ -23,11 +23,22 @@ use crate::{
 /// The environment variable that names the cache folder.
 pub const TABLES_ENV: &str = "AJEDRECISTA_TABLES";
 
+/// Why a cached table file is not used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unusable {
+    /// It could not be read (the system's error kind).
+    #[error("{0}")]
+    Io(std::io::ErrorKind),
+    /// It was read and failed a check.
+    #[error(transparent)]
+    File(FileError),
+}
+
 /// Something that happened while getting a table, for the caller to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A cached file was unreadable or corrupt and is being rebuilt.
-    Rebuilding { path: PathBuf, reason: String },
+    Rebuilding { path: PathBuf, reason: Unusable },
     /// A table is being built from scratch.
     Building {
         material: Material,
@@ -166,7 +177,10 @@ impl Tablebase {
                 Err(file::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
                 Err(err) => self.event(Event::Rebuilding {
                     path: path.clone(),
-                    reason: err.to_string(),
+                    reason: match err {
+                        file::ReadError::Io(err) => Unusable::Io(err.kind()),
+                        file::ReadError::File(err) => Unusable::File(err),
+                    },
                 }),
             }
         }

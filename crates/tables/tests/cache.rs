@@ -6,7 +6,9 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use ajedrecista_tables::{Event, Material, Tablebase, Variant, file_name, summarize};
+use ajedrecista_tables::{
+    Event, FileError, Material, Tablebase, Unusable, Variant, file_name, summarize,
+};
 
 fn recording(dir: &std::path::Path) -> (Tablebase, Arc<Mutex<Vec<Event>>>) {
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -56,7 +58,7 @@ fn a_saved_table_is_loaded_without_a_build() {
     );
 }
 
-fn damaged_file_is_rebuilt(damage: impl Fn(&mut Vec<u8>), reason: &str) {
+fn damaged_file_is_rebuilt(damage: impl Fn(&mut Vec<u8>), expected: impl Fn(&FileError) -> bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(file_name(&krk(), Variant::Standard));
     let (tb, _) = recording(dir.path());
@@ -71,7 +73,7 @@ fn damaged_file_is_rebuilt(damage: impl Fn(&mut Vec<u8>), reason: &str) {
     assert_eq!(good, again);
     let events = events.lock().unwrap();
     assert!(
-        matches!(&events[0], Event::Rebuilding { reason: r, .. } if r.contains(reason)),
+        matches!(&events[0], Event::Rebuilding { reason: Unusable::File(r), .. } if expected(r)),
         "{events:?}"
     );
     assert_eq!(
@@ -83,20 +85,26 @@ fn damaged_file_is_rebuilt(damage: impl Fn(&mut Vec<u8>), reason: &str) {
 
 #[test]
 fn a_truncated_file_is_rebuilt() {
-    damaged_file_is_rebuilt(|b| b.truncate(b.len() - 100), "truncated");
+    damaged_file_is_rebuilt(
+        |b| b.truncate(b.len() - 100),
+        |r| matches!(r, FileError::Truncated { .. }),
+    );
 }
 
 #[test]
 fn a_corrupt_body_is_rebuilt() {
-    damaged_file_is_rebuilt(|b| b[5000] ^= 0x40, "checksum");
+    damaged_file_is_rebuilt(|b| b[5000] ^= 0x40, |r| *r == FileError::Checksum);
 }
 
 #[test]
 fn a_foreign_file_is_rebuilt() {
-    damaged_file_is_rebuilt(|b| b[0] = b'X', "magic");
+    damaged_file_is_rebuilt(|b| b[0] = b'X', |r| *r == FileError::BadMagic);
 }
 
 #[test]
 fn a_file_of_another_table_is_rebuilt() {
-    damaged_file_is_rebuilt(|b| b[13] = b'Q', "expected KRvK");
+    damaged_file_is_rebuilt(
+        |b| b[13] = b'Q',
+        |r| matches!(r, FileError::WrongTable { expected, .. } if expected == "KRvK (standard)"),
+    );
 }

@@ -35,15 +35,10 @@ impl AuditKey {
         if let Some(why) = strategy.entry().audit_too_slow {
             return Err(ApiError::unprocessable(why));
         }
-        let starts = match query.starts.as_deref().unwrap_or("all") {
-            "all" => StartSet::All,
-            "machine" => StartSet::Machine,
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "starts {other:?}: all or machine"
-                )));
-            }
-        };
+        let starts = query.starts.as_deref().unwrap_or("all");
+        let starts = starts
+            .parse::<StartSet>()
+            .map_err(|_| ApiError::bad_request(format!("starts {starts:?}: all or machine")))?;
         let side = match query.side.as_deref().unwrap_or("white") {
             "white" => Color::White,
             "black" => Color::Black,

@@ -1,17 +1,12 @@
 //! `ajedrecista uci`: the automata as a UCI engine, so that chess GUIs and
 //! libraries can play against them.
 
-use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use ajedrecista_automata::{
-    DEFAULT_ILLEGAL_LIMIT, GameEnd, IllegalCount, MachineMove, Opening, Session, StrategyName,
-};
+use ajedrecista_automata::{DEFAULT_ILLEGAL_LIMIT, IllegalMoves, MoveList, StrategyName};
 use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
-use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::tables_args::TablesArgs;
 
@@ -34,12 +29,10 @@ pub struct Args {
 struct Engine {
     tables: Arc<Tablebase>,
     strategy: StrategyName,
-    illegal_limit: u32,
-    /// Illegal moves met in `position` commands since `ucinewgame`, each
-    /// counted once (position and move).
-    illegal: HashSet<(String, String)>,
-    start: Chess,
-    moves: Vec<Move>,
+    /// Illegal moves met in `position` commands since `ucinewgame`.
+    illegal: IllegalMoves,
+    /// The game of the last `position` command.
+    game: MoveList,
     /// A `go infinite` or `go ponder` answer, held until `stop`.
     pending: Option<String>,
 }
@@ -63,10 +56,8 @@ impl Engine {
         Engine {
             tables,
             strategy: StrategyName::TORRES,
-            illegal_limit: DEFAULT_ILLEGAL_LIMIT,
-            illegal: HashSet::new(),
-            start: Chess::default(),
-            moves: Vec::new(),
+            illegal: IllegalMoves::new(DEFAULT_ILLEGAL_LIMIT),
+            game: MoveList::read(Chess::default(), &[]),
             pending: None,
         }
     }
@@ -97,8 +88,7 @@ impl Engine {
             Some("isready") => writeln!(out, "readyok")?,
             Some("ucinewgame") => {
                 self.illegal.clear();
-                self.start = Chess::default();
-                self.moves.clear();
+                self.game = MoveList::read(Chess::default(), &[]);
             }
             Some("setoption") => self.set_option(&words.collect::<Vec<_>>(), out)?,
             Some("position") => self.position(&words.collect::<Vec<_>>(), out)?,
@@ -137,7 +127,7 @@ impl Engine {
                 Err(err) => writeln!(out, "info string {err}")?,
             },
             "illegalmovelimit" => match value.trim().parse::<u32>() {
-                Ok(limit) if limit <= MAX_ILLEGAL_LIMIT => self.illegal_limit = limit,
+                Ok(limit) if limit <= MAX_ILLEGAL_LIMIT => self.illegal.limit = limit,
                 _ => writeln!(
                     out,
                     "info string IllegalMoveLimit {value:?} is not 0-{MAX_ILLEGAL_LIMIT}"
@@ -167,61 +157,34 @@ impl Engine {
             }
             _ => return writeln!(out, "info string position needs startpos or fen"),
         };
-        let mut position = start.clone();
-        let mut played = Vec::new();
-        for &text in moves {
-            let mv = text
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|uci| uci.to_move(&position).ok());
-            let Some(mv) = mv else {
-                let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
-                self.illegal.insert((fen, text.to_string()));
-                writeln!(
-                    out,
-                    "info string illegal move {text} ({}); the moves after it are ignored",
-                    self.illegal_count()
-                )?;
-                break;
-            };
-            position.play_unchecked(mv);
-            played.push(mv);
+        self.game = MoveList::read(start, moves);
+        self.illegal.record(&self.game);
+        if let Some(text) = &self.game.illegal {
+            writeln!(
+                out,
+                "info string illegal move {text} ({}); the moves after it are ignored",
+                self.illegal.count()
+            )?;
         }
-        self.start = start;
-        self.moves = played;
         Ok(())
-    }
-
-    /// The illegal moves met so far against the limit.
-    fn illegal_count(&self) -> IllegalCount {
-        IllegalCount {
-            count: self.illegal.len() as u32,
-            limit: self.illegal_limit,
-        }
-    }
-
-    fn current(&self) -> Chess {
-        let mut position = self.start.clone();
-        for &mv in &self.moves {
-            position.play_unchecked(mv);
-        }
-        position
     }
 
     /// The answer to `go`, with `info` lines on the way.
     fn best_move(&self, out: &mut impl Write) -> io::Result<String> {
-        let position = self.current();
+        let position = self.game.position();
         if position.legal_moves().is_empty() {
             writeln!(out, "info string no legal move")?;
             return Ok("0000".into());
         }
-        if self.illegal_count().stopped() {
-            let end = GameEnd::IllegalMoves(self.illegal_count().count);
+        if let Some(end) = self.illegal.end() {
             writeln!(out, "info string {end}")?;
             return Ok("0000".into());
         }
         let why_not = if position.turn() == shakmaty::Color::White {
-            match self.automaton_move() {
+            match self
+                .game
+                .automaton_move(Arc::clone(&self.tables), self.strategy)
+            {
                 Ok(reply) => {
                     let display = reply.display;
                     writeln!(
@@ -230,17 +193,15 @@ impl Engine {
                         self.strategy, reply.reason
                     )?;
                     if self.strategy == StrategyName::PERFECT
-                        && let Some(dtm) = self
-                            .tables
-                            .probe(&position, Variant::Standard)
-                            .ok()
-                            .and_then(|value| value.white_mates_in(position.turn()))
+                        && let Ok(value) = self.tables.probe(&position, Variant::Standard)
+                        && let (Some(dtm), Some(plies)) =
+                            (value.white_mates_in(position.turn()), value.plies())
                     {
-                        writeln!(out, "info depth {} score mate {dtm}", 2 * dtm - 1)?;
+                        writeln!(out, "info depth {plies} score mate {dtm}")?;
                     }
                     return Ok(uci(reply.mv));
                 }
-                Err(why) => why,
+                Err(why) => why.to_string(),
             }
         } else {
             "the automata play White".to_string()
@@ -266,55 +227,6 @@ impl Engine {
         let moves = self.tables.moves(position, Variant::Standard).ok()?;
         moves.first().map(|(mv, _)| *mv)
     }
-
-    /// The automaton's move at the end of the game so far (White to
-    /// move). The game is replayed through a session from the `position`
-    /// command's start, so that the automaton has its memory. Once the
-    /// automaton has refused, or a White move in the game is not its own (a
-    /// GUI's take-back, say), it is out of this game: an automaton started
-    /// afresh in mid-game could undo the tables' moves for ever.
-    fn automaton_move(&self) -> Result<MachineMove, String> {
-        let mut session = self.session(&self.start).map_err(|err| err.to_string())?;
-        let mut expected = session.opening_reply().cloned();
-        let mut position = self.start.clone();
-        for &mv in &self.moves {
-            if position.turn() == shakmaty::Color::White {
-                match &expected {
-                    Some(reply) if reply.mv == mv => {}
-                    Some(_) => {
-                        return Err(format!(
-                            "White's move {} of the game was not {}'s, which is out of this game",
-                            uci(mv),
-                            self.strategy
-                        ));
-                    }
-                    None => return Err(stopped(&session)),
-                }
-            } else {
-                expected = session
-                    .play(&uci(mv))
-                    .map_err(|err| format!("{}: {err}", self.strategy))?
-                    .reply;
-            }
-            position.play_unchecked(mv);
-        }
-        expected.ok_or_else(|| stopped(&session))
-    }
-
-    fn session(&self, position: &Chess) -> Result<Session, ajedrecista_automata::SessionError> {
-        Session::new(
-            Arc::clone(&self.tables),
-            self.strategy,
-            Opening::Position(position.clone()),
-            0,
-        )
-    }
-}
-
-/// Why the automaton of `session` makes no move.
-fn stopped(session: &Session) -> String {
-    let end = session.end().unwrap_or(GameEnd::Unfinished);
-    format!("{}: {end}", session.strategy())
 }
 
 fn uci(mv: Move) -> String {
@@ -324,6 +236,7 @@ fn uci(mv: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::fen::Fen;
 
     fn talk(engine: &mut Engine, lines: &[&str]) -> String {
         let mut out = Vec::new();
@@ -468,7 +381,7 @@ mod tests {
             ],
         );
         assert!(!text.contains("bestmove"));
-        assert!(text.contains("score mate 15"), "{text}");
+        assert!(text.contains("info depth 29 score mate 15"), "{text}");
         let text = talk(&mut engine, &["stop"]);
         assert!(text.starts_with("bestmove "));
         let text = talk(&mut engine, &["setoption name Strategy value nobody"]);
