@@ -53,14 +53,7 @@ fn restore_default_sigpipe() {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(
-        cli.command,
-        Command::Probe(_)
-            | Command::Audit(_)
-            | Command::Selfplay(_)
-            | Command::Play(_)
-            | Command::Uci(_)
-    ) {
+    if matches!(cli.command, Command::Probe(_)) {
         restore_default_sigpipe();
     }
     let result = match cli.command {

@@ -31,6 +31,10 @@ fn commands(dir: &std::path::Path) -> Vec<Vec<String>> {
         vec!["classify".into(), fens, "--json".into()],
         words("enumerate KQvK"),
         words("enumerate KQvK --json"),
+        words("audit torres --starts machine"),
+        words("audit torres --starts machine --json"),
+        words("selfplay torres"),
+        words("play"),
         vec!["mk61".into(), "keys".into(), "--keys".into(), keys.clone()],
         vec![
             "mk61".into(),

@@ -12,6 +12,7 @@ use ajedrecista_automata::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::output::{out, outln};
 use crate::tables_args::TablesArgs;
 use anyhow::Context;
 use serde::Serialize;
@@ -210,10 +211,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             [one] => serde_json::to_string_pretty(one)?,
             many => serde_json::to_string_pretty(many)?,
         };
-        println!("{text}");
+        outln!("{text}");
     } else {
         for (audit, excess) in &reports {
-            print!("{}", to_text(audit, excess.as_ref()));
+            out!("{}", to_text(audit, excess.as_ref()));
         }
     }
     Ok(())

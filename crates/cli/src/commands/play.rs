@@ -204,7 +204,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let stdin = io::stdin();
     let prompt = stdin.is_terminal();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout_lock();
     play(&screen, &mut session, stdin.lock(), &mut out, prompt)?;
     if let Some(path) = &screen.options.pgn
         && let Some(pgn) = session.pgn()

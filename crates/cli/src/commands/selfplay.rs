@@ -9,6 +9,7 @@ use ajedrecista_automata::{
 };
 use ajedrecista_tables::Tablebase;
 
+use crate::output::out;
 use crate::tables_args::TablesArgs;
 use anyhow::Context;
 use shakmaty::{Chess, Position};
@@ -76,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let start = crate::fen::parse_fen(fen_text)?;
     let tables = Arc::new(args.tables.open());
     let game = self_play(args.strategy, &start, args.defence, &tables)?;
-    print!("{}", game.to_pgn());
+    out!("{}", game.to_pgn());
     Ok(())
 }
 

@@ -40,7 +40,7 @@ struct Engine {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = Engine::new(Arc::new(args.tables.open()));
     let stdin = io::stdin();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout_lock();
     for line in stdin.lock().lines() {
         let line = line?;
         if !engine.command(&line, &mut out)? {
