@@ -645,16 +645,16 @@ async function sendMove(text) {
   const response = await api("POST", `/api/games/${game.id}/moves`, { move: text });
   busy(false);
   play.selected = null;
-  if (response.ok) {
-    play.game = response.body.game;
-    setLamp(null);
-    renderGame(true);
-    announce(play.game.last_reply);
-  } else if (response.body && response.body.lamp) {
+  if (response.ok && response.body.lamp) {
     play.game = response.body.game;
     setLamp(response.body.lamp);
     renderGame(false);
     $("machine-say").textContent = $("status").textContent;
+  } else if (response.ok) {
+    play.game = response.body.game;
+    setLamp(null);
+    renderGame(true);
+    announce(play.game.last_reply);
   } else {
     setStatus(humanize(response.body.error || "the move was not taken"), "error");
   }

@@ -180,6 +180,7 @@ async function main() {
   check((await page.inputValue("#start-fen")).split("/").length === 8, "the FEN field holds a real example (issue item 5)");
 
   // Item 6 and 7: a wrong placement says why it counts, in words.
+  const consoleErrorsBeforePlay = consoleErrors.length;
   check((await page.locator("#play-board circle[data-mark]").count()) === 42, "42 start squares are marked");
   await clickSquare(page, "h8");
   await idle(page);
@@ -208,6 +209,8 @@ async function main() {
   check(await page.isVisible("#board-lamp.on"), "a lamp is lit beside the board");
   check((await page.textContent("#lamp-count")).startsWith("2 of 3"), "two illegal moves of three");
   await page.screenshot({ path: join(outDir, "web-e2e-lamp.png") });
+  check(consoleErrors.length === consoleErrorsBeforePlay,
+    `illegal moves log nothing in the console: ${consoleErrors.slice(consoleErrorsBeforePlay).join("; ")}`);
 
   // Item 3: the game and the view in the address.
   await clickSquare(page, "d3");

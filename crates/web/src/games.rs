@@ -47,7 +47,7 @@ pub struct MoveView {
     pub game: GameView,
 }
 
-/// The answer to an illegal move (status 422).
+/// The answer to an illegal move (status 200, with the lamp).
 #[derive(Debug, Serialize)]
 pub struct IllegalMoveView {
     pub error: String,

@@ -192,9 +192,9 @@ async fn game_move(
         Ok(
             match crate::games::play_move(id, &mut session, &request.text) {
                 Ok(view) => Json(view).into_response(),
-                Err(MoveFailure::Illegal(view)) => {
-                    (StatusCode::UNPROCESSABLE_ENTITY, Json(view)).into_response()
-                }
+                // The lamp lighting is the game going on, not a failed
+                // request: the count changes and the view is the new state.
+                Err(MoveFailure::Illegal(view)) => Json(view).into_response(),
                 Err(MoveFailure::Refused(err)) => err.into_response(),
             },
         )
