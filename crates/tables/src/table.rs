@@ -1,12 +1,12 @@
 //! A finished table: one byte for every number of the index, for each side
 //! to move.
 
-use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
+use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, fen::Fen};
 
 use crate::{
     error::TableError,
     index::{Indexer, Squares},
-    material::{MAX_MEN, Material},
+    material::Material,
     value::{Value, decode_byte},
     variant::Variant,
 };
@@ -78,15 +78,7 @@ impl Table {
                 found,
             });
         }
-        let mut squares = [Square::A1; MAX_MEN];
-        let mut taken = shakmaty::Bitboard::EMPTY;
-        for (slot, &man) in squares.iter_mut().zip(self.material.men()) {
-            let sq = (board.by_piece(man) & !taken)
-                .first()
-                .expect("material matched");
-            taken |= sq;
-            *slot = sq;
-        }
+        let squares = self.material.squares_of(board);
         if let Variant::FixedKing(fixed) = self.variant
             && squares[0] != fixed
         {
