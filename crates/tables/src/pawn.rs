@@ -16,8 +16,8 @@
 
 use rayon::prelude::*;
 use shakmaty::{
-    Bitboard, Board, ByColor, CastlingMode, Chess, Color, EnPassantMode, Position, PositionError,
-    Role, Setup, Square,
+    Bitboard, Board, ByColor, CastlingMode, Chess, Color, EnPassantMode, Move, Position,
+    PositionError, Role, Setup, Square,
 };
 
 use crate::{
@@ -224,8 +224,14 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// The value of a child as far as it is known before pass `n`: every
     /// value of fewer than `n` plies is known; `None` is "not known yet".
-    fn child(&self, child: &Chess, theirs: &[u8], n: u16) -> Result<Option<Value>, TableError> {
-        if Material::from_board(child.board())? != *self.material {
+    fn child(
+        &self,
+        mv: &Move,
+        child: &Chess,
+        theirs: &[u8],
+        n: u16,
+    ) -> Result<Option<Value>, TableError> {
+        if mv.is_capture() || mv.is_promotion() {
             return (self.other)(child).map(Some);
         }
         let squares = self.material.squares_of(child.board());
@@ -255,27 +261,42 @@ impl Builder<'_> {
     }
 
     /// The new byte of an undecided legal position in a pass, if any.
-    fn visit(&self, pos: &Chess, theirs: &[u8], pass: Pass) -> Result<Option<u8>, TableError> {
+    /// `exits` is the best its moves into other tables give (`None`: it
+    /// has none); only its moves inside this table are looked at.
+    fn visit(
+        &self,
+        pos: &Chess,
+        exits: Option<Value>,
+        theirs: &[u8],
+        pass: Pass,
+    ) -> Result<Option<u8>, TableError> {
         let moves = pos.legal_moves();
+        let inside = moves
+            .iter()
+            .filter(|mv| !(mv.is_capture() || mv.is_promotion()));
         match pass {
             Pass::Win(n) => {
-                for mv in &moves {
+                if exits == Some(Value::Win(n)) {
+                    return Ok(Some(encode_plies(n)));
+                }
+                for mv in inside {
                     let mut child = pos.clone();
                     child.play_unchecked(*mv);
-                    if self.child(&child, theirs, n)? == Some(Value::Loss(n - 1)) {
+                    if self.child(mv, &child, theirs, n)? == Some(Value::Loss(n - 1)) {
                         return Ok(Some(encode_plies(n)));
                     }
                 }
                 Ok(None)
             }
             Pass::Loss(n) => {
-                if moves.is_empty() {
+                if moves.is_empty() || exits.is_some_and(|v| !matches!(v, Value::Loss(p) if p <= n))
+                {
                     return Ok(None);
                 }
-                for mv in &moves {
+                for mv in inside {
                     let mut child = pos.clone();
                     child.play_unchecked(*mv);
-                    match self.child(&child, theirs, n)? {
+                    match self.child(mv, &child, theirs, n)? {
                         Some(Value::Win(p)) if p < n => {}
                         _ => return Ok(None),
                     }
@@ -286,6 +307,10 @@ impl Builder<'_> {
     }
 }
 
+/// The byte of "a move into another table draws" in the exits of a
+/// position (a decisive exit has its value's byte, none has 0).
+const DRAW_EXIT: u8 = 254;
+
 /// Builds the table of a material with pawns. `other` gives the value of a
 /// position of any smaller material or promoted material (a capture or a
 /// promotion leads there); those tables must be ready.
@@ -295,15 +320,18 @@ pub fn build(
 ) -> Result<PawnTable, TableError> {
     let indexer = PawnIndexer::new(material);
     let size = indexer.size();
-    // First pass: illegal numbers and checkmates; and the longest mate a
-    // move into another table leads to, which bounds the passes.
+    // First pass: illegal numbers and checkmates; the best value each
+    // position's moves into other tables give (its exits); and the longest
+    // mate such a move leads to, which bounds the passes.
     let mut deepest_other = 0u16;
     let mut values = ByColor::new_with(|_| vec![UNDECIDED; size]);
+    let mut exits = ByColor::new_with(|_| vec![UNDECIDED; size]);
     for turn in Color::ALL {
         let other_depth = values[turn]
             .par_iter_mut()
+            .zip(exits[turn].par_iter_mut())
             .enumerate()
-            .map(|(index, byte)| -> Result<u16, TableError> {
+            .map(|(index, (byte, exit))| -> Result<u16, TableError> {
                 let Some(pos) = chess_of(material, &indexer.decode(index), turn) else {
                     *byte = ILLEGAL;
                     return Ok(0);
@@ -312,15 +340,20 @@ pub fn build(
                 if moves.is_empty() && pos.is_check() {
                     *byte = encode_plies(0);
                 }
-                let mut deepest = 0;
+                let mut values = Vec::new();
                 for mv in &moves {
                     if mv.is_capture() || mv.is_promotion() {
                         let mut child = pos.clone();
                         child.play_unchecked(*mv);
-                        deepest = deepest.max(other(&child)?.plies().unwrap_or(0));
+                        values.push(other(&child)?.parent());
                     }
                 }
-                Ok(deepest)
+                *exit = match best(values.iter().copied()) {
+                    None => UNDECIDED,
+                    Some(Value::Draw) => DRAW_EXIT,
+                    Some(v) => encode_plies(v.plies().expect("decisive")),
+                };
+                Ok(values.iter().filter_map(|v| v.plies()).max().unwrap_or(0))
             })
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))?;
         deepest_other = deepest_other.max(other_depth);
@@ -350,12 +383,18 @@ pub fn build(
             };
             found += mine
                 .par_iter_mut()
+                .zip(exits[turn].par_iter())
                 .enumerate()
-                .filter(|(_, byte)| **byte == UNDECIDED)
-                .map(|(index, byte)| -> Result<usize, TableError> {
+                .filter(|(_, (byte, _))| **byte == UNDECIDED)
+                .map(|(index, (byte, &exit))| -> Result<usize, TableError> {
                     let pos = chess_of(material, &indexer.decode(index), turn)
                         .expect("legal numbers only");
-                    Ok(match builder.visit(&pos, theirs, pass)? {
+                    let exit = match exit {
+                        UNDECIDED => None,
+                        DRAW_EXIT => Some(Value::Draw),
+                        b => decode_byte(b),
+                    };
+                    Ok(match builder.visit(&pos, exit, theirs, pass)? {
                         Some(new) => {
                             *byte = new;
                             1
