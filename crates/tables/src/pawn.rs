@@ -341,11 +341,20 @@ pub fn build(
                     *byte = encode_plies(0);
                 }
                 let mut values = Vec::new();
+                // En passant captures of a child lead into other tables too;
+                // they count for the bound on the passes only.
+                let mut deepest = 0;
                 for mv in &moves {
+                    let mut child = pos.clone();
+                    child.play_unchecked(*mv);
                     if mv.is_capture() || mv.is_promotion() {
-                        let mut child = pos.clone();
-                        child.play_unchecked(*mv);
                         values.push(other(&child)?.parent());
+                    } else if has_en_passant(&child) {
+                        for ep in child.legal_moves().iter().filter(|m| m.is_en_passant()) {
+                            let mut after = child.clone();
+                            after.play_unchecked(*ep);
+                            deepest = deepest.max(other(&after)?.plies().unwrap_or(0) + 1);
+                        }
                     }
                 }
                 *exit = match best(values.iter().copied()) {
@@ -353,7 +362,10 @@ pub fn build(
                     Some(Value::Draw) => DRAW_EXIT,
                     Some(v) => encode_plies(v.plies().expect("decisive")),
                 };
-                Ok(values.iter().filter_map(|v| v.plies()).max().unwrap_or(0))
+                Ok(values
+                    .iter()
+                    .filter_map(|v| v.plies())
+                    .fold(deepest, u16::max))
             })
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))?;
         deepest_other = deepest_other.max(other_depth);
@@ -365,7 +377,7 @@ pub fn build(
     };
     let mut idle_passes = 0;
     let mut n = 1u16;
-    while idle_passes < 2 || n <= deepest_other + 2 {
+    while idle_passes < 2 || n <= deepest_other + 3 {
         if n > MAX_PLIES {
             return Err(TableError::TooDeep(material.clone()));
         }

@@ -175,19 +175,3 @@ proptest! {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn timing() {
-    for m in ["KPvKP", "KQvKP"] {
-        let t = std::time::Instant::now();
-        let table = tablebase().pawn_table(&m.parse().unwrap()).unwrap();
-        let s = table.summarize();
-        eprintln!(
-            "{m}: {:?} {:?} {:?}",
-            t.elapsed(),
-            s.white.longest,
-            s.black.longest
-        );
-    }
-}
