@@ -17,7 +17,7 @@
 use rayon::prelude::*;
 use shakmaty::{
     Bitboard, Board, ByColor, CastlingMode, Chess, Color, EnPassantMode, Move, Position,
-    PositionError, Role, Setup, Square,
+    PositionError, Rank, Role, Setup, Square,
 };
 
 use crate::{
@@ -260,6 +260,48 @@ impl Builder<'_> {
         })
     }
 
+    /// Calls `f` with the number of every placement from which `mover`
+    /// reaches the position `child` by a move inside this table (no
+    /// capture, no promotion): the retractions. Parents may be illegal.
+    fn parents(&self, child: usize, mover: Color, mut f: impl FnMut(usize)) {
+        let len = self.material.len();
+        let squares = self.indexer.decode(child);
+        let occupied = squares[..len].iter().fold(Bitboard::EMPTY, |bb, &s| bb | s);
+        for (i, &man) in self.material.men().iter().enumerate() {
+            if man.color != mover {
+                continue;
+            }
+            let from = squares[i];
+            let origins = if man.role == Role::Pawn {
+                let back = |sq: Square| match mover {
+                    Color::White => sq.offset(-8),
+                    Color::Black => sq.offset(8),
+                };
+                let mut origins = Bitboard::EMPTY;
+                if let Some(one) = back(from).filter(|&s| !occupied.contains(s)) {
+                    if one.rank() != mover.fold_wb(Rank::First, Rank::Eighth) {
+                        origins |= one;
+                    }
+                    if from.rank() == mover.fold_wb(Rank::Fourth, Rank::Fifth)
+                        && let Some(two) = back(one).filter(|&s| !occupied.contains(s))
+                    {
+                        origins |= two;
+                    }
+                }
+                origins
+            } else {
+                shakmaty::attacks::attacks(from, man, occupied) & !occupied
+            };
+            for origin in origins {
+                let mut parent = squares;
+                parent[i] = origin;
+                if let Some(index) = self.indexer.encode(&parent[..len]) {
+                    f(index);
+                }
+            }
+        }
+    }
+
     /// The new byte of an undecided legal position in a pass, if any.
     /// `exits` is the best its moves into other tables give (`None`: it
     /// has none); only its moves inside this table are looked at.
@@ -326,47 +368,52 @@ pub fn build(
     let mut deepest_other = 0u16;
     let mut values = ByColor::new_with(|_| vec![UNDECIDED; size]);
     let mut exits = ByColor::new_with(|_| vec![UNDECIDED; size]);
+    let mut ep_parent = ByColor::new_with(|_| vec![false; size]);
     for turn in Color::ALL {
         let other_depth = values[turn]
             .par_iter_mut()
             .zip(exits[turn].par_iter_mut())
+            .zip(ep_parent[turn].par_iter_mut())
             .enumerate()
-            .map(|(index, (byte, exit))| -> Result<u16, TableError> {
-                let Some(pos) = chess_of(material, &indexer.decode(index), turn) else {
-                    *byte = ILLEGAL;
-                    return Ok(0);
-                };
-                let moves = pos.legal_moves();
-                if moves.is_empty() && pos.is_check() {
-                    *byte = encode_plies(0);
-                }
-                let mut values = Vec::new();
-                // En passant captures of a child lead into other tables too;
-                // they count for the bound on the passes only.
-                let mut deepest = 0;
-                for mv in &moves {
-                    let mut child = pos.clone();
-                    child.play_unchecked(*mv);
-                    if mv.is_capture() || mv.is_promotion() {
-                        values.push(other(&child)?.parent());
-                    } else if has_en_passant(&child) {
-                        for ep in child.legal_moves().iter().filter(|m| m.is_en_passant()) {
-                            let mut after = child.clone();
-                            after.play_unchecked(*ep);
-                            deepest = deepest.max(other(&after)?.plies().unwrap_or(0) + 1);
+            .map(
+                |(index, ((byte, exit), ep_parent))| -> Result<u16, TableError> {
+                    let Some(pos) = chess_of(material, &indexer.decode(index), turn) else {
+                        *byte = ILLEGAL;
+                        return Ok(0);
+                    };
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() && pos.is_check() {
+                        *byte = encode_plies(0);
+                    }
+                    let mut values = Vec::new();
+                    // En passant captures of a child lead into other tables too;
+                    // they count for the bound on the passes only.
+                    let mut deepest = 0;
+                    for mv in &moves {
+                        let mut child = pos.clone();
+                        child.play_unchecked(*mv);
+                        if mv.is_capture() || mv.is_promotion() {
+                            values.push(other(&child)?.parent());
+                        } else if has_en_passant(&child) {
+                            *ep_parent = true;
+                            for ep in child.legal_moves().iter().filter(|m| m.is_en_passant()) {
+                                let mut after = child.clone();
+                                after.play_unchecked(*ep);
+                                deepest = deepest.max(other(&after)?.plies().unwrap_or(0) + 1);
+                            }
                         }
                     }
-                }
-                *exit = match best(values.iter().copied()) {
-                    None => UNDECIDED,
-                    Some(Value::Draw) => DRAW_EXIT,
-                    Some(v) => encode_plies(v.plies().expect("decisive")),
-                };
-                Ok(values
-                    .iter()
-                    .filter_map(|v| v.plies())
-                    .fold(deepest, u16::max))
-            })
+                    *exit = match best(values.iter().copied()) {
+                        None => UNDECIDED,
+                        Some(Value::Draw) => DRAW_EXIT,
+                        Some(v) => encode_plies(v.plies().expect("decisive")),
+                    };
+                    Ok(values
+                        .iter()
+                        .filter_map(|v| v.plies())
+                        .fold(deepest, u16::max))
+                },
+            )
             .try_reduce(|| 0, |a, b| Ok(a.max(b)))?;
         deepest_other = deepest_other.max(other_depth);
     }
@@ -393,28 +440,51 @@ pub fn build(
                 Color::White => (white, &*black),
                 Color::Black => (black, &*white),
             };
-            found += mine
-                .par_iter_mut()
-                .zip(exits[turn].par_iter())
+            // Candidates: the parents of the positions decided in the last
+            // pass, the positions a move into another table decides now,
+            // and those with a double step that gives an en passant right.
+            let target = encode_plies(n - 1);
+            let mut candidates: Vec<usize> = theirs
+                .par_iter()
                 .enumerate()
-                .filter(|(_, (byte, _))| **byte == UNDECIDED)
-                .map(|(index, (byte, &exit))| -> Result<usize, TableError> {
+                .filter(|&(_, &b)| b == target)
+                .flat_map_iter(|(child, _)| {
+                    let mut parents = Vec::new();
+                    builder.parents(child, turn, |p| parents.push(p));
+                    parents
+                })
+                .chain(
+                    exits[turn]
+                        .par_iter()
+                        .zip(ep_parent[turn].par_iter())
+                        .enumerate()
+                        .filter(|&(_, (&e, &ep))| ep || e == encode_plies(n))
+                        .map(|(index, _)| index),
+                )
+                .filter(|&index| mine[index] == UNDECIDED)
+                .collect();
+            candidates.par_sort_unstable();
+            candidates.dedup();
+            let decided: Vec<(usize, u8)> = candidates
+                .into_par_iter()
+                .filter_map(|index| {
                     let pos = chess_of(material, &indexer.decode(index), turn)
                         .expect("legal numbers only");
-                    let exit = match exit {
+                    let exit = match exits[turn][index] {
                         UNDECIDED => None,
                         DRAW_EXIT => Some(Value::Draw),
                         b => decode_byte(b),
                     };
-                    Ok(match builder.visit(&pos, exit, theirs, pass)? {
-                        Some(new) => {
-                            *byte = new;
-                            1
-                        }
-                        None => 0,
-                    })
+                    builder
+                        .visit(&pos, exit, theirs, pass)
+                        .map(|new| new.map(|byte| (index, byte)))
+                        .transpose()
                 })
-                .try_reduce(|| 0, |a, b| Ok(a + b))?;
+                .collect::<Result<_, _>>()?;
+            found += decided.len();
+            for (index, byte) in decided {
+                mine[index] = byte;
+            }
         }
         idle_passes = if found == 0 { idle_passes + 1 } else { 0 };
         n += 1;
@@ -429,7 +499,6 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Rank;
 
     #[test]
     fn encode_inverts_decode() {
