@@ -59,13 +59,38 @@ fn pos(fen: &str) -> Chess {
         .unwrap()
 }
 
-#[test]
-fn kpvk_legal_counts_equal_a_brute_force() {
-    let material: Material = "KPvK".parse().unwrap();
+fn legal_counts_equal_a_brute_force(material: &str) {
+    let material: Material = material.parse().unwrap();
     let summary = tablebase().pawn_table(&material).unwrap().summarize();
     let (white, black) = brute_force(&material);
     assert_eq!(summary.white.legal, white);
     assert_eq!(summary.black.legal, black);
+}
+
+#[test]
+fn kpvk_legal_counts_equal_a_brute_force() {
+    legal_counts_equal_a_brute_force("KPvK");
+}
+
+#[test]
+fn kqvkp_legal_counts_equal_a_brute_force() {
+    legal_counts_equal_a_brute_force("KQvKP");
+}
+
+#[test]
+fn kpvkp_legal_counts_equal_a_brute_force() {
+    legal_counts_equal_a_brute_force("KPvKP");
+}
+
+/// Published (Helmut Conrady's survey of every Nalimov 3-5-man table,
+/// Computer Chess Club, 1 June 2000): the longest 4-man mate is KR-KP's,
+/// 85 plies. Here it is the pawn's side, to move, that mates: it promotes.
+#[test]
+fn krvkp_longest_mate_is_the_published_one() {
+    let table = tablebase().pawn_table(&"KRvKP".parse().unwrap()).unwrap();
+    let summary = table.summarize();
+    assert_eq!(summary.black.longest.unwrap().0, Value::Win(85));
+    assert!(summary.white.longest.unwrap().0.plies() < Some(85));
 }
 
 /// Published (Guido, kirill-kryukov.com forum, "Longest Mate in kqk",
@@ -101,6 +126,21 @@ fn kpvk_longest_mates_are_the_published_ones() {
             Value::Loss(56)
         );
     }
+}
+
+/// A position with an en passant right is valued from its moves: here
+/// taking en passant is the only way to stop the pawn (white Kh1, black Ka8,
+/// white pawn just arrived on b4 from b2, black pawn on c4).
+#[test]
+fn en_passant_is_valued_at_probe_time() {
+    let tb = tablebase();
+    let with_ep = pos("k7/8/8/8/1Pp5/8/8/7K b - b3 0 1");
+    let without = pos("k7/8/8/8/1Pp5/8/8/7K b - - 0 1");
+    let value = tb.probe(&with_ep, Variant::Standard).unwrap();
+    let best = tb.moves(&with_ep, Variant::Standard).unwrap()[0];
+    assert_eq!(value, best.1);
+    assert!(best.0.is_en_passant() || value == tb.probe(&without, Variant::Standard).unwrap());
+    check_consistent(&with_ep).unwrap();
 }
 
 #[test]
@@ -170,6 +210,20 @@ proptest! {
 
     #[test]
     fn kpvk_values_agree_with_their_children(pos in consistency("KPvK")) {
+        if let Some(pos) = pos {
+            check_consistent(&pos)?;
+        }
+    }
+
+    #[test]
+    fn kqvkp_values_agree_with_their_children(pos in consistency("KQvKP")) {
+        if let Some(pos) = pos {
+            check_consistent(&pos)?;
+        }
+    }
+
+    #[test]
+    fn kpvkp_values_agree_with_their_children(pos in consistency("KPvKP")) {
         if let Some(pos) = pos {
             check_consistent(&pos)?;
         }
