@@ -44,6 +44,8 @@ pub enum TableError {
     MissingSubtable(Material),
     #[error("{0}: a mate is longer than a table byte holds")]
     TooDeep(Material),
+    #[error("table file: {0}")]
+    File(#[from] FileError),
     #[error("table file {path}: {source}")]
     Io {
         path: PathBuf,
@@ -53,7 +55,7 @@ pub enum TableError {
 }
 
 /// What is wrong with a table file.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum FileError {
     #[error("truncated: {found} bytes, expected {expected}")]
     Truncated { found: u64, expected: u64 },

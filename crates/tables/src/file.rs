@@ -82,12 +82,35 @@ fn chunk_count(per_side: usize) -> usize {
     2 * per_side.div_ceil(CHUNK)
 }
 
-/// Chunks compressed at a time: enough for every core, few enough that
-/// the compressed data is never held whole.
-const BATCH: usize = 16;
+/// Chunks compressed at a time per thread: enough to keep every core
+/// busy, few enough that little compressed data is held.
+const BATCH_PER_THREAD: usize = 2;
 
-fn compress(chunk: &[u8]) -> io::Result<Vec<u8>> {
-    zstd::bulk::compress(chunk, LEVEL)
+/// A compressor of chunks, made once for each piece of a batch that rayon
+/// gives a thread (not once a chunk). Its
+/// hash and chain tables are smaller than level 6's own (2^17 and 2^16
+/// entries instead of 2^19 and 2^18 for a 1 MiB chunk), so that the two
+/// compressors of a five-man write add a few MiB to the build's peak
+/// rather than twenty.
+fn compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+    use zstd::zstd_safe::CParameter;
+    let mut compressor = zstd::bulk::Compressor::new(LEVEL)?;
+    compressor.set_parameter(CParameter::HashLog(17))?;
+    compressor.set_parameter(CParameter::ChainLog(16))?;
+    Ok(compressor)
+}
+
+fn compress(
+    compressor: &mut Option<zstd::bulk::Compressor<'static>>,
+    chunk: &[u8],
+) -> io::Result<Vec<u8>> {
+    let compressor = match compressor {
+        Some(c) => c,
+        None => compressor.insert(self::compressor()?),
+    };
+    let mut out = compressor.compress(chunk)?;
+    out.shrink_to_fit();
+    Ok(out)
 }
 
 /// Writes the file of a table: the chunks are compressed a batch at a
@@ -99,10 +122,11 @@ fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
     let mut lengths = Vec::with_capacity(4 * chunks.len());
     let mut data_sum = crc32fast::Hasher::new();
     let mut data = 0u64;
-    for batch in chunks.chunks(BATCH) {
+    let batch = BATCH_PER_THREAD * rayon::current_num_threads();
+    for batch in chunks.chunks(batch) {
         let compressed = batch
             .par_iter()
-            .map(|chunk| compress(chunk))
+            .map_init(|| None, |compressor, chunk| compress(compressor, chunk))
             .collect::<io::Result<Vec<_>>>()?;
         for chunk in compressed {
             out.write_all(&chunk)?;
@@ -264,56 +288,114 @@ fn check_header(
     Ok(layout)
 }
 
+/// The verified body of a table file: the compressed chunks, whose
+/// lengths fit the header and whose checksum is right.
+pub(crate) struct Body {
+    per_side: usize,
+    data: Vec<u8>,
+    /// Where each chunk lies in `data`, white's chunks then black's.
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+impl Body {
+    /// Reads a table file's header and body: header fields, length (before
+    /// the body is read), checksum and the chunks' lengths; the chunks stay
+    /// compressed.
+    pub(crate) fn read(
+        path: &Path,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<Body, ReadError> {
+        let mut file = fs::File::open(path)?;
+        let file_len = file.metadata()?.len();
+        let mut head = Vec::with_capacity(HEADER);
+        (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
+        let layout = check_header(&head, file_len, material, variant)?;
+        let mut rest = Vec::with_capacity((file_len - HEADER as u64) as usize);
+        file.read_to_end(&mut rest)?;
+        if crc32fast::hash(&rest) != le_u32(&head[56..60]) {
+            return Err(FileError::Checksum.into());
+        }
+        let mut ranges = Vec::with_capacity(layout.chunks);
+        let mut offset = 4 * layout.chunks;
+        for length in rest[..4 * layout.chunks].chunks(4) {
+            let end = offset + le_u32(length) as usize;
+            if end > rest.len() {
+                return Err(FileError::Layout.into());
+            }
+            ranges.push(offset..end);
+            offset = end;
+        }
+        if offset != rest.len() {
+            return Err(FileError::Layout.into());
+        }
+        Ok(Body {
+            per_side: layout.per_side,
+            data: rest,
+            ranges,
+        })
+    }
+
+    /// The chunk that holds `index` with `turn` to move, and where `index`
+    /// lies in it.
+    pub(crate) fn chunk_of(&self, index: usize, turn: Color) -> (usize, usize) {
+        let side = match turn {
+            Color::White => 0,
+            Color::Black => self.ranges.len() / 2,
+        };
+        (side + index / CHUNK, index % CHUNK)
+    }
+
+    /// Decompresses chunk `chunk` into `out`, which must be its size.
+    fn decompress_to(&self, chunk: usize, out: &mut [u8]) -> Result<(), FileError> {
+        let input = &self.data[self.ranges[chunk].clone()];
+        match zstd::bulk::Decompressor::new().and_then(|mut d| d.decompress_to_buffer(input, out)) {
+            Ok(n) if n == out.len() => Ok(()),
+            _ => Err(FileError::Corrupt),
+        }
+    }
+
+    /// One chunk, decompressed and checked as [`check_values`] checks a
+    /// whole table (the same sampled numbers, those that fall in it).
+    pub(crate) fn chunk(
+        &self,
+        chunk: usize,
+        indexer: &Indexer,
+        rules: &Rules,
+    ) -> Result<Box<[u8]>, FileError> {
+        let per_side_chunks = self.ranges.len() / 2;
+        let turn = if chunk < per_side_chunks {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let start = chunk % per_side_chunks * CHUNK;
+        let mut out = vec![0u8; CHUNK.min(self.per_side - start)].into_boxed_slice();
+        self.decompress_to(chunk, &mut out)?;
+        check_range(&out, start, self.per_side, turn, indexer, rules)?;
+        Ok(out)
+    }
+
+    /// How many chunks the table has, both sides.
+    pub(crate) fn chunks(&self) -> usize {
+        self.ranges.len()
+    }
+}
+
 /// Reads and verifies a table file: header fields, length (before the body
 /// is read), checksum, the chunks' lengths, and the values themselves.
 pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table, ReadError> {
-    let mut file = fs::File::open(path)?;
-    let file_len = file.metadata()?.len();
-    let mut head = Vec::with_capacity(HEADER);
-    (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
-    let layout = check_header(&head, file_len, material, variant)?;
-    let mut rest = Vec::with_capacity((file_len - HEADER as u64) as usize);
-    file.read_to_end(&mut rest)?;
-    Ok(parse_body(&head, &rest, &layout, material, variant)?)
-}
-
-fn parse_body(
-    head: &[u8],
-    rest: &[u8],
-    layout: &Layout,
-    material: &Material,
-    variant: Variant,
-) -> Result<Table, FileError> {
-    if crc32fast::hash(rest) != le_u32(&head[56..60]) {
-        return Err(FileError::Checksum);
-    }
-    let (lengths, data) = rest.split_at(4 * layout.chunks);
-    let mut compressed = Vec::with_capacity(layout.chunks);
-    let mut offset = 0usize;
-    for length in lengths.chunks(4) {
-        let end = offset + le_u32(length) as usize;
-        compressed.push(data.get(offset..end).ok_or(FileError::Layout)?);
-        offset = end;
-    }
-    if offset != data.len() {
-        return Err(FileError::Layout);
-    }
-    let mut values = ByColor::new_with(|_| vec![0u8; layout.per_side]);
-    let mut outputs: Vec<&mut [u8]> = Vec::with_capacity(layout.chunks);
+    let body = Body::read(path, material, variant)?;
+    let mut values = ByColor::new_with(|_| vec![0u8; body.per_side]);
+    let mut outputs: Vec<&mut [u8]> = Vec::with_capacity(body.ranges.len());
     for side in values.iter_mut() {
         outputs.extend(side.chunks_mut(CHUNK));
     }
     outputs
         .into_par_iter()
-        .zip(compressed)
-        .try_for_each(|(out, input)| {
-            match zstd::bulk::Decompressor::new()
-                .and_then(|mut d| d.decompress_to_buffer(input, out))
-            {
-                Ok(n) if n == out.len() => Ok(()),
-                _ => Err(FileError::Corrupt),
-            }
-        })?;
+        .enumerate()
+        .try_for_each(|(chunk, out)| body.decompress_to(chunk, out))?;
+    drop(body);
     let table = Table::from_parts(material.clone(), variant, values);
     check_values(&table)?;
     Ok(table)
@@ -326,27 +408,45 @@ const SAMPLES: usize = 4096;
 /// and, on a sample of numbers, that illegal positions are marked illegal
 /// and no others, and that checkmates are exactly the losses in 0 plies.
 fn check_values(table: &Table) -> Result<(), FileError> {
-    let most = encode_plies(MAX_PLIES);
     let rules = Rules::new(table.material(), table.variant());
-    let indexer = table.indexer();
     for turn in Color::ALL {
         let bytes = table.bytes(turn);
-        if let Some(at) = bytes.par_iter().position_any(|&b| b > most && b != ILLEGAL) {
-            return Err(FileError::BadValue { index: at, turn });
-        }
-        let step = (bytes.len() / SAMPLES).max(1) | 1;
-        for index in (0..bytes.len()).step_by(step) {
-            let legal = indexer
-                .decode(index)
-                .filter(|squares| rules.is_legal(squares, turn));
-            let mated = legal.is_some_and(|squares| {
-                rules.in_check(&squares, turn)
-                    && rules.moves_while(&squares, turn, shakmaty::Bitboard::FULL, |_| false)
-            });
-            let byte = bytes[index];
-            if (byte == ILLEGAL) == legal.is_some() || (byte == encode_plies(0)) != mated {
-                return Err(FileError::BadValue { index, turn });
-            }
+        check_range(bytes, 0, bytes.len(), turn, table.indexer(), &rules)?;
+    }
+    Ok(())
+}
+
+/// [`check_values`] on the bytes of numbers `start..start + bytes.len()`
+/// of a side with `per_side` numbers: the sampled numbers are the same
+/// whether a side is checked whole or chunk by chunk.
+fn check_range(
+    bytes: &[u8],
+    start: usize,
+    per_side: usize,
+    turn: Color,
+    indexer: &Indexer,
+    rules: &Rules,
+) -> Result<(), FileError> {
+    let most = encode_plies(MAX_PLIES);
+    if let Some(at) = bytes.par_iter().position_any(|&b| b > most && b != ILLEGAL) {
+        return Err(FileError::BadValue {
+            index: start + at,
+            turn,
+        });
+    }
+    let step = (per_side / SAMPLES).max(1) | 1;
+    let first = start.div_ceil(step) * step;
+    for index in (first..start + bytes.len()).step_by(step) {
+        let legal = indexer
+            .decode(index)
+            .filter(|squares| rules.is_legal(squares, turn));
+        let mated = legal.is_some_and(|squares| {
+            rules.in_check(&squares, turn)
+                && rules.moves_while(&squares, turn, shakmaty::Bitboard::FULL, |_| false)
+        });
+        let byte = bytes[index - start];
+        if (byte == ILLEGAL) == legal.is_some() || (byte == encode_plies(0)) != mated {
+            return Err(FileError::BadValue { index, turn });
         }
     }
     Ok(())
@@ -366,7 +466,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::{tablebase::Tablebase, value::UNDECIDED};
+    use crate::{error::TableError, table::ChunkedTable, tablebase::Tablebase, value::UNDECIDED};
 
     fn krk() -> (Material, Arc<Table>) {
         let material: Material = "KRvK".parse().unwrap();
@@ -444,6 +544,61 @@ mod tests {
             .expect("a sampled checkmate");
         let dir = forged(&table, Color::Black, mate, UNDECIDED);
         assert!(read_back(&dir, &material).contains("holds a value"));
+    }
+
+    #[test]
+    fn probes_of_an_opened_file_equal_the_tables() {
+        // KQvKR has two chunks a side.
+        for material in ["KRvK", "KQvKR"] {
+            let material: Material = material.parse().unwrap();
+            let table = Tablebase::in_memory()
+                .table(&material, Variant::Standard)
+                .unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let path = write(dir.path(), &table).unwrap();
+            let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+            let mut probed = 0;
+            for turn in Color::ALL {
+                for index in (0..table.bytes(turn).len()).step_by(7) {
+                    if let Some(pos) = table.position(index, turn) {
+                        assert_eq!(opened.probe(&pos).unwrap(), table.probe(&pos).unwrap());
+                        probed += 1;
+                    }
+                }
+            }
+            assert!(probed > 1000, "{probed}");
+        }
+    }
+
+    #[test]
+    fn a_forged_chunk_is_found_by_a_probe_and_rebuilt() {
+        let (material, table) = krk();
+        let rules = Rules::new(&material, Variant::Standard);
+        let step = (table.bytes(Color::Black).len() / SAMPLES).max(1) | 1;
+        let sampled = (0..table.bytes(Color::Black).len())
+            .step_by(step)
+            .find(|&i| {
+                table
+                    .indexer()
+                    .decode(i)
+                    .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
+            })
+            .unwrap();
+        let pos = table.position(sampled, Color::Black).unwrap();
+        let dir = forged(&table, Color::Black, sampled, ILLEGAL);
+        let path = dir.path().join(file_name(&material, Variant::Standard));
+        let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+        assert!(matches!(
+            opened.probe(&pos),
+            Err(TableError::File(FileError::BadValue { .. }))
+        ));
+        // The tablebase reads the file whole, finds the fault and rebuilds.
+        let tb = Tablebase::new(Some(dir.path().to_owned()));
+        assert_eq!(
+            tb.probe(&pos, Variant::Standard).unwrap(),
+            table.probe(&pos).unwrap()
+        );
+        assert!(read_back(&dir, &material).is_empty());
     }
 
     #[test]

@@ -219,8 +219,12 @@ impl Engine<'_> {
         if plies > MAX_PLIES {
             return Err(());
         }
-        self.deepest
-            .fetch_max(usize::from(plies), Ordering::Relaxed);
+        // A read first: a write to the shared counter for every decided
+        // position would bounce its cache line between the cores.
+        if usize::from(plies) > self.deepest.load(Ordering::Relaxed) {
+            self.deepest
+                .fetch_max(usize::from(plies), Ordering::Relaxed);
+        }
         Ok(encode_plies(plies))
     }
 

@@ -1,15 +1,85 @@
 //! A finished table: one byte for every number of the index, for each side
 //! to move.
 
+use std::{path::Path, sync::OnceLock};
+
 use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, fen::Fen};
 
 use crate::{
-    error::TableError,
+    error::{FileError, TableError},
+    file::{Body, ReadError},
     index::{Indexer, Squares},
     material::Material,
+    rules::Rules,
     value::{Value, decode_byte},
     variant::Variant,
 };
+
+/// The squares of a board's men in the order of `material`'s table.
+fn squares_of(material: &Material, variant: Variant, board: &Board) -> Result<Squares, TableError> {
+    let found = Material::from_board(board)?;
+    if found != *material {
+        return Err(TableError::WrongMaterial {
+            expected: material.clone(),
+            found,
+        });
+    }
+    let squares = material.squares_of(board);
+    if let Variant::FixedKing(fixed) = variant
+        && squares[0] != fixed
+    {
+        return Err(TableError::KingNotOnFixedSquare(fixed));
+    }
+    Ok(squares)
+}
+
+/// A table file opened for probes: its chunks are kept compressed and each
+/// is decompressed and checked the first time a probe needs it, so that a
+/// probe answers in milliseconds without reading the whole table.
+pub(crate) struct ChunkedTable {
+    material: Material,
+    variant: Variant,
+    indexer: Indexer,
+    rules: Rules,
+    body: Body,
+    chunks: Vec<OnceLock<Result<Box<[u8]>, FileError>>>,
+}
+
+impl ChunkedTable {
+    /// Opens a table file: its header, length and checksum are checked
+    /// now, each chunk when first used.
+    pub(crate) fn open(
+        path: &Path,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<ChunkedTable, ReadError> {
+        let body = Body::read(path, material, variant)?;
+        Ok(ChunkedTable {
+            material: material.clone(),
+            variant,
+            indexer: Indexer::new(material.len(), variant),
+            rules: Rules::new(material, variant),
+            chunks: (0..body.chunks()).map(|_| OnceLock::new()).collect(),
+            body,
+        })
+    }
+
+    /// The value of a position, as [`Table::probe`]; an error when the
+    /// chunk that holds it fails its check.
+    pub(crate) fn probe(&self, pos: &Chess) -> Result<Value, TableError> {
+        let squares = squares_of(&self.material, self.variant, pos.board())?;
+        let index = self
+            .indexer
+            .encode(&squares[..self.material.len()])
+            .ok_or(TableError::NotInTable)?;
+        let (chunk, at) = self.body.chunk_of(index, pos.turn());
+        let bytes = self.chunks[chunk]
+            .get_or_init(|| self.body.chunk(chunk, &self.indexer, &self.rules))
+            .as_ref()
+            .map_err(|e| TableError::File(e.clone()))?;
+        decode_byte(bytes[at]).ok_or(TableError::NotInTable)
+    }
+}
 
 /// Distance-to-mate values of every position of one material and variant.
 pub struct Table {
@@ -71,20 +141,7 @@ impl Table {
 
     /// The squares of a board's men in this table's order.
     pub fn squares_of(&self, board: &Board) -> Result<Squares, TableError> {
-        let found = Material::from_board(board)?;
-        if found != self.material {
-            return Err(TableError::WrongMaterial {
-                expected: self.material.clone(),
-                found,
-            });
-        }
-        let squares = self.material.squares_of(board);
-        if let Variant::FixedKing(fixed) = self.variant
-            && squares[0] != fixed
-        {
-            return Err(TableError::KingNotOnFixedSquare(fixed));
-        }
-        Ok(squares)
+        squares_of(&self.material, self.variant, board)
     }
 
     /// The position of a table number, `None` for numbers with no legal

@@ -16,7 +16,7 @@ use crate::{
     material::Material,
     pawn::{self, PawnTable},
     solve::{self, Progress, Subtables},
-    table::Table,
+    table::{ChunkedTable, Table},
     value::Value,
     variant::Variant,
 };
@@ -52,6 +52,8 @@ pub struct Tablebase {
     tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
     /// Tables with pawns, by canonical material (orthodox chess only).
     pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
+    /// Table files opened for probes only, their chunks read as needed.
+    opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
     /// Builds one table at a time (each build uses every core).
     building: Mutex<()>,
     on_progress: Option<Box<ProgressFn>>,
@@ -75,6 +77,7 @@ impl Tablebase {
             dir,
             tables: Mutex::new(HashMap::new()),
             pawn_tables: Mutex::new(HashMap::new()),
+            opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
             on_progress: None,
             on_event: None,
@@ -255,10 +258,26 @@ impl Tablebase {
     /// The value of a position: its table is found from its material. A
     /// position with pawns whose material is the colour-flipped twin of its
     /// table's is probed as its mirror image (colours exchanged).
+    ///
+    /// A pawnless table not in memory whose file is in the cache folder is
+    /// opened for probes only: its chunks are read as probes need them.
+    /// Should a chunk fail its check, the table is read whole, which finds
+    /// the fault and rebuilds it.
     pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
         let material = Material::from_board(pos.board())?;
         if !material.has_pawns() {
-            return self.table(&material, variant)?.probe(pos);
+            let key = (material, variant);
+            if self.cached(&key).is_none()
+                && let Some(opened) = self.opened(&key)
+            {
+                match opened.probe(pos) {
+                    Err(TableError::File(_)) => {
+                        self.opened.lock().expect("no poisoning").remove(&key);
+                    }
+                    result => return result,
+                }
+            }
+            return self.table(&key.0, variant)?.probe(pos);
         }
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material));
@@ -275,6 +294,21 @@ impl Tablebase {
             .or_else(PositionError::ignore_impossible_check)
             .map_err(|_| TableError::NotInTable)?;
         table.probe(&mirrored, &other)
+    }
+
+    /// The table file of `key` opened for probes, `None` when there is no
+    /// readable file.
+    fn opened(&self, key: &(Material, Variant)) -> Option<Arc<ChunkedTable>> {
+        let dir = self.dir.as_ref()?;
+        let mut opened = self.opened.lock().expect("no poisoning");
+        if let Some(table) = opened.get(key) {
+            return Some(Arc::clone(table));
+        }
+        let (material, variant) = key;
+        let path = dir.join(file::file_name(material, *variant));
+        let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
+        opened.insert(key.clone(), Arc::clone(&table));
+        Some(table)
     }
 
     /// The legal moves of a position in `variant`, each with the value the
