@@ -13,8 +13,6 @@ pub enum MaterialError {
         "cannot read material {0:?}: write it like KQvKR (white men, 'v', black men, each side starting with K)"
     )]
     Syntax(String),
-    #[error("pawns are not supported: the tables are for pawnless endgames")]
-    Pawns,
     #[error("each side has exactly one king")]
     ExtraKing,
     #[error("{0} men is too many: the tables hold 3 to 5 men, kings included")]
@@ -30,6 +28,10 @@ pub enum TableError {
     Material(#[from] MaterialError),
     #[error("the fixed-king game needs a bare black king, not {0}")]
     FixedKingNeedsBareBlack(Material),
+    #[error("{0} has pawns: its table is a pawn table, reached by probing a position")]
+    PawnMaterial(Material),
+    #[error("the fixed-king game has no pawns, not {0}")]
+    FixedKingPawns(Material),
     #[error("the position has material {found}, the table is for {expected}")]
     WrongMaterial { expected: Material, found: Material },
     #[error("the white king must stand on its fixed square {0}")]

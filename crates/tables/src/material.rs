@@ -2,14 +2,14 @@
 
 use std::{fmt, str::FromStr};
 
-use shakmaty::{Board, ByColor, Color, Piece, Role};
+use shakmaty::{Bitboard, Board, ByColor, Color, Piece, Role, Square};
 
 use crate::error::MaterialError;
 
 /// The most men a table holds.
 pub const MAX_MEN: usize = 5;
 
-/// The men of a pawnless endgame, kings included.
+/// The men of an endgame, kings included.
 ///
 /// The order is fixed so that a placement is just a list of squares: the white
 /// king, the black king, then the other white men, then the other black men,
@@ -39,9 +39,6 @@ impl Material {
         let mut men = vec![Color::White.king(), Color::Black.king()];
         for (color, roles) in [(Color::White, white), (Color::Black, black)] {
             let mut roles = roles.to_vec();
-            if roles.contains(&Role::Pawn) {
-                return Err(MaterialError::Pawns);
-            }
             if roles.contains(&Role::King) {
                 return Err(MaterialError::ExtraKing);
             }
@@ -93,9 +90,77 @@ impl Material {
         Material { men }
     }
 
+    /// The material after man `index`, a pawn, promotes to `role`.
+    pub fn promoted(&self, index: usize, role: Role) -> Material {
+        let mut roles = ByColor::<Vec<Role>>::default();
+        for (i, man) in self.men.iter().enumerate().skip(2) {
+            roles[man.color].push(if i == index { role } else { man.role });
+        }
+        Material::new(&roles.white, &roles.black).expect("same number of men")
+    }
+
     /// True when `color` has nothing but its king.
     pub fn is_bare(&self, color: Color) -> bool {
         self.men[2..].iter().all(|p| p.color != color)
+    }
+
+    /// How many orderings of like men one position has in an index that
+    /// numbers every man's square (two white knights: 2).
+    pub(crate) fn identical_orderings(&self) -> u64 {
+        let mut orderings = 1;
+        let mut run = 1;
+        for pair in self.men.windows(2) {
+            if pair[0] == pair[1] {
+                run += 1;
+                orderings *= run;
+            } else {
+                run = 1;
+            }
+        }
+        orderings
+    }
+
+    /// True when some man is a pawn.
+    pub fn has_pawns(&self) -> bool {
+        self.men.iter().any(|p| p.role == Role::Pawn)
+    }
+
+    /// The material whose table holds this endgame: of a material and its
+    /// colour-flipped twin, the one where white has more men, or as many
+    /// and stronger ones (compared strongest first). `KvKP` is held as
+    /// `KPvK`. A pawnless material is its own table (both colourings are
+    /// built), so this is meant for materials with pawns.
+    pub fn canonical(&self) -> Material {
+        let ranks = |color: Color| -> Vec<u8> {
+            self.men[2..]
+                .iter()
+                .filter(|p| p.color == color)
+                .map(|p| role_rank(p.role))
+                .collect()
+        };
+        let (white, black) = (ranks(Color::White), ranks(Color::Black));
+        // More men first; then the stronger man first (lower rank).
+        let weaker = match white.len().cmp(&black.len()) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => white > black,
+        };
+        if weaker { self.flipped() } else { self.clone() }
+    }
+
+    /// The squares of a board's men in this material's order. The board
+    /// must hold exactly this material.
+    pub(crate) fn squares_of(&self, board: &Board) -> [Square; MAX_MEN] {
+        let mut squares = [Square::A1; MAX_MEN];
+        let mut taken = Bitboard::EMPTY;
+        for (slot, &man) in squares.iter_mut().zip(&self.men) {
+            let sq = (board.by_piece(man) & !taken)
+                .first()
+                .expect("material matched");
+            taken |= sq;
+            *slot = sq;
+        }
+        squares
     }
 
     /// The same endgame with the colours exchanged (`KQvKR` becomes `KRvKQ`).
@@ -170,8 +235,28 @@ mod tests {
     }
 
     #[test]
+    fn pawns_are_last_and_twins_share_one_table() {
+        let m: Material = "kpqvkp".parse().unwrap();
+        assert_eq!(m.to_string(), "KQPvKP");
+        assert!(m.has_pawns());
+        for (twin, canonical) in [
+            ("KvKP", "KPvK"),
+            ("KPvK", "KPvK"),
+            ("KPvKQ", "KQvKP"),
+            ("KPvKR", "KRvKP"),
+            ("KPvKP", "KPvKP"),
+            ("KvKQP", "KQPvK"),
+            ("KPvKPP", "KPPvKP"),
+        ] {
+            let m: Material = twin.parse().unwrap();
+            assert_eq!(m.canonical().to_string(), canonical, "{twin}");
+            assert_eq!(m.flipped().canonical(), m.canonical(), "{twin}");
+        }
+    }
+
+    #[test]
     fn rejects_bad_material() {
-        for bad in ["KQK", "QvK", "KPvK", "KQRBvKN", "KXvK", "KvKK", ""] {
+        for bad in ["KQK", "QvK", "KPPPvKP", "KQRBvKN", "KXvK", "KvKK", ""] {
             assert!(bad.parse::<Material>().is_err(), "{bad}");
         }
     }

@@ -30,7 +30,7 @@ pub struct SideSummary {
 }
 
 impl SideSummary {
-    fn merge(mut self, other: SideSummary) -> SideSummary {
+    pub(crate) fn merge(mut self, other: SideSummary) -> SideSummary {
         self.legal += other.legal;
         self.win += other.win;
         self.draw += other.draw;
@@ -51,7 +51,19 @@ impl SideSummary {
         self
     }
 
-    fn add(&mut self, value: Value, index: usize, weight: u64) {
+    /// Counts of placements from counts of numbers, where each position
+    /// has `orderings` numbers (its like men in every order).
+    pub(crate) fn divide(&mut self, orderings: u64) {
+        self.legal /= orderings;
+        self.win /= orderings;
+        self.draw /= orderings;
+        self.loss /= orderings;
+        for n in self.histogram_plies.values_mut() {
+            *n /= orderings;
+        }
+    }
+
+    pub(crate) fn add(&mut self, value: Value, index: usize, weight: u64) {
         self.legal += weight;
         match value {
             Value::Win(_) => self.win += weight,
@@ -67,25 +79,9 @@ impl SideSummary {
     }
 }
 
-/// How many orderings of identical men one position has in the index.
-fn identical_orderings(table: &Table) -> u64 {
-    let men = table.material().men();
-    let mut orderings = 1;
-    let mut run = 1;
-    for pair in men.windows(2) {
-        if pair[0] == pair[1] {
-            run += 1;
-            orderings *= run;
-        } else {
-            run = 1;
-        }
-    }
-    orderings
-}
-
 /// Counts of a table for both sides to move.
 pub fn summarize(table: &Table) -> ByColor<SideSummary> {
-    let orderings = identical_orderings(table);
+    let orderings = table.material().identical_orderings();
     ByColor::new_with(|turn: Color| {
         let bytes = table.bytes(turn);
         let mut side = (0..bytes.len())
@@ -97,13 +93,7 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
                 acc
             })
             .reduce(SideSummary::default, SideSummary::merge);
-        side.legal /= orderings;
-        side.win /= orderings;
-        side.draw /= orderings;
-        side.loss /= orderings;
-        for n in side.histogram_plies.values_mut() {
-            *n /= orderings;
-        }
+        side.divide(orderings);
         side
     })
 }

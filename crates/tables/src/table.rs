@@ -3,13 +3,13 @@
 
 use std::{path::Path, sync::OnceLock};
 
-use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
+use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, fen::Fen};
 
 use crate::{
     error::{FileError, TableError},
     file::{Body, ReadError},
     index::{Indexer, Squares},
-    material::{MAX_MEN, Material},
+    material::Material,
     rules::Rules,
     value::{Value, decode_byte},
     variant::Variant,
@@ -24,15 +24,7 @@ fn squares_of(material: &Material, variant: Variant, board: &Board) -> Result<Sq
             found,
         });
     }
-    let mut squares = [Square::A1; MAX_MEN];
-    let mut taken = shakmaty::Bitboard::EMPTY;
-    for (slot, &man) in squares.iter_mut().zip(material.men()) {
-        let sq = (board.by_piece(man) & !taken)
-            .first()
-            .expect("material matched");
-        taken |= sq;
-        *slot = sq;
-    }
+    let squares = material.squares_of(board);
     if let Variant::FixedKing(fixed) = variant
         && squares[0] != fixed
     {

@@ -8,12 +8,13 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, PositionError, Role};
 
 use crate::{
     error::{FileError, TableError},
     file,
     material::Material,
+    pawn::{self, PawnTable},
     solve::{self, Progress, Subtables},
     table::{ChunkedTable, Table},
     value::Value,
@@ -60,6 +61,8 @@ type EventFn = dyn Fn(Event) + Send + Sync;
 pub struct Tablebase {
     dir: Option<PathBuf>,
     tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
+    /// Tables with pawns, by canonical material (orthodox chess only).
+    pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
     /// Table files opened for probes only, their chunks read as needed.
     opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
     /// Builds one table at a time (each build uses every core).
@@ -84,6 +87,7 @@ impl Tablebase {
         Tablebase {
             dir,
             tables: Mutex::new(HashMap::new()),
+            pawn_tables: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
             on_progress: None,
@@ -135,6 +139,9 @@ impl Tablebase {
     pub fn table(&self, material: &Material, variant: Variant) -> Result<Arc<Table>, TableError> {
         if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
             return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
+        }
+        if material.has_pawns() {
+            return Err(TableError::PawnMaterial(material.clone()));
         }
         let key = (material.clone(), variant);
         if let Some(table) = self.cached(&key) {
@@ -209,26 +216,98 @@ impl Tablebase {
         Ok(table)
     }
 
-    /// The value of a position: its table is found from its material.
-    ///
-    /// A table not in memory whose file is in the cache folder is opened
-    /// for probes only: its chunks are read as probes need them. Should a
-    /// chunk fail its check, the table is read whole, which finds the fault
-    /// and rebuilds it.
-    pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
-        let material = Material::from_board(pos.board())?;
-        let key = (material, variant);
-        if self.cached(&key).is_none()
-            && let Some(opened) = self.opened(&key)
-        {
-            match opened.probe(pos) {
-                Err(TableError::File(_)) => {
-                    self.opened.lock().expect("no poisoning").remove(&key);
+    /// The table of a material with pawns (orthodox chess), held under its
+    /// canonical material (`KvKP` under `KPvK`), from memory or a new build;
+    /// the tables its captures and promotions lead into are had first.
+    pub fn pawn_table(&self, material: &Material) -> Result<Arc<PawnTable>, TableError> {
+        let material = material.canonical();
+        let cached = |m: &Material| {
+            self.pawn_tables
+                .lock()
+                .expect("no poisoning")
+                .get(m)
+                .cloned()
+        };
+        if let Some(table) = cached(&material) {
+            return Ok(table);
+        }
+        for (i, man) in material.men().iter().enumerate().skip(2) {
+            let mut next = vec![material.without(i)];
+            if man.role == Role::Pawn {
+                next.extend(
+                    [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+                        .map(|role| material.promoted(i, role)),
+                );
+            }
+            for sub in next {
+                if sub.has_pawns() {
+                    self.pawn_table(&sub)?;
+                } else {
+                    self.table(&sub, Variant::Standard)?;
                 }
-                result => return result,
             }
         }
-        self.table(&key.0, variant)?.probe(pos)
+        let _guard = self.building.lock().expect("no poisoning");
+        if let Some(table) = cached(&material) {
+            return Ok(table);
+        }
+        self.event(Event::Building {
+            material: material.clone(),
+            variant: Variant::Standard,
+        });
+        let table = Arc::new(pawn::build(&material, &|pos: &Chess| {
+            self.probe(pos, Variant::Standard)
+        })?);
+        self.event(Event::Built {
+            material: material.clone(),
+            variant: Variant::Standard,
+        });
+        self.pawn_tables
+            .lock()
+            .expect("no poisoning")
+            .insert(material, Arc::clone(&table));
+        Ok(table)
+    }
+
+    /// The value of a position: its table is found from its material. A
+    /// position with pawns whose material is the colour-flipped twin of its
+    /// table's is probed as its mirror image (colours exchanged).
+    ///
+    /// A pawnless table not in memory whose file is in the cache folder is
+    /// opened for probes only: its chunks are read as probes need them.
+    /// Should a chunk fail its check, the table is read whole, which finds
+    /// the fault and rebuilds it.
+    pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
+        let material = Material::from_board(pos.board())?;
+        if !material.has_pawns() {
+            let key = (material, variant);
+            if self.cached(&key).is_none()
+                && let Some(opened) = self.opened(&key)
+            {
+                match opened.probe(pos) {
+                    Err(TableError::File(_)) => {
+                        self.opened.lock().expect("no poisoning").remove(&key);
+                    }
+                    result => return result,
+                }
+            }
+            return self.table(&key.0, variant)?.probe(pos);
+        }
+        if variant != Variant::Standard {
+            return Err(TableError::FixedKingPawns(material));
+        }
+        let table = self.pawn_table(&material)?;
+        let other = |p: &Chess| self.probe(p, variant);
+        if *table.material() == material {
+            return table.probe(pos, &other);
+        }
+        let mut setup = pos.to_setup(EnPassantMode::Legal);
+        setup.mirror();
+        let mirrored: Chess = setup
+            .position(CastlingMode::Standard)
+            .or_else(PositionError::ignore_impossible_check)
+            .map_err(|_| TableError::NotInTable)?;
+        table.probe(&mirrored, &other)
     }
 
     /// The table file of `key` opened for probes, `None` when there is no
