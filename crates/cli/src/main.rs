@@ -39,23 +39,8 @@ enum Command {
     Uci(commands::uci::Args),
 }
 
-/// Dies quietly when the reader of stdout goes away (`ajedrecista ... | head`),
-/// for the commands that still print with `println!` (which would panic on
-/// the broken pipe). The others get the broken pipe as a write error and
-/// end with exit 0 (`output`).
-fn restore_default_sigpipe() {
-    // SAFETY: setting a signal's disposition to the default before any other
-    // thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Probe(_)) {
-        restore_default_sigpipe();
-    }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Probe(args) => commands::probe::run(args),

@@ -31,6 +31,12 @@ fn commands(dir: &std::path::Path) -> Vec<Vec<String>> {
         vec!["classify".into(), fens, "--json".into()],
         words("enumerate KQvK"),
         words("enumerate KQvK --json"),
+        vec!["probe".into(), "1k6/8/1K6/8/8/8/8/R7 w - - 0 1".into()],
+        vec![
+            "probe".into(),
+            "1k6/8/1K6/8/8/8/8/R7 w - - 0 1".into(),
+            "--json".into(),
+        ],
         words("audit torres --starts machine"),
         words("audit torres --starts machine --json"),
         words("selfplay torres"),

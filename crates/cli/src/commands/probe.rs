@@ -8,6 +8,7 @@ use shakmaty::{
     san::{San, SanPlus},
 };
 
+use crate::output::outln;
 use crate::{diagram::diagram, tables_args::TablesArgs};
 
 /// The value of a position (win, draw or loss for the side to move, and the
@@ -77,20 +78,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         pv: san_line(&pos, &pv),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!("{}", diagram(pos.board(), Bitboard::EMPTY));
-    println!("{}", out.fen);
-    println!("{} to move: {}", pos.turn(), value);
-    println!();
-    println!(
+    outln!("{}", diagram(pos.board(), Bitboard::EMPTY));
+    outln!("{}", out.fen);
+    outln!("{} to move: {}", pos.turn(), value);
+    outln!();
+    outln!(
         "{:<8} {:<6} {:<6} {:>6} {:>6}",
-        "move", "uci", "result", "moves", "plies"
+        "move",
+        "uci",
+        "result",
+        "moves",
+        "plies"
     );
     for (m, &(_, v)) in out.moves.iter().zip(&moves) {
         let dash = || "-".to_owned();
-        println!(
+        outln!(
             "{:<8} {:<6} {:<6} {:>6} {:>6}",
             m.san,
             m.uci,
@@ -100,8 +105,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     if !out.pv.is_empty() {
-        println!();
-        println!("principal variation: {}", numbered(&pos, &out.pv));
+        outln!();
+        outln!("principal variation: {}", numbered(&pos, &out.pv));
     }
     Ok(())
 }
