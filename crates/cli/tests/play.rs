@@ -379,3 +379,52 @@ fn check_and_a_lost_piece_are_announced() {
     assert!(out.contains("White plays Rh6+"), "{out}");
     assert!(out.contains("\nCheck.\n"), "{out}");
 }
+
+/// `--pgn` through a symbolic link writes the link's target and leaves the
+/// link a link (issue 16, item 3).
+#[test]
+fn pgn_through_a_symlink_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("games").join("target.pgn");
+    std::fs::create_dir(target.parent().unwrap()).unwrap();
+    let link = dir.path().join("link.pgn");
+    std::os::unix::fs::symlink("games/target.pgn", &link).unwrap();
+    play(
+        &["--pgn", link.to_str().unwrap()],
+        "d6\nKc5\nquit\n",
+        dir.path(),
+    );
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link is still a link");
+    let pgn = std::fs::read_to_string(&target).expect("the target is written");
+    assert!(pgn.contains("1. Ra7 Kc5 2. Rh7"), "{pgn}");
+}
+
+/// `--pgn` onto a FIFO writes into it and leaves it a FIFO.
+#[test]
+fn pgn_into_a_fifo_keeps_the_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("game.fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read the FIFO"))
+    };
+    let out = play(
+        &["--pgn", fifo.to_str().unwrap()],
+        "d6\nKc5\nquit\n",
+        dir.path(),
+    );
+    // Checked before the join, which would wait for ever on a FIFO that
+    // was replaced or never written.
+    assert!(out.status.success(), "{out:?}");
+    let meta = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(meta.file_type().is_fifo(), "still a FIFO");
+    let pgn = reader.join().unwrap();
+    assert!(pgn.contains("1. Ra7 Kc5 2. Rh7"), "{pgn}");
+}

@@ -166,6 +166,46 @@ impl Screen {
     }
 }
 
+/// Writes the PGN to `path` and keeps the kind of what is there: a regular
+/// file (or none) is replaced atomically, a symbolic link is written
+/// through (its target replaced), a FIFO or a device is written directly.
+fn save_pgn(path: &Path, text: &str) -> anyhow::Result<()> {
+    let target = link_target(path).with_context(|| format!("cannot follow {}", path.display()))?;
+    match fs::metadata(&target) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            let mut file = fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            file.write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))
+        }
+        _ => write_atomically(&target, text),
+    }
+}
+
+/// The path a chain of symbolic links at `path` ends at (the path itself if
+/// it is no link), whether or not the final target exists yet.
+fn link_target(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    // Linux's own limit on links followed in one lookup.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(err) => return Err(err),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
 /// Writes `text` to `path` through a temporary file in the same folder,
 /// synced and renamed, then reads it back.
 fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
@@ -209,7 +249,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &screen.options.pgn
         && let Some(pgn) = session.pgn()
     {
-        write_atomically(path, &pgn)?;
+        save_pgn(path, &pgn)?;
         writeln!(out, "PGN written to {}", path.display())?;
     }
     Ok(())
