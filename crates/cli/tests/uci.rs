@@ -4,6 +4,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn session(input: &str) -> String {
+    session_bytes(input.as_bytes())
+}
+
+fn session_bytes(input: &[u8]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
         .arg("uci")
@@ -12,7 +16,7 @@ fn session(input: &str) -> String {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    let written = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let written = child.stdin.take().unwrap().write_all(input);
     // The engine may quit before the rest of the input is read.
     if let Err(err) = written {
         assert_eq!(
@@ -54,4 +58,17 @@ fn a_gui_conversation_gets_legal_answers() {
     assert_eq!(best[2], "0000");
     // Nothing after quit.
     assert_eq!(lines.iter().filter(|line| **line == "readyok").count(), 1);
+}
+
+/// A line that is not UTF-8 is skipped with a note; the engine goes on.
+#[test]
+fn a_line_that_is_not_utf8_is_ignored() {
+    let out = session_bytes(b"uci\n\xff\xfe go\r\nisready\nquit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"uciok"), "{out}");
+    assert!(
+        lines.contains(&"info string a line that is not UTF-8 was ignored"),
+        "{out}"
+    );
+    assert!(lines.contains(&"readyok"), "{out}");
 }

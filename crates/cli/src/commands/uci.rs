@@ -41,9 +41,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = Engine::new(Arc::new(args.tables.open()));
     let stdin = io::stdin();
     let mut out = crate::output::stdout_lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        if !engine.command(&line, &mut out)? {
+    for bytes in stdin.lock().split(b'\n') {
+        // UCI ignores what it cannot read: a line that is not UTF-8 is
+        // reported and skipped, not the end of the engine.
+        let Ok(line) = String::from_utf8(bytes?) else {
+            writeln!(out, "info string a line that is not UTF-8 was ignored")?;
+            out.flush()?;
+            continue;
+        };
+        if !engine.command(line.trim_end_matches('\r'), &mut out)? {
             break;
         }
         out.flush()?;
@@ -147,15 +153,19 @@ impl Engine {
             None => (words, &[][..]),
         };
         let start = match setup.first() {
-            Some(&"startpos") => Chess::default(),
-            Some(&"fen") => {
-                let text = setup[1..].join(" ");
-                match read_fen(&text, CastlingRights::Allowed) {
-                    Ok(position) => position,
-                    Err(err) => return writeln!(out, "info string {err}"),
-                }
+            Some(&"startpos") => Ok(Chess::default()),
+            Some(&"fen") => read_fen(&setup[1..].join(" "), CastlingRights::Allowed)
+                .map_err(|err| err.to_string()),
+            _ => Err("position needs startpos or fen".to_owned()),
+        };
+        let start = match start {
+            Ok(position) => position,
+            Err(why) => {
+                // The previous position is gone too: `go` must not answer
+                // for it. The start position is one no automaton plays.
+                self.game = MoveList::read(Chess::default(), &[]);
+                return writeln!(out, "info string {why}");
             }
-            _ => return writeln!(out, "info string position needs startpos or fen"),
         };
         self.game = MoveList::read(start, moves);
         self.illegal.record(&self.game);
@@ -251,6 +261,21 @@ mod tests {
             .rev()
             .find_map(|line| line.strip_prefix("bestmove "))
             .expect("a bestmove")
+    }
+
+    #[test]
+    fn a_rejected_position_leaves_no_position_to_answer_for() {
+        let mut engine = Engine::new(Arc::new(Tablebase::in_memory()));
+        let text = talk(
+            &mut engine,
+            &[
+                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
+                "position fen not a fen",
+                "go",
+            ],
+        );
+        assert!(text.contains("info string"), "{text}");
+        assert_eq!(best(&text), "0000", "{text}");
     }
 
     #[test]
