@@ -31,6 +31,19 @@ pub enum FenError {
 /// Reads `text` (surrounding blanks ignored) as a position legal for the
 /// tables.
 pub fn read_fen(text: &str, castling: CastlingRights) -> Result<Chess, FenError> {
+    // shakmaty saturates a move counter too large for it; say so instead.
+    let counters = text.split_whitespace().skip(4).take(2);
+    for (field, name) in counters.zip(["halfmove clock", "fullmove number"]) {
+        if field.parse::<u32>().is_err() {
+            return Err(FenError::Syntax {
+                text: text.to_string(),
+                reason: format!(
+                    "the {name} {field:?} is not a number from 0 to {}",
+                    u32::MAX
+                ),
+            });
+        }
+    }
     let fen: Fen = text.trim().parse().map_err(|err| FenError::Syntax {
         text: text.to_string(),
         reason: format!("{err}"),
@@ -51,6 +64,17 @@ pub fn read_fen(text: &str, castling: CastlingRights) -> Result<Chess, FenError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_counters_beyond_u32_are_refused() {
+        let big = "4k3/8/8/8/8/8/8/4K2R w - - 0 99999999999999999999";
+        assert!(matches!(
+            read_fen(big, CastlingRights::Refused),
+            Err(FenError::Syntax { .. })
+        ));
+        let largest = "4k3/8/8/8/8/8/8/4K2R w - - 0 4294967295";
+        assert!(read_fen(largest, CastlingRights::Refused).is_ok());
+    }
 
     #[test]
     fn legality_is_the_tables() {

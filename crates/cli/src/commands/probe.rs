@@ -121,7 +121,8 @@ pub fn san_line(pos: &Chess, line: &[shakmaty::Move]) -> Vec<String> {
 
 /// A line in SAN with move numbers: `1. Qb7+ Kd8 2. ...`.
 fn numbered(start: &Chess, sans: &[String]) -> String {
-    let mut number = start.fullmoves().get();
+    // u64: the line goes on past a fullmove number of u32::MAX.
+    let mut number = u64::from(start.fullmoves().get());
     let mut white = start.turn() == shakmaty::Color::White;
     let mut out = Vec::new();
     for (i, san) in sans.iter().enumerate() {
