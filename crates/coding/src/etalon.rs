@@ -16,11 +16,10 @@
 
 use std::fmt;
 
-use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, Board, Color, EnPassantMode, Piece, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
-use crate::final_position::{FinalKind, FinalPosition};
+use crate::final_position::{AnalysedFinal, FinalKind, FinalPosition, FinalRules};
 use crate::rules::{may_stand, pawn_push, position_from};
 use crate::symbol::{Mark, Symbol};
 use crate::symmetry::Symmetry;
@@ -29,7 +28,7 @@ use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_s
 /// How many squares the search may try, over all candidates, before it
 /// gives up. Generous: the brochure's examples and a 30-man game mate
 /// need under a thousand.
-const SEARCH_LIMIT: u64 = 2_000_000;
+pub(crate) const SEARCH_LIMIT: u64 = 2_000_000;
 
 /// Why no etalon position was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,17 +39,26 @@ pub enum EtalonError {
     SearchLimit,
 }
 
-/// The etalon position of a final position.
+/// The etalon position of a final position under the rules of `P`
+/// (orthodox by default; [`crate::fairy::FairyEtalon`] under fairy rules).
 #[derive(Clone, Debug)]
-pub struct Etalon {
-    position: FinalPosition,
+pub struct Etalon<P = Chess> {
+    position: AnalysedFinal<P>,
     symmetry: Symmetry,
     code: Code,
 }
 
-impl Etalon {
+impl<P: FinalRules> Etalon<P> {
+    pub(crate) fn new(position: AnalysedFinal<P>, symmetry: Symmetry, code: Code) -> Etalon<P> {
+        Etalon {
+            position,
+            symmetry,
+            code,
+        }
+    }
+
     /// The realising position, analysed.
-    pub fn position(&self) -> &FinalPosition {
+    pub fn position(&self) -> &AnalysedFinal<P> {
         &self.position
     }
 
@@ -64,15 +72,51 @@ impl Etalon {
         &self.code
     }
 
+    /// The (extended) FEN of the realisation.
     pub fn fen(&self) -> String {
-        Fen::from_position(self.position.position(), EnPassantMode::Legal).to_string()
+        self.position.position().fen_text()
     }
 }
 
-impl fmt::Display for Etalon {
+impl<P> fmt::Display for Etalon<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.code)
     }
+}
+
+/// The marks of a zone read in the numbering of its image: the zone's
+/// `offsets` turned by `symmetry` must be the `numbering` of the target
+/// zone (in any order); its first mark (the royal's own square) stays
+/// first. None when the shapes differ.
+pub(crate) fn marks_at_image(
+    offsets: &[Offset],
+    marks: &[Mark],
+    symmetry: Symmetry,
+    numbering: &[Offset],
+) -> Option<Vec<Mark>> {
+    let mut turned: Vec<Offset> = offsets.iter().map(|&o| symmetry.apply(o)).collect();
+    turned.sort();
+    let mut target = numbering.to_vec();
+    target.sort();
+    if target != turned {
+        return None;
+    }
+    let mut read = vec![marks[0].clone()];
+    read.extend(numbering.iter().map(|&q| {
+        let i = offsets
+            .iter()
+            .position(|&o| symmetry.apply(o) == q)
+            .expect("the image covers the target zone");
+        marks[i + 1].clone()
+    }));
+    Some(read)
+}
+
+/// The order in which the search tries squares for a man (3.2.3,
+/// cosmetics): line pieces near `king`, men right and down.
+pub(crate) fn cosmetic_order(square: Square, king: Square, line_piece: bool) -> impl Ord {
+    let distance = if line_piece { square.distance(king) } else { 0 };
+    (distance, square.rank(), std::cmp::Reverse(square.file()))
 }
 
 /// The part of C the etalon writes for its king's square.
@@ -127,8 +171,8 @@ struct Candidate {
 }
 
 impl FinalPosition {
-    /// Searches the etalon position.
-    pub fn etalon(&self) -> Result<Etalon, EtalonError> {
+    /// Searches the etalon position (see the module's doc).
+    pub(crate) fn orthodox_etalon(&self) -> Result<Etalon, EtalonError> {
         let men = self.men();
         let pattern = self.code_with_square(None);
         let mut budget = SEARCH_LIMIT;
@@ -151,11 +195,7 @@ impl FinalPosition {
             };
             if let Some(found) = search.run() {
                 let code = found.code_with_square(etalon_square(candidate.king, found.zone()));
-                return Ok(Etalon {
-                    position: found,
-                    symmetry: candidate.symmetry,
-                    code,
-                });
+                return Ok(Etalon::new(found, candidate.symmetry, code));
             }
             if search.exhausted {
                 return Err(EtalonError::SearchLimit);
@@ -229,31 +269,18 @@ impl FinalPosition {
 
     /// Every image of the zone, best first.
     fn candidates(&self) -> Vec<Candidate> {
-        let zone = self.zone();
-        let offsets = zone.offsets();
-        let marks = self.marks();
+        let offsets = self.zone().offsets();
         let mut candidates = Vec::new();
         for symmetry in Symmetry::ALL {
-            let mut image: Vec<Offset> = offsets.iter().map(|&o| symmetry.apply(o)).collect();
-            image.sort();
             for king in Square::ALL {
                 let target = Zone::of_king(king);
-                let mut target_offsets = target.offsets();
-                let numbering = target_offsets.clone();
-                target_offsets.sort();
-                if target_offsets != image {
+                let Some(marks) =
+                    marks_at_image(&offsets, self.marks(), symmetry, &target.offsets())
+                else {
                     continue;
-                }
-                let mut read = vec![marks[0].clone()];
-                read.extend(numbering.iter().map(|&q| {
-                    let i = offsets
-                        .iter()
-                        .position(|&o| symmetry.apply(o) == q)
-                        .expect("the image covers the target zone");
-                    marks[i + 1].clone()
-                }));
+                };
                 candidates.push(Candidate {
-                    marks: read,
+                    marks,
                     king,
                     symmetry,
                     priority: (
@@ -737,16 +764,8 @@ impl Search<'_> {
                 Duty::Free => true,
             })
             .collect();
-        let slider = is_line_piece(man.piece.role);
-        squares.sort_by_key(|&square| {
-            // Cosmetics (3.2.3): line pieces near the king, men right and down.
-            let distance = if slider {
-                square.distance(self.king)
-            } else {
-                0
-            };
-            (distance, square.rank(), std::cmp::Reverse(square.file()))
-        });
+        let line_piece = is_line_piece(man.piece.role);
+        squares.sort_by_key(|&square| cosmetic_order(square, self.king, line_piece));
         squares
     }
 

@@ -1,12 +1,17 @@
 //! A final position (mate or stalemate) taken apart the way the code needs:
 //! its zone, the mark of every zone square, pins, participating men, and
-//! the pure / economical / model / ideal qualities.
+//! the pure / economical / model / ideal qualities. [`AnalysedFinal`] holds
+//! what orthodox and fairy analyses share; [`FinalRules`] is what differs,
+//! implemented here for shakmaty's `Chess` and in `fairy::analysis` for the
+//! fairy rules model.
 
 use std::fmt;
 
-use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role, Square, attacks};
+use shakmaty::fen::Fen;
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Piece, Position, Role, Square, attacks};
 
 use crate::code::Code;
+use crate::etalon::{Etalon, EtalonError};
 use crate::rules::{pawn_push, position_from};
 use crate::symbol::{Mark, Symbol};
 use crate::zone::{Zone, ZoneShape};
@@ -68,22 +73,201 @@ impl fmt::Display for NotFinal {
     }
 }
 
-/// A mate or stalemate, analysed.
+/// One attacked royal unit (the king, in orthodox chess) and its zone.
 #[derive(Clone, Debug)]
-pub struct FinalPosition {
-    position: Chess,
+pub struct RoyalZone {
+    pub zone: Zone,
+    /// The mark of every zone square, in numbering order (part B).
+    pub marks: Vec<Mark>,
+}
+
+/// The rules a final position is analysed under: shakmaty's orthodox chess
+/// ([`FinalPosition`]) or the fairy rules model
+/// ([`crate::fairy::FairyFinal`]). What differs between the two is here;
+/// what is the same (the qualities, the men needed, the shell of the
+/// etalon) is written once, in [`AnalysedFinal`].
+pub trait FinalRules: Clone + fmt::Debug + Sized {
+    /// Takes `position` apart; the side to move is the attacked side.
+    fn analyse_final(position: Self) -> Result<AnalysedFinal<Self>, NotFinal>;
+
+    /// The side to move.
+    fn attacked_side(&self) -> Color;
+
+    fn all_men(&self) -> Bitboard;
+
+    fn men_of(&self, color: Color) -> Bitboard;
+
+    /// The royal units (the kings) of both sides.
+    fn royal_men(&self) -> Bitboard;
+
+    fn pawn_men(&self) -> Bitboard;
+
+    /// The position with the man on `square` taken off, if the rules still
+    /// accept it.
+    fn without_man(&self, square: Square) -> Option<Self>;
+
+    fn is_final_of(&self, kind: FinalKind) -> bool;
+
+    /// Whether a man that is not royal has a legal move.
+    fn non_royal_can_move(&self) -> bool;
+
+    fn fen_text(&self) -> String;
+
+    /// The FP code.
+    fn code_of(fp: &AnalysedFinal<Self>) -> Code;
+
+    /// Searches the etalon position.
+    fn etalon_of(fp: &AnalysedFinal<Self>) -> Result<Etalon<Self>, EtalonError>;
+}
+
+/// A mate or stalemate under the rules of `P`, analysed.
+#[derive(Clone, Debug)]
+pub struct AnalysedFinal<P> {
+    position: P,
     kind: FinalKind,
-    zone: Zone,
-    marks: Vec<Mark>,
+    /// The attacked royal units; in the order of the FP code (ascending
+    /// numeric symbol, 2.3.7) when there are several.
+    zones: Vec<RoyalZone>,
     pins: Vec<Pin>,
     participants: Bitboard,
     needed: Bitboard,
     pure: bool,
 }
 
-impl FinalPosition {
+/// An orthodox mate or stalemate, analysed with shakmaty.
+pub type FinalPosition = AnalysedFinal<Chess>;
+
+impl<P: FinalRules> AnalysedFinal<P> {
     /// Analyses `position`; the side to move is the attacked side.
-    pub fn analyse(position: Chess) -> Result<FinalPosition, NotFinal> {
+    pub fn analyse(position: P) -> Result<AnalysedFinal<P>, NotFinal> {
+        P::analyse_final(position)
+    }
+
+    /// The analysis of the rules' parts; the men needed are found here.
+    pub(crate) fn new(
+        position: P,
+        kind: FinalKind,
+        zones: Vec<RoyalZone>,
+        pins: Vec<Pin>,
+        participants: Bitboard,
+        pure: bool,
+    ) -> AnalysedFinal<P> {
+        let attacking = !position.attacked_side();
+        let needed = (position.men_of(attacking) & !position.royal_men() & !participants)
+            .into_iter()
+            .filter(|&square| removal_undoes(&position, kind, square))
+            .collect();
+        AnalysedFinal {
+            position,
+            kind,
+            zones,
+            pins,
+            participants,
+            needed,
+            pure,
+        }
+    }
+
+    pub fn position(&self) -> &P {
+        &self.position
+    }
+
+    pub fn kind(&self) -> FinalKind {
+        self.kind
+    }
+
+    /// The mated or stalemated side.
+    pub fn attacked(&self) -> Color {
+        self.position.attacked_side()
+    }
+
+    /// The zones of the attacked royal units (one, in orthodox chess).
+    pub fn zones(&self) -> &[RoyalZone] {
+        &self.zones
+    }
+
+    /// Every pin against an attacked royal unit.
+    pub fn pins(&self) -> &[Pin] {
+        &self.pins
+    }
+
+    /// The men (of both sides, not the attacked royal units) that take
+    /// part in forming the final position, as part A writes them: they
+    /// stand in a zone, control a zone square, pin or are pinned, or
+    /// (stalemate) block or are blocked pawns.
+    pub fn participants(&self) -> Bitboard {
+        self.participants
+    }
+
+    /// Attacking men that take no part in that sense but without which the
+    /// position would not be final (or legal): shields of a line, hurdles.
+    pub fn needed(&self) -> Bitboard {
+        self.needed
+    }
+
+    /// Every zone square is controlled once: a single check (or a multiple
+    /// check whose checks are all needed), every other square either
+    /// guarded once, or held by an attacking man protected once, or blocked
+    /// by a man of the attacked side that nothing attacks but its pinner
+    /// (the fairy rules count what their conditions do; see
+    /// [`crate::fairy::FairyFinal`]).
+    pub fn is_pure(&self) -> bool {
+        self.pure
+    }
+
+    /// Every attacking man takes part or is needed, except perhaps royal
+    /// units and pawns.
+    pub fn is_economical(&self) -> bool {
+        let position = &self.position;
+        let pieces =
+            position.men_of(!self.attacked()) & !position.royal_men() & !position.pawn_men();
+        (pieces & !self.participants & !self.needed).is_empty()
+    }
+
+    /// Pure and economical.
+    pub fn is_model(&self) -> bool {
+        self.pure && self.is_economical()
+    }
+
+    /// Pure, and every man but the attacked royal units takes part or is
+    /// needed.
+    pub fn is_ideal(&self) -> bool {
+        let royals: Bitboard = self.zones.iter().map(|zone| zone.zone.king()).collect();
+        self.pure
+            && (self.position.all_men() & !royals & !self.participants & !self.needed).is_empty()
+    }
+
+    /// The code of this position as a final position (FP).
+    pub fn code(&self) -> Code {
+        P::code_of(self)
+    }
+
+    /// Searches the etalon position.
+    pub fn etalon(&self) -> Result<Etalon<P>, EtalonError> {
+        P::etalon_of(self)
+    }
+}
+
+/// Whether taking the man on `square` off the board undoes the final
+/// position (or leaves one the rules reject): a man that shields a line,
+/// for one.
+fn removal_undoes<P: FinalRules>(position: &P, kind: FinalKind, square: Square) -> bool {
+    position
+        .without_man(square)
+        .is_none_or(|rest| !rest.is_final_of(kind))
+}
+
+/// In a check by more men than the royal unit needs, the check of
+/// `checker` is needed when without it the remaining check could be
+/// parried by a man other than a royal one.
+pub(crate) fn check_is_needed<P: FinalRules>(position: &P, checker: Square) -> bool {
+    position
+        .without_man(checker)
+        .is_some_and(|rest| rest.non_royal_can_move())
+}
+
+impl FinalRules for Chess {
+    fn analyse_final(position: Chess) -> Result<FinalPosition, NotFinal> {
         let kind = if position.is_checkmate() {
             FinalKind::Mate
         } else if position.is_stalemate() {
@@ -101,119 +285,97 @@ impl FinalPosition {
         let marks = view.marks(&position, kind, &zone, &pins);
         let pure = view.is_pure(&position, kind, &zone, &pins);
         let participants = view.participants(kind, &zone, &pins);
-        let needed = (position.board().by_color(!position.turn())
-            & !position.board().kings()
-            & !participants)
-            .into_iter()
-            .filter(|&square| removal_undoes(&position, kind, square))
-            .collect();
-        Ok(FinalPosition {
+        let zones = vec![RoyalZone { zone, marks }];
+        Ok(AnalysedFinal::new(
             position,
             kind,
-            zone,
-            marks,
+            zones,
             pins,
             participants,
-            needed,
             pure,
-        })
+        ))
     }
 
-    pub fn position(&self) -> &Chess {
-        &self.position
+    fn attacked_side(&self) -> Color {
+        self.turn()
     }
 
-    pub fn kind(&self) -> FinalKind {
-        self.kind
+    fn all_men(&self) -> Bitboard {
+        self.board().occupied()
     }
 
-    /// The mated or stalemated side.
-    pub fn attacked(&self) -> Color {
-        self.position.turn()
+    fn men_of(&self, color: Color) -> Bitboard {
+        self.board().by_color(color)
     }
 
+    fn royal_men(&self) -> Bitboard {
+        self.board().kings()
+    }
+
+    fn pawn_men(&self) -> Bitboard {
+        self.board().pawns()
+    }
+
+    fn without_man(&self, square: Square) -> Option<Chess> {
+        let mut board = self.board().clone();
+        board.discard_piece_at(square);
+        position_from(board, self.turn())
+    }
+
+    fn is_final_of(&self, kind: FinalKind) -> bool {
+        kind.holds_in(self)
+    }
+
+    fn non_royal_can_move(&self) -> bool {
+        self.legal_moves().iter().any(|m| m.role() != Role::King)
+    }
+
+    fn fen_text(&self) -> String {
+        Fen::from_position(self, EnPassantMode::Legal).to_string()
+    }
+
+    fn code_of(fp: &FinalPosition) -> Code {
+        fp.code_with_square(Some(fp.zone().king()))
+    }
+
+    fn etalon_of(fp: &FinalPosition) -> Result<Etalon, EtalonError> {
+        fp.orthodox_etalon()
+    }
+}
+
+impl FinalPosition {
+    /// The king's zone.
     pub fn zone(&self) -> &Zone {
-        &self.zone
+        &self.zones[0].zone
     }
 
     /// The mark of every zone square, in numbering order (part B).
     pub fn marks(&self) -> &[Mark] {
-        &self.marks
-    }
-
-    /// Every pin against the attacked king.
-    pub fn pins(&self) -> &[Pin] {
-        &self.pins
-    }
-
-    /// The men (of both sides, not the attacked king) that take part in
-    /// forming the final position, as part A writes them: they stand in the
-    /// zone, control a zone square, pin or are pinned, or (stalemate) block
-    /// or are blocked pawns.
-    pub fn participants(&self) -> Bitboard {
-        self.participants
-    }
-
-    /// Attacking men that take no part in that sense but without which the
-    /// position would not be final (or legal): shields of a line.
-    pub fn needed(&self) -> Bitboard {
-        self.needed
-    }
-
-    /// Every zone square is controlled once: a single check (or a double
-    /// check whose both checks are needed), every other square either guarded
-    /// once, or held by an attacking man protected once, or blocked by a man
-    /// of the attacked side that nothing attacks but its pinner.
-    pub fn is_pure(&self) -> bool {
-        self.pure
-    }
-
-    /// Every attacking man takes part or is needed, except perhaps the king
-    /// and pawns.
-    pub fn is_economical(&self) -> bool {
-        let board = self.position.board();
-        let pieces = board.by_color(!self.attacked()) & !board.kings() & !board.pawns();
-        (pieces & !self.participants & !self.needed).is_empty()
-    }
-
-    /// Pure and economical.
-    pub fn is_model(&self) -> bool {
-        self.pure && self.is_economical()
-    }
-
-    /// Pure, and every man on the board takes part or is needed.
-    pub fn is_ideal(&self) -> bool {
-        let board = self.position.board();
-        let men = board.occupied().without(self.zone.king());
-        self.pure && (men & !self.participants & !self.needed).is_empty()
-    }
-
-    /// The code of this position as a final position (FP).
-    pub fn code(&self) -> Code {
-        self.code_with_square(Some(self.zone.king()))
+        &self.zones[0].marks
     }
 
     /// The code, with the king's square in part C or not.
     pub(crate) fn code_with_square(&self, square: Option<Square>) -> Code {
-        let board = self.position.board();
+        let position = self.position();
+        let board = position.board();
         let attacking = !self.attacked();
         let symbols_of = |color: Color| {
-            let mut symbols: Vec<Symbol> = (self.participants & board.by_color(color))
+            let mut symbols: Vec<Symbol> = (self.participants() & board.by_color(color))
                 .into_iter()
-                .map(|square| symbol_at(&self.position, square))
+                .map(|square| symbol_at(position, square))
                 .collect();
             symbols.sort();
             symbols
         };
-        let zone = self.zone.set();
+        let zone = self.zone().set();
         let mut pins: Vec<Mark> = self
-            .pins
+            .pins()
             .iter()
             .filter(|pin| !zone.contains(pin.pinned))
             .map(|pin| {
                 Mark::Group(vec![
-                    symbol_at(&self.position, pin.pinned),
-                    symbol_at(&self.position, pin.pinner),
+                    symbol_at(position, pin.pinned),
+                    symbol_at(position, pin.pinner),
                 ])
             })
             .collect();
@@ -221,7 +383,7 @@ impl FinalPosition {
         Code {
             attacking: symbols_of(attacking),
             attacked: symbols_of(self.attacked()),
-            marks: self.marks.clone(),
+            marks: self.marks().to_vec(),
             other_marks: Vec::new(),
             square,
             other_squares: Vec::new(),
@@ -231,7 +393,7 @@ impl FinalPosition {
     }
 
     pub fn shape(&self) -> ZoneShape {
-        self.zone.shape()
+        self.zone().shape()
     }
 }
 
@@ -389,24 +551,4 @@ impl<'a> View<'a> {
             .into_iter()
             .any(|behind| pawn_push(self.attacked, behind) == Some(square))
     }
-}
-
-/// In a double check, the check of `checker` is needed when the other check
-/// alone could be parried by a man other than the king.
-fn check_is_needed(position: &Chess, checker: Square) -> bool {
-    without(position, checker)
-        .is_some_and(|single| single.legal_moves().iter().any(|m| m.role() != Role::King))
-}
-
-/// `position` with the man on `square` taken off, if still legal.
-fn without(position: &Chess, square: Square) -> Option<Chess> {
-    let mut board = position.board().clone();
-    board.discard_piece_at(square);
-    position_from(board, position.turn())
-}
-
-/// Whether taking the man on `square` off the board undoes the final
-/// position (or leaves an illegal one): a man that shields a line, for one.
-fn removal_undoes(position: &Chess, kind: FinalKind, square: Square) -> bool {
-    without(position, square).is_none_or(|rest| !kind.holds_in(&rest))
 }

@@ -10,7 +10,9 @@
 //!
 //! Orthodox positions are read with shakmaty and analysed by
 //! [`FinalPosition`]; positions with fairy units or conditions by the rules
-//! model of [`fairy`] and [`fairy::FairyFinal`].
+//! model of [`fairy`] and [`fairy::FairyFinal`]. Both are an
+//! [`AnalysedFinal`] over their rules ([`FinalRules`]), so the qualities,
+//! the etalon's shell and whoever prints them are written once.
 
 pub mod code;
 pub mod condition;
@@ -31,7 +33,9 @@ pub use enumerate::{
     Enumeration, EtalonGroup, Legality, OrthodoxMaterial, Selection, enumerate, final_positions,
 };
 pub use etalon::{Etalon, EtalonError};
-pub use final_position::{FinalKind, FinalPosition, NotFinal, Pin};
+pub use final_position::{
+    AnalysedFinal, FinalKind, FinalPosition, FinalRules, NotFinal, Pin, RoyalZone,
+};
 pub use input::{Entry, read_positions};
 pub use symbol::{Mark, Symbol};
 pub use symmetry::Symmetry;

@@ -4,33 +4,20 @@
 
 use shakmaty::{Bitboard, Color, Square};
 
+use super::FairyEtalon;
 use super::position::FairyPosition;
 use super::{Condition, Kind, Unit};
 use crate::code::Code;
 use crate::condition::SpecialMark;
-use crate::final_position::{FinalKind, NotFinal, Pin};
+use crate::etalon::EtalonError;
+use crate::final_position::{
+    AnalysedFinal, FinalKind, FinalRules, NotFinal, Pin, RoyalZone, check_is_needed,
+};
 use crate::symbol::{Mark, Symbol};
 use crate::zone::{Zone, preferred_king_square};
 
-/// One attacked royal unit and its zone.
-#[derive(Clone, Debug)]
-pub struct RoyalZone {
-    pub zone: Zone,
-    pub marks: Vec<Mark>,
-}
-
 /// A mate or stalemate under fairy rules, analysed.
-#[derive(Clone, Debug)]
-pub struct FairyFinal {
-    position: FairyPosition,
-    kind: FinalKind,
-    /// In the order of the FP code: ascending numeric symbol (2.3.7).
-    zones: Vec<RoyalZone>,
-    pins: Vec<Pin>,
-    participants: Bitboard,
-    needed: Bitboard,
-    pure: bool,
-}
+pub type FairyFinal = AnalysedFinal<FairyPosition>;
 
 /// The zone of a royal unit on `square`: the king's neighbourhood for a
 /// king (armoured or not), otherwise the squares its walk reaches on an
@@ -44,9 +31,8 @@ pub fn zone_of(unit: Unit, square: Square) -> Zone {
     Zone::spiral(square, reach)
 }
 
-impl FairyFinal {
-    /// Analyses `position`; the side to move is the attacked side.
-    pub fn analyse(position: FairyPosition) -> Result<FairyFinal, NotFinal> {
+impl FinalRules for FairyPosition {
+    fn analyse_final(position: FairyPosition) -> Result<FairyFinal, NotFinal> {
         let Some(kind) = position.final_kind() else {
             return Err(NotFinal {
                 side: position.turn(),
@@ -68,101 +54,85 @@ impl FairyFinal {
             })
             .collect();
         let participants = participants(&position, kind, &zones, &pins);
-        let needed = (position.by_color(!attacked) & !participants)
-            .into_iter()
-            .filter(|&square| !position.unit_at(square).is_some_and(|unit| unit.royal))
-            .filter(|&square| removal_undoes(&position, kind, square))
-            .collect();
         let pure = is_pure(&position, kind, &zones, &pins);
-        Ok(FairyFinal {
+        Ok(AnalysedFinal::new(
             position,
             kind,
             zones,
             pins,
             participants,
-            needed,
             pure,
-        })
+        ))
     }
 
-    pub fn position(&self) -> &FairyPosition {
-        &self.position
+    fn attacked_side(&self) -> Color {
+        self.turn()
     }
 
-    pub fn kind(&self) -> FinalKind {
-        self.kind
+    fn all_men(&self) -> Bitboard {
+        self.occupied()
     }
 
-    pub fn attacked(&self) -> Color {
-        self.position.turn()
+    fn men_of(&self, color: Color) -> Bitboard {
+        self.by_color(color)
     }
 
-    /// The zones of the attacked royal units, by ascending numeric symbol.
-    pub fn zones(&self) -> &[RoyalZone] {
-        &self.zones
+    fn royal_men(&self) -> Bitboard {
+        self.units_where(|unit| unit.royal)
     }
 
-    pub fn pins(&self) -> &[Pin] {
-        &self.pins
+    fn pawn_men(&self) -> Bitboard {
+        self.units_where(|unit| unit.kind == Kind::Pawn)
     }
 
-    /// Units (not attacked royals) that take part, as part A writes them.
-    pub fn participants(&self) -> Bitboard {
-        self.participants
+    fn without_man(&self, square: Square) -> Option<FairyPosition> {
+        let mut rest = self.clone();
+        rest.set(square, None);
+        rest.legality().is_ok().then_some(rest)
     }
 
-    /// Attacking units that take no part but without which the position
-    /// would not be final (or legal): shields of a line, hurdles.
-    pub fn needed(&self) -> Bitboard {
-        self.needed
+    fn is_final_of(&self, kind: FinalKind) -> bool {
+        self.is_final(kind)
     }
 
-    /// Every zone square controlled once, as in orthodox chess, counting
-    /// what the rules do: a square the rules forbid, and an attacking unit
-    /// the royal cannot take (Circe rebirth, No-capture) or the attacking
-    /// armoured king, are controlled; an armoured royal needs exactly two
-    /// guards where another needs one, and its own units may be attacked
-    /// once (that controls nothing).
-    pub fn is_pure(&self) -> bool {
-        self.pure
+    fn non_royal_can_move(&self) -> bool {
+        self.legal_moves()
+            .iter()
+            .any(|&(from, _)| !self.unit_at(from).is_some_and(|unit| unit.royal))
     }
 
-    /// Every attacking unit but royals and pawns takes part or is needed.
-    pub fn is_economical(&self) -> bool {
-        let attacking = !self.attacked();
-        (self.position.by_color(attacking) & !self.participants & !self.needed)
+    fn fen_text(&self) -> String {
+        self.fen()
+    }
+
+    /// Several B in ascending order of their squares (2.3.7).
+    fn code_of(fp: &FairyFinal) -> Code {
+        let order: Vec<usize> = (0..fp.zones().len()).collect();
+        fp.code_in(&order, false)
+    }
+
+    fn etalon_of(fp: &FairyFinal) -> Result<FairyEtalon, EtalonError> {
+        fp.fairy_etalon()
+    }
+}
+
+impl FairyPosition {
+    /// The squares of the units that `holds`.
+    fn units_where(&self, holds: impl Fn(Unit) -> bool) -> Bitboard {
+        self.occupied()
             .into_iter()
-            .all(|square| {
-                self.position
-                    .unit_at(square)
-                    .is_some_and(|unit| unit.royal || unit.kind == Kind::Pawn)
-            })
+            .filter(|&square| self.unit_at(square).is_some_and(&holds))
+            .collect()
     }
+}
 
-    /// Pure and economical.
-    pub fn is_model(&self) -> bool {
-        self.pure && self.is_economical()
-    }
-
-    /// Pure, and every unit but the attacked royals takes part or is needed.
-    pub fn is_ideal(&self) -> bool {
-        let royals: Bitboard = self.zones.iter().map(|zone| zone.zone.king()).collect();
-        self.pure
-            && (self.position.occupied() & !royals & !self.participants & !self.needed).is_empty()
-    }
-
-    /// The FP code: several B in ascending order of their squares (2.3.7).
-    pub fn code(&self) -> Code {
-        let order: Vec<usize> = (0..self.zones.len()).collect();
-        self.code_in(&order, false)
-    }
-
+impl FairyFinal {
     /// The zones in the etalon's order: smallest B first (3.2.4), then
     /// by square.
     pub(crate) fn etalon_order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.zones.len()).collect();
+        let mut order: Vec<usize> = (0..self.zones().len()).collect();
         order.sort_by(|&a, &b| {
-            let (a, b) = (&self.zones[a], &self.zones[b]);
+            let (a, b) = (&self.zones()[a], &self.zones()[b]);
             a.marks[1..]
                 .cmp(&b.marks[1..])
                 .then(a.marks[0].cmp(&b.marks[0]))
@@ -182,26 +152,27 @@ impl FairyFinal {
 
     fn code_in(&self, order: &[usize], etalon: bool) -> Code {
         let attacking = !self.attacked();
-        let position = &self.position;
+        let position = self.position();
         let symbol_at = |square: Square| {
             position
                 .unit_at(square)
                 .expect("symbols of occupied squares")
                 .symbol(attacking)
         };
-        let mut attacking_symbols: Vec<Symbol> = (self.participants & position.by_color(attacking))
-            .into_iter()
-            .map(symbol_at)
-            .collect();
+        let mut attacking_symbols: Vec<Symbol> = (self.participants()
+            & position.by_color(attacking))
+        .into_iter()
+        .map(symbol_at)
+        .collect();
         attacking_symbols.sort();
         // The attacked fairy royals first (2.2.2), then the others.
-        let royals: Vec<Square> = order.iter().map(|&i| self.zones[i].zone.king()).collect();
+        let royals: Vec<Square> = order.iter().map(|&i| self.zones()[i].zone.king()).collect();
         let mut attacked_symbols: Vec<Symbol> = royals
             .iter()
             .filter(|&&square| !position.unit_at(square).is_some_and(Unit::is_ordinary_king))
             .map(|&square| symbol_at(square))
             .collect();
-        let mut others: Vec<Symbol> = (self.participants & position.by_color(self.attacked()))
+        let mut others: Vec<Symbol> = (self.participants() & position.by_color(self.attacked()))
             .into_iter()
             .filter(|square| !royals.contains(square))
             .filter(|&square| !position.unit_at(square).is_some_and(|unit| unit.royal))
@@ -210,20 +181,20 @@ impl FairyFinal {
         others.sort();
         attacked_symbols.extend(others);
         let in_zone: Bitboard = self
-            .zones
+            .zones()
             .iter()
             .flat_map(|zone| zone.zone.squares().iter().copied())
             .collect();
         let mut pins: Vec<Mark> = self
-            .pins
+            .pins()
             .iter()
             .filter(|pin| !in_zone.contains(pin.pinned))
             .map(|pin| Mark::Group(vec![symbol_at(pin.pinned), symbol_at(pin.pinner)]))
             .collect();
         pins.sort();
         pins.dedup();
-        let first = &self.zones[order[0]];
-        let single_king = self.zones.len() == 1
+        let first = &self.zones()[order[0]];
+        let single_king = self.zones().len() == 1
             && position
                 .unit_at(first.zone.king())
                 .is_some_and(Unit::is_ordinary_king);
@@ -237,12 +208,12 @@ impl FairyFinal {
             marks: first.marks.clone(),
             other_marks: order[1..]
                 .iter()
-                .map(|&i| self.zones[i].marks.clone())
+                .map(|&i| self.zones()[i].marks.clone())
                 .collect(),
             square,
             other_squares: order[1..]
                 .iter()
-                .map(|&i| self.zones[i].zone.king())
+                .map(|&i| self.zones()[i].zone.king())
                 .collect(),
             pins,
             conditions: special_marks(position),
@@ -456,30 +427,6 @@ fn participants(
         }
     }
     participants
-}
-
-/// `position` without the unit on `square`, if the rules accept it.
-fn without(position: &FairyPosition, square: Square) -> Option<FairyPosition> {
-    let mut rest = position.clone();
-    rest.set(square, None);
-    rest.legality().is_ok().then_some(rest)
-}
-
-/// Whether taking the unit on `square` off undoes the final position or
-/// leaves one the rules reject.
-fn removal_undoes(position: &FairyPosition, kind: FinalKind, square: Square) -> bool {
-    without(position, square).is_none_or(|rest| !rest.is_final(kind))
-}
-
-/// In a check by more units than the royal needs, the check of `checker`
-/// is needed when without it the remaining check could be parried by a
-/// unit other than a royal one.
-fn check_is_needed(position: &FairyPosition, checker: Square) -> bool {
-    without(position, checker).is_some_and(|rest| {
-        rest.legal_moves()
-            .iter()
-            .any(|&(from, _)| !rest.unit_at(from).is_some_and(|unit| unit.royal))
-    })
 }
 
 fn is_pure(position: &FairyPosition, kind: FinalKind, zones: &[RoyalZone], pins: &[Pin]) -> bool {

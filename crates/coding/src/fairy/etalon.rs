@@ -12,55 +12,19 @@
 //! same conditions and codes the same as the candidate: rebirth squares,
 //! grid cells and double guards are all checked by that code.
 
-use std::fmt;
-
 use shakmaty::{Bitboard, Square};
 
 use super::analysis::{FairyFinal, zone_of};
 use super::position::FairyPosition;
 use super::{Kind, Unit};
 use crate::code::Code;
-use crate::etalon::EtalonError;
+use crate::etalon::{Etalon, EtalonError, SEARCH_LIMIT, cosmetic_order, marks_at_image};
 use crate::symbol::Mark;
 use crate::symmetry::Symmetry;
 use crate::zone::{Offset, numeric_symbol, offset_between, shifted};
 
-/// Placements the search may try over all candidates before giving up.
-const SEARCH_LIMIT: u64 = 2_000_000;
-
 /// The etalon position of a fairy final position.
-#[derive(Clone, Debug)]
-pub struct FairyEtalon {
-    position: FairyFinal,
-    symmetry: Symmetry,
-    code: Code,
-}
-
-impl FairyEtalon {
-    pub fn position(&self) -> &FairyFinal {
-        &self.position
-    }
-
-    pub fn symmetry(&self) -> Symmetry {
-        self.symmetry
-    }
-
-    /// The ЭП code.
-    pub fn code(&self) -> &Code {
-        &self.code
-    }
-
-    /// The extended FEN of the realisation.
-    pub fn fen(&self) -> String {
-        self.position.position().fen()
-    }
-}
-
-impl fmt::Display for FairyEtalon {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.code)
-    }
-}
+pub type FairyEtalon = Etalon<FairyPosition>;
 
 /// One image of the whole position's zones.
 struct Candidate {
@@ -82,18 +46,14 @@ struct Mover {
 }
 
 impl FairyFinal {
-    /// Searches the etalon position.
-    pub fn etalon(&self) -> Result<FairyEtalon, EtalonError> {
+    /// Searches the etalon position (see the module's doc).
+    pub(crate) fn fairy_etalon(&self) -> Result<FairyEtalon, EtalonError> {
         let mut budget = SEARCH_LIMIT;
         for candidate in self.fairy_candidates() {
             match self.realise(&candidate, &mut budget) {
                 Ok(Some(found)) => {
                     let code = found.etalon_code();
-                    return Ok(FairyEtalon {
-                        position: found,
-                        symmetry: candidate.symmetry,
-                        code,
-                    });
+                    return Ok(Etalon::new(found, candidate.symmetry, code));
                 }
                 Ok(None) => {}
                 Err(error) => return Err(error),
@@ -126,25 +86,14 @@ impl FairyFinal {
                         continue 'target;
                     };
                     let unit = position.unit_at(royal).expect("royal");
-                    let new_zone = zone_of(unit, image);
-                    let offsets = royal_zone.zone.offsets();
-                    let mut turned: Vec<Offset> =
-                        offsets.iter().map(|&o| symmetry.apply(o)).collect();
-                    turned.sort();
-                    let numbering = new_zone.offsets();
-                    let mut sorted = numbering.clone();
-                    sorted.sort();
-                    if sorted != turned {
+                    let Some(marks) = marks_at_image(
+                        &royal_zone.zone.offsets(),
+                        &royal_zone.marks,
+                        symmetry,
+                        &zone_of(unit, image).offsets(),
+                    ) else {
                         continue 'target;
-                    }
-                    let mut marks = vec![royal_zone.marks[0].clone()];
-                    marks.extend(numbering.iter().map(|&q| {
-                        let i = offsets
-                            .iter()
-                            .position(|&o| symmetry.apply(o) == q)
-                            .expect("same shape");
-                        royal_zone.marks[i + 1].clone()
-                    }));
+                    };
                     all_marks.push(marks);
                     images.push(image);
                 }
@@ -317,15 +266,8 @@ impl Search<'_> {
             .into_iter()
             .filter(|&square| may_stand(unit, square))
             .collect();
-        let line = unit.kind.is_line_piece();
-        squares.sort_by_key(|&square| {
-            let distance = if line {
-                square.distance(self.origin_image)
-            } else {
-                0
-            };
-            (distance, square.rank(), std::cmp::Reverse(square.file()))
-        });
+        let line_piece = unit.kind.is_line_piece();
+        squares.sort_by_key(|&square| cosmetic_order(square, self.origin_image, line_piece));
         squares
     }
 

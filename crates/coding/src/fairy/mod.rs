@@ -14,7 +14,8 @@ mod material;
 mod popeye;
 mod position;
 
-pub use analysis::{FairyFinal, RoyalZone, is_orthodox};
+pub use crate::final_position::RoyalZone;
+pub use analysis::{FairyFinal, is_orthodox};
 pub use etalon::FairyEtalon;
 pub use material::{FairyEnumeration, FairyMaterial, enumerate_fairy, fairy_final_positions};
 pub use popeye::{PopeyeProblem, parse_popeye};
