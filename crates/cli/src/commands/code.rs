@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use crate::output::{out, outln};
 use ajedrecista_coding::fairy::{
-    Condition, FairyError, FairyEtalon, FairyFinal, FairyPosition, Rules, is_orthodox, parse_popeye,
+    Condition, FairyError, FairyEtalon, FairyPosition, Rules, is_orthodox, parse_popeye,
 };
-use ajedrecista_coding::{Etalon, EtalonError, FinalPosition, parse_position};
+use ajedrecista_coding::{
+    AnalysedFinal, Classification, Etalon, EtalonError, FinalKind, FinalRules, Zone, parse_position,
+};
 use anyhow::Context;
 use serde_json::{Value, json};
 use shakmaty::{Chess, File, Position, Rank, Square};
@@ -40,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let problem = parse_popeye(&text)?;
             let fen = problem.position.to_string();
-            Coded::Fairy(Box::new(FairyAnalysis::of(fen, problem.position)))
+            Coded::Fairy(Box::new(Analysis::of(fen, problem.position)))
         }
         None => Coded::read(&args.fen.join(" "), &parse_rules(&args.conditions)?)?,
     };
@@ -65,8 +67,8 @@ pub fn parse_rules(names: &[String]) -> anyhow::Result<Rules> {
 /// model: without conditions, a FEN shakmaty reads goes the orthodox way,
 /// so its output is what it always was.
 pub enum Coded {
-    Orthodox(Box<Analysis>),
-    Fairy(Box<FairyAnalysis>),
+    Orthodox(Box<Analysis<Chess>>),
+    Fairy(Box<Analysis<FairyPosition>>),
 }
 
 impl Coded {
@@ -79,7 +81,7 @@ impl Coded {
                 Err(orthodox_error) => {
                     return match FairyPosition::from_fen(&fen, rules.clone()) {
                         Ok(position) if !is_orthodox(&position) => {
-                            Ok(Coded::Fairy(Box::new(FairyAnalysis::of(fen, position))))
+                            Ok(Coded::Fairy(Box::new(Analysis::of(fen, position))))
                         }
                         Err(error @ FairyError::UnknownPiece(_)) => Err(error.into()),
                         _ => Err(orthodox_error.into()),
@@ -88,7 +90,7 @@ impl Coded {
             }
         }
         let position = FairyPosition::from_fen(&fen, rules.clone())?;
-        Ok(Coded::Fairy(Box::new(FairyAnalysis::of(fen, position))))
+        Ok(Coded::Fairy(Box::new(Analysis::of(fen, position))))
     }
 
     pub fn to_json(&self) -> Value {
@@ -106,96 +108,169 @@ impl Coded {
     }
 
     /// The classification of the etalon, or why there is none.
-    pub fn classification(&self) -> Result<ajedrecista_coding::Classification, String> {
+    pub fn classification(&self) -> Result<Classification, String> {
         match self {
-            Coded::Orthodox(analysis) => match &analysis.outcome {
-                Err(reason) => Err(reason.clone()),
-                Ok((_, Err(error))) => Err(error.to_string()),
-                Ok((_, Ok(etalon))) => Ok(etalon.code().classification()),
-            },
-            Coded::Fairy(analysis) => match &analysis.outcome {
-                Err(reason) => Err(reason.clone()),
-                Ok((_, Err(error))) => Err(error.to_string()),
-                Ok((_, Ok(etalon))) => Ok(etalon.code().classification()),
-            },
+            Coded::Orthodox(analysis) => analysis.classification(),
+            Coded::Fairy(analysis) => analysis.classification(),
         }
     }
 }
 
-/// A position under fairy rules with its analysis, ready to print.
-pub struct FairyAnalysis {
-    pub fen: String,
-    pub conditions: Vec<String>,
-    pub outcome: Result<(FairyFinal, Result<FairyEtalon, EtalonError>), String>,
+/// What the printout says differently under orthodox and fairy rules.
+pub trait Shown: FinalRules {
+    /// The width of a zone number in the diagram: fairy zones may have
+    /// more than nine squares.
+    const NUMBER_WIDTH: usize;
+
+    /// The conditions, where the rules have them (JSON `conditions`).
+    fn conditions(&self) -> Option<Vec<String>>;
+
+    /// The man on `square` as the diagram shows it.
+    fn token_at(&self, square: Square) -> String;
+
+    /// The line above a zone's table.
+    fn zone_heading(zone: &Zone) -> String;
+
+    /// What the ЭП code line adds in parentheses.
+    fn etalon_note(etalon: &Etalon<Self>) -> String;
 }
 
-impl FairyAnalysis {
-    pub fn of(fen: String, position: FairyPosition) -> FairyAnalysis {
-        let conditions = position
-            .rules()
-            .conditions()
-            .iter()
-            .map(|condition| condition.name().to_owned())
-            .collect();
-        let outcome = FairyFinal::analyse(position)
+impl Shown for Chess {
+    const NUMBER_WIDTH: usize = 2;
+
+    fn conditions(&self) -> Option<Vec<String>> {
+        None
+    }
+
+    fn token_at(&self, square: Square) -> String {
+        self.board()
+            .piece_at(square)
+            .map_or('.', |piece| piece.char())
+            .to_string()
+    }
+
+    fn zone_heading(zone: &Zone) -> String {
+        format!(
+            "\nZone       {}, king on {}\n",
+            zone.shape().name(),
+            zone.king()
+        )
+    }
+
+    fn etalon_note(etalon: &Etalon) -> String {
+        format!(
+            "{}, king on {}",
+            etalon.symmetry().name(),
+            etalon.position().zone().king()
+        )
+    }
+}
+
+impl Shown for FairyPosition {
+    const NUMBER_WIDTH: usize = 3;
+
+    fn conditions(&self) -> Option<Vec<String>> {
+        let names = self.rules().conditions().iter();
+        Some(names.map(|condition| condition.name().to_owned()).collect())
+    }
+
+    fn token_at(&self, square: Square) -> String {
+        self.unit_at(square)
+            .map_or(".".to_owned(), |unit| unit.fen_token())
+    }
+
+    fn zone_heading(zone: &Zone) -> String {
+        format!("\nZone of the royal unit on {}\n", zone.king())
+    }
+
+    fn etalon_note(etalon: &FairyEtalon) -> String {
+        etalon.symmetry().name().to_owned()
+    }
+}
+
+/// A final position with its etalon (or why the search failed).
+pub type Found<P> = (AnalysedFinal<P>, Result<Etalon<P>, EtalonError>);
+
+/// A position with its analysis, ready to print.
+pub struct Analysis<P: FinalRules> {
+    pub fen: String,
+    pub conditions: Option<Vec<String>>,
+    /// The analysis, or why the position is not final.
+    pub outcome: Result<Found<P>, String>,
+}
+
+impl<P: Shown> Analysis<P> {
+    pub fn of(fen: String, position: P) -> Analysis<P> {
+        let conditions = position.conditions();
+        let outcome = AnalysedFinal::analyse(position)
             .map(|fp| {
                 let etalon = fp.etalon();
                 (fp, etalon)
             })
             .map_err(|not_final| not_final.to_string());
-        FairyAnalysis {
+        Analysis {
             fen,
             conditions,
             outcome,
         }
     }
 
-    /// The JSON object of docs/coding.md, with the conditions.
-    pub fn to_json(&self) -> Value {
-        let (fp, etalon) = match &self.outcome {
-            Err(reason) => {
-                return json!({"fen": self.fen, "conditions": self.conditions,
-                              "final": "none", "reason": reason});
-            }
-            Ok(found) => found,
-        };
-        let mut object = json!({
-            "fen": self.fen,
-            "conditions": self.conditions,
-            "final": fp.kind().name(),
-            "pure": fp.is_pure(),
-            "economical": fp.is_economical(),
-            "model": fp.is_model(),
-            "ideal": fp.is_ideal(),
-            "fp_code": fp.code().to_string(),
-        });
-        let fields = match etalon {
-            Ok(etalon) => {
-                let class = etalon.code().classification();
-                json!({
-                    "ep_code": etalon.code().to_string(),
-                    "ep_fen": etalon.fen(),
-                    "class": class.class_text(),
-                    "group": class.group_text(),
-                    "subgroup": class.subgroup_text(),
-                    "kind": class.kind_text(),
-                })
-            }
-            Err(error) => json!({
-                "ep_code": null, "ep_fen": null, "class": null, "group": null,
-                "subgroup": null, "kind": null, "ep_error": error.to_string(),
-            }),
-        };
-        if let (Some(object), Value::Object(fields)) = (object.as_object_mut(), fields) {
-            object.extend(fields);
+    /// The classification of the etalon, or why there is none.
+    pub fn classification(&self) -> Result<Classification, String> {
+        match &self.outcome {
+            Err(reason) => Err(reason.clone()),
+            Ok((_, Err(error))) => Err(error.to_string()),
+            Ok((_, Ok(etalon))) => Ok(etalon.code().classification()),
         }
+    }
+
+    /// The JSON object of docs/coding.md (with the conditions under fairy
+    /// rules).
+    pub fn to_json(&self) -> Value {
+        let mut object = json!({"fen": self.fen});
+        if let Some(conditions) = &self.conditions {
+            object["conditions"] = json!(conditions);
+        }
+        let fields = match &self.outcome {
+            Err(reason) => json!({"final": "none", "reason": reason}),
+            Ok((fp, etalon)) => {
+                let mut fields = json!({
+                    "final": fp.kind().name(),
+                    "pure": fp.is_pure(),
+                    "economical": fp.is_economical(),
+                    "model": fp.is_model(),
+                    "ideal": fp.is_ideal(),
+                    "fp_code": fp.code().to_string(),
+                });
+                let etalon_fields = match etalon {
+                    Ok(etalon) => {
+                        let class = etalon.code().classification();
+                        json!({
+                            "ep_code": etalon.code().to_string(),
+                            "ep_fen": etalon.fen(),
+                            "class": class.class_text(),
+                            "group": class.group_text(),
+                            "subgroup": class.subgroup_text(),
+                            "kind": class.kind_text(),
+                        })
+                    }
+                    Err(error) => json!({
+                        "ep_code": null, "ep_fen": null, "class": null, "group": null,
+                        "subgroup": null, "kind": null, "ep_error": error.to_string(),
+                    }),
+                };
+                merge(&mut fields, etalon_fields);
+                fields
+            }
+        };
+        merge(&mut object, fields);
         object
     }
 
     pub fn to_text(&self) -> String {
         let mut out = format!("Position   {}\n", self.fen);
-        if !self.conditions.is_empty() {
-            out += &format!("Conditions {}\n", self.conditions.join(", "));
+        if let Some(conditions) = self.conditions.as_ref().filter(|c| !c.is_empty()) {
+            out += &format!("Conditions {}\n", conditions.join(", "));
         }
         let (fp, etalon) = match &self.outcome {
             Err(reason) => return out + &format!("Final      none: {reason}\n"),
@@ -205,144 +280,7 @@ impl FairyAnalysis {
             "Final      {}: {} is {}\n",
             fp.kind().name(),
             fp.attacked(),
-            if fp.kind() == ajedrecista_coding::FinalKind::Mate {
-                "mated"
-            } else {
-                "stalemated"
-            }
-        );
-        out += &qualities_line(
-            fp.is_pure(),
-            fp.is_economical(),
-            fp.is_model(),
-            fp.is_ideal(),
-        );
-        out += &fairy_diagram(fp);
-        for zone in fp.zones() {
-            out += &format!("\nZone of the royal unit on {}\n", zone.zone.king());
-            out += "  No.  square  symbol\n";
-            for (i, (square, mark)) in zone.zone.squares().iter().zip(&zone.marks).enumerate() {
-                out += &format!("  {:>3}  {:<6}  {}\n", i + 1, square.to_string(), mark);
-            }
-        }
-        out += &format!("\nFP code    {}\n", fp.code());
-        match etalon {
-            Ok(etalon) => {
-                let class = etalon.code().classification();
-                out += &format!(
-                    "ЭП code    {}   ({})\n",
-                    etalon.code(),
-                    etalon.symmetry().name()
-                );
-                out += &format!("ЭП FEN     {}\n", etalon.fen());
-                out += &format!(
-                    "Class {} · group {} · subgroup {} · kind {}\n\n",
-                    class.class_text(),
-                    class.group_text(),
-                    class.subgroup_text(),
-                    class.kind_text()
-                );
-                out += &fairy_diagram(etalon.position());
-            }
-            Err(error) => out += &format!("ЭП         not found: {error}\n"),
-        }
-        out
-    }
-}
-
-/// The position and the first zone's numbering side by side.
-fn fairy_diagram(fp: &FairyFinal) -> String {
-    let position = fp.position();
-    let zone = &fp.zones()[0].zone;
-    let mut out = format!(
-        "     {:<22}zone numbering\n",
-        format!("{} to move", fp.attacked())
-    );
-    for rank in (0..8).rev() {
-        let mut left = String::new();
-        let mut right = String::new();
-        for file in 0..8 {
-            let square = Square::from_coords(File::new(file), Rank::new(rank));
-            let token = position
-                .unit_at(square)
-                .map_or(".".to_owned(), |unit| unit.fen_token());
-            left += &format!("{token:>2}");
-            let number = zone
-                .number_of(square)
-                .map_or("·".to_owned(), |n| n.to_string());
-            right += &format!("{number:>3}");
-        }
-        out += &format!("  {} {left}    {right}\n", rank + 1);
-    }
-    out + "     a b c d e f g h        a  b  c  d  e  f  g  h\n"
-}
-
-/// A position with its analysis, ready to print.
-pub struct Analysis {
-    pub fen: String,
-    pub outcome: Result<(FinalPosition, Result<Etalon, EtalonError>), String>,
-}
-
-impl Analysis {
-    pub fn of(fen: String, position: Chess) -> Analysis {
-        let outcome = FinalPosition::analyse(position)
-            .map(|fp| {
-                let etalon = fp.etalon();
-                (fp, etalon)
-            })
-            .map_err(|not_final| not_final.to_string());
-        Analysis { fen, outcome }
-    }
-
-    /// The JSON object of docs/coding.md.
-    pub fn to_json(&self) -> Value {
-        let (fp, etalon) = match &self.outcome {
-            Err(reason) => return json!({"fen": self.fen, "final": "none", "reason": reason}),
-            Ok(found) => found,
-        };
-        let mut object = json!({
-            "fen": self.fen,
-            "final": fp.kind().name(),
-            "pure": fp.is_pure(),
-            "economical": fp.is_economical(),
-            "model": fp.is_model(),
-            "ideal": fp.is_ideal(),
-            "fp_code": fp.code().to_string(),
-        });
-        let fields = match etalon {
-            Ok(etalon) => {
-                let class = etalon.code().classification();
-                json!({
-                    "ep_code": etalon.code().to_string(),
-                    "ep_fen": etalon.fen(),
-                    "class": class.class_text(),
-                    "group": class.group_text(),
-                    "subgroup": class.subgroup_text(),
-                    "kind": class.kind_text(),
-                })
-            }
-            Err(error) => json!({
-                "ep_code": null, "ep_fen": null, "class": null, "group": null,
-                "subgroup": null, "kind": null, "ep_error": error.to_string(),
-            }),
-        };
-        if let (Some(object), Value::Object(fields)) = (object.as_object_mut(), fields) {
-            object.extend(fields);
-        }
-        object
-    }
-
-    pub fn to_text(&self) -> String {
-        let mut out = format!("Position   {}\n", self.fen);
-        let (fp, etalon) = match &self.outcome {
-            Err(reason) => return out + &format!("Final      none: {reason}\n"),
-            Ok(found) => found,
-        };
-        out += &format!(
-            "Final      {}: {} is {}\n",
-            fp.kind().name(),
-            fp.attacked(),
-            if fp.kind() == ajedrecista_coding::FinalKind::Mate {
+            if fp.kind() == FinalKind::Mate {
                 "mated"
             } else {
                 "stalemated"
@@ -355,24 +293,21 @@ impl Analysis {
             fp.is_ideal(),
         );
         out += &diagram(fp);
-        out += &format!(
-            "\nZone       {}, king on {}\n",
-            fp.shape().name(),
-            fp.zone().king()
-        );
-        out += "  No.  square  symbol\n";
-        for (i, (square, mark)) in fp.zone().squares().iter().zip(fp.marks()).enumerate() {
-            out += &format!("  {:>3}  {:<6}  {}\n", i + 1, square.to_string(), mark);
+        for zone in fp.zones() {
+            out += &P::zone_heading(&zone.zone);
+            out += "  No.  square  symbol\n";
+            for (i, (square, mark)) in zone.zone.squares().iter().zip(&zone.marks).enumerate() {
+                out += &format!("  {:>3}  {:<6}  {}\n", i + 1, square.to_string(), mark);
+            }
         }
         out += &format!("\nFP code    {}\n", fp.code());
         match etalon {
             Ok(etalon) => {
                 let class = etalon.code().classification();
                 out += &format!(
-                    "ЭП code    {}   ({}, king on {})\n",
+                    "ЭП code    {}   ({})\n",
                     etalon.code(),
-                    etalon.symmetry().name(),
-                    etalon.position().zone().king()
+                    P::etalon_note(etalon)
                 );
                 out += &format!("ЭП FEN     {}\n", etalon.fen());
                 out += &format!(
@@ -390,6 +325,13 @@ impl Analysis {
     }
 }
 
+/// Adds the fields of the object `more` to the object `object`.
+fn merge(object: &mut Value, more: Value) {
+    if let (Some(object), Value::Object(more)) = (object.as_object_mut(), more) {
+        object.extend(more);
+    }
+}
+
 fn qualities_line(pure: bool, economical: bool, model: bool, ideal: bool) -> String {
     let yes = |flag: bool| if flag { "yes" } else { "no" };
     format!(
@@ -401,27 +343,32 @@ fn qualities_line(pure: bool, economical: bool, model: bool, ideal: bool) -> Str
     )
 }
 
-/// The position and the zone numbering side by side, White at the bottom.
-fn diagram(fp: &FinalPosition) -> String {
-    let board = fp.position().board();
+/// The position and the first zone's numbering side by side, White at the
+/// bottom.
+fn diagram<P: Shown>(fp: &AnalysedFinal<P>) -> String {
+    let width = P::NUMBER_WIDTH;
+    let zone = &fp.zones()[0].zone;
     let mut out = format!(
         "     {:<22}zone numbering\n",
         format!("{} to move", fp.attacked())
     );
+    let gap = " ".repeat(7 - width);
     for rank in (0..8).rev() {
         let mut left = String::new();
         let mut right = String::new();
         for file in 0..8 {
             let square = Square::from_coords(File::new(file), Rank::new(rank));
-            let piece = board.piece_at(square).map_or('.', |piece| piece.char());
-            left += &format!(" {piece}");
-            let number = fp
-                .zone()
+            left += &format!("{:>2}", fp.position().token_at(square));
+            let number = zone
                 .number_of(square)
                 .map_or("·".to_owned(), |n| n.to_string());
-            right += &format!(" {number}");
+            right += &format!("{number:>width$}");
         }
-        out += &format!("  {} {left}     {right}\n", rank + 1);
+        out += &format!("  {} {left}{gap}{right}\n", rank + 1);
     }
-    out + "     a b c d e f g h       a b c d e f g h\n"
+    let letters: String = File::ALL
+        .iter()
+        .map(|file| format!("{:>width$}", file.char()))
+        .collect();
+    out + "     a b c d e f g h      " + &letters + "\n"
 }
