@@ -6,11 +6,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use rayon::prelude::*;
-use shakmaty::fen::Fen;
-use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Piece, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Piece, Role, Square, attacks};
 
 use crate::fairy::{FairyError, FairyMaterial, Kind};
-use crate::final_position::{FinalKind, FinalPosition};
+use crate::final_position::{AnalysedFinal, FinalKind, FinalRules};
 use crate::retro::has_legal_last_move;
 use crate::rules::{may_stand, position_from};
 
@@ -147,10 +146,11 @@ pub struct EtalonGroup {
     pub example_fen: String,
 }
 
-/// The result of an enumeration.
+/// The result of an enumeration: orthodox material by default,
+/// [`crate::fairy::FairyEnumeration`] under fairy rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Enumeration {
-    pub material: OrthodoxMaterial,
+pub struct Enumeration<M = OrthodoxMaterial> {
+    pub material: M,
     pub kind: FinalKind,
     pub total: u64,
     pub pure: u64,
@@ -164,7 +164,7 @@ pub struct Enumeration {
 
 /// Counts over some final positions.
 #[derive(Default)]
-struct Tally {
+pub(crate) struct Tally {
     total: u64,
     pure: u64,
     model: u64,
@@ -175,18 +175,20 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, position: Chess, selection: Selection) {
-        let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
-        let analysed = FinalPosition::analyse(position).expect("enumerated positions are final");
+    /// Counts the final position `position`; its etalon is searched and
+    /// grouped when `selected` says so.
+    pub(crate) fn add<P: FinalRules>(
+        &mut self,
+        position: P,
+        selected: impl Fn(&AnalysedFinal<P>) -> bool,
+    ) {
+        let fen = position.fen_text();
+        let analysed = AnalysedFinal::analyse(position).expect("enumerated positions are final");
         self.total += 1;
         self.pure += u64::from(analysed.is_pure());
         self.model += u64::from(analysed.is_model());
         self.ideal += u64::from(analysed.is_ideal());
-        let selected = match selection {
-            Selection::Model => analysed.is_model(),
-            Selection::Ideal => analysed.is_ideal(),
-        };
-        if selected {
+        if selected(&analysed) {
             match analysed.etalon() {
                 Ok(etalon) => self.add_group(EtalonGroup {
                     ep_code: etalon.code().to_string(),
@@ -199,7 +201,7 @@ impl Tally {
         }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
+    pub(crate) fn merge(mut self, other: Tally) -> Tally {
         self.total += other.total;
         self.pure += other.pure;
         self.model += other.model;
@@ -221,6 +223,22 @@ impl Tally {
             None => self.groups.push(group),
         }
     }
+
+    /// The enumeration these counts make, groups most frequent first.
+    pub(crate) fn into_enumeration<M>(self, material: M, kind: FinalKind) -> Enumeration<M> {
+        let mut by_ep_code = self.groups;
+        by_ep_code.sort_by(|a, b| b.count.cmp(&a.count).then(a.ep_code.cmp(&b.ep_code)));
+        Enumeration {
+            material,
+            kind,
+            total: self.total,
+            pure: self.pure,
+            model: self.model,
+            ideal: self.ideal,
+            without_etalon: self.without_etalon,
+            by_ep_code,
+        }
+    }
 }
 
 /// Enumerates every final position of `kind` with `material`, black to
@@ -237,25 +255,17 @@ pub fn enumerate(
         .map(|black_king| {
             let mut tally = Tally::default();
             for position in final_positions_under(material, kind, legality, black_king) {
-                tally.add(position, selection);
+                tally.add(position, |analysed| match selection {
+                    Selection::Model => analysed.is_model(),
+                    Selection::Ideal => analysed.is_ideal(),
+                });
             }
             tick();
             tally
         })
         .collect();
     let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
-    let mut by_ep_code = tally.groups;
-    by_ep_code.sort_by(|a, b| b.count.cmp(&a.count).then(a.ep_code.cmp(&b.ep_code)));
-    Enumeration {
-        material: material.clone(),
-        kind,
-        total: tally.total,
-        pure: tally.pure,
-        model: tally.model,
-        ideal: tally.ideal,
-        without_etalon: tally.without_etalon,
-        by_ep_code,
-    }
+    tally.into_enumeration(material.clone(), kind)
 }
 
 /// Every final position of `kind` with `material`, black to move, in a

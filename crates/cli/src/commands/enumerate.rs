@@ -1,10 +1,14 @@
 //! `ajedrecista enumerate`: every mate or stalemate with given material.
 
+use std::fmt;
+
 use crate::output::outln;
 use ajedrecista_coding::fairy::{FairyMaterial, enumerate_fairy};
-use ajedrecista_coding::{FinalKind, Legality, OrthodoxMaterial, Selection, enumerate};
+use ajedrecista_coding::{
+    Enumeration, FinalKind, Legality, OrthodoxMaterial, Selection, enumerate,
+};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Arguments of `ajedrecista enumerate`.
 #[derive(clap::Args)]
@@ -93,59 +97,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
-    if args.json {
-        let report = json!({
-            "material": found.material.to_string(),
-            "stalemate": args.stalemate,
-            "legality": args.legality.name(),
-            "total": found.total,
-            "pure": found.pure,
-            "model": found.model,
-            "ideal": found.ideal,
-            "without_etalon": found.without_etalon,
-            "by_ep_code": found.by_ep_code.iter().map(|group| json!({
-                "ep_code": group.ep_code,
-                "count": group.count,
-                "ideal": group.ideal,
-                "example_fen": group.example_fen,
-            })).collect::<Vec<_>>(),
-        });
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(());
-    }
-    outln!(
-        "{} {}s, black to move, legality {}",
-        found.material,
-        kind.name(),
-        args.legality.name()
-    );
-    outln!("  total  {:>8}", found.total);
-    outln!("  pure   {:>8}", found.pure);
-    outln!("  model  {:>8}", found.model);
-    outln!("  ideal  {:>8}", found.ideal);
-    if found.without_etalon > 0 {
-        outln!("  without etalon  {}", found.without_etalon);
-    }
     let which = if args.ideal { "ideal" } else { "model" };
-    outln!("\n{which} positions by ЭП code:");
-    let width = found
-        .by_ep_code
-        .iter()
-        .map(|group| group.ep_code.chars().count())
-        .max()
-        .unwrap_or(7)
-        .max(7);
-    outln!("  {:<width$}  {:>7}  ideal  example", "ЭП code", "count");
-    for group in &found.by_ep_code {
-        outln!(
-            "  {:<width$}  {:>7}  {:<5}  {}",
-            group.ep_code,
-            group.count,
-            if group.ideal { "yes" } else { "no" },
-            group.example_fen
-        );
+    Census {
+        heading: format!(", legality {}", args.legality.name()),
+        json_fields: json!({"legality": args.legality.name()}),
+        which,
+        ideal_column: true,
     }
-    Ok(())
+    .print(&found, args.stalemate, args.json)
 }
 
 /// Fairy material or conditions: every final position, grouped by ЭП code,
@@ -160,47 +119,106 @@ fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::R
     let found = enumerate_fairy(&material, &rules, kind);
     bar.finish_and_clear();
     let conditions: Vec<&str> = rules.conditions().iter().map(|c| c.name()).collect();
-    if args.json {
-        let report = json!({
-            "material": material.to_string(),
-            "conditions": conditions,
-            "stalemate": args.stalemate,
-            "total": found.total,
-            "pure": found.pure,
-            "model": found.model,
-            "ideal": found.ideal,
-            "without_etalon": found.without_etalon,
-            "by_ep_code": found.by_ep_code.iter().map(|(code, count, fen)| json!({
-                "ep_code": code, "count": count, "example_fen": fen,
-            })).collect::<Vec<_>>(),
-        });
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(());
-    }
-    let under = if conditions.is_empty() {
+    let heading = if conditions.is_empty() {
         String::new()
     } else {
         format!(", {}", conditions.join(", "))
     };
-    outln!("{material} {}s, black to move{under}", kind.name());
-    outln!("  total  {:>8}", found.total);
-    outln!("  pure   {:>8}", found.pure);
-    outln!("  model  {:>8}", found.model);
-    outln!("  ideal  {:>8}", found.ideal);
-    if found.without_etalon > 0 {
-        outln!("  without etalon  {}", found.without_etalon);
+    Census {
+        heading,
+        json_fields: json!({"conditions": conditions}),
+        which: "all",
+        ideal_column: false,
     }
-    outln!("\nall positions by ЭП code:");
-    let width = found
-        .by_ep_code
-        .iter()
-        .map(|(code, _, _)| code.chars().count())
-        .max()
-        .unwrap_or(7)
-        .max(7);
-    outln!("  {:<width$}  {:>7}  example", "ЭП code", "count");
-    for (code, count, fen) in &found.by_ep_code {
-        outln!("  {code:<width$}  {count:>7}  {fen}");
+    .print(&found, args.stalemate, args.json)
+}
+
+/// How a census is printed: what the heading and the JSON add, which
+/// positions the table groups, and whether it has a column `ideal`.
+struct Census {
+    /// After "black to move" in the heading.
+    heading: String,
+    /// Added to the JSON object.
+    json_fields: Value,
+    which: &'static str,
+    ideal_column: bool,
+}
+
+impl Census {
+    fn print<M: fmt::Display>(
+        &self,
+        found: &Enumeration<M>,
+        stalemate: bool,
+        json: bool,
+    ) -> anyhow::Result<()> {
+        if json {
+            let mut report = json!({
+                "material": found.material.to_string(),
+                "stalemate": stalemate,
+                "total": found.total,
+                "pure": found.pure,
+                "model": found.model,
+                "ideal": found.ideal,
+                "without_etalon": found.without_etalon,
+                "by_ep_code": found.by_ep_code.iter().map(|group| {
+                    let mut row = json!({
+                        "ep_code": group.ep_code,
+                        "count": group.count,
+                        "example_fen": group.example_fen,
+                    });
+                    if self.ideal_column {
+                        row["ideal"] = json!(group.ideal);
+                    }
+                    row
+                }).collect::<Vec<_>>(),
+            });
+            if let (Some(report), Value::Object(fields)) =
+                (report.as_object_mut(), self.json_fields.clone())
+            {
+                report.extend(fields);
+            }
+            outln!("{}", serde_json::to_string_pretty(&report)?);
+            return Ok(());
+        }
+        outln!(
+            "{} {}s, black to move{}",
+            found.material,
+            found.kind.name(),
+            self.heading
+        );
+        outln!("  total  {:>8}", found.total);
+        outln!("  pure   {:>8}", found.pure);
+        outln!("  model  {:>8}", found.model);
+        outln!("  ideal  {:>8}", found.ideal);
+        if found.without_etalon > 0 {
+            outln!("  without etalon  {}", found.without_etalon);
+        }
+        outln!("\n{} positions by ЭП code:", self.which);
+        let width = found
+            .by_ep_code
+            .iter()
+            .map(|group| group.ep_code.chars().count())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        let ideal_heading = if self.ideal_column { "  ideal" } else { "" };
+        outln!(
+            "  {:<width$}  {:>7}{ideal_heading}  example",
+            "ЭП code",
+            "count"
+        );
+        for group in &found.by_ep_code {
+            let ideal = match (self.ideal_column, group.ideal) {
+                (false, _) => String::new(),
+                (true, ideal) => format!("  {:<5}", if ideal { "yes" } else { "no" }),
+            };
+            outln!(
+                "  {:<width$}  {:>7}{ideal}  {}",
+                group.ep_code,
+                group.count,
+                group.example_fen
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }

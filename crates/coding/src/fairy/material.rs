@@ -1,6 +1,5 @@
 //! Fairy material (`KGGvK`) and the census of its final positions.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -8,7 +7,8 @@ use rayon::prelude::*;
 use shakmaty::{Color, Square};
 
 use super::position::{FairyPosition, Rules};
-use super::{FairyError, FairyFinal, Kind, Unit};
+use super::{FairyError, Kind, Unit};
+use crate::enumerate::{Enumeration, Tally};
 use crate::final_position::FinalKind;
 
 /// The units of an endgame: White's, then `v`, then Black's, each a letter
@@ -142,17 +142,7 @@ fn place(
 }
 
 /// The census of one fairy endgame.
-#[derive(Clone, Debug)]
-pub struct FairyEnumeration {
-    pub total: usize,
-    pub pure: usize,
-    pub model: usize,
-    pub ideal: usize,
-    /// ЭП code, count, first position with it; most frequent first.
-    pub by_ep_code: Vec<(String, usize, String)>,
-    /// Positions whose etalon search failed.
-    pub without_etalon: usize,
-}
+pub type FairyEnumeration = Enumeration<FairyMaterial>;
 
 /// Every final position of `material` under `rules`, grouped by ЭП code.
 pub fn enumerate_fairy(
@@ -160,39 +150,16 @@ pub fn enumerate_fairy(
     rules: &Rules,
     kind: FinalKind,
 ) -> FairyEnumeration {
-    let positions = fairy_final_positions(material, rules, kind);
-    let analysed: Vec<(Option<String>, String, [bool; 3])> = positions
-        .par_iter()
+    let tallies: Vec<Tally> = fairy_final_positions(material, rules, kind)
+        .into_par_iter()
         .map(|position| {
-            let fp = FairyFinal::analyse(position.clone()).expect("enumerated as final");
-            let qualities = [fp.is_pure(), fp.is_model(), fp.is_ideal()];
-            let code = fp.etalon().ok().map(|etalon| etalon.code().to_string());
-            (code, position.fen(), qualities)
+            let mut tally = Tally::default();
+            tally.add(position, |_| true);
+            tally
         })
         .collect();
-    let count = |i: usize| analysed.iter().filter(|(_, _, q)| q[i]).count();
-    let (pure, model, ideal) = (count(0), count(1), count(2));
-    let mut groups: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    let mut without_etalon = 0;
-    for (code, fen, _) in analysed {
-        match code {
-            Some(code) => groups.entry(code).or_insert((0, fen)).0 += 1,
-            None => without_etalon += 1,
-        }
-    }
-    let mut by_ep_code: Vec<(String, usize, String)> = groups
-        .into_iter()
-        .map(|(code, (count, fen))| (code, count, fen))
-        .collect();
-    by_ep_code.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    FairyEnumeration {
-        total: positions.len(),
-        pure,
-        model,
-        ideal,
-        by_ep_code,
-        without_etalon,
-    }
+    let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
+    tally.into_enumeration(material.clone(), kind)
 }
 
 #[cfg(test)]
