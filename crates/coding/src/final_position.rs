@@ -87,11 +87,19 @@ pub struct RoyalZone {
 /// what is the same (the qualities, the men needed, the shell of the
 /// etalon) is written once, in [`AnalysedFinal`].
 pub trait FinalRules: Clone + fmt::Debug + Sized {
-    /// Takes `position` apart; the side to move is the attacked side.
-    fn analyse_final(position: Self) -> Result<AnalysedFinal<Self>, NotFinal>;
+    /// Whether the side to move is mated or stalemated.
+    fn kind_of_final(&self) -> Option<FinalKind>;
+
+    /// Takes a final position of `kind` apart; the side to move is the
+    /// attacked side.
+    fn take_apart(&self, kind: FinalKind) -> FinalParts;
 
     /// The side to move.
     fn attacked_side(&self) -> Color;
+
+    fn is_in_check(&self) -> bool;
+
+    fn legal_move_count(&self) -> usize;
 
     fn all_men(&self) -> Bitboard;
 
@@ -120,6 +128,19 @@ pub trait FinalRules: Clone + fmt::Debug + Sized {
     fn etalon_of(fp: &AnalysedFinal<Self>) -> Result<Etalon<Self>, EtalonError>;
 }
 
+/// What the rules find in a final position; [`AnalysedFinal`] adds the
+/// men needed and the qualities.
+#[derive(Clone, Debug)]
+pub struct FinalParts {
+    /// The attacked royal units, in the order of the FP code.
+    pub zones: Vec<RoyalZone>,
+    pub pins: Vec<Pin>,
+    /// See [`AnalysedFinal::participants`].
+    pub participants: Bitboard,
+    /// See [`AnalysedFinal::is_pure`].
+    pub pure: bool,
+}
+
 /// A mate or stalemate under the rules of `P`, analysed.
 #[derive(Clone, Debug)]
 pub struct AnalysedFinal<P> {
@@ -140,24 +161,25 @@ pub type FinalPosition = AnalysedFinal<Chess>;
 impl<P: FinalRules> AnalysedFinal<P> {
     /// Analyses `position`; the side to move is the attacked side.
     pub fn analyse(position: P) -> Result<AnalysedFinal<P>, NotFinal> {
-        P::analyse_final(position)
-    }
-
-    /// The analysis of the rules' parts; the men needed are found here.
-    pub(crate) fn new(
-        position: P,
-        kind: FinalKind,
-        zones: Vec<RoyalZone>,
-        pins: Vec<Pin>,
-        participants: Bitboard,
-        pure: bool,
-    ) -> AnalysedFinal<P> {
+        let Some(kind) = position.kind_of_final() else {
+            return Err(NotFinal {
+                side: position.attacked_side(),
+                in_check: position.is_in_check(),
+                legal_moves: position.legal_move_count(),
+            });
+        };
+        let FinalParts {
+            zones,
+            pins,
+            participants,
+            pure,
+        } = position.take_apart(kind);
         let attacking = !position.attacked_side();
         let needed = (position.men_of(attacking) & !position.royal_men() & !participants)
             .into_iter()
             .filter(|&square| removal_undoes(&position, kind, square))
             .collect();
-        AnalysedFinal {
+        Ok(AnalysedFinal {
             position,
             kind,
             zones,
@@ -165,7 +187,7 @@ impl<P: FinalRules> AnalysedFinal<P> {
             participants,
             needed,
             pure,
-        }
+        })
     }
 
     pub fn position(&self) -> &P {
@@ -267,37 +289,37 @@ pub(crate) fn check_is_needed<P: FinalRules>(position: &P, checker: Square) -> b
 }
 
 impl FinalRules for Chess {
-    fn analyse_final(position: Chess) -> Result<FinalPosition, NotFinal> {
-        let kind = if position.is_checkmate() {
-            FinalKind::Mate
-        } else if position.is_stalemate() {
-            FinalKind::Stalemate
-        } else {
-            return Err(NotFinal {
-                side: position.turn(),
-                in_check: position.is_check(),
-                legal_moves: position.legal_moves().len(),
-            });
-        };
-        let view = View::new(&position);
+    fn kind_of_final(&self) -> Option<FinalKind> {
+        [FinalKind::Mate, FinalKind::Stalemate]
+            .into_iter()
+            .find(|kind| kind.holds_in(self))
+    }
+
+    fn take_apart(&self, kind: FinalKind) -> FinalParts {
+        let view = View::new(self);
         let zone = Zone::of_king(view.king);
         let pins = view.pins();
-        let marks = view.marks(&position, kind, &zone, &pins);
-        let pure = view.is_pure(&position, kind, &zone, &pins);
+        let marks = view.marks(self, kind, &zone, &pins);
+        let pure = view.is_pure(self, kind, &zone, &pins);
         let participants = view.participants(kind, &zone, &pins);
-        let zones = vec![RoyalZone { zone, marks }];
-        Ok(AnalysedFinal::new(
-            position,
-            kind,
-            zones,
+        FinalParts {
+            zones: vec![RoyalZone { zone, marks }],
             pins,
             participants,
             pure,
-        ))
+        }
     }
 
     fn attacked_side(&self) -> Color {
         self.turn()
+    }
+
+    fn is_in_check(&self) -> bool {
+        self.is_check()
+    }
+
+    fn legal_move_count(&self) -> usize {
+        self.legal_moves().len()
     }
 
     fn all_men(&self) -> Bitboard {

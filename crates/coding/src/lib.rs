@@ -34,7 +34,7 @@ pub use enumerate::{
 };
 pub use etalon::{Etalon, EtalonError};
 pub use final_position::{
-    AnalysedFinal, FinalKind, FinalPosition, FinalRules, NotFinal, Pin, RoyalZone,
+    AnalysedFinal, FinalKind, FinalParts, FinalPosition, FinalRules, NotFinal, Pin, RoyalZone,
 };
 pub use input::{Entry, read_positions};
 pub use symbol::{Mark, Symbol};

@@ -11,7 +11,7 @@ use crate::code::Code;
 use crate::condition::SpecialMark;
 use crate::etalon::EtalonError;
 use crate::final_position::{
-    AnalysedFinal, FinalKind, FinalRules, NotFinal, Pin, RoyalZone, check_is_needed,
+    AnalysedFinal, FinalKind, FinalParts, FinalRules, Pin, RoyalZone, check_is_needed,
 };
 use crate::symbol::{Mark, Symbol};
 use crate::zone::{Zone, preferred_king_square};
@@ -32,41 +32,41 @@ pub fn zone_of(unit: Unit, square: Square) -> Zone {
 }
 
 impl FinalRules for FairyPosition {
-    fn analyse_final(position: FairyPosition) -> Result<FairyFinal, NotFinal> {
-        let Some(kind) = position.final_kind() else {
-            return Err(NotFinal {
-                side: position.turn(),
-                in_check: position.in_check(position.turn()),
-                legal_moves: position.legal_moves().len(),
-            });
-        };
-        let attacked = position.turn();
-        let mut royals = position.royals(attacked);
+    fn kind_of_final(&self) -> Option<FinalKind> {
+        self.final_kind()
+    }
+
+    fn take_apart(&self, kind: FinalKind) -> FinalParts {
+        let mut royals = self.royals(self.turn());
         royals.sort_by_key(|&square| crate::zone::numeric_symbol(square));
-        let pins = pins(&position, &royals);
+        let pins = pins(self, &royals);
         let zones: Vec<RoyalZone> = royals
             .iter()
             .map(|&royal| {
-                let unit = position.unit_at(royal).expect("royal");
+                let unit = self.unit_at(royal).expect("royal");
                 let zone = zone_of(unit, royal);
-                let marks = marks(&position, kind, royal, &zone, &pins);
+                let marks = marks(self, kind, royal, &zone, &pins);
                 RoyalZone { zone, marks }
             })
             .collect();
-        let participants = participants(&position, kind, &zones, &pins);
-        let pure = is_pure(&position, kind, &zones, &pins);
-        Ok(AnalysedFinal::new(
-            position,
-            kind,
+        FinalParts {
+            participants: participants(self, kind, &zones, &pins),
+            pure: is_pure(self, kind, &zones, &pins),
             zones,
             pins,
-            participants,
-            pure,
-        ))
+        }
     }
 
     fn attacked_side(&self) -> Color {
         self.turn()
+    }
+
+    fn is_in_check(&self) -> bool {
+        self.in_check(self.turn())
+    }
+
+    fn legal_move_count(&self) -> usize {
+        self.legal_moves().len()
     }
 
     fn all_men(&self) -> Bitboard {
