@@ -4,7 +4,12 @@ use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Piece, Rank, Role, 
 
 /// Pawns never stand on the first or last rank.
 pub(crate) fn may_stand(piece: Piece, square: Square) -> bool {
-    piece.role != Role::Pawn || !matches!(square.rank(), Rank::First | Rank::Eighth)
+    piece.role != Role::Pawn || !is_back_rank(square)
+}
+
+/// The first or the last rank, where no pawn stands.
+pub(crate) fn is_back_rank(square: Square) -> bool {
+    matches!(square.rank(), Rank::First | Rank::Eighth)
 }
 
 /// The legal position with these men and `turn` to move, if there is one

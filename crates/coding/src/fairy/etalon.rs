@@ -14,9 +14,9 @@
 
 use shakmaty::{Bitboard, Square};
 
+use super::Unit;
 use super::analysis::{FairyFinal, zone_of};
 use super::position::FairyPosition;
-use super::{Kind, Unit};
 use crate::code::Code;
 use crate::etalon::{Etalon, EtalonError, SEARCH_LIMIT, cosmetic_order, marks_at_image};
 use crate::symbol::Mark;
@@ -140,7 +140,7 @@ impl FairyFinal {
             let target = image(square).expect("zones map onto zones");
             zone_images.add(target);
             if let Some(unit) = position.unit_at(square) {
-                if !may_stand(unit, target) {
+                if !unit.may_stand_on(target) {
                     return Ok(None);
                 }
                 board.set(target, Some(unit));
@@ -209,15 +209,6 @@ impl FairyFinal {
     }
 }
 
-/// Pawns never stand on their first or last rank.
-fn may_stand(unit: Unit, square: Square) -> bool {
-    unit.kind != Kind::Pawn
-        || !matches!(
-            square.rank(),
-            shakmaty::Rank::First | shakmaty::Rank::Eighth
-        )
-}
-
 struct Search<'a> {
     final_kind: crate::FinalKind,
     movers: &'a [Mover],
@@ -264,7 +255,7 @@ impl Search<'_> {
         let free = !board.occupied() & !self.zone_images;
         let mut squares: Vec<Square> = free
             .into_iter()
-            .filter(|&square| may_stand(unit, square))
+            .filter(|&square| unit.may_stand_on(square))
             .collect();
         let line_piece = unit.kind.is_line_piece();
         squares.sort_by_key(|&square| cosmetic_order(square, self.origin_image, line_piece));

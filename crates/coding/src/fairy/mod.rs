@@ -24,8 +24,9 @@ pub use position::{FairyPosition, Rules};
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::{Color, Role};
+use shakmaty::{Color, Role, Square};
 
+use crate::rules::is_back_rank;
 use crate::zone::Offset;
 
 /// One way of moving.
@@ -209,6 +210,11 @@ impl Unit {
     /// written in part A.
     pub fn is_ordinary_king(self) -> bool {
         self.kind == Kind::King && !self.armoured
+    }
+
+    /// Pawns never stand on their first or last rank.
+    pub(crate) fn may_stand_on(self, square: Square) -> bool {
+        self.kind != Kind::Pawn || !is_back_rank(square)
     }
 
     /// How many attackers make a check on it.

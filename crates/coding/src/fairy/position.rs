@@ -177,8 +177,7 @@ impl FairyPosition {
         }
         if let Some(square) = self.occupied().into_iter().find(|&square| {
             self.unit_at(square)
-                .is_some_and(|unit| unit.kind == Kind::Pawn)
-                && matches!(square.rank(), Rank::First | Rank::Eighth)
+                .is_some_and(|unit| !unit.may_stand_on(square))
         }) {
             return Err(format!("a pawn on {square}"));
         }
@@ -475,38 +474,23 @@ impl fmt::Display for FairyPosition {
 mod tests {
     use super::*;
 
-    fn unit(color: Color, kind: Kind) -> Unit {
-        Unit::new(color, kind)
-    }
-
     #[test]
     fn rebirth_squares() {
-        let rebirth = FairyPosition::rebirth_square;
-        assert_eq!(
-            rebirth(unit(Color::White, Kind::Queen), Square::D5),
-            Some(Square::D1)
-        );
-        // h3 is light: a black bishop goes to c8 (light).
-        assert_eq!(
-            rebirth(unit(Color::Black, Kind::Bishop), Square::H3),
-            Some(Square::C8)
-        );
-        assert_eq!(
-            rebirth(unit(Color::White, Kind::Knight), Square::G8),
-            Some(Square::B1)
-        );
-        assert_eq!(
-            rebirth(unit(Color::White, Kind::Rook), Square::A4),
-            Some(Square::H1)
-        );
-        assert_eq!(
-            rebirth(unit(Color::Black, Kind::Pawn), Square::E4),
-            Some(Square::E7)
-        );
-        assert_eq!(
-            rebirth(unit(Color::Black, Kind::Grasshopper), Square::E4),
-            Some(Square::E1)
-        );
+        for (color, kind, captured_on, reborn_on) in [
+            (Color::White, Kind::Queen, Square::D5, Square::D1),
+            // h3 is light: a black bishop goes to c8 (light).
+            (Color::Black, Kind::Bishop, Square::H3, Square::C8),
+            (Color::White, Kind::Knight, Square::G8, Square::B1),
+            (Color::White, Kind::Rook, Square::A4, Square::H1),
+            (Color::Black, Kind::Pawn, Square::E4, Square::E7),
+            (Color::Black, Kind::Grasshopper, Square::E4, Square::E1),
+        ] {
+            assert_eq!(
+                FairyPosition::rebirth_square(Unit::new(color, kind), captured_on),
+                Some(reborn_on),
+                "{color:?} {kind:?} taken on {captured_on}"
+            );
+        }
     }
 
     #[test]
