@@ -1,6 +1,8 @@
 //! The worked examples of the brochure (../shared/specs/gk-examples.tsv,
 //! copied to tests/data/gk-examples.tsv): codes of the orthodox ones.
 
+mod common;
+
 use ajedrecista_coding::{FinalPosition, parse_position};
 use shakmaty::Position;
 
@@ -13,18 +15,14 @@ struct Example {
 }
 
 fn examples() -> Vec<Example> {
-    include_str!("data/gk-examples.tsv")
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            Example {
-                number: fields[0].parse().unwrap(),
-                fen: fields[1].to_owned(),
-                fp_code: fields[2].to_owned(),
-                ep_code: fields[3].to_owned(),
-                orthodox: fields[4] == "yes",
-            }
+    common::rows(include_str!("data/gk-examples.tsv"))
+        .into_iter()
+        .map(|fields| Example {
+            number: fields[0].parse().unwrap(),
+            fen: fields[1].to_owned(),
+            fp_code: fields[2].to_owned(),
+            ep_code: fields[3].to_owned(),
+            orthodox: fields[4] == "yes",
         })
         .collect()
 }

@@ -2,7 +2,9 @@
 //! conditions of tests/data/fairy-examples.tsv): FP and ЭП codes, and the
 //! ЭП is a legal final position that codes to itself.
 
-use ajedrecista_coding::fairy::{Condition, FairyFinal, FairyPosition, Rules};
+mod common;
+
+use ajedrecista_coding::fairy::{FairyFinal, FairyPosition, Rules};
 
 struct Example {
     number: u32,
@@ -14,31 +16,21 @@ struct Example {
 }
 
 fn examples() -> Vec<Example> {
-    let printed: Vec<Vec<String>> = include_str!("data/gk-examples.tsv")
-        .lines()
-        .skip(1)
-        .map(|line| line.split('\t').map(str::to_owned).collect())
-        .collect();
-    include_str!("data/fairy-examples.tsv")
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.starts_with("example"))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
+    let printed = common::rows(include_str!("data/gk-examples.tsv"));
+    common::rows(include_str!("data/fairy-examples.tsv"))
+        .into_iter()
+        .map(|fields| {
             let number: u32 = fields[0].parse().unwrap();
             let row = printed
                 .iter()
                 .find(|row| row[0] == fields[0])
                 .expect("the example is in gk-examples.tsv");
-            let conditions = fields[1]
-                .split_whitespace()
-                .filter(|&name| name != "-")
-                .map(|name| name.parse::<Condition>().unwrap());
             Example {
                 number,
-                fen: row[1].clone(),
-                printed_fp: row[2].clone(),
-                printed_ep: row[3].clone(),
-                rules: Rules::new(conditions),
+                fen: row[1].to_owned(),
+                printed_fp: row[2].to_owned(),
+                printed_ep: row[3].to_owned(),
+                rules: common::rules(fields[1]),
                 fp_by_rules: (fields[2] != "-").then(|| fields[2].to_owned()),
             }
         })
@@ -103,11 +95,9 @@ fn ep_codes_of_examples_5_to_14() {
 /// shakmaty path gives (and the brochure prints, but for the FP-4 misprint).
 #[test]
 fn the_fairy_model_codes_orthodox_examples_like_shakmaty() {
-    let rows: Vec<Vec<&str>> = include_str!("data/gk-examples.tsv")
-        .lines()
-        .skip(1)
-        .map(|line| line.split('\t').collect())
-        .filter(|fields: &Vec<&str>| fields[4] == "yes")
+    let rows: Vec<Vec<&str>> = common::rows(include_str!("data/gk-examples.tsv"))
+        .into_iter()
+        .filter(|fields| fields[4] == "yes")
         .collect();
     assert_eq!(rows.len(), 4);
     for fields in rows {

@@ -2,36 +2,26 @@
 //! board and a shift, whenever the image is still a legal final position
 //! of the same kind under the example's conditions.
 
+mod common;
+
 use std::sync::OnceLock;
 
 use ajedrecista_coding::Symmetry;
-use ajedrecista_coding::fairy::{Condition, FairyFinal, FairyPosition, Rules};
+use ajedrecista_coding::fairy::{FairyFinal, FairyPosition, Rules};
 use proptest::prelude::*;
 
 /// Examples 5-14 with their conditions and their ЭП codes.
 fn examples() -> &'static [(FairyPosition, String)] {
     static EXAMPLES: OnceLock<Vec<(FairyPosition, String)>> = OnceLock::new();
     EXAMPLES.get_or_init(|| {
-        let conditions: Vec<(String, Rules)> = include_str!("data/fairy-examples.tsv")
-            .lines()
-            .filter(|line| !line.starts_with('#') && !line.starts_with("example"))
-            .map(|line| {
-                let fields: Vec<&str> = line.split('\t').collect();
-                let rules = Rules::new(
-                    fields[1]
-                        .split_whitespace()
-                        .filter(|&name| name != "-")
-                        .map(|name| name.parse::<Condition>().unwrap()),
-                );
-                (fields[0].to_owned(), rules)
-            })
+        let conditions: Vec<(&str, Rules)> = common::rows(include_str!("data/fairy-examples.tsv"))
+            .into_iter()
+            .map(|fields| (fields[0], common::rules(fields[1])))
             .collect();
-        include_str!("data/gk-examples.tsv")
-            .lines()
-            .skip(1)
-            .filter_map(|line| {
-                let fields: Vec<&str> = line.split('\t').collect();
-                let (_, rules) = conditions.iter().find(|(n, _)| n == fields[0])?;
+        common::rows(include_str!("data/gk-examples.tsv"))
+            .into_iter()
+            .filter_map(|fields| {
+                let (_, rules) = conditions.iter().find(|(n, _)| *n == fields[0])?;
                 let position = FairyPosition::from_fen(fields[1], rules.clone()).unwrap();
                 let code = FairyFinal::analyse(position.clone())
                     .unwrap()

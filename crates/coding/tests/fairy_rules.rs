@@ -2,25 +2,19 @@
 //! each unit's moves and each condition's effect, as mate, stalemate, no
 //! final position, or a position the rules reject.
 
+mod common;
+
 use ajedrecista_coding::fairy::{Condition, FairyError, FairyPosition, Rules};
 use ajedrecista_coding::{FinalKind, parse_position};
 use shakmaty::Position;
 
 fn cases() -> Vec<(String, Rules, String, String)> {
-    include_str!("data/fairy-rules.tsv")
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.starts_with("fen\t"))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let rules = Rules::new(
-                fields[1]
-                    .split_whitespace()
-                    .filter(|&name| name != "-")
-                    .map(|name| name.parse::<Condition>().unwrap()),
-            );
+    common::rows(include_str!("data/fairy-rules.tsv"))
+        .into_iter()
+        .map(|fields| {
             (
                 fields[0].to_owned(),
-                rules,
+                common::rules(fields[1]),
                 fields[2].to_owned(),
                 fields[3].to_owned(),
             )
@@ -95,8 +89,8 @@ fn bad_input_is_refused() {
 /// alike.
 #[test]
 fn qualities_agree_with_the_orthodox_analysis() {
+    use ajedrecista_coding::FinalPosition;
     use ajedrecista_coding::fairy::FairyFinal;
-    use ajedrecista_coding::{FinalPosition, Legality, OrthodoxMaterial, final_positions};
     use shakmaty::EnPassantMode;
     use shakmaty::fen::Fen;
     let mut compared = 0;
@@ -107,8 +101,7 @@ fn qualities_agree_with_the_orthodox_analysis() {
         ("KRvKP", FinalKind::Mate),
         ("KBvKP", FinalKind::Stalemate),
     ] {
-        let material: OrthodoxMaterial = material.parse().unwrap();
-        for position in final_positions(&material, kind, Legality::Board) {
+        for position in common::orthodox_finals(material, kind) {
             let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
             let orthodox = FinalPosition::analyse(position).unwrap();
             let fairy =

@@ -1,11 +1,10 @@
 //! Properties of the code under the symmetries of the board.
 
+mod common;
+
 use std::sync::OnceLock;
 
-use ajedrecista_coding::{
-    FinalKind, FinalPosition, Legality, OrthodoxMaterial, Symmetry, Zone, final_positions,
-    parse_position,
-};
+use ajedrecista_coding::{FinalKind, FinalPosition, Symmetry, Zone, parse_position};
 use proptest::prelude::*;
 use shakmaty::{Bitboard, Board, CastlingMode, Chess, EnPassantMode, FromSetup, Position, Role};
 
@@ -14,11 +13,10 @@ use shakmaty::{Bitboard, Board, CastlingMode, Chess, EnPassantMode, FromSetup, P
 fn pool() -> &'static [Chess] {
     static POOL: OnceLock<Vec<Chess>> = OnceLock::new();
     POOL.get_or_init(|| {
-        let mut pool: Vec<Chess> = include_str!("data/gk-examples.tsv")
-            .lines()
-            .skip(1)
-            .filter(|line| line.split('\t').nth(4) == Some("yes"))
-            .map(|line| parse_position(line.split('\t').nth(1).unwrap()).unwrap())
+        let mut pool: Vec<Chess> = common::rows(include_str!("data/gk-examples.tsv"))
+            .into_iter()
+            .filter(|fields| fields.get(4) == Some(&"yes"))
+            .map(|fields| parse_position(fields[1]).unwrap())
             .collect();
         for (material, kind) in [
             ("KRvK", FinalKind::Mate),
@@ -27,9 +25,8 @@ fn pool() -> &'static [Chess] {
             ("KQvK", FinalKind::Stalemate),
             ("KRvKP", FinalKind::Mate),
         ] {
-            let material: OrthodoxMaterial = material.parse().unwrap();
             pool.extend(
-                final_positions(&material, kind, Legality::Board)
+                common::orthodox_finals(material, kind)
                     .into_iter()
                     .filter(|position| {
                         FinalPosition::analyse(position.clone()).is_ok_and(|fp| fp.is_model())
