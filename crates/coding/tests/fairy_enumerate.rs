@@ -164,54 +164,48 @@ fn brute_force(men: &[Man], grid: bool, kind: FinalKind) -> usize {
     place(men, &mut Vec::new(), grid, kind)
 }
 
-fn brute_force_kggvk(kind: FinalKind) -> usize {
-    brute_force(
-        &[
-            Man::WhiteKing,
-            Man::BlackKing,
-            Man::Grasshopper,
-            Man::Grasshopper,
-        ],
-        false,
-        kind,
-    )
-}
-
-fn brute_force_krvk_grid(kind: FinalKind) -> usize {
-    brute_force(&[Man::WhiteKing, Man::BlackKing, Man::Rook], true, kind)
-}
-
-fn census(material: &str, conditions: &str, kind: FinalKind) -> usize {
-    let material: FairyMaterial = material.parse().unwrap();
-    fairy_final_positions(&material, &common::rules(conditions), kind).len()
+/// The census of `material` under `conditions` equals the brute force
+/// over `men` (on a Grid board if `grid`) for mates and for stalemates,
+/// and has some positions of kind `some`.
+fn census_agrees_with_brute_force(
+    material: &str,
+    conditions: &str,
+    men: &[Man],
+    grid: bool,
+    some: FinalKind,
+) {
+    let census = |kind| {
+        let material: FairyMaterial = material.parse().unwrap();
+        fairy_final_positions(&material, &common::rules(conditions), kind).len()
+    };
+    for kind in [FinalKind::Mate, FinalKind::Stalemate] {
+        assert_eq!(
+            census(kind),
+            brute_force(men, grid, kind),
+            "{material} {}",
+            kind.name()
+        );
+    }
+    assert!(census(some) > 0);
 }
 
 /// King and two grasshoppers cannot mate a lone king (0 mates, by both
 /// counts); they can stalemate it.
 #[test]
 fn kggvk_finals_agree_with_a_brute_force() {
-    for kind in [FinalKind::Mate, FinalKind::Stalemate] {
-        assert_eq!(
-            census("KGGvK", "", kind),
-            brute_force_kggvk(kind),
-            "{}",
-            kind.name()
-        );
-    }
-    assert!(census("KGGvK", "", FinalKind::Stalemate) > 0);
+    let men = [
+        Man::WhiteKing,
+        Man::BlackKing,
+        Man::Grasshopper,
+        Man::Grasshopper,
+    ];
+    census_agrees_with_brute_force("KGGvK", "", &men, false, FinalKind::Stalemate);
 }
 
 #[test]
 fn krvk_grid_finals_agree_with_a_brute_force() {
-    for kind in [FinalKind::Mate, FinalKind::Stalemate] {
-        assert_eq!(
-            census("KRvK", "grid", kind),
-            brute_force_krvk_grid(kind),
-            "{}",
-            kind.name()
-        );
-    }
-    assert!(census("KRvK", "grid", FinalKind::Mate) > 0);
+    let men = [Man::WhiteKing, Man::BlackKing, Man::Rook];
+    census_agrees_with_brute_force("KRvK", "grid", &men, true, FinalKind::Mate);
 }
 
 /// Every final position of these censuses has an etalon, which is its own
