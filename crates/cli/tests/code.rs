@@ -1,24 +1,15 @@
 //! `code`, `classify` and `enumerate` from the outside, with fairy units
 //! and conditions: JSON fields, Popeye input, errors and exit codes.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::run;
 
+/// The JSON of a command that needs no tables.
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    common::json(args, None)
 }
 
 #[test]
@@ -81,7 +72,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["enumerate", "KRvK", "--condition", "nonsense"],
     ];
     for args in cases {
-        let out = run(args);
+        let out = run(args, None);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");

@@ -1,24 +1,8 @@
 //! `solve` and `probe` from the outside: JSON fields, errors, exit codes.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str], tables: &std::path::Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(args)
-        .env("AJEDRECISTA_TABLES", tables)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json(args: &[&str], tables: &std::path::Path) -> serde_json::Value {
-    let out = run(args, tables);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
-}
+use common::{json, run};
 
 #[test]
 fn solve_prints_the_documented_json() {
