@@ -201,7 +201,13 @@ impl Tally {
         }
     }
 
-    pub(crate) fn merge(mut self, other: Tally) -> Tally {
+    /// The counts of `tallies` together, groups in order of first
+    /// appearance.
+    pub(crate) fn sum(tallies: Vec<Tally>) -> Tally {
+        tallies.into_iter().fold(Tally::default(), Tally::merge)
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
         self.total += other.total;
         self.pure += other.pure;
         self.model += other.model;
@@ -264,8 +270,7 @@ pub fn enumerate(
             tally
         })
         .collect();
-    let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
-    tally.into_enumeration(material.clone(), kind)
+    Tally::sum(tallies).into_enumeration(material.clone(), kind)
 }
 
 /// Every final position of `kind` with `material`, black to move, in a

@@ -112,6 +112,12 @@ pub(crate) fn marks_at_image(
     Some(read)
 }
 
+/// Takes one placement from `budget`, or gives up when none is left.
+pub(crate) fn spend(budget: &mut u64) -> Result<(), EtalonError> {
+    *budget = budget.checked_sub(1).ok_or(EtalonError::SearchLimit)?;
+    Ok(())
+}
+
 /// The order in which the search tries squares for a man (3.2.3,
 /// cosmetics): line pieces near `king`, men right and down.
 pub(crate) fn cosmetic_order(square: Square, king: Square, line_piece: bool) -> impl Ord {
@@ -483,6 +489,15 @@ impl Search<'_> {
         shifted(self.king, self.symmetry.apply(offset)).expect("zone images stay on the board")
     }
 
+    /// Takes one placement from the budget; false, and the search
+    /// exhausted, when none is left.
+    fn spend(&mut self) -> bool {
+        if spend(self.budget).is_err() {
+            self.exhausted = true;
+        }
+        !self.exhausted
+    }
+
     fn place(
         &mut self,
         step: usize,
@@ -496,11 +511,9 @@ impl Search<'_> {
         let men = self.men;
         let man = &men[index];
         for square in self.squares_for(index, board, placed) {
-            if *self.budget == 0 {
-                self.exhausted = true;
+            if !self.spend() {
                 return None;
             }
-            *self.budget -= 1;
             board.set_piece_at(square, man.piece);
             placed[index] = Some(square);
             if self.duties_still_possible(board, placed)
@@ -654,11 +667,9 @@ impl Search<'_> {
             let Some(squares) = self.column_squares(column, base, board) else {
                 continue;
             };
-            if *self.budget == 0 {
-                self.exhausted = true;
+            if !self.spend() {
                 return None;
             }
-            *self.budget -= 1;
             self.put_column(column, &squares, board);
             if self.duties_still_possible(board, placed)
                 && let Some(realised) = self.check(board, pending)
@@ -688,11 +699,9 @@ impl Search<'_> {
     ) -> Option<FinalPosition> {
         let piece = self.men[index].piece;
         for square in self.squares_for(index, board, placed) {
-            if *self.budget == 0 {
-                self.exhausted = true;
+            if !self.spend() {
                 return None;
             }
-            *self.budget -= 1;
             board.set_piece_at(square, piece);
             if self.duties_still_possible(board, placed) {
                 if let Some(realised) = self.check(board, pending) {

@@ -81,6 +81,14 @@ pub struct RoyalZone {
     pub marks: Vec<Mark>,
 }
 
+/// Every square of the zones.
+pub(crate) fn squares_of(zones: &[RoyalZone]) -> Bitboard {
+    zones
+        .iter()
+        .flat_map(|zone| zone.zone.squares().iter().copied())
+        .collect()
+}
+
 /// The rules a final position is analysed under: shakmaty's orthodox chess
 /// ([`FinalPosition`]) or the fairy rules model
 /// ([`crate::fairy::FairyFinal`]). What differs between the two is here;

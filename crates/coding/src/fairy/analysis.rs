@@ -11,7 +11,7 @@ use crate::code::Code;
 use crate::condition::SpecialMark;
 use crate::etalon::EtalonError;
 use crate::final_position::{
-    AnalysedFinal, FinalKind, FinalParts, FinalRules, Pin, RoyalZone, check_is_needed,
+    AnalysedFinal, FinalKind, FinalParts, FinalRules, Pin, RoyalZone, check_is_needed, squares_of,
 };
 use crate::symbol::{Mark, Symbol};
 use crate::zone::{Zone, preferred_king_square};
@@ -180,11 +180,7 @@ impl FairyFinal {
             .collect();
         others.sort();
         attacked_symbols.extend(others);
-        let in_zone: Bitboard = self
-            .zones()
-            .iter()
-            .flat_map(|zone| zone.zone.squares().iter().copied())
-            .collect();
+        let in_zone = squares_of(self.zones());
         let mut pins: Vec<Mark> = self
             .pins()
             .iter()
@@ -388,10 +384,7 @@ fn participants(
     for &royal in &royals {
         seen.discard(royal);
     }
-    let zone_set: Bitboard = zones
-        .iter()
-        .flat_map(|zone| zone.zone.squares().iter().copied())
-        .collect();
+    let zone_set = squares_of(zones);
     let pawn_ahead = |square: Square, color: Color| square.offset(color.fold_wb(8, -8));
     let mut participants = Bitboard::EMPTY;
     for square in position.occupied() {

@@ -18,7 +18,8 @@ use super::Unit;
 use super::analysis::{FairyFinal, zone_of};
 use super::position::FairyPosition;
 use crate::code::Code;
-use crate::etalon::{Etalon, EtalonError, SEARCH_LIMIT, cosmetic_order, marks_at_image};
+use crate::etalon::{Etalon, EtalonError, SEARCH_LIMIT, cosmetic_order, marks_at_image, spend};
+use crate::final_position::squares_of;
 use crate::symbol::Mark;
 use crate::symmetry::Symmetry;
 use crate::zone::{Offset, numeric_symbol, offset_between, shifted};
@@ -129,11 +130,7 @@ impl FairyFinal {
     ) -> Result<Option<FairyFinal>, EtalonError> {
         let position = self.position();
         let image = |square| self.image(candidate.symmetry, candidate.target, square);
-        let in_zone: Bitboard = self
-            .zones()
-            .iter()
-            .flat_map(|zone| zone.zone.squares().iter().copied())
-            .collect();
+        let in_zone = squares_of(self.zones());
         let mut board = FairyPosition::empty(position.turn(), position.rules().clone());
         let mut zone_images = Bitboard::EMPTY;
         for square in in_zone {
@@ -276,10 +273,7 @@ impl Search<'_> {
             if passive && self.reaches_a_zone(board, square, mover.unit) {
                 continue;
             }
-            if *self.budget == 0 {
-                return Err(EtalonError::SearchLimit);
-            }
-            *self.budget -= 1;
+            spend(self.budget)?;
             board.set(square, Some(mover.unit));
             self.placed.push(square);
             if self.duties_hold(board, step + 1) {

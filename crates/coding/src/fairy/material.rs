@@ -52,17 +52,10 @@ impl FromStr for FairyMaterial {
                     prefix = Some(c);
                     continue;
                 }
-                let kind = Kind::ALL
-                    .into_iter()
-                    .find(|kind| kind.fen_letter() == c.to_ascii_uppercase())
+                let kind = Kind::from_fen_letter(c)
                     .ok_or_else(|| FairyError::UnknownPiece(c.to_string()))?;
-                let mut unit = Unit::new(color, kind);
-                match prefix.take() {
-                    Some('*') => unit.royal = true,
-                    Some(_) if kind == Kind::King => unit.armoured = true,
-                    Some(_) => return Err(bad("only a king can be armoured")),
-                    None => {}
-                }
+                let unit = Unit::with_prefix(color, kind, prefix.take())
+                    .ok_or_else(|| bad("only a king can be armoured"))?;
                 units.push(unit);
             }
             if !units.first().is_some_and(|unit| unit.royal) {
@@ -158,8 +151,7 @@ pub fn enumerate_fairy(
             tally
         })
         .collect();
-    let tally = tallies.into_iter().fold(Tally::default(), Tally::merge);
-    tally.into_enumeration(material.clone(), kind)
+    Tally::sum(tallies).into_enumeration(material.clone(), kind)
 }
 
 #[cfg(test)]

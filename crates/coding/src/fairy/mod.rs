@@ -178,6 +178,7 @@ impl Kind {
             .any(|part| matches!(part, Part::Hopper(_)))
     }
 
+    /// The kind of an extended-FEN letter, in either case.
     fn from_fen_letter(letter: char) -> Option<Kind> {
         Kind::ALL
             .into_iter()
@@ -210,6 +211,20 @@ impl Unit {
     /// written in part A.
     pub fn is_ordinary_king(self) -> bool {
         self.kind == Kind::King && !self.armoured
+    }
+
+    /// A unit of `kind` and `color` as the extended-FEN `prefix` before its
+    /// letter makes it: `*` royal, `!` armoured (a king only). None for an
+    /// armoured unit that is not a king.
+    fn with_prefix(color: Color, kind: Kind, prefix: Option<char>) -> Option<Unit> {
+        let mut unit = Unit::new(color, kind);
+        match prefix {
+            Some('*') => unit.royal = true,
+            Some(_) if kind == Kind::King => unit.armoured = true,
+            Some(_) => return None,
+            None => {}
+        }
+        Some(unit)
     }
 
     /// Pawns never stand on their first or last rank.

@@ -115,13 +115,8 @@ impl FairyPosition {
                 } else {
                     Color::Black
                 };
-                let mut unit = Unit::new(color, kind);
-                match prefix.take() {
-                    Some('*') => unit.royal = true,
-                    Some(_) if kind == Kind::King => unit.armoured = true,
-                    Some(_) => return Err(bad(format!("only a king can be armoured, not {c}"))),
-                    None => {}
-                }
+                let unit = Unit::with_prefix(color, kind, prefix.take())
+                    .ok_or_else(|| bad(format!("only a king can be armoured, not {c}")))?;
                 if file >= 8 {
                     return Err(bad(format!("rank {} is too long", rank + 1)));
                 }
