@@ -15,6 +15,15 @@ fn mates(material: &str, legality: Legality) -> Enumeration {
     )
 }
 
+/// The groups by etalon code: code, count, ideal.
+fn codes(found: &Enumeration) -> Vec<(&str, u64, bool)> {
+    found
+        .by_ep_code
+        .iter()
+        .map(|group| (group.ep_code.as_str(), group.count, group.ideal))
+        .collect()
+}
+
 /// Luiro & Tiilikainen's counts where the conventions agree; every
 /// convention gives the same totals for these three.
 #[test]
@@ -55,11 +64,7 @@ fn bishop_totals_by_convention() {
 fn rook_mates_by_etalon() {
     let found = mates("KRvK", Legality::Board);
     assert_eq!((found.pure, found.model, found.ideal), (216, 216, 216));
-    let codes: Vec<(&str, u64, bool)> = found
-        .by_ep_code
-        .iter()
-        .map(|group| (group.ep_code.as_str(), group.count, group.ideal))
-        .collect();
+    let codes = codes(&found);
     assert_eq!(codes, [("K3-33KKK3", 120, true), ("K3-3KK3", 96, true)]);
     assert_eq!(found.without_etalon, 0);
 }
@@ -83,11 +88,7 @@ fn stalemates_and_bad_material() {
         ),
         (872, 560, 560, 120)
     );
-    let codes: Vec<(&str, u64, bool)> = stalemates
-        .by_ep_code
-        .iter()
-        .map(|group| (group.ep_code.as_str(), group.count, group.ideal))
-        .collect();
+    let codes = codes(&stalemates);
     // The queen alone: the far king takes no part, so the mate is model but
     // not ideal and `K` is not written.
     assert_eq!(
