@@ -4,13 +4,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use ajedrecista_coding::code::Classification;
-use ajedrecista_coding::read_positions;
 use ajedrecista_coding::symbol::{Mark, Symbol};
+use ajedrecista_coding::{FinalRules, read_positions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
-use shakmaty::EnPassantMode;
-use shakmaty::fen::Fen;
 
 use super::code::{Analysis, Coded, parse_rules};
 use crate::output::outln;
@@ -66,10 +64,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (None, Ok(_)) if !rules.is_orthodox() => Err(anyhow::anyhow!(
                 "a PGN game is orthodox chess; --condition applies to FEN lines"
             )),
-            (_, Ok(position)) => {
-                let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
-                Ok(Coded::Orthodox(Box::new(Analysis::of(fen, position))))
-            }
+            (_, Ok(position)) => Ok(Coded::Orthodox(Box::new(Analysis::of(
+                position.fen_text(),
+                position,
+            )))),
             (None, Err(reason)) => Err(anyhow::anyhow!(reason)),
         };
         match coded {
