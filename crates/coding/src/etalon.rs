@@ -94,11 +94,13 @@ pub(crate) fn marks_at_image(
     symmetry: Symmetry,
     numbering: &[Offset],
 ) -> Option<Vec<Mark>> {
-    let mut turned: Vec<Offset> = offsets.iter().map(|&o| symmetry.apply(o)).collect();
-    turned.sort();
-    let mut target = numbering.to_vec();
-    target.sort();
-    if target != turned {
+    // The offsets of a zone are distinct: the image is the target zone when
+    // it has as many squares and each lands in it.
+    let same_shape = offsets.len() == numbering.len()
+        && offsets
+            .iter()
+            .all(|&o| numbering.contains(&symmetry.apply(o)));
+    if !same_shape {
         return None;
     }
     let mut read = vec![marks[0].clone()];
