@@ -11,16 +11,26 @@
 //!   compressed, so every forged file reaches the semantic check and, if
 //!   it passes, the walks.
 //!
+//! A file that loads is then walked as the audit and `selfplay` walk it:
+//! El Ajedrecista's audit of its own starts set against perfect play, and
+//! the perfect automaton's game against the tables' defence, checked
+//! against the tables' own distance (a contradiction is an error, never a
+//! panic or an endless walk).
+//!
 //! A file the tables refuse is rebuilt, which is most of the cost.
 #![no_main]
 
 use std::path::Path;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
+use ajedrecista_automata::{
+    Audit, Perfect, StartSet, Torres, audit, check_tables_game, excess_over_perfect,
+    perfect_defence, play,
+};
 use ajedrecista_tables::{MAGIC, Material, Tablebase, VERSION, Variant, file_name};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Color};
 
 /// The header's length, where its CRC lies (crates/tables/src/file.rs).
 const HEADER: usize = 64;
@@ -63,6 +73,11 @@ static TRUE_BYTES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
         })
         .collect()
 });
+
+/// El Ajedrecista's audit of its own starts: it asks nothing of the
+/// tables, so it is made once.
+static TORRES_AUDIT: LazyLock<Audit> =
+    LazyLock::new(|| audit(&Torres, StartSet::Machine, Color::White));
 
 /// A format-2 file of `sides` (one chunk each) as the tables crate
 /// writes it.
@@ -121,8 +136,12 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let dir = scratch();
-    std::fs::write(dir.path().join(file_name(&krvk(), Variant::Standard)), &bytes).unwrap();
-    let tables = Tablebase::new(Some(dir.path().to_path_buf()));
+    std::fs::write(
+        dir.path().join(file_name(&krvk(), Variant::Standard)),
+        &bytes,
+    )
+    .unwrap();
+    let tables = Arc::new(Tablebase::new(Some(dir.path().to_path_buf())));
     let Ok(table) = tables.table(&krvk(), Variant::Standard) else {
         return;
     };
@@ -134,4 +153,16 @@ fuzz_target!(|data: &[u8]| {
         .unwrap();
     let _ = tables.moves(&position, Variant::Standard);
     let _ = tables.principal_variation(&position, Variant::Standard);
+    let _ = excess_over_perfect(&TORRES_AUDIT, &tables);
+    let perfect = Perfect::new(Arc::clone(&tables));
+    if let Ok(game) = play(
+        &perfect,
+        &position,
+        |position, _| perfect_defence(&tables, position),
+        true,
+        1000,
+        "the tables' defence",
+    ) {
+        let _ = check_tables_game(&perfect, &game, &tables);
+    }
 });
