@@ -6,8 +6,10 @@
 //! chunk lengths, zstd chunks, CRC-32 over lengths and chunks).
 
 use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const FILE: &str = "KRvK.standard.ajt";
@@ -163,4 +165,68 @@ fn an_automaton_against_a_misled_defence_still_ends() {
         );
         assert!(String::from_utf8_lossy(&out.stdout).contains("[Result"));
     }
+}
+
+/// Starts `serve` on the tables of `dir`, sends each GET of `paths` and
+/// returns the answers (each within 30 s).
+fn served(dir: &Path, paths: &[&str]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its first line names the address: `... http://127.0.0.1:PORT/ ...`.
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap()
+        .to_string();
+    let answers = paths
+        .iter()
+        .map(|path| {
+            let mut stream = TcpStream::connect(&addr).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(30)))
+                .unwrap();
+            write!(
+                stream,
+                "GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut answer = String::new();
+            stream
+                .read_to_string(&mut answer)
+                .expect("an answer within 30 s");
+            answer
+        })
+        .collect();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    answers
+}
+
+#[test]
+fn the_server_answers_with_json_over_forged_tables() {
+    // The issue's reproducers under `serve`: the audit answered 500 from a
+    // panic, the probe never answered.
+    let answers = served(draws().path(), &["/api/audit/torres?starts=machine"]);
+    assert!(answers[0].starts_with("HTTP/1.1 500"), "{}", answers[0]);
+    assert!(
+        answers[0].contains("{\"error\":\"the KRvK table contradicts the audit"),
+        "{}",
+        answers[0]
+    );
+    let answers = served(
+        circles().path(),
+        &["/api/probe?fen=8/8/8/3k4/8/8/1R6/K7%20w%20-%20-%200%201"],
+    );
+    assert!(answers[0].contains("{\"error\":"), "{}", answers[0]);
+    assert!(answers[0].contains("contradicts itself"), "{}", answers[0]);
 }
