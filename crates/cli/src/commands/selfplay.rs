@@ -121,6 +121,21 @@ mod tests {
     }
 
     #[test]
+    fn the_perfect_automaton_mates_within_the_tables_distance_against_every_defence() {
+        // check_tables_game holds a true table's game to its distance: no
+        // contradiction from any defence.
+        for defence in ["perfect", "longest", "random:3", "random:4"] {
+            let game = game(
+                StrategyName::PERFECT,
+                StrategyName::PERFECT.demo_fen(),
+                defence.parse().unwrap(),
+            )
+            .unwrap();
+            assert!(game.final_position().is_checkmate(), "{defence}");
+        }
+    }
+
+    #[test]
     fn a_position_the_strategy_cannot_play_is_refused_in_one_line() {
         let err = game(
             StrategyName::TORRES,
