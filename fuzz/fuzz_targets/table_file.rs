@@ -1,40 +1,148 @@
-//! A table file from the cache folder, header and body, with a checksum
-//! that matches (so the bytes reach every check past the CRC): loaded
-//! through the public `Tablebase` (the file parser is private to the
-//! tables crate), then probed and walked. A file the tables refuse is
-//! rebuilt, which is slow: most of the time is spent there.
+//! A table file `KRvK.standard.ajt` (format 2) from the cache folder, with
+//! a checksum that matches, so the bytes reach every check past the CRC:
+//! loaded through the public `Tablebase` (the file parser is private to the
+//! tables crate), summarised, probed and walked. The first byte picks how
+//! the input becomes a file:
+//! - even: the input is the file itself, its CRC made to match (the
+//!   header, the chunk lengths, the zstd frames);
+//! - odd: the input patches the true table's bytes (three bytes a patch:
+//!   the number, white's then black's, little-endian, and the new byte),
+//!   and the file is written as the tables crate writes it, chunks
+//!   compressed, so every forged file reaches the semantic check and, if
+//!   it passes, the walks.
+//!
+//! A file that loads is then walked as the audit and `selfplay` walk it:
+//! El Ajedrecista's audit of its own starts set against perfect play, and
+//! the perfect automaton's game against the tables' defence, checked
+//! against the tables' own distance (a contradiction is an error, never a
+//! panic or an endless walk).
+//!
+//! A file the tables refuse is rebuilt, which is most of the cost.
 #![no_main]
 
-use ajedrecista_tables::{Material, Tablebase, Variant, file_name};
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+use ajedrecista_automata::{
+    Audit, Perfect, StartSet, Torres, audit, check_tables_game, excess_over_perfect,
+    perfect_defence, play,
+};
+use ajedrecista_tables::{MAGIC, Material, Tablebase, VERSION, Variant, file_name};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Color};
 
-/// The header's length and the CRC's place in it (docs/tables.md).
-const HEADER: usize = 48;
-const CRC_AT: usize = 40;
+/// The header's length, where its CRC lies (crates/tables/src/file.rs).
+const HEADER: usize = 64;
+const CRC_AT: usize = 56;
+/// Numbers per chunk: KRvK's 29 568 numbers a side fit in one.
+const CHUNK: u32 = 1 << 20;
 
-fuzz_target!(|data: &[u8]| {
-    let material: Material = "KRvK".parse().unwrap();
-    let mut bytes = data.to_vec();
-    if bytes.len() >= HEADER {
-        let crc = crc32fast::hash(&bytes[HEADER..]);
-        bytes[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
-    }
-    // In memory where there is a tmpfs: a rebuilt table is written with
-    // fsync, which on a disk costs more than the rest of the run.
-    let dir = match std::path::Path::new("/dev/shm") {
+fn krvk() -> Material {
+    "KRvK".parse().unwrap()
+}
+
+/// A folder in memory where there is a tmpfs: a rebuilt table is written
+/// with fsync, which on a disk costs more than the rest of the run.
+fn scratch() -> tempfile::TempDir {
+    match Path::new("/dev/shm") {
         shm if shm.is_dir() => tempfile::tempdir_in(shm),
         _ => tempfile::tempdir(),
     }
-    .unwrap();
+    .unwrap()
+}
+
+/// The true table's bytes, white to move then black, read back from the
+/// file the tables crate writes.
+static TRUE_BYTES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+    let dir = scratch();
+    Tablebase::new(Some(dir.path().to_path_buf()))
+        .table(&krvk(), Variant::Standard)
+        .unwrap();
+    let file = std::fs::read(dir.path().join(file_name(&krvk(), Variant::Standard))).unwrap();
+    let chunks = u32::from_le_bytes(file[44..48].try_into().unwrap()) as usize;
+    assert_eq!(chunks, 2, "one chunk a side");
+    let mut offset = HEADER + 4 * chunks;
+    (0..chunks)
+        .map(|i| {
+            let at = HEADER + 4 * i;
+            let len = u32::from_le_bytes(file[at..at + 4].try_into().unwrap()) as usize;
+            let chunk = &file[offset..offset + len];
+            offset += len;
+            zstd::bulk::decompress(chunk, CHUNK as usize).unwrap()
+        })
+        .collect()
+});
+
+/// El Ajedrecista's audit of its own starts: it asks nothing of the
+/// tables, so it is made once.
+static TORRES_AUDIT: LazyLock<Audit> =
+    LazyLock::new(|| audit(&Torres, StartSet::Machine, Color::White));
+
+/// A format-2 file of `sides` (one chunk each) as the tables crate
+/// writes it.
+fn forge(sides: &[Vec<u8>]) -> Vec<u8> {
+    let chunks: Vec<Vec<u8>> = sides
+        .iter()
+        .map(|side| zstd::bulk::compress(side, 3).unwrap())
+        .collect();
+    let mut rest = Vec::new();
+    for chunk in &chunks {
+        rest.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+    }
+    for chunk in &chunks {
+        rest.extend_from_slice(chunk);
+    }
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    name[..4].copy_from_slice(b"KRvK");
+    head.extend_from_slice(&name);
+    head.extend_from_slice(&[0; 4]);
+    head.extend_from_slice(&(sides[0].len() as u64).to_le_bytes());
+    head.extend_from_slice(&CHUNK.to_le_bytes());
+    head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    let data: usize = chunks.iter().map(Vec::len).sum();
+    head.extend_from_slice(&(data as u64).to_le_bytes());
+    head.extend_from_slice(&crc32fast::hash(&rest).to_le_bytes());
+    head.extend_from_slice(&[0; 4]);
+    head.extend_from_slice(&rest);
+    head
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, input)) = data.split_first() else {
+        return;
+    };
+    let bytes = match mode % 2 {
+        0 => {
+            let mut bytes = input.to_vec();
+            if bytes.len() >= HEADER {
+                let crc = crc32fast::hash(&bytes[HEADER..]);
+                bytes[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+            }
+            bytes
+        }
+        _ => {
+            let mut sides = TRUE_BYTES.clone();
+            let per_side = sides[0].len();
+            for patch in input.chunks_exact(3) {
+                let number = usize::from(u16::from_le_bytes([patch[0], patch[1]]));
+                let side = &mut sides[(number / per_side) % 2];
+                side[number % per_side] = patch[2];
+            }
+            forge(&sides)
+        }
+    };
+    let dir = scratch();
     std::fs::write(
-        dir.path().join(file_name(&material, Variant::Standard)),
+        dir.path().join(file_name(&krvk(), Variant::Standard)),
         &bytes,
     )
     .unwrap();
-    let tables = Tablebase::new(Some(dir.path().to_path_buf()));
-    let Ok(table) = tables.table(&material, Variant::Standard) else {
+    let tables = Arc::new(Tablebase::new(Some(dir.path().to_path_buf())));
+    let Ok(table) = tables.table(&krvk(), Variant::Standard) else {
         return;
     };
     let _ = ajedrecista_tables::summarize(&table);
@@ -45,4 +153,16 @@ fuzz_target!(|data: &[u8]| {
         .unwrap();
     let _ = tables.moves(&position, Variant::Standard);
     let _ = tables.principal_variation(&position, Variant::Standard);
+    let _ = excess_over_perfect(&TORRES_AUDIT, &tables);
+    let perfect = Perfect::new(Arc::clone(&tables));
+    if let Ok(game) = play(
+        &perfect,
+        &position,
+        |position, _| perfect_defence(&tables, position),
+        true,
+        1000,
+        "the tables' defence",
+    ) {
+        let _ = check_tables_game(&perfect, &game, &tables);
+    }
 });

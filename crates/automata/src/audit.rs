@@ -62,8 +62,9 @@ pub struct AuditOptions<'a> {
     /// Called on the audit's own thread, now and then (every few hundred
     /// answers or a thousand starts).
     pub progress: Option<&'a mut dyn FnMut(AuditProgress)>,
-    /// Set by anyone (a Ctrl-C handler) to stop the audit: it returns
-    /// [`Cancelled`] soon after, at the next progress point.
+    /// Set by anyone (a Ctrl-C handler, a web request whose client has
+    /// gone) to stop the audit: it returns [`Cancelled`] soon after, at the
+    /// next start or chunk of answers.
     pub cancel: Option<&'a AtomicBool>,
 }
 
@@ -72,6 +73,11 @@ impl AuditOptions<'_> {
         if let Some(report) = self.progress.as_mut() {
             report(progress);
         }
+        self.check()
+    }
+
+    /// [`Cancelled`] once the stop flag is set.
+    fn check(&self) -> Result<(), Cancelled> {
         match self
             .cancel
             .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
@@ -653,6 +659,8 @@ pub fn audit_with_options<S: Strategy>(
                 starts_done: done,
                 starts: total,
             })?;
+        } else {
+            options.check()?;
         }
         let outcome = graph.outcome_with(&position, memory);
         results.push(StartResult { position, outcome });

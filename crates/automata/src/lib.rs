@@ -13,6 +13,7 @@ pub mod audit;
 pub mod automaton;
 pub mod calculator_game;
 pub mod catalog;
+pub mod contradiction;
 pub mod defence;
 pub mod emulated;
 pub mod game;
@@ -37,13 +38,14 @@ pub use audit::{
 pub use automaton::{Automaton, Memory};
 pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 pub use catalog::{CATALOG, CatalogEntry, StrategyName, UnknownStrategy};
+pub use contradiction::{Contradiction, check_tables_game};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};
 pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
-pub use replay::{IllegalMoves, MoveList, ReplayStop};
+pub use replay::{IllegalMoves, MoveList, PositionCommandError, ReplayStop};
 pub use rook_box::RookBox;
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,

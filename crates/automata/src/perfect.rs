@@ -7,6 +7,9 @@ use ajedrecista_tables::{MAX_MEN, Material, Table, TableError, Tablebase, Value,
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::audit::{Audit, Outcome};
+use crate::catalog::StrategyName;
+use crate::contradiction::Contradiction;
+use crate::game::fen_of;
 use crate::krk::Krk;
 use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
 
@@ -181,41 +184,75 @@ pub struct Excess {
 
 /// The excess over perfect play (in the strategy's game) of every start the
 /// audit found mated; `None` if there is none.
+///
+/// A start where the audit and the tables disagree is a [`Contradiction`]
+/// (a table file that passed its checks but holds wrong distances): an
+/// automaton mates where the tables find no win or mates sooner than they
+/// do, or the perfect automaton (the tables' own play) fails where they
+/// give a win or takes longer.
 pub fn excess_over_perfect(
     audit: &Audit,
     tables: &Tablebase,
-) -> Result<Option<Excess>, TableError> {
+) -> Result<Option<Excess>, Contradiction> {
     let table = ThreeMenTable::load(tables, audit.white_piece, audit.variant)?;
+    let is_perfect = audit.strategy == StrategyName::PERFECT.as_str();
     let mut max = 0;
     let mut sum = 0u64;
     let mut count = 0u64;
     let mut perfect_worst = 0;
+    let mut at_worst_start = None;
     for result in &audit.results {
-        let Outcome::Mate(moves) = result.outcome else {
-            continue;
-        };
         let position = &result.position;
         let perfect = table
             .value_of(position)
-            .and_then(|value| value.white_mates_in(position.turn()))
-            .expect("the tables give White a win wherever an automaton mates");
-        let excess = moves.saturating_sub(perfect);
+            .and_then(|value| value.white_mates_in(position.turn()));
+        let agrees = match (result.outcome, perfect) {
+            (Outcome::Mate(moves), Some(perfect)) if is_perfect => moves == perfect,
+            (Outcome::Mate(moves), Some(perfect)) => moves >= perfect,
+            (Outcome::Mate(_), None) => false,
+            (Outcome::Failure(_), perfect) => !is_perfect || perfect.is_none(),
+        };
+        if !agrees {
+            return Err(Contradiction::Audit {
+                material: table.table.material().clone(),
+                strategy: audit.strategy,
+                start: fen_of(position),
+                found: match result.outcome {
+                    Outcome::Mate(moves) => format!("mates in {moves} moves"),
+                    Outcome::Failure(kind) => format!("fails ({})", kind.name()),
+                },
+                table: perfect.map_or("White no win".to_owned(), |moves| {
+                    format!("a mate in {moves} moves")
+                }),
+            });
+        }
+        let (Outcome::Mate(moves), Some(perfect)) = (result.outcome, perfect) else {
+            continue;
+        };
+        if audit
+            .worst
+            .as_ref()
+            .is_some_and(|worst| same_position(&worst.start, position))
+        {
+            at_worst_start = Some(perfect);
+        }
+        let excess = moves - perfect;
         max = max.max(excess);
         perfect_worst = perfect_worst.max(perfect);
         sum += u64::from(excess);
         count += 1;
     }
-    let Some(worst) = &audit.worst else {
+    let Some(at_worst_start) = at_worst_start else {
         return Ok(None);
     };
-    let at_worst_start = table
-        .value_of(&worst.start)
-        .and_then(|value| value.white_mates_in(worst.start.turn()))
-        .expect("the tables give White a win wherever an automaton mates");
     Ok((count > 0).then(|| Excess {
         max,
         mean: sum as f64 / count as f64,
         perfect_worst,
         at_worst_start,
     }))
+}
+
+fn same_position(a: &Chess, b: &Chess) -> bool {
+    a.board() == b.board() && a.turn() == b.turn()
 }

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{CastlingRights, FenError, Tablebase, read_fen};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
@@ -50,6 +50,22 @@ impl MoveList {
             moves,
             illegal: None,
         }
+    }
+
+    /// Reads the words after UCI's `position`: `startpos` or `fen FEN`
+    /// (castling rights kept), then optionally `moves` and the moves.
+    pub fn from_position_command(words: &[&str]) -> Result<MoveList, PositionCommandError> {
+        let moves_at = words.iter().position(|&word| word == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (words, &[][..]),
+        };
+        let start = match setup.first() {
+            Some(&"startpos") => Chess::default(),
+            Some(&"fen") => read_fen(&setup[1..].join(" "), CastlingRights::Allowed)?,
+            _ => return Err(PositionCommandError::NoStart),
+        };
+        Ok(MoveList::read(start, moves))
     }
 
     /// The position after the legal moves.
@@ -96,6 +112,15 @@ impl MoveList {
         }
         expected.ok_or_else(|| ReplayStop::ended(&session))
     }
+}
+
+/// Why a UCI `position` command gives no game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionCommandError {
+    #[error("position needs startpos or fen")]
+    NoStart,
+    #[error(transparent)]
+    Fen(#[from] FenError),
 }
 
 /// Why the automaton makes no move at the end of a replayed game.
@@ -193,6 +218,27 @@ mod tests {
         let list = MoveList::read(Chess::default(), &["e2e4", "e7e5", "e4e5", "d2d4"]);
         assert_eq!(list.moves.len(), 2);
         assert_eq!(list.illegal.as_deref(), Some("e4e5"));
+    }
+
+    #[test]
+    fn a_position_command_is_read_up_to_its_first_illegal_move() {
+        let list = MoveList::from_position_command(&["startpos", "moves", "e2e4", "e2e4"]);
+        let list = list.unwrap();
+        assert_eq!(
+            (list.moves.len(), list.illegal.as_deref()),
+            (1, Some("e2e4"))
+        );
+        let fen = ["fen", "8/8/1k6/8/R7/8/5K2/8", "w", "-", "-", "0", "1"];
+        let list = MoveList::from_position_command(&fen).unwrap();
+        assert_eq!(list.position().board().occupied().count(), 3);
+        assert_eq!(
+            MoveList::from_position_command(&["moves", "e2e4"]),
+            Err(PositionCommandError::NoStart)
+        );
+        assert!(matches!(
+            MoveList::from_position_command(&["fen", "8/8/8", "w"]),
+            Err(PositionCommandError::Fen(_))
+        ));
     }
 
     #[test]

@@ -407,3 +407,34 @@ fn start_sets_are_read_by_their_names() {
     assert_eq!("machine".parse::<StartSet>(), Ok(StartSet::Machine));
     assert!("Machine".parse::<StartSet>().is_err());
 }
+
+#[test]
+fn an_audit_stops_when_its_flag_is_set() {
+    use ajedrecista_automata::{AuditOptions, Cancelled, audit_with_options};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = AtomicBool::new(false);
+    let mut starts_seen = Vec::new();
+    let mut progress = |done: ajedrecista_automata::AuditProgress| {
+        starts_seen.push(done.starts_done);
+        // Set once the first 1024 starts are solved: the audit stops
+        // before the next progress report.
+        if done.starts_done > 0 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let mut options = AuditOptions {
+        progress: Some(&mut progress),
+        cancel: Some(&stop),
+    };
+    let result = audit_with_options(&Torres, StartSet::All, Color::White, &mut options);
+    assert!(matches!(result, Err(Cancelled)));
+    assert_eq!(starts_seen, [0, 1024]);
+    // Set before the start, it stops at once.
+    let stopped = AtomicBool::new(true);
+    let mut options = AuditOptions {
+        progress: None,
+        cancel: Some(&stopped),
+    };
+    let result = audit_with_options(&Torres, StartSet::All, Color::White, &mut options);
+    assert!(matches!(result, Err(Cancelled)));
+}

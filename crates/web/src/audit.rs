@@ -2,16 +2,20 @@
 //! and the longest game to replay.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ajedrecista_automata::{
-    Audit, Game, Ply, StartSet, StrategyName, audit, color_name, excess_over_perfect, fen_of,
+    Audit, AuditOptions, Cancelled, Contradiction, Game, Ply, StartSet, StrategyName,
+    audit_with_options, color_name, excess_over_perfect, fen_of,
 };
 use ajedrecista_tables::Tablebase;
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Position};
 
 use crate::error::ApiError;
+use crate::server::RequestScope;
 
 /// `GET /api/audit/{strategy}?starts=all|machine&side=white|black`
 #[derive(Debug, Deserialize)]
@@ -112,11 +116,21 @@ pub struct AuditCache {
     done: Mutex<HashMap<AuditKey, Arc<AuditView>>>,
     /// One audit at a time: both cores are the server's to share.
     running: Mutex<()>,
+    /// Audits stopped before their end because their request's client had
+    /// gone or its time was up.
+    stopped: AtomicUsize,
 }
 
 impl AuditCache {
-    /// The audit of `key`, computed on first request (blocking).
-    pub fn get(&self, tables: &Arc<Tablebase>, key: AuditKey) -> Result<Arc<AuditView>, ApiError> {
+    /// The audit of `key`, computed on first request (blocking). The audit
+    /// stops between starts once `scope` reports that nobody waits for
+    /// the answer (a 503, which the server sends if it still can).
+    pub fn get(
+        &self,
+        tables: &Arc<Tablebase>,
+        key: AuditKey,
+        scope: &RequestScope,
+    ) -> Result<Arc<AuditView>, ApiError> {
         if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
             return Ok(Arc::clone(view));
         }
@@ -124,13 +138,32 @@ impl AuditCache {
         if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
             return Ok(Arc::clone(view));
         }
-        let audit = audit(&key.strategy.build(tables), key.starts, key.side);
+        let mut options = AuditOptions {
+            progress: None,
+            cancel: Some(scope.stop_flag()),
+        };
+        let strategy = key.strategy.build(tables);
+        let audit = audit_with_options(&strategy, key.starts, key.side, &mut options).map_err(
+            |Cancelled| {
+                self.stopped.fetch_add(1, Ordering::Relaxed);
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the audit was stopped: its client has gone or its time is up",
+                )
+            },
+        )?;
         let view = Arc::new(view_of(&audit, tables)?);
         self.done
             .lock()
             .expect("no poisoning")
             .insert(key, Arc::clone(&view));
         Ok(view)
+    }
+
+    /// How many audits were stopped before their end (their client gone,
+    /// their time up).
+    pub fn stopped(&self) -> usize {
+        self.stopped.load(Ordering::Relaxed)
     }
 }
 
@@ -147,8 +180,13 @@ fn perfect_white_moves(
 }
 
 fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {
-    let excess = excess_over_perfect(audit, tables)
-        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
+    let excess = excess_over_perfect(audit, tables).map_err(|err| match err {
+        Contradiction::Table(err) => ApiError::unprocessable(err.to_string()),
+        // The server's own table file is wrong: not the request's fault.
+        contradiction => {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, contradiction.to_string())
+        }
+    })?;
     let mut perfect = BTreeMap::new();
     for result in &audit.results {
         if let Some(moves) = perfect_white_moves(tables, audit, &result.position)? {

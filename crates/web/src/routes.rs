@@ -17,6 +17,7 @@ use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::probe::ProbeQuery;
+use crate::server::RequestScope;
 use crate::store::GameId;
 use crate::{AppState, MAX_BODY_BYTES, assets};
 
@@ -127,12 +128,15 @@ async fn probe(State(state): Shared, ApiQuery(query): ApiQuery<ProbeQuery>) -> R
 
 async fn audit(
     State(state): Shared,
+    scope: RequestScope,
     ApiPath(strategy): ApiPath<String>,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> Result<Response, ApiError> {
     let key = AuditKey::parse(&strategy, &query)?;
     let shared = Arc::clone(&state);
-    let view = blocking(move || shared.audits.get(&shared.tables, key)).await?;
+    let view = scope
+        .blocking(move |scope| shared.audits.get(&shared.tables, key, scope))
+        .await?;
     Ok(Json(&*view).into_response())
 }
 

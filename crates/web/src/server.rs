@@ -128,6 +128,12 @@ impl RequestScope {
         self.stopped.load(Ordering::Relaxed)
     }
 
+    /// The flag behind [`RequestScope::stopped`], for domain work that
+    /// takes a stop flag (the audit's `AuditOptions::cancel`).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stopped
+    }
+
     /// Runs blocking work (table builds, audits, machine replies) off the
     /// async threads, giving it this scope to poll.
     pub async fn blocking<T: Send + 'static>(

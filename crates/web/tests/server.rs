@@ -543,3 +543,64 @@ async fn mangled_requests_get_an_answer_with_json_or_a_closed_connection() {
     assert!(answered > 200, "only {answered} of 400 answered");
     server.stop().await;
 }
+
+/// The app on a server, with its state kept to look into.
+async fn app_with_state(limits: ServerLimits) -> (Server, Arc<AppState>) {
+    let state = AppState::new(Arc::new(Tablebase::in_memory()), Limits::default());
+    (
+        Server::start(router(Arc::clone(&state)), limits).await,
+        state,
+    )
+}
+
+async fn wait_until(done: impl Fn() -> bool) -> bool {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn an_audit_whose_client_has_gone_stops() {
+    let (server, state) = app_with_state(limits()).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(&get_request("/api/audit/torres"))
+        .await
+        .unwrap();
+    drop(stream);
+    assert!(
+        wait_until(|| state.audits.stopped() == 1).await,
+        "the audit stopped"
+    );
+    // The server goes on: another audit is answered.
+    let answer = exchange(
+        server.addr,
+        &get_request("/api/audit/torres?starts=machine"),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{answer:?}");
+    assert_eq!(state.audits.stopped(), 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_audit_past_the_request_time_out_is_answered_503_and_stops() {
+    let (server, state) = app_with_state(ServerLimits {
+        request: Duration::from_millis(50),
+        ..limits()
+    })
+    .await;
+    let answer = exchange(server.addr, &get_request("/api/audit/torres")).await;
+    let message = answer.error(503);
+    assert!(message.contains("longer than"), "{message}");
+    assert!(
+        wait_until(|| state.audits.stopped() == 1).await,
+        "the audit stopped"
+    );
+    server.stop().await;
+}

@@ -5,7 +5,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use ajedrecista_automata::{
-    DefenceKind, Game, GameGraph, RandomDefence, Strategy, StrategyName, perfect_defence, play,
+    DefenceKind, Game, GameGraph, RandomDefence, Strategy, StrategyName, check_tables_game,
+    perfect_defence, play,
 };
 use ajedrecista_tables::Tablebase;
 
@@ -14,7 +15,10 @@ use crate::tables_args::TablesArgs;
 use anyhow::Context;
 use shakmaty::{Chess, Position};
 
-/// The longest game a random defence may drag out before it is stopped.
+/// The longest game a defence may drag out before it is stopped (with
+/// the tables' defence or the audit's, a deterministic automaton's game
+/// also ends when a position comes round again; a game the tables play for
+/// White is held to their own distance to mate).
 const MAX_PLIES: usize = 1000;
 
 /// One game of an automaton against a defence, printed as PGN.
@@ -69,6 +73,9 @@ fn self_play(
             game
         }
     };
+    if strategy == StrategyName::PERFECT {
+        check_tables_game(&automaton, &game, tables)?;
+    }
     Ok(game)
 }
 
@@ -111,6 +118,21 @@ mod tests {
             assert!(pgn.contains(tag), "{tag} in {pgn}");
         }
         assert!(game.final_position().is_checkmate());
+    }
+
+    #[test]
+    fn the_perfect_automaton_mates_within_the_tables_distance_against_every_defence() {
+        // check_tables_game holds a true table's game to its distance: no
+        // contradiction from any defence.
+        for defence in ["perfect", "longest", "random:3", "random:4"] {
+            let game = game(
+                StrategyName::PERFECT,
+                StrategyName::PERFECT.demo_fen(),
+                defence.parse().unwrap(),
+            )
+            .unwrap();
+            assert!(game.final_position().is_checkmate(), "{defence}");
+        }
     }
 
     #[test]

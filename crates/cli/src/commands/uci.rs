@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use ajedrecista_automata::{DEFAULT_ILLEGAL_LIMIT, IllegalMoves, MoveList, StrategyName};
-use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
+use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::tables_args::TablesArgs;
@@ -147,19 +147,8 @@ impl Engine {
     /// `position startpos|fen FEN [moves ...]`: an illegal move is reported,
     /// counted, and ends the list there.
     fn position(&mut self, words: &[&str], out: &mut impl Write) -> io::Result<()> {
-        let moves_at = words.iter().position(|&word| word == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&words[..i], &words[i + 1..]),
-            None => (words, &[][..]),
-        };
-        let start = match setup.first() {
-            Some(&"startpos") => Ok(Chess::default()),
-            Some(&"fen") => read_fen(&setup[1..].join(" "), CastlingRights::Allowed)
-                .map_err(|err| err.to_string()),
-            _ => Err("position needs startpos or fen".to_owned()),
-        };
-        let start = match start {
-            Ok(position) => position,
+        self.game = match MoveList::from_position_command(words) {
+            Ok(game) => game,
             Err(why) => {
                 // The previous position is gone too: `go` must not answer
                 // for it. The start position is one no automaton plays.
@@ -167,7 +156,6 @@ impl Engine {
                 return writeln!(out, "info string {why}");
             }
         };
-        self.game = MoveList::read(start, moves);
         self.illegal.record(&self.game);
         if let Some(text) = &self.game.illegal {
             writeln!(
