@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use ajedrecista_automata::{
     GameEnd, Opening, Perfect, Precondition, Refusal, Session, Strategy, StrategyName,
-    perfect_defence,
+    perfect_defence, play,
 };
 use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::{CastlingMode, Chess, Position, Role, fen::Fen};
@@ -144,4 +144,25 @@ fn six_men_are_refused_at_the_start() {
         perfect.precondition(six.board()),
         Err(Refusal::Precondition(Precondition::NotInTables(6)))
     );
+}
+
+/// In a game against a defence (`selfplay`), a capture that leaves White a
+/// man goes on: here the black king's only move takes the knight, and the
+/// rook mates.
+#[test]
+fn a_capture_that_leaves_white_a_man_goes_on() {
+    let tables = tables();
+    let start = pos("kN6/7R/8/8/8/8/8/4K3 b - - 0 1");
+    let perfect = Perfect::new(Arc::clone(&tables));
+    let game = play(
+        &perfect,
+        &start,
+        |position, _| perfect_defence(&tables, position),
+        true,
+        200,
+        "tables",
+    )
+    .unwrap();
+    assert!(game.moves[0].is_capture());
+    assert_eq!(game.end, GameEnd::Checkmate, "{}", game.to_pgn());
 }
