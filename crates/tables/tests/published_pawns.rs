@@ -131,7 +131,7 @@ fn kpvk_kqvkp_krvkp_kpvkp_match_the_published_figures() {
 }
 
 #[test]
-#[ignore = "slow with the in-memory pawn builder: KQPvK, KBPvK and KNPvK take minutes each"]
+#[ignore = "slow with the in-memory pawn builder: KQPvK, KBPvK and KNPvK, 125 s"]
 fn other_four_men_are_within_the_published_bound() {
     check_all(|m| m.len() == 4 && !is_first(m));
 }
