@@ -60,11 +60,14 @@ impl ThreeMenTable {
     }
 }
 
-/// White's shortest mate by the tables.
+/// White's shortest mate by the tables, from any position of 3 to 5 men
+/// they hold, pawns included (a promotion is a move like any other: the
+/// tables value each of the four pieces).
 ///
 /// Tie-break: of the moves that mate soonest, the first in UCI order (as
 /// [`Tablebase::moves`] orders them), so that the same position always gets
-/// the same move.
+/// the same move. King and rook against king, which the audit asks for
+/// every node, is probed by its three squares.
 pub struct Perfect {
     tables: Arc<Tablebase>,
     krk: OnceLock<ThreeMenTable>,
@@ -95,24 +98,29 @@ impl Strategy for Perfect {
     }
 
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        Krk::from_board(board)
+        Material::from_board(board)
             .map(|_| ())
-            .ok_or(Refusal::Precondition(Precondition::NotKrk(
-                "the perfect automaton",
-            )))
+            .map_err(|_| Refusal::Precondition(Precondition::NotInTables(board.occupied().count())))
     }
 
     fn start(&self, _start: &Chess) {}
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-        let krk = Krk::from_board(position.board()).ok_or(Refusal::Precondition(
-            Precondition::NotKrk("the perfect automaton"),
-        ))?;
-        let table = self
-            .krk_table()
-            .map_err(|err| Refusal::RuleUndefined(Undefined::TablesFailed(err.to_string())))?;
-        let mv =
-            shortest_mate(table, &krk, position).ok_or(Refusal::RuleUndefined(Undefined::NoWin))?;
+        self.precondition(position.board())?;
+        let failed =
+            |err: TableError| Refusal::RuleUndefined(Undefined::TablesFailed(err.to_string()));
+        let mv = match Krk::from_board(position.board()) {
+            Some(krk) => shortest_mate(self.krk_table().map_err(failed)?, &krk, position),
+            None => self
+                .tables
+                .moves(position, Variant::Standard)
+                .map_err(failed)?
+                .into_iter()
+                .next()
+                .filter(|(_, value)| matches!(value, Value::Win(_)))
+                .map(|(mv, _)| mv),
+        }
+        .ok_or(Refusal::RuleUndefined(Undefined::NoWin))?;
         let reply = Reply {
             mv,
             reason: "shortest mate by the tables",

@@ -8,7 +8,7 @@ use crate::game::{Game, GameEnd};
 use crate::krk::board_key;
 use crate::strategy::Strategy;
 
-/// Plays from `start` until mate, stalemate, a lost rook, a refusal, a
+/// Plays from `start` until mate, stalemate, White's last man lost, a refusal, a
 /// repeated (position, memory) when `repetition_is_cycle` (a deterministic
 /// defence against a deterministic automaton then loops for ever), or
 /// `max_plies`. `defend` picks Black's move in a position with moves; its
@@ -54,7 +54,9 @@ pub fn play<S: Strategy, E>(
             let mv = defend(&position, &memory)?;
             position.play_unchecked(mv);
             moves.push(mv);
-            if mv.is_capture() {
+            // Black took White's last man: a draw. A capture that leaves
+            // White a man (a pawn ending) goes on.
+            if mv.is_capture() && position.board().by_color(Color::White).count() == 1 {
                 break GameEnd::RookCaptured;
             }
         }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
 use crate::automaton::{Automaton, Memory};
@@ -440,6 +441,16 @@ impl Session {
         if self.end().is_some() {
             return Err(MoveError::GameOver);
         }
+        let man_move = match &self.phase {
+            Phase::Playing(playing) => black_man_move(&playing.now().position, text),
+            Phase::PlacingBlackKing(_) => None,
+        };
+        if let (Some(mv), Phase::Playing(playing)) = (man_move, &mut self.phase) {
+            let next = person_move(&self.automaton, playing.now(), mv);
+            let turn = next.last.clone().expect("the person's turn");
+            playing.states.push(next);
+            return Ok(turn);
+        }
         let entry = parse_entry(text).map_err(|reason| self.lamp(reason))?;
         let step = match &self.phase {
             Phase::PlacingBlackKing(white_men) => {
@@ -751,7 +762,8 @@ fn person_move(automaton: &Automaton, state: &State, mv: Move) -> State {
         san,
         numeric: numeric_move(mv),
     };
-    let (reply, end) = if mv.is_capture() {
+    let white_men = next.position.board().by_color(Color::White);
+    let (reply, end) = if mv.is_capture() && white_men.count() == 1 {
         (None, Some(GameEnd::RookCaptured))
     } else if next.position.is_game_over() {
         (None, Some(GameEnd::Stalemate))
@@ -761,6 +773,23 @@ fn person_move(automaton: &Automaton, state: &State, mv: Move) -> State {
     next.end = end.clone();
     next.last = Some(Turn { person, reply, end });
     next
+}
+
+/// The legal move of a black man other than the king (a pawn, a piece),
+/// typed in SAN (`e5`, `Qxb2`, `b1=Q`) or UCI (`b2b1q`); `None` when the
+/// text is no such move (king moves are read by [`parse_entry`], which
+/// explains an illegal one).
+fn black_man_move(position: &Chess, text: &str) -> Option<Move> {
+    let board = position.board();
+    if position.turn() != Color::Black || board.by_color(Color::Black).count() == 1 {
+        return None;
+    }
+    let text = text.trim();
+    let mv = match text.parse::<UciMove>() {
+        Ok(uci) => uci.to_move(position).ok()?,
+        Err(_) => text.parse::<SanPlus>().ok()?.san.to_move(position).ok()?,
+    };
+    (mv.role() != Role::King).then_some(mv)
 }
 
 /// The start position with the black king on `entry.to`, or why not.

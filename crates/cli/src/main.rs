@@ -61,6 +61,11 @@ fn main() -> ExitCode {
         {
             ExitCode::SUCCESS
         }
+        Err(err) if err.is::<commands::probe::BadLines>() => {
+            // Every line was answered, some with an error object.
+            output::note!("ajedrecista: {err}");
+            ExitCode::from(1)
+        }
         Err(err) => {
             // One line: the whole chain of causes, joined.
             output::note!("ajedrecista: {err:#}");

@@ -124,6 +124,15 @@ const MEN = {
       "M36 44 L64 44 M34 74 L66 74"],
   q: ["M26 86 L74 86 L70 74 L82 28 L64 54 L58 20 L50 52 L42 20 L36 54 L18 28 L30 74 Z",
       "M30 74 L70 74"],
+  b: ["M28 86 L72 86 L68 76 L60 72 Q72 56 62 38 L52 50 L57 33 Q54 26 50 22 " +
+      "Q36 32 38 50 Q30 62 40 72 L32 76 Z",
+      "M40 72 L60 72"],
+  n: ["M30 86 L74 86 L72 64 Q72 30 48 18 L44 26 L36 30 L20 50 L26 58 L38 52 L44 56 " +
+      "Q30 68 30 86 Z",
+      "M34 38 L40 38"],
+  // Pawns, for the tables with pawns (a promotion turns one into q, r, b or n).
+  p: ["M30 86 L70 86 L66 74 L58 60 Q63 52 58 46 A12 12 0 1 0 42 46 Q37 52 42 60 L34 74 Z",
+      "M34 74 L66 74"],
 };
 
 const $ = (id) => document.getElementById(id);
@@ -202,11 +211,14 @@ function manGroup(man, x, y) {
   return g;
 }
 
-const MAN_NAMES = { K: "white king", R: "white rook", Q: "white queen", k: "black king" };
+const MAN_NAMES = {
+  K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight", P: "white pawn",
+  k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight", p: "black pawn",
+};
 
 /** The men in words: "white king a8, white rook b7, black king d6". */
 function describeMen(men) {
-  const order = ["K", "Q", "R", "k"];
+  const order = ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"];
   const list = Object.entries(men).sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]));
   return list.length ? list.map(([square, man]) => `${MAN_NAMES[man] || man} ${square}`).join(", ") : "empty board";
 }

@@ -1,6 +1,13 @@
 //! `ajedrecista probe`: the value of a position and of each of its moves.
 
-use ajedrecista_tables::Variant;
+use std::{
+    fmt,
+    fs::File,
+    io::{self, BufRead, BufReader, BufWriter, Read, Write},
+    path::{Path, PathBuf},
+};
+
+use ajedrecista_tables::{Tablebase, Variant};
 use serde::Serialize;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, EnPassantMode, Position, Square,
@@ -13,18 +20,33 @@ use crate::{diagram::diagram, tables_args::TablesArgs};
 
 /// The value of a position (win, draw or loss for the side to move, and the
 /// distance to mate), every legal move with its value, best first, and the
-/// principal variation.
+/// principal variation; or, with `--epd`, the value of every position of a
+/// file, one line each.
 ///
 /// A move's value is what the side to move gets by playing it. DTM is in
 /// moves of the winning side, mate included, and in plies.
+///
+/// `--epd FILE` (`-`: stdin) reads one position a line, as FEN (6 fields)
+/// or EPD (4 fields, then operations such as `bm Qd5; id "x";`, which are
+/// ignored); blank lines and lines starting with `#` are skipped. Each
+/// other line is answered in input order: with `--json` one JSON object a
+/// line (`line`, `fen`, `result`, `dtm_plies`, `dtm_moves`, or `line` and
+/// `error`), else an aligned table. A line longer than 4096 bytes is an
+/// error line. Exit code 0 when every line was answered, 1 when some line
+/// was bad (the others are still answered), 2 when the input cannot be
+/// read or the output written.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position, as FEN (pawnless, 3 to 5 men)
-    fen: String,
+    /// The position, as FEN (3 to 5 men, pawns allowed)
+    #[arg(required_unless_present = "epd", conflicts_with = "epd")]
+    fen: Option<String>,
+    /// Probe every FEN or EPD line of FILE (`-` for stdin)
+    #[arg(long, value_name = "FILE")]
+    epd: Option<PathBuf>,
     /// The fixed-king game: the white king, on this square, never moves
     #[arg(long, value_name = "SQ")]
     fixed_king: Option<Square>,
-    /// Print JSON
+    /// Print JSON (with --epd: JSON Lines, one object a line)
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -50,14 +72,17 @@ struct ProbeJson {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let pos = crate::fen::parse_fen(&args.fen)?;
     let variant = crate::tables_args::variant(args.fixed_king);
-    if let Variant::FixedKing(sq) = variant
-        && pos.board().king_of(shakmaty::Color::White) != Some(sq)
-    {
-        anyhow::bail!("the white king must stand on {sq}, its fixed square");
-    }
     let tb = args.tables.open();
+    if let Some(path) = &args.epd {
+        return run_batch(path, &tb, variant, args.json);
+    }
+    let fen = args
+        .fen
+        .as_deref()
+        .expect("clap requires a FEN without --epd");
+    let pos = crate::fen::parse_fen(fen)?;
+    check_fixed_king(&pos, variant)?;
     let value = tb.probe(&pos, variant)?;
     let moves = tb.moves(&pos, variant)?;
     let pv = tb.principal_variation(&pos, variant)?;
@@ -111,6 +136,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// In the fixed-king game, the white king must stand on its square.
+fn check_fixed_king(pos: &Chess, variant: Variant) -> anyhow::Result<()> {
+    if let Variant::FixedKing(sq) = variant
+        && pos.board().king_of(shakmaty::Color::White) != Some(sq)
+    {
+        anyhow::bail!("the white king must stand on {sq}, its fixed square");
+    }
+    Ok(())
+}
+
 /// SAN of a line of moves from `pos`, with check and mate marks.
 pub fn san_line(pos: &Chess, line: &[shakmaty::Move]) -> Vec<String> {
     let mut pos = pos.clone();
@@ -139,4 +174,232 @@ fn numbered(start: &Chess, sans: &[String]) -> String {
         white = !white;
     }
     out.join(" ")
+}
+
+/// The longest input line `--epd` reads, in bytes, its line end excluded;
+/// a longer one is an error line and is skipped without being held.
+pub const MAX_LINE: usize = 4096;
+
+/// Some lines of an `--epd` run were bad: the command exits with code 1.
+#[derive(Debug)]
+pub struct BadLines(pub u64);
+
+impl fmt::Display for BadLines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => write!(f, "1 line could not be probed"),
+            n => write!(f, "{n} lines could not be probed"),
+        }
+    }
+}
+
+impl std::error::Error for BadLines {}
+
+/// One input line, bounded: its text, or why it has none.
+enum Line {
+    Text(String),
+    TooLong,
+    NotUtf8,
+}
+
+/// Reads the next line (without its `\n` or `\r\n`), holding at most
+/// [`MAX_LINE`] bytes of it; `None` at the end of the input.
+fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            if !read_any {
+                return Ok(None);
+            }
+            break;
+        }
+        read_any = true;
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        if !too_long {
+            if buf.len() + chunk.len() > MAX_LINE + 1 {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(chunk);
+            }
+        }
+        let used = newline.map_or(available.len(), |at| at + 1);
+        reader.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    if too_long || buf.len() > MAX_LINE {
+        return Ok(Some(Line::TooLong));
+    }
+    Ok(Some(match std::str::from_utf8(buf) {
+        Ok(text) => Line::Text(text.to_owned()),
+        Err(_) => Line::NotUtf8,
+    }))
+}
+
+/// The FEN of an input line: a FEN's 6 fields, or an EPD's first 4 (its
+/// operations ignored). `None` for a blank line or a `#` comment.
+fn fen_of_line(text: &str) -> Option<Result<String, String>> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return None;
+    }
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Some(Err(format!(
+            "a FEN or EPD needs at least 4 fields (board, side to move, castling, en passant), \
+             this line has {}",
+            fields.len()
+        )));
+    }
+    let counters = fields.len() > 4 && fields[4].starts_with(|c: char| c.is_ascii_digit());
+    Some(if !counters {
+        Ok(fields[..4].join(" "))
+    } else if fields.len() == 6 {
+        Ok(fields.join(" "))
+    } else {
+        Err(format!(
+            "a FEN has 6 fields (an EPD's operations start with a letter), this line has {}",
+            fields.len()
+        ))
+    })
+}
+
+/// The answer to one line.
+#[derive(Serialize)]
+struct LineJson<'a> {
+    line: u64,
+    fen: &'a str,
+    result: &'static str,
+    dtm_plies: Option<u16>,
+    dtm_moves: Option<u16>,
+}
+
+#[derive(Serialize)]
+struct LineError<'a> {
+    line: u64,
+    error: &'a str,
+}
+
+/// The value of one line's position and its FEN as written back, or why
+/// there is none.
+fn probe_line(
+    text: &str,
+    tb: &Tablebase,
+    variant: Variant,
+) -> Option<Result<(String, ajedrecista_tables::Value), String>> {
+    let fen = match fen_of_line(text)? {
+        Ok(fen) => fen,
+        Err(err) => return Some(Err(err)),
+    };
+    let answer = || -> anyhow::Result<_> {
+        let pos = crate::fen::parse_fen(&fen)?;
+        check_fixed_king(&pos, variant)?;
+        let value = tb.probe(&pos, variant)?;
+        Ok((
+            Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            value,
+        ))
+    };
+    Some(answer().map_err(|err| format!("{err:#}")))
+}
+
+/// `probe --epd`: every line of `path` (`-`: stdin), answered in order.
+fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyhow::Result<()> {
+    let input: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        Box::new(
+            File::open(path)
+                .map_err(|err| anyhow::anyhow!("cannot open {}: {err}", path.display()))?,
+        )
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut out = BufWriter::with_capacity(1 << 16, crate::output::stdout_lock());
+    if !json {
+        writeln!(
+            out,
+            "{:>6}  {:<6} {:>5} {:>5}  fen",
+            "line", "result", "moves", "plies"
+        )?;
+    }
+    let mut buf = Vec::new();
+    let mut number = 0u64;
+    let mut bad = 0u64;
+    loop {
+        // Answers go out before the reader waits for more input, so a
+        // program feeding lines one at a time gets each answer at once.
+        if reader.buffer().is_empty() {
+            out.flush()?;
+        }
+        let Some(line) = read_line(&mut reader, &mut buf)
+            .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?
+        else {
+            break;
+        };
+        number += 1;
+        let answer = match line {
+            Line::Text(text) => match probe_line(&text, tb, variant) {
+                None => continue,
+                Some(answer) => answer,
+            },
+            Line::TooLong => Err(format!("the line is longer than {MAX_LINE} bytes")),
+            Line::NotUtf8 => Err("the line is not UTF-8".to_string()),
+        };
+        match answer {
+            Ok((fen, value)) if json => {
+                let row = LineJson {
+                    line: number,
+                    fen: &fen,
+                    result: value.wdl().as_str(),
+                    dtm_plies: value.plies(),
+                    dtm_moves: value.moves(),
+                };
+                serde_json::to_writer(&mut out, &row)?;
+                writeln!(out)?;
+            }
+            Ok((fen, value)) => {
+                let dash = || "-".to_owned();
+                writeln!(
+                    out,
+                    "{number:>6}  {:<6} {:>5} {:>5}  {fen}",
+                    value.wdl().as_str(),
+                    value.moves().map_or_else(dash, |n| n.to_string()),
+                    value.plies().map_or_else(dash, |n| n.to_string()),
+                )?;
+            }
+            Err(error) => {
+                bad += 1;
+                if json {
+                    serde_json::to_writer(
+                        &mut out,
+                        &LineError {
+                            line: number,
+                            error: &error,
+                        },
+                    )?;
+                    writeln!(out)?;
+                } else {
+                    writeln!(out, "{number:>6}  error  {error}")?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    if bad > 0 {
+        return Err(BadLines(bad).into());
+    }
+    Ok(())
 }

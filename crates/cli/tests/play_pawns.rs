@@ -1,0 +1,64 @@
+//! `play --white perfect --fen` and `selfplay perfect --fen` with a pawn:
+//! the promotion is played and shown, the game goes to mate.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], input: &str, tables: &std::path::Path) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(args)
+        .env("AJEDRECISTA_TABLES", tables)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_shows_perfect_play_promoting() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "play",
+            "--white",
+            "perfect",
+            "--fen",
+            "8/1P6/8/8/8/8/8/K1k5 w - - 0 1",
+        ],
+        "quit\n",
+        dir.path(),
+    );
+    assert!(out.contains("White plays b8=Q"), "{out}");
+    // The new queen on the board.
+    assert!(out.contains('♕'), "{out}");
+}
+
+/// The published longest KPvK win, 28 moves, played out against the
+/// tables' defence.
+#[test]
+fn selfplay_mates_from_the_longest_kpvk_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "selfplay",
+            "perfect",
+            "--fen",
+            "8/8/8/1k6/8/8/K5P1/8 w - - 0 1",
+        ],
+        "",
+        dir.path(),
+    );
+    assert!(out.contains("g8=Q"), "{out}");
+    // 28 moves of White, 27 of Black.
+    assert!(out.contains("[PlyCount \"55\"]"), "{out}");
+    assert!(out.trim_end().ends_with("# 1-0"), "{out}");
+}
