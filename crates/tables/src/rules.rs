@@ -34,7 +34,7 @@ pub struct Look {
 }
 
 impl Look {
-    const ILLEGAL: Look = Look {
+    pub(crate) const ILLEGAL: Look = Look {
         legal: false,
         in_check: false,
         threatens_capture: false,
@@ -70,7 +70,9 @@ impl Rules {
             Role::Rook => attacks::rook_attacks(from, occupied),
             Role::Bishop => attacks::bishop_attacks(from, occupied),
             Role::Knight => attacks::knight_attacks(from),
-            Role::Pawn => unreachable!("pawnless material"),
+            // A pawn attacks diagonally forwards; its pushes are the pawn
+            // layout's own (crate::pawn).
+            Role::Pawn => attacks::pawn_attacks(self.men[i].color, from),
         }
     }
 
@@ -78,6 +80,19 @@ impl Rules {
     #[inline]
     fn moves_at_all(&self, i: usize) -> bool {
         !(i == 0 && self.white_king_fixed)
+    }
+
+    /// Whether man `i` moves where it attacks (not a pawn, not a fixed
+    /// king).
+    #[inline]
+    fn moves_as_it_attacks(&self, i: usize) -> bool {
+        self.moves_at_all(i) && self.men[i].role != Role::Pawn
+    }
+
+    /// The man of material order `i`.
+    #[inline]
+    pub fn man(&self, i: usize) -> Piece {
+        self.men[i]
     }
 
     #[inline]
@@ -191,15 +206,10 @@ impl Rules {
         let own = (0..self.len)
             .filter(|&i| self.men[i].color == turn)
             .fold(Bitboard::EMPTY, |bb, i| bb | sq[i]);
-        let king = Rules::king(turn);
         for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
             for to in self.attacks(i, sq[i], occupied) & !own & targets {
                 let captured = (2..self.len).find(|&j| sq[j] == to && self.men[j].color != turn);
-                let after = (occupied ^ sq[i]) | to;
-                let king_sq = if i == king { to } else { sq[king] };
-                let mut moved = *sq;
-                moved[i] = to;
-                if !self.attacked(&moved, king_sq, !turn, after, captured)
+                if self.legal_after(sq, occupied, turn, i, to, captured)
                     && !f(Move {
                         man: i,
                         to,
@@ -213,7 +223,31 @@ impl Rules {
         true
     }
 
-    /// Whether `turn` has a legal move that takes nothing.
+    /// Whether moving man `i` of `turn` to `to`, taking man `captured`
+    /// (on `to`, or beside it en passant), leaves `turn`'s king safe;
+    /// `occupied` is the board before the move.
+    #[inline(always)]
+    pub fn legal_after(
+        &self,
+        sq: &Squares,
+        occupied: Bitboard,
+        turn: Color,
+        i: usize,
+        to: Square,
+        captured: Option<usize>,
+    ) -> bool {
+        let king = Rules::king(turn);
+        // En passant takes a man off a square other than `to`.
+        let taken = captured.map_or(Bitboard::EMPTY, |c| Bitboard::from(sq[c]));
+        let after = ((occupied ^ sq[i]) & !taken) | to;
+        let king_sq = if i == king { to } else { sq[king] };
+        let mut moved = *sq;
+        moved[i] = to;
+        !self.attacked(&moved, king_sq, !turn, after, captured)
+    }
+
+    /// Whether `turn` has a legal move that takes nothing (pawnless
+    /// material: a pawn's attacks are not its moves).
     #[inline]
     pub fn has_quiet_move(&self, sq: &Squares, turn: Color) -> bool {
         !self.moves_while(sq, turn, !self.occupied(sq), |_| false)
@@ -228,11 +262,11 @@ impl Rules {
             .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
-    /// Calls `f(man, to)` for the quiet moves of `turn`, legal or not (the
-    /// mover's king may be left in check), until it returns false; returns
-    /// false if it was stopped. Without pawns a move can be taken back
-    /// along the same line, so these are also the retractions: the man
-    /// stands on its square now and came from `to`.
+    /// Calls `f(man, to)` for the quiet moves of `turn`'s pieces (pawns
+    /// aside), legal or not (the mover's king may be left in check), until
+    /// it returns false; returns false if it was stopped. A piece's move
+    /// can be taken back along the same line, so these are also the
+    /// retractions: the man stands on its square now and came from `to`.
     #[inline]
     pub fn quiet_while(
         &self,
@@ -241,7 +275,8 @@ impl Rules {
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
         let occupied = self.occupied(sq);
-        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
+        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_as_it_attacks(i))
+        {
             for to in self.attacks(i, sq[i], occupied) & !occupied {
                 if !f(i, to) {
                     return false;

@@ -217,8 +217,9 @@ impl Tablebase {
     }
 
     /// The table of a material with pawns (orthodox chess), held under its
-    /// canonical material (`KvKP` under `KPvK`), from memory or a new build;
-    /// the tables its captures and promotions lead into are had first.
+    /// canonical material (`KvKP` under `KPvK`), from memory, the cache
+    /// folder or a new build; the tables its captures and promotions lead
+    /// into are had first.
     pub fn pawn_table(&self, material: &Material) -> Result<Arc<PawnTable>, TableError> {
         let material = material.canonical();
         let cached = |m: &Material| {
@@ -231,37 +232,22 @@ impl Tablebase {
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
-        for (i, man) in material.men().iter().enumerate().skip(2) {
-            let mut next = vec![material.without(i)];
-            if man.role == Role::Pawn {
-                next.extend(
-                    [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-                        .map(|role| material.promoted(i, role)),
-                );
-            }
-            for sub in next {
-                if sub.has_pawns() {
-                    self.pawn_table(&sub)?;
-                } else {
-                    self.table(&sub, Variant::Standard)?;
-                }
-            }
+        // Subtables first, outside the build lock: they take it themselves.
+        let mut subtables = Subtables::new();
+        for sub in pawn::exit_materials(&material) {
+            let table = if sub.has_pawns() {
+                Arc::clone(self.pawn_table(&sub)?.table())
+            } else {
+                self.table(&sub, Variant::Standard)?
+            };
+            subtables.insert(sub, table);
         }
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
-        self.event(Event::Building {
-            material: material.clone(),
-            variant: Variant::Standard,
-        });
-        let table = Arc::new(pawn::build(&material, &|pos: &Chess| {
-            self.probe(pos, Variant::Standard)
-        })?);
-        self.event(Event::Built {
-            material: material.clone(),
-            variant: Variant::Standard,
-        });
+        let table = self.load_or_build(&material, Variant::Standard, &subtables)?;
+        let table = Arc::new(PawnTable::new(Arc::new(table)));
         self.pawn_tables
             .lock()
             .expect("no poisoning")
