@@ -383,6 +383,8 @@ impl<'a> Pawns<'a> {
 }
 
 impl Layout for Pawns<'_> {
+    const EN_PASSANT: bool = true;
+
     fn size(&self) -> usize {
         self.indexer.size()
     }
@@ -589,6 +591,29 @@ pub(crate) fn legal_position(material: &Material, squares: &Squares, turn: Color
     .ok()
 }
 
+/// The value of a position whose table (no en passant right) gives
+/// `table`: a position with an en passant right is worth the best of that
+/// and its en passant captures; `other` gives the value after a capture.
+pub(crate) fn with_en_passant(
+    pos: &Chess,
+    table: Value,
+    other: &dyn Fn(&Chess) -> Result<Value, TableError>,
+) -> Result<Value, TableError> {
+    let mut best = table;
+    if pos.ep_square(EnPassantMode::Legal).is_none() {
+        return Ok(best);
+    }
+    for mv in pos.legal_moves().iter().filter(|m| m.is_en_passant()) {
+        let mut child = pos.clone();
+        child.play_unchecked(*mv);
+        let value = other(&child)?.parent();
+        if value.order_key() < best.order_key() {
+            best = value;
+        }
+    }
+    Ok(best)
+}
+
 /// Distance-to-mate values of every position of one material with pawns:
 /// a [`Table`] numbered by [`PawnIndexer`].
 pub struct PawnTable {
@@ -617,20 +642,7 @@ impl PawnTable {
         pos: &Chess,
         other: &dyn Fn(&Chess) -> Result<Value, TableError>,
     ) -> Result<Value, TableError> {
-        let table = self.table.probe(pos)?;
-        if pos.ep_square(EnPassantMode::Legal).is_none() {
-            return Ok(table);
-        }
-        let mut best = table;
-        for mv in pos.legal_moves().iter().filter(|m| m.is_en_passant()) {
-            let mut child = pos.clone();
-            child.play_unchecked(*mv);
-            let value = other(&child)?.parent();
-            if value.order_key() < best.order_key() {
-                best = value;
-            }
-        }
-        Ok(best)
+        with_en_passant(pos, self.table.probe(pos)?, other)
     }
 
     /// The FEN of a number, `None` when it has no legal position.

@@ -47,17 +47,38 @@ pub struct Rules {
     men: [Piece; MAX_MEN],
     len: usize,
     white_king_fixed: bool,
+    /// The men of each side that move where they attack (not pawns, not a
+    /// fixed king), and how many there are.
+    steppers: ByColor<([usize; MAX_MEN], usize)>,
 }
 
 impl Rules {
     pub fn new(material: &Material, variant: Variant) -> Rules {
         let mut men = [Color::White.king(); MAX_MEN];
         men[..material.len()].copy_from_slice(material.men());
+        let white_king_fixed = matches!(variant, Variant::FixedKing(_));
+        let mut steppers = ByColor::<([usize; MAX_MEN], usize)>::default();
+        for (i, man) in material.men().iter().enumerate() {
+            let fixed = i == 0 && white_king_fixed;
+            if man.role != Role::Pawn && !fixed {
+                let (list, len) = &mut steppers[man.color];
+                list[*len] = i;
+                *len += 1;
+            }
+        }
         Rules {
             men,
             len: material.len(),
-            white_king_fixed: matches!(variant, Variant::FixedKing(_)),
+            white_king_fixed,
+            steppers,
         }
+    }
+
+    /// The men of `color` that move where they attack.
+    #[inline(always)]
+    fn steppers(&self, color: Color) -> &[usize] {
+        let (list, len) = &self.steppers[color];
+        &list[..*len]
     }
 
     /// The squares man `i` attacks from `from`. A direct call per role: the
@@ -80,13 +101,6 @@ impl Rules {
     #[inline]
     fn moves_at_all(&self, i: usize) -> bool {
         !(i == 0 && self.white_king_fixed)
-    }
-
-    /// Whether man `i` moves where it attacks (not a pawn, not a fixed
-    /// king).
-    #[inline]
-    fn moves_as_it_attacks(&self, i: usize) -> bool {
-        self.moves_at_all(i) && self.men[i].role != Role::Pawn
     }
 
     /// The man of material order `i`.
@@ -275,8 +289,7 @@ impl Rules {
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
         let occupied = self.occupied(sq);
-        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_as_it_attacks(i))
-        {
+        for &i in self.steppers(turn) {
             for to in self.attacks(i, sq[i], occupied) & !occupied {
                 if !f(i, to) {
                     return false;

@@ -37,7 +37,7 @@ use shakmaty::{ByColor, Color};
 use crate::{
     error::TableError,
     index::{Indexer, Squares},
-    material::{MAX_MEN, Material},
+    material::Material,
     pawn::Pawns,
     rules::{Look, Move, Rules},
     table::Table,
@@ -190,6 +190,10 @@ fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
 /// What the engine needs to know of a table: its numbers, the moves inside
 /// it and their retractions, and the values of the moves that leave it.
 pub(crate) trait Layout: Sync {
+    /// Whether a move inside the table may be answered by an en passant
+    /// capture (pawns of both sides).
+    const EN_PASSANT: bool;
+
     /// Numbers for one side to move.
     fn size(&self) -> usize;
 
@@ -265,22 +269,24 @@ impl Pieces<'_> {
 }
 
 impl Layout for Pieces<'_> {
-    #[inline]
+    const EN_PASSANT: bool = false;
+
+    #[inline(always)]
     fn size(&self) -> usize {
         self.indexer.size()
     }
 
-    #[inline]
+    #[inline(always)]
     fn decode(&self, index: usize) -> Option<Squares> {
         self.indexer.decode(index)
     }
 
-    #[inline]
+    #[inline(always)]
     fn look(&self, squares: &Squares, turn: Color) -> Look {
         self.rules.look(squares, turn)
     }
 
-    #[inline]
+    #[inline(always)]
     fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
         self.rules.threatens_capture(squares, turn)
     }
@@ -295,7 +301,7 @@ impl Layout for Pieces<'_> {
         found
     }
 
-    #[inline]
+    #[inline(always)]
     fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool {
         self.rules.has_quiet_move(squares, turn)
     }
@@ -331,8 +337,8 @@ impl Layout for Pieces<'_> {
 }
 
 /// The state of one build.
-struct Engine<'l, L> {
-    layout: &'l L,
+struct Engine<L> {
+    layout: L,
     written: ByColor<Vec<Written>>,
     /// The largest plies of any decisive value written so far.
     deepest: AtomicUsize,
@@ -342,7 +348,7 @@ struct Engine<'l, L> {
     en_passant_wins: ByColor<Mutex<Vec<(u16, usize)>>>,
 }
 
-impl<L: Layout> Engine<'_, L> {
+impl<L: Layout> Engine<L> {
     /// The byte of a decisive value; notes how deep the table goes.
     fn decisive(&self, plies: u16) -> Result<u8, ()> {
         if plies > MAX_PLIES {
@@ -393,6 +399,9 @@ impl<L: Layout> Engine<'_, L> {
     /// Notes the moves of an undecided position that an en passant capture
     /// refutes by a win: the position must be verified at that ply.
     fn note_en_passant_wins(&self, index: usize, squares: &Squares, turn: Color) -> Result<(), ()> {
+        if !L::EN_PASSANT {
+            return Ok(());
+        }
         let mut wins = Vec::new();
         self.layout
             .inside_moves_while(index, squares, turn, |_, en_passant| {
@@ -468,9 +477,6 @@ impl<L: Layout> Engine<'_, L> {
         let squares = self.layout.decode(index).expect("a legal number");
         let mut found = [0usize; 128];
         let mut len = 0;
-        // A double step has at most one parent per pawn.
-        let mut double_steps = [(0usize, Value::Draw); MAX_MEN];
-        let mut doubles = 0;
         self.layout.retractions(
             index,
             &squares,
@@ -481,17 +487,12 @@ impl<L: Layout> Engine<'_, L> {
                     found[len] = parent;
                     len += 1;
                 }
-                Some(value) => {
-                    double_steps[doubles] = (parent, value);
-                    doubles += 1;
-                }
+                // Rare: taken at once.
+                Some(value) => f(parent, &slots[parent], Some(value)),
             },
         );
         for &parent in &found[..len] {
             f(parent, &slots[parent], None);
-        }
-        for &(parent, value) in &double_steps[..doubles] {
-            f(parent, &slots[parent], Some(value));
         }
     }
 
@@ -642,7 +643,7 @@ pub fn build(
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material.clone()));
         }
-        run(&Pawns::new(material, subtables)?, material, progress)?
+        run(Pawns::new(material, subtables)?, material, progress)?
     } else {
         let capture_tables = (0..material.len())
             .map(|man| match variant {
@@ -661,14 +662,14 @@ pub fn build(
             rules: Rules::new(material, variant),
             capture_tables,
         };
-        run(&pieces, material, progress)?
+        run(pieces, material, progress)?
     };
     Ok(Table::from_parts(material.clone(), variant, bytes))
 }
 
 /// The engine on one layout: the bytes of both sides to move.
 fn run<L: Layout>(
-    layout: &L,
+    layout: L,
     material: &Material,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<ByColor<Vec<u8>>, TableError> {
