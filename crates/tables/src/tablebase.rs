@@ -151,21 +151,37 @@ impl Tablebase {
             return Ok(self.keep(key, table));
         }
         // Subtables first, outside the build lock: they take it themselves.
-        let mut subtables = Subtables::new();
-        if variant == Variant::Standard {
-            for captured in 2..material.len() {
-                let sub = material.without(captured);
-                if !subtables.contains_key(&sub) {
-                    subtables.insert(sub.clone(), self.table(&sub, variant)?);
-                }
-            }
-        }
+        let subtables = self.subtables(material, variant)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = self.cached(&key) {
             return Ok(table);
         }
         let table = self.build(material, variant, &subtables)?;
         Ok(self.keep(key, table))
+    }
+
+    /// Every table a capture or a promotion in `material` leads into (a
+    /// material with pawns under its canonical name; none in the
+    /// fixed-king game, where a capture ends the game), from memory, the
+    /// cache folder or a build: what [`crate::build`] needs.
+    pub fn subtables(
+        &self,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<Subtables, TableError> {
+        let mut subtables = Subtables::new();
+        if variant != Variant::Standard {
+            return Ok(subtables);
+        }
+        for sub in pawn::exit_materials(material) {
+            let table = if sub.has_pawns() {
+                Arc::clone(self.pawn_table(&sub)?.table())
+            } else {
+                self.table(&sub, variant)?
+            };
+            subtables.insert(sub, table);
+        }
+        Ok(subtables)
     }
 
     /// Keeps a table in memory.
@@ -263,15 +279,7 @@ impl Tablebase {
             return Ok(keep(table));
         }
         // Subtables first, outside the build lock: they take it themselves.
-        let mut subtables = Subtables::new();
-        for sub in pawn::exit_materials(&material) {
-            let table = if sub.has_pawns() {
-                Arc::clone(self.pawn_table(&sub)?.table())
-            } else {
-                self.table(&sub, Variant::Standard)?
-            };
-            subtables.insert(sub, table);
-        }
+        let subtables = self.subtables(&material, Variant::Standard)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = cached(&material) {
             return Ok(table);
