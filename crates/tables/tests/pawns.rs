@@ -254,4 +254,13 @@ proptest! {
             check_consistent_in(cached_tablebase(), &pos)?;
         }
     }
+
+    /// As KRPvKR, for KQPvKQ.
+    #[test]
+    #[ignore = "builds or reads five-man tables (minutes to build)"]
+    fn kqpvkq_values_agree_with_their_children(pos in consistency("KQPvKQ")) {
+        if let Some(pos) = pos {
+            check_consistent_in(cached_tablebase(), &pos)?;
+        }
+    }
 }
