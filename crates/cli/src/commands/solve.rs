@@ -208,9 +208,6 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
     let mut rows = Vec::with_capacity(materials.len());
     let mut failed = Vec::new();
     for (done, material) in materials.iter().enumerate() {
-        if !json {
-            crate::output::note!("[{}/{}] {material}", done + 1, materials.len());
-        }
         let built = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&built);
         let target = material.clone();
@@ -243,6 +240,16 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
             .iter()
             .filter_map(|s| s.longest.and_then(|(v, _)| v.plies()))
             .max();
+        let seconds = began.elapsed().as_secs_f64();
+        if !json {
+            // A line a table, so that a run stopped early shows how far it
+            // got.
+            crate::output::note!(
+                "[{}/{}] {material}: {status}, {seconds:.1} s",
+                done + 1,
+                materials.len()
+            );
+        }
         rows.push(TableRow {
             material: material.to_string(),
             status,
@@ -250,7 +257,7 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
             legal_black_to_move: summary.black.legal,
             longest_plies: longest,
             longest_moves: longest.map(Value::moves_from_plies),
-            seconds: began.elapsed().as_secs_f64(),
+            seconds,
             file_bytes: tb
                 .dir()
                 .and_then(|dir| {
