@@ -108,6 +108,14 @@ impl TablesArgs {
     /// A tablebase that reports cache problems on stderr and shows a
     /// progress bar on a terminal for builds that take over a second.
     pub fn open(&self) -> Tablebase {
+        self.open_with(|_, _| {})
+    }
+
+    /// [`TablesArgs::open`], calling `built` when a build finishes.
+    pub fn open_with(
+        &self,
+        built: impl Fn(&ajedrecista_tables::Material, Variant) + Send + Sync + 'static,
+    ) -> Tablebase {
         let bar = Arc::new(Mutex::new(BuildBar::default()));
         let events = Arc::clone(&bar);
         Tablebase::new(self.dir())
@@ -125,7 +133,10 @@ impl TablesArgs {
                     )
                 }
                 Event::Building { .. } => events.lock().expect("no poisoning").start(),
-                Event::Built { .. } => events.lock().expect("no poisoning").finish(),
+                Event::Built { material, variant } => {
+                    events.lock().expect("no poisoning").finish();
+                    built(&material, variant);
+                }
             })
             .on_progress(move |material, variant, progress| {
                 bar.lock()

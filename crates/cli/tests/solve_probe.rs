@@ -70,12 +70,59 @@ fn probe_lists_moves_best_first() {
     assert_eq!(v["pv"].as_array().unwrap().len(), 11);
 }
 
+/// `solve --all 3`: the five three-man tables, smallest first, built and
+/// then found in the cache; and a material with pawns is solved under the
+/// twin that holds it.
+#[test]
+fn solve_all_builds_every_table_then_finds_them_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = json(&["solve", "--all", "3", "--json"], dir.path());
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["material"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&first), ["KBvK", "KNvK", "KQvK", "KRvK", "KPvK"]);
+    assert_eq!(first["men"], 3);
+    let kpk = &first["tables"][4];
+    assert_eq!(kpk["status"], "built");
+    assert_eq!(kpk["longest_plies"], 56);
+    assert_eq!(kpk["longest_moves"], 28);
+    let bytes: u64 = first["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["file_bytes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(first["file_bytes"], bytes);
+    let again = json(&["solve", "--all", "3", "--json"], dir.path());
+    assert!(
+        again["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["status"] == "cached")
+    );
+    assert_eq!(
+        again["tables"][4]["legal_black_to_move"],
+        kpk["legal_black_to_move"]
+    );
+    let twin = json(&["solve", "KvKP", "--json"], dir.path());
+    assert_eq!(twin["material"], "KPvK");
+    assert_eq!(twin["black_to_move"]["legal"], kpk["legal_black_to_move"]);
+}
+
 #[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
         &["solve", "KQXvK"][..],
-        &["solve", "KPvK"],
+        &["solve", "KPvK", "--fixed-king", "c3"],
+        &["solve", "--all", "2"],
+        &["solve", "--all", "6"],
         &["solve", "KQRBvKN"],
         &["solve", "KQvK", "--fixed-king", "k9"],
         &["solve", "KQvKR", "--fixed-king", "c3"],

@@ -3,15 +3,19 @@
 //! `cargo bench -p ajedrecista-tables --bench build [-- MATERIAL...]`
 //!
 //! Each material is built in a fresh process (this program run again with
-//! `--one`), so that the peak resident memory is that build's own. The time
-//! is the table's own build; the smaller tables its captures lead into are
-//! built first and not counted.
+//! `--one`), so that the peak resident memory is that build's own (with the
+//! tables its moves lead into, which a build holds in memory). The time is
+//! the table's own build; the tables its captures and promotions lead into
+//! are built first and not counted. A material with pawns is built as its
+//! canonical twin.
 
 use std::{process::Command, time::Instant};
 
-use ajedrecista_tables::{Material, Progress, Subtables, Tablebase, Variant, build};
+use ajedrecista_tables::{Material, Progress, Tablebase, Variant, build};
 
-const DEFAULT: [&str; 5] = ["KRvK", "KQvK", "KBNvK", "KQvKR", "KQRvKR"];
+const DEFAULT: [&str; 10] = [
+    "KRvK", "KQvK", "KBNvK", "KQvKR", "KQRvKR", "KPvK", "KQvKP", "KRvKP", "KPvKP", "KQPvK",
+];
 
 /// Peak resident memory of this process, in MiB, from /proc.
 fn peak_mib() -> Option<f64> {
@@ -22,14 +26,16 @@ fn peak_mib() -> Option<f64> {
 }
 
 fn one(material: &str) {
-    let material: Material = material.parse().expect("a material");
+    let material = material.parse::<Material>().expect("a material");
+    let material = if material.has_pawns() {
+        material.canonical()
+    } else {
+        material
+    };
     let tb = Tablebase::in_memory();
-    let mut subtables = Subtables::new();
-    for captured in 2..material.len() {
-        let sub = material.without(captured);
-        let table = tb.table(&sub, Variant::Standard).expect("subtable");
-        subtables.insert(sub, table);
-    }
+    let subtables = tb
+        .subtables(&material, Variant::Standard)
+        .expect("subtables");
     // Best of three for the small tables, one run for the large.
     let runs = if material.len() < 5 { 3 } else { 1 };
     let mut best = f64::INFINITY;

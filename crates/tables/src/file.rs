@@ -35,10 +35,10 @@ use shakmaty::{ByColor, Color, Square};
 
 use crate::{
     error::FileError,
-    index::Indexer,
     material::Material,
+    pawn,
     rules::Rules,
-    table::Table,
+    table::{Numbering, Table},
     value::{ILLEGAL, MAX_PLIES, encode_plies},
     variant::Variant,
 };
@@ -151,7 +151,7 @@ fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
         Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),
     }
     head.extend_from_slice(&[0, 0]);
-    head.extend_from_slice(&(table.indexer().size() as u64).to_le_bytes());
+    head.extend_from_slice(&(table.numbering().size() as u64).to_le_bytes());
     head.extend_from_slice(&(CHUNK as u32).to_le_bytes());
     head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
     head.extend_from_slice(&data.to_le_bytes());
@@ -233,7 +233,7 @@ fn check_header(
     material: &Material,
     variant: Variant,
 ) -> Result<Layout, FileError> {
-    let per_side = Indexer::new(material.len(), variant).size();
+    let per_side = Numbering::new(material, variant).size();
     if head.len() < HEADER {
         return Err(FileError::Truncated {
             found: file_len,
@@ -360,7 +360,8 @@ impl Body {
     pub(crate) fn chunk(
         &self,
         chunk: usize,
-        indexer: &Indexer,
+        material: &Material,
+        numbering: &Numbering,
         rules: &Rules,
     ) -> Result<Box<[u8]>, FileError> {
         let per_side_chunks = self.ranges.len() / 2;
@@ -372,7 +373,13 @@ impl Body {
         let start = chunk % per_side_chunks * CHUNK;
         let mut out = vec![0u8; CHUNK.min(self.per_side - start)].into_boxed_slice();
         self.decompress_to(chunk, &mut out)?;
-        check_range(&out, start, self.per_side, turn, indexer, rules)?;
+        let side = Side {
+            turn,
+            material,
+            numbering,
+            rules,
+        };
+        check_range(&out, start, self.per_side, &side)?;
         Ok(out)
     }
 
@@ -411,7 +418,13 @@ fn check_values(table: &Table) -> Result<(), FileError> {
     let rules = Rules::new(table.material(), table.variant());
     for turn in Color::ALL {
         let bytes = table.bytes(turn);
-        check_range(bytes, 0, bytes.len(), turn, table.indexer(), &rules)?;
+        let side = Side {
+            turn,
+            material: table.material(),
+            numbering: table.numbering(),
+            rules: &rules,
+        };
+        check_range(bytes, 0, bytes.len(), &side)?;
     }
     Ok(())
 }
@@ -419,14 +432,8 @@ fn check_values(table: &Table) -> Result<(), FileError> {
 /// [`check_values`] on the bytes of numbers `start..start + bytes.len()`
 /// of a side with `per_side` numbers: the sampled numbers are the same
 /// whether a side is checked whole or chunk by chunk.
-fn check_range(
-    bytes: &[u8],
-    start: usize,
-    per_side: usize,
-    turn: Color,
-    indexer: &Indexer,
-    rules: &Rules,
-) -> Result<(), FileError> {
+fn check_range(bytes: &[u8], start: usize, per_side: usize, side: &Side) -> Result<(), FileError> {
+    let turn = side.turn;
     let most = encode_plies(MAX_PLIES);
     if let Some(at) = bytes.par_iter().position_any(|&b| b > most && b != ILLEGAL) {
         return Err(FileError::BadValue {
@@ -437,19 +444,49 @@ fn check_range(
     let step = (per_side / SAMPLES).max(1) | 1;
     let first = start.div_ceil(step) * step;
     for index in (first..start + bytes.len()).step_by(step) {
-        let legal = indexer
-            .decode(index)
-            .filter(|squares| rules.is_legal(squares, turn));
-        let mated = legal.is_some_and(|squares| {
-            rules.in_check(&squares, turn)
-                && rules.moves_while(&squares, turn, shakmaty::Bitboard::FULL, |_| false)
-        });
+        let (legal, mated) = side.legal_and_mated(index);
         let byte = bytes[index - start];
-        if (byte == ILLEGAL) == legal.is_some() || (byte == encode_plies(0)) != mated {
+        if (byte == ILLEGAL) == legal || (byte == encode_plies(0)) != mated {
             return Err(FileError::BadValue { index, turn });
         }
     }
     Ok(())
+}
+
+/// One side to move of a table, for the checks of its values.
+pub(crate) struct Side<'a> {
+    turn: Color,
+    material: &'a Material,
+    numbering: &'a Numbering,
+    rules: &'a Rules,
+}
+
+impl Side<'_> {
+    /// Whether number `index` is a legal position, and a checkmate.
+    fn legal_and_mated(&self, index: usize) -> (bool, bool) {
+        let Some(squares) = self.numbering.decode(index) else {
+            return (false, false);
+        };
+        match self.numbering {
+            Numbering::Pieces(_) => {
+                let legal = self.rules.is_legal(&squares, self.turn);
+                let mated = legal
+                    && self.rules.in_check(&squares, self.turn)
+                    && self.rules.moves_while(
+                        &squares,
+                        self.turn,
+                        shakmaty::Bitboard::FULL,
+                        |_| false,
+                    );
+                (legal, mated)
+            }
+            // A sample: shakmaty's rules, independent of the engine's.
+            Numbering::Pawns(_) => match pawn::legal_position(self.material, &squares, self.turn) {
+                Some(pos) => (true, shakmaty::Position::is_checkmate(&pos)),
+                None => (false, false),
+            },
+        }
+    }
 }
 
 /// Why a table file could not be read.
@@ -530,7 +567,7 @@ mod tests {
             .step_by(step)
             .find(|&i| {
                 table
-                    .indexer()
+                    .numbering()
                     .decode(i)
                     .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
             })
@@ -579,7 +616,7 @@ mod tests {
             .step_by(step)
             .find(|&i| {
                 table
-                    .indexer()
+                    .numbering()
                     .decode(i)
                     .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
             })

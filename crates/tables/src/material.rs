@@ -148,6 +148,52 @@ impl Material {
         if weaker { self.flipped() } else { self.clone() }
     }
 
+    /// Every material of 3 to `max_men` men (kings included), pawns
+    /// included, one of each colour-flipped pair (the canonical one; see
+    /// [`Material::canonical`]), smallest first: by men, then by pawns (so
+    /// that the table a promotion leads into comes before the pawn's), then
+    /// by name. Bishops are bishops: their square colours are not told
+    /// apart.
+    pub fn every(max_men: usize) -> Vec<Material> {
+        const ROLES: [Role; 5] = [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        /// The multisets of `size` roles from `ROLES[first..]`.
+        fn multisets(size: usize, first: usize) -> Vec<Vec<Role>> {
+            if size == 0 {
+                return vec![Vec::new()];
+            }
+            (first..ROLES.len())
+                .flat_map(|r| {
+                    multisets(size - 1, r).into_iter().map(move |mut rest| {
+                        rest.insert(0, ROLES[r]);
+                        rest
+                    })
+                })
+                .collect()
+        }
+        let mut every = Vec::new();
+        for others in 1..=max_men.min(MAX_MEN).saturating_sub(2) {
+            for white in 0..=others {
+                for w in multisets(white, 0) {
+                    for b in multisets(others - white, 0) {
+                        let material = Material::new(&w, &b).expect("at most five men");
+                        if material.canonical() == material {
+                            every.push(material);
+                        }
+                    }
+                }
+            }
+        }
+        let pawns = |m: &Material| m.men.iter().filter(|p| p.role == Role::Pawn).count();
+        every.sort_by_cached_key(|m| (m.len(), pawns(m), m.to_string()));
+        every
+    }
+
     /// The squares of a board's men in this material's order. The board
     /// must hold exactly this material.
     pub(crate) fn squares_of(&self, board: &Board) -> [Square; MAX_MEN] {
@@ -252,6 +298,32 @@ mod tests {
             assert_eq!(m.canonical().to_string(), canonical, "{twin}");
             assert_eq!(m.flipped().canonical(), m.canonical(), "{twin}");
         }
+    }
+
+    /// Every material up to five men: counted by hand, the pairs of
+    /// multisets of {Q, R, B, N, P} with one to three men in all, a pair
+    /// and its twin counted once (a pair that is its own twin once too).
+    #[test]
+    fn every_material_is_listed_once_smallest_first() {
+        // Multisets of 5 roles: size 1: 5, size 2: 15, size 3: 35.
+        // Three men: 5 white-only + 5 black-only; one table a pair: 5.
+        // Four men: (2, 0) 15 and (1, 1) 25 ordered pairs, of which 5 are
+        // their own twin: 15 + (25 + 5) / 2 = 30.
+        // Five men: (3, 0) 35 and (2, 1) 15 * 5 = 75: 110.
+        for (men, count) in [(3, 5), (4, 5 + 30), (5, 5 + 30 + 110)] {
+            let every = Material::every(men);
+            assert_eq!(every.len(), count, "{men} men");
+            for (i, m) in every.iter().enumerate() {
+                assert_eq!(m.canonical(), *m);
+                assert!(!every[..i].contains(m));
+            }
+            assert!(every.windows(2).all(|w| w[0].len() <= w[1].len()));
+        }
+        let four: Vec<String> = Material::every(4).iter().map(|m| m.to_string()).collect();
+        for name in ["KQvK", "KPvK", "KQvKP", "KRvKP", "KPvKP", "KPPvK", "KBNvK"] {
+            assert!(four.contains(&name.to_owned()), "{name}");
+        }
+        assert!(!four.contains(&"KvKP".to_owned()));
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub struct Look {
 }
 
 impl Look {
-    const ILLEGAL: Look = Look {
+    pub(crate) const ILLEGAL: Look = Look {
         legal: false,
         in_check: false,
         threatens_capture: false,
@@ -47,17 +47,38 @@ pub struct Rules {
     men: [Piece; MAX_MEN],
     len: usize,
     white_king_fixed: bool,
+    /// The men of each side that move where they attack (not pawns, not a
+    /// fixed king), and how many there are.
+    steppers: ByColor<([usize; MAX_MEN], usize)>,
 }
 
 impl Rules {
     pub fn new(material: &Material, variant: Variant) -> Rules {
         let mut men = [Color::White.king(); MAX_MEN];
         men[..material.len()].copy_from_slice(material.men());
+        let white_king_fixed = matches!(variant, Variant::FixedKing(_));
+        let mut steppers = ByColor::<([usize; MAX_MEN], usize)>::default();
+        for (i, man) in material.men().iter().enumerate() {
+            let fixed = i == 0 && white_king_fixed;
+            if man.role != Role::Pawn && !fixed {
+                let (list, len) = &mut steppers[man.color];
+                list[*len] = i;
+                *len += 1;
+            }
+        }
         Rules {
             men,
             len: material.len(),
-            white_king_fixed: matches!(variant, Variant::FixedKing(_)),
+            white_king_fixed,
+            steppers,
         }
+    }
+
+    /// The men of `color` that move where they attack.
+    #[inline(always)]
+    fn steppers(&self, color: Color) -> &[usize] {
+        let (list, len) = &self.steppers[color];
+        &list[..*len]
     }
 
     /// The squares man `i` attacks from `from`. A direct call per role: the
@@ -70,7 +91,9 @@ impl Rules {
             Role::Rook => attacks::rook_attacks(from, occupied),
             Role::Bishop => attacks::bishop_attacks(from, occupied),
             Role::Knight => attacks::knight_attacks(from),
-            Role::Pawn => unreachable!("pawnless material"),
+            // A pawn attacks diagonally forwards; its pushes are the pawn
+            // layout's own (crate::pawn).
+            Role::Pawn => attacks::pawn_attacks(self.men[i].color, from),
         }
     }
 
@@ -78,6 +101,12 @@ impl Rules {
     #[inline]
     fn moves_at_all(&self, i: usize) -> bool {
         !(i == 0 && self.white_king_fixed)
+    }
+
+    /// The man of material order `i`.
+    #[inline]
+    pub fn man(&self, i: usize) -> Piece {
+        self.men[i]
     }
 
     #[inline]
@@ -191,15 +220,10 @@ impl Rules {
         let own = (0..self.len)
             .filter(|&i| self.men[i].color == turn)
             .fold(Bitboard::EMPTY, |bb, i| bb | sq[i]);
-        let king = Rules::king(turn);
         for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
             for to in self.attacks(i, sq[i], occupied) & !own & targets {
                 let captured = (2..self.len).find(|&j| sq[j] == to && self.men[j].color != turn);
-                let after = (occupied ^ sq[i]) | to;
-                let king_sq = if i == king { to } else { sq[king] };
-                let mut moved = *sq;
-                moved[i] = to;
-                if !self.attacked(&moved, king_sq, !turn, after, captured)
+                if self.legal_after(sq, occupied, turn, i, to, captured)
                     && !f(Move {
                         man: i,
                         to,
@@ -213,7 +237,31 @@ impl Rules {
         true
     }
 
-    /// Whether `turn` has a legal move that takes nothing.
+    /// Whether moving man `i` of `turn` to `to`, taking man `captured`
+    /// (on `to`, or beside it en passant), leaves `turn`'s king safe;
+    /// `occupied` is the board before the move.
+    #[inline(always)]
+    pub fn legal_after(
+        &self,
+        sq: &Squares,
+        occupied: Bitboard,
+        turn: Color,
+        i: usize,
+        to: Square,
+        captured: Option<usize>,
+    ) -> bool {
+        let king = Rules::king(turn);
+        // En passant takes a man off a square other than `to`.
+        let taken = captured.map_or(Bitboard::EMPTY, |c| Bitboard::from(sq[c]));
+        let after = ((occupied ^ sq[i]) & !taken) | to;
+        let king_sq = if i == king { to } else { sq[king] };
+        let mut moved = *sq;
+        moved[i] = to;
+        !self.attacked(&moved, king_sq, !turn, after, captured)
+    }
+
+    /// Whether `turn` has a legal move that takes nothing (pawnless
+    /// material: a pawn's attacks are not its moves).
     #[inline]
     pub fn has_quiet_move(&self, sq: &Squares, turn: Color) -> bool {
         !self.moves_while(sq, turn, !self.occupied(sq), |_| false)
@@ -228,11 +276,11 @@ impl Rules {
             .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
-    /// Calls `f(man, to)` for the quiet moves of `turn`, legal or not (the
-    /// mover's king may be left in check), until it returns false; returns
-    /// false if it was stopped. Without pawns a move can be taken back
-    /// along the same line, so these are also the retractions: the man
-    /// stands on its square now and came from `to`.
+    /// Calls `f(man, to)` for the quiet moves of `turn`'s pieces (pawns
+    /// aside), legal or not (the mover's king may be left in check), until
+    /// it returns false; returns false if it was stopped. A piece's move
+    /// can be taken back along the same line, so these are also the
+    /// retractions: the man stands on its square now and came from `to`.
     #[inline]
     pub fn quiet_while(
         &self,
@@ -241,7 +289,7 @@ impl Rules {
         mut f: impl FnMut(usize, Square) -> bool,
     ) -> bool {
         let occupied = self.occupied(sq);
-        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
+        for &i in self.steppers(turn) {
             for to in self.attacks(i, sq[i], occupied) & !occupied {
                 if !f(i, to) {
                     return false;

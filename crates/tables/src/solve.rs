@@ -11,6 +11,13 @@
 //!    n + 2 (or later, if a capture loses more slowly); else it goes back to
 //!    undecided.
 //!
+//! The engine knows a table through its [`Layout`]: the numbering, the
+//! moves inside the table and their retractions, and the values of the
+//! moves that leave it (captures, and with pawns promotions). [`Pieces`] is
+//! the layout of pawnless material; `crate::pawn::Pawns` that of material
+//! with pawns, which adds en passant: a double step whose child has an en
+//! passant capture is valued with it (see [`Layout::retractions`]).
+//!
 //! The table is cut into blocks of [`BLOCK`] numbers. Each block remembers
 //! which byte values were ever written into it, so a step visits only the
 //! blocks that hold the value it looks for, and scans them 64 bytes at a
@@ -19,7 +26,7 @@
 use std::{
     collections::HashMap,
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering},
     },
 };
@@ -31,7 +38,8 @@ use crate::{
     error::TableError,
     index::{Indexer, Squares},
     material::Material,
-    rules::{Move, Rules},
+    pawn::Pawns,
+    rules::{Look, Move, Rules},
     table::Table,
     value::{ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
@@ -89,22 +97,23 @@ impl Written {
     }
 }
 
-/// What the captures of a position lead to, seen by the side that captures.
+/// What the moves of a position that leave the table (captures,
+/// promotions) lead to, seen by the side that plays them.
 #[derive(Default)]
-struct Captures {
-    /// Plies of the fastest win by a capture.
+pub(crate) struct Exits {
+    /// Plies of the fastest win by such a move.
     win: Option<u16>,
-    /// Plies of the slowest loss by a capture.
+    /// Plies of the slowest loss by such a move.
     loss: u16,
-    /// Some capture leads to a draw.
+    /// Some such move leads to a draw.
     draw: bool,
-    /// There is a capture at all.
+    /// There is such a move at all.
     any: bool,
 }
 
-impl Captures {
-    /// Takes in a capture whose position has `child` for the opponent.
-    fn add(&mut self, child: Value) {
+impl Exits {
+    /// Takes in a move whose position has `child` for the opponent.
+    pub(crate) fn add(&mut self, child: Value) {
         self.any = true;
         match child {
             Value::Loss(p) => self.win = Some(self.win.map_or(p + 1, |w| w.min(p + 1))),
@@ -178,18 +187,72 @@ fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
     }
 }
 
-/// The state of one build.
-struct Engine<'a> {
+/// What the engine needs to know of a table: its numbers, the moves inside
+/// it and their retractions, and the values of the moves that leave it.
+pub(crate) trait Layout: Sync {
+    /// Whether a move inside the table may be answered by an en passant
+    /// capture (pawns of both sides).
+    const EN_PASSANT: bool;
+
+    /// Numbers for one side to move.
+    fn size(&self) -> usize;
+
+    /// The placement of a number, `None` for a number that stands for no
+    /// placement of its own.
+    fn decode(&self, index: usize) -> Option<Squares>;
+
+    /// Legality and check of a placement, and whether `turn` may have a
+    /// move that leaves the table (`threatens_capture`; with pawns also a
+    /// promotion or a double step an en passant capture answers).
+    fn look(&self, squares: &Squares, turn: Color) -> Look;
+
+    /// Whether `turn` may have a move that leaves the table.
+    fn may_exit(&self, squares: &Squares, turn: Color) -> bool;
+
+    /// The values of the legal moves of `turn` that leave the table.
+    fn exits(&self, squares: &Squares, turn: Color) -> Exits;
+
+    /// Whether `turn` has a legal move inside the table.
+    fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool;
+
+    /// Calls `f(parent, en_passant)` for the number of every placement
+    /// (legal or not) from which `!turn` reaches number `index` (placement
+    /// `squares`, `turn` to move) by a move inside the table. For a double
+    /// step after which `turn` may take en passant, `en_passant` is the
+    /// best value those captures give `turn`: the child is then worth the
+    /// better for `turn` of that and the table's value.
+    fn retractions(
+        &self,
+        index: usize,
+        squares: &Squares,
+        turn: Color,
+        f: impl FnMut(usize, Option<Value>),
+    );
+
+    /// Calls `f(child, en_passant)` for the moves of `turn` inside the
+    /// table, legal or not (`child` is `None`, or a number whose byte is
+    /// illegal, when the move leaves `turn`'s king in check), until it
+    /// returns false; returns false if it was stopped. `en_passant` as in
+    /// [`Layout::retractions`], for the opponent after the move.
+    fn inside_moves_while(
+        &self,
+        index: usize,
+        squares: &Squares,
+        turn: Color,
+        f: impl FnMut(Option<usize>, Option<Value>) -> bool,
+    ) -> bool;
+}
+
+/// The layout of pawnless material: the king-pair index, the pieces' moves,
+/// and captures into smaller tables.
+pub(crate) struct Pieces<'a> {
     indexer: Indexer,
     rules: Rules,
     /// The table a capture of each man leads into (orthodox chess only).
     capture_tables: Vec<Option<&'a Table>>,
-    written: ByColor<Vec<Written>>,
-    /// The largest plies of any decisive value written so far.
-    deepest: AtomicUsize,
 }
 
-impl Engine<'_> {
+impl Pieces<'_> {
     fn value_of_capture(&self, squares: &Squares, mv: Move, turn: Color) -> Value {
         let captured = mv.captured.expect("a capture");
         let Some(table) = self.capture_tables[captured] else {
@@ -203,9 +266,33 @@ impl Engine<'_> {
             .value_of(&after, !turn)
             .expect("a legal move leads to a legal position")
     }
+}
 
-    fn captures(&self, squares: &Squares, turn: Color) -> Captures {
-        let mut found = Captures::default();
+impl Layout for Pieces<'_> {
+    const EN_PASSANT: bool = false;
+
+    #[inline(always)]
+    fn size(&self) -> usize {
+        self.indexer.size()
+    }
+
+    #[inline(always)]
+    fn decode(&self, index: usize) -> Option<Squares> {
+        self.indexer.decode(index)
+    }
+
+    #[inline(always)]
+    fn look(&self, squares: &Squares, turn: Color) -> Look {
+        self.rules.look(squares, turn)
+    }
+
+    #[inline(always)]
+    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
+        self.rules.threatens_capture(squares, turn)
+    }
+
+    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
+        let mut found = Exits::default();
         let targets = self.rules.capturable(squares, !turn);
         self.rules.moves_while(squares, turn, targets, |mv| {
             found.add(self.value_of_capture(squares, mv, turn));
@@ -214,6 +301,54 @@ impl Engine<'_> {
         found
     }
 
+    #[inline(always)]
+    fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool {
+        self.rules.has_quiet_move(squares, turn)
+    }
+
+    #[inline(always)]
+    fn retractions(
+        &self,
+        index: usize,
+        squares: &Squares,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<Value>),
+    ) {
+        self.rules.quiet_while(squares, !turn, |man, from| {
+            if let Some(parent) = self.indexer.moved(index, squares, man, from) {
+                f(parent, None);
+            }
+            true
+        });
+    }
+
+    #[inline(always)]
+    fn inside_moves_while(
+        &self,
+        index: usize,
+        squares: &Squares,
+        turn: Color,
+        mut f: impl FnMut(Option<usize>, Option<Value>) -> bool,
+    ) -> bool {
+        self.rules.quiet_while(squares, turn, |man, to| {
+            f(self.indexer.moved(index, squares, man, to), None)
+        })
+    }
+}
+
+/// The state of one build.
+struct Engine<L> {
+    layout: L,
+    written: ByColor<Vec<Written>>,
+    /// The largest plies of any decisive value written so far.
+    deepest: AtomicUsize,
+    /// Undecided positions with a double step that an en passant capture
+    /// wins for the opponent, by side to move: (plies of that win, number).
+    /// Each becomes a candidate when the ply of that win comes.
+    en_passant_wins: ByColor<Mutex<Vec<(u16, usize)>>>,
+}
+
+impl<L: Layout> Engine<L> {
     /// The byte of a decisive value; notes how deep the table goes.
     fn decisive(&self, plies: u16) -> Result<u8, ()> {
         if plies > MAX_PLIES {
@@ -228,33 +363,62 @@ impl Engine<'_> {
         Ok(encode_plies(plies))
     }
 
-    /// The first byte of a number: illegal, settled by its captures or its
-    /// lack of moves, safe from loss by a drawing capture, or undecided.
+    /// The first byte of a number: illegal, settled by its exits or its
+    /// lack of moves, safe from loss by a drawing exit, or undecided.
     fn first_byte(&self, index: usize, turn: Color) -> Result<u8, ()> {
-        let Some(squares) = self.indexer.decode(index) else {
+        let Some(squares) = self.layout.decode(index) else {
             return Ok(ILLEGAL);
         };
-        let look = self.rules.look(&squares, turn);
+        let look = self.layout.look(&squares, turn);
         if !look.legal {
             return Ok(ILLEGAL);
         }
         let in_check = look.in_check;
         if !in_check && !look.threatens_capture {
-            // Every move is quiet: the position is settled from its children.
+            // Every move stays inside: the position is settled from its
+            // children.
             return Ok(UNDECIDED);
         }
-        let captures = self.captures(&squares, turn);
-        match captures.win {
-            // A win, perhaps improved later by a quiet move.
+        let exits = self.layout.exits(&squares, turn);
+        match exits.win {
+            // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(win),
-            None if captures.draw => Ok(SAFE),
-            None if self.rules.has_quiet_move(&squares, turn) => Ok(UNDECIDED),
-            // Every move is a capture that loses.
-            None if captures.any => self.decisive(captures.loss),
+            None if exits.draw => Ok(SAFE),
+            None if self.layout.has_inside_move(&squares, turn) => {
+                self.note_en_passant_wins(index, &squares, turn)?;
+                Ok(UNDECIDED)
+            }
+            // Every move leaves the table and loses.
+            None if exits.any => self.decisive(exits.loss),
             None if in_check => self.decisive(0),
             // Stalemate.
             None => Ok(UNDECIDED),
         }
+    }
+
+    /// Notes the moves of an undecided position that an en passant capture
+    /// refutes by a win: the position must be verified at that ply.
+    fn note_en_passant_wins(&self, index: usize, squares: &Squares, turn: Color) -> Result<(), ()> {
+        if !L::EN_PASSANT {
+            return Ok(());
+        }
+        let mut wins = Vec::new();
+        self.layout
+            .inside_moves_while(index, squares, turn, |_, en_passant| {
+                if let Some(Value::Win(plies)) = en_passant {
+                    wins.push(plies);
+                }
+                true
+            });
+        for plies in wins {
+            // Makes the plies loop reach that win's ply.
+            self.decisive(plies)?;
+            self.en_passant_wins[turn]
+                .lock()
+                .expect("no poisoning")
+                .push((plies, index));
+        }
+        Ok(())
     }
 
     /// Fills the bytes of one side to move.
@@ -297,31 +461,38 @@ impl Engine<'_> {
             .sum()
     }
 
-    /// Calls `f(parent, slot)` for the number and byte of every position
-    /// before a quiet move of `!turn` that led to number `index` with
-    /// `turn` to move. The parents' bytes are fetched all at once first:
-    /// most of them are cache misses, and this way they overlap.
+    /// Calls `f(parent, slot, en_passant)` for the number and byte of
+    /// every position before a move of `!turn` inside the table that led
+    /// to number `index` with `turn` to move (`en_passant` as in
+    /// [`Layout::retractions`]). The parents' bytes are fetched all at once
+    /// first: most of them are cache misses, and this way they overlap.
     #[inline]
     fn parents(
         &self,
         index: usize,
         turn: Color,
         slots: &[AtomicU8],
-        mut f: impl FnMut(usize, &AtomicU8),
+        mut f: impl FnMut(usize, &AtomicU8, Option<Value>),
     ) {
-        let squares = self.indexer.decode(index).expect("a legal number");
+        let squares = self.layout.decode(index).expect("a legal number");
         let mut found = [0usize; 128];
         let mut len = 0;
-        self.rules.quiet_while(&squares, !turn, |man, from| {
-            if let Some(parent) = self.indexer.moved(index, &squares, man, from) {
-                prefetch(&slots[parent]);
-                found[len] = parent;
-                len += 1;
-            }
-            true
-        });
+        self.layout.retractions(
+            index,
+            &squares,
+            turn,
+            |parent, en_passant| match en_passant {
+                None => {
+                    prefetch(&slots[parent]);
+                    found[len] = parent;
+                    len += 1;
+                }
+                // Rare: taken at once.
+                Some(value) => f(parent, &slots[parent], Some(value)),
+            },
+        );
         for &parent in &found[..len] {
-            f(parent, &slots[parent]);
+            f(parent, &slots[parent], None);
         }
     }
 
@@ -331,7 +502,26 @@ impl Engine<'_> {
         let parents = atomic(parents);
         let written = &self.written[!turn];
         self.scan(turn, lost, encode_plies(plies), |index| {
-            self.parents(index, turn, parents, |parent, slot| {
+            self.parents(index, turn, parents, |parent, slot, en_passant| {
+                // After a double step the child is worth the better for
+                // its mover of the table's loss and the en passant
+                // captures: a slower loss makes a slower win here, a draw
+                // or a win none.
+                let win = match en_passant {
+                    None => win,
+                    Some(Value::Loss(p)) if p <= plies => win,
+                    Some(Value::Loss(p)) => match self.decisive(p + 1) {
+                        Ok(byte) => byte,
+                        // Beyond a byte: noted, and the build fails after
+                        // this step.
+                        Err(()) => {
+                            self.deepest
+                                .fetch_max(usize::from(p + 1), Ordering::Relaxed);
+                            return;
+                        }
+                    },
+                    Some(_) => return,
+                };
                 let old = slot.load(Ordering::Relaxed);
                 // A stored win (even byte) may be a slower capture win.
                 if old == UNDECIDED
@@ -351,13 +541,28 @@ impl Engine<'_> {
         let parents = atomic(parents);
         let written = &self.written[!turn];
         self.scan(turn, won, encode_plies(plies), |index| {
-            self.parents(index, turn, parents, |parent, slot| {
+            self.parents(index, turn, parents, |parent, slot, _| {
                 if slot.load(Ordering::Relaxed) == UNDECIDED {
                     slot.store(CANDIDATE, Ordering::Relaxed);
                     written[parent / BLOCK].add(CANDIDATE);
                 }
             });
         })
+    }
+
+    /// Step 2, for en passant: the undecided positions with a double step
+    /// that an en passant capture refutes by a win in `plies` become
+    /// candidates.
+    fn en_passant_candidates(&self, turn: Color, bytes: &mut [u8], plies: u16) {
+        let bytes = atomic(bytes);
+        let wins = self.en_passant_wins[turn].lock().expect("no poisoning");
+        let start = wins.partition_point(|&(p, _)| p < plies);
+        for &(_, index) in wins[start..].iter().take_while(|&&(p, _)| p == plies) {
+            if bytes[index].load(Ordering::Relaxed) == UNDECIDED {
+                bytes[index].store(CANDIDATE, Ordering::Relaxed);
+                self.written[turn][index / BLOCK].add(CANDIDATE);
+            }
+        }
     }
 
     /// Step 3: every candidate of `turn` whose quiet moves all lead to
@@ -381,21 +586,24 @@ impl Engine<'_> {
                 for_each_equal(block, CANDIDATE, |i| found.push(i));
                 for i in found {
                     let index = b * BLOCK + i;
-                    let squares = self.indexer.decode(index).expect("a legal number");
+                    let squares = self.layout.decode(index).expect("a legal number");
                     // A move that leaves the king in check leads to an
                     // illegal number (or to none, when the kings touch).
-                    let lost = self.rules.quiet_while(&squares, turn, |man, to| {
-                        self.indexer
-                            .moved(index, &squares, man, to)
-                            .is_none_or(|child| {
+                    let lost = self.layout.inside_moves_while(
+                        index,
+                        &squares,
+                        turn,
+                        |child, en_passant| {
+                            child.is_none_or(|child| {
                                 let b = children[child];
                                 b == ILLEGAL
                                     || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
-                            })
-                    });
+                            }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
+                        },
+                    );
                     block[i] = if lost {
-                        let loss = if self.rules.threatens_capture(&squares, turn) {
-                            self.captures(&squares, turn).loss
+                        let loss = if self.layout.may_exit(&squares, turn) {
+                            self.layout.exits(&squares, turn).loss
                         } else {
                             0
                         };
@@ -422,36 +630,57 @@ fn split(bytes: &mut ByColor<Vec<u8>>, read: Color) -> (&mut [u8], &mut [u8]) {
 }
 
 /// Builds the table of `material` in `variant`. `subtables` must hold the
-/// table of every material a capture leads to (none for the fixed-king
-/// game, where a capture ends the game).
+/// table of every material a capture or a promotion leads to (none for the
+/// fixed-king game, where a capture ends the game); a material with pawns
+/// is held under its canonical material (see [`Material::canonical`]).
 pub fn build(
     material: &Material,
     variant: Variant,
     subtables: &Subtables,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Table, TableError> {
-    let indexer = Indexer::new(material.len(), variant);
-    let size = indexer.size();
+    let bytes = if material.has_pawns() {
+        if variant != Variant::Standard {
+            return Err(TableError::FixedKingPawns(material.clone()));
+        }
+        run(Pawns::new(material, subtables)?, material, progress)?
+    } else {
+        let capture_tables = (0..material.len())
+            .map(|man| match variant {
+                Variant::Standard if man >= 2 => {
+                    let sub = material.without(man);
+                    subtables
+                        .get(&sub)
+                        .map(|t| Some(t.as_ref()))
+                        .ok_or(TableError::MissingSubtable(sub))
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let pieces = Pieces {
+            indexer: Indexer::new(material.len(), variant),
+            rules: Rules::new(material, variant),
+            capture_tables,
+        };
+        run(pieces, material, progress)?
+    };
+    Ok(Table::from_parts(material.clone(), variant, bytes))
+}
+
+/// The engine on one layout: the bytes of both sides to move.
+fn run<L: Layout>(
+    layout: L,
+    material: &Material,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<ByColor<Vec<u8>>, TableError> {
+    let size = layout.size();
     let total = 2 * size as u64;
-    let capture_tables = (0..material.len())
-        .map(|man| match variant {
-            Variant::Standard if man >= 2 => {
-                let sub = material.without(man);
-                subtables
-                    .get(&sub)
-                    .map(|t| Some(t.as_ref()))
-                    .ok_or(TableError::MissingSubtable(sub))
-            }
-            _ => Ok(None),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let blocks = size.div_ceil(BLOCK);
     let engine = Engine {
-        rules: Rules::new(material, variant),
-        capture_tables,
+        layout,
         written: ByColor::new_with(|_| (0..blocks).map(|_| Written::default()).collect()),
-        indexer,
         deepest: AtomicUsize::new(0),
+        en_passant_wins: ByColor::new_with(|_| Mutex::new(Vec::new())),
     };
     let too_deep = |()| TableError::TooDeep(material.clone());
     let mut bytes = ByColor::new_with(|_| zeroed(size));
@@ -465,6 +694,10 @@ pub fn build(
         engine
             .first_pass(turn, &mut bytes[turn], &first)
             .map_err(too_deep)?;
+        engine.en_passant_wins[turn]
+            .lock()
+            .expect("no poisoning")
+            .sort_unstable();
     }
 
     let mut decided = 0;
@@ -474,6 +707,9 @@ pub fn build(
             let (lost, parents) = split(&mut bytes, turn);
             decided += engine.wins_from(turn, lost, parents, loss);
         }
+        if engine.deepest.load(Ordering::Relaxed) > usize::from(MAX_PLIES) {
+            return Err(too_deep(()));
+        }
         progress(Progress::Rank {
             rank: loss,
             decided,
@@ -481,6 +717,7 @@ pub fn build(
         for turn in Color::ALL {
             let (won, parents) = split(&mut bytes, turn);
             decided += engine.candidates_from(turn, won, parents, loss + 1);
+            engine.en_passant_candidates(!turn, parents, loss + 1);
         }
         for turn in Color::ALL {
             let (children, candidates) = split(&mut bytes, !turn);
@@ -501,7 +738,7 @@ pub fn build(
             .for_each(|b| *b = UNDECIDED);
         debug_assert!(side.iter().all(|&b| b <= MAX_VALUE || b == ILLEGAL));
     }
-    Ok(Table::from_parts(material.clone(), variant, bytes))
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -512,11 +749,9 @@ mod tests {
 
     use super::*;
 
-    /// Material, variant and the CRC-32 of the bytes of the tables the
-    /// ranking solver built, before this engine replaced it.
-    fn recorded() -> Vec<(Material, Variant, u32)> {
-        include_str!("../tests/data/checksums.txt")
-            .lines()
+    /// Material, variant and CRC-32 of each line of a checksum file.
+    fn recorded(text: &str) -> Vec<(Material, Variant, u32)> {
+        text.lines()
             .filter(|l| !l.starts_with('#'))
             .map(|line| {
                 let fields: Vec<&str> = line.split_whitespace().collect();
@@ -530,10 +765,15 @@ mod tests {
             .collect()
     }
 
+    /// The tables the ranking solver built, before this engine replaced it.
+    fn ranking_solver() -> Vec<(Material, Variant, u32)> {
+        recorded(include_str!("../tests/data/checksums.txt"))
+    }
+
     fn same_bytes_as_the_ranking_solver(men: impl Fn(usize) -> bool) {
         let tb = Tablebase::in_memory();
         let mut checked = 0;
-        for (material, variant, crc) in recorded() {
+        for (material, variant, crc) in ranking_solver() {
             if !men(material.len()) {
                 continue;
             }
@@ -550,6 +790,22 @@ mod tests {
     #[test]
     fn every_small_table_has_the_ranking_solvers_bytes() {
         same_bytes_as_the_ranking_solver(|men| men <= 4);
+    }
+
+    /// The pawn tables the first pawn builder (forwards, on shakmaty
+    /// positions) built, before this engine replaced it.
+    #[test]
+    fn pawn_tables_have_the_first_pawn_builders_bytes() {
+        let tb = Tablebase::in_memory();
+        let recorded = recorded(include_str!("../tests/data/pawn_checksums.txt"));
+        assert_eq!(recorded.len(), 6);
+        for (material, _, crc) in recorded {
+            let table = tb.pawn_table(&material).unwrap();
+            let mut hasher = crc32fast::Hasher::new();
+            hasher.update(table.table().bytes(Color::White));
+            hasher.update(table.table().bytes(Color::Black));
+            assert_eq!(hasher.finalize(), crc, "{material}");
+        }
     }
 
     #[test]

@@ -88,7 +88,7 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
             .into_par_iter()
             .fold(SideSummary::default, |mut acc, index| {
                 if let Some(value) = decode_byte(bytes[index]) {
-                    acc.add(value, index, table.indexer().weight(index));
+                    acc.add(value, index, table.numbering().weight(index));
                 }
                 acc
             })

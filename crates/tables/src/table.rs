@@ -3,13 +3,14 @@
 
 use std::{path::Path, sync::OnceLock};
 
-use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, fen::Fen};
+use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
 
 use crate::{
     error::{FileError, TableError},
     file::{Body, ReadError},
     index::{Indexer, Squares},
     material::Material,
+    pawn::PawnIndexer,
     rules::Rules,
     value::{Value, decode_byte},
     variant::Variant,
@@ -33,13 +34,67 @@ fn squares_of(material: &Material, variant: Variant, board: &Board) -> Result<Sq
     Ok(squares)
 }
 
+/// How a table numbers its placements: by king pair (pawnless material)
+/// or by the first pawn's place (material with pawns).
+#[derive(Clone, Debug)]
+pub(crate) enum Numbering {
+    Pieces(Indexer),
+    Pawns(PawnIndexer),
+}
+
+impl Numbering {
+    pub(crate) fn new(material: &Material, variant: Variant) -> Numbering {
+        if material.has_pawns() {
+            Numbering::Pawns(PawnIndexer::new(material))
+        } else {
+            Numbering::Pieces(Indexer::new(material.len(), variant))
+        }
+    }
+
+    /// Numbers for one side to move.
+    pub(crate) fn size(&self) -> usize {
+        match self {
+            Numbering::Pieces(ix) => ix.size(),
+            Numbering::Pawns(ix) => ix.size(),
+        }
+    }
+
+    /// The number of a placement, if it has one.
+    #[inline]
+    pub(crate) fn encode(&self, squares: &[Square]) -> Option<usize> {
+        match self {
+            Numbering::Pieces(ix) => ix.encode(squares),
+            Numbering::Pawns(ix) => ix.encode(squares),
+        }
+    }
+
+    /// The placement of a number, `None` for a number that stands for no
+    /// placement of its own.
+    #[inline]
+    pub(crate) fn decode(&self, index: usize) -> Option<Squares> {
+        match self {
+            Numbering::Pieces(ix) => ix.decode(index),
+            Numbering::Pawns(ix) => Some(ix.decode(index)),
+        }
+    }
+
+    /// How many placements of the board the number stands for.
+    pub(crate) fn weight(&self, index: usize) -> u64 {
+        match self {
+            Numbering::Pieces(ix) => ix.weight(index),
+            // Itself and its mirror image.
+            Numbering::Pawns(_) => 2,
+        }
+    }
+}
+
 /// A table file opened for probes: its chunks are kept compressed and each
 /// is decompressed and checked the first time a probe needs it, so that a
 /// probe answers in milliseconds without reading the whole table.
 pub(crate) struct ChunkedTable {
     material: Material,
     variant: Variant,
-    indexer: Indexer,
+    numbering: Numbering,
     rules: Rules,
     body: Body,
     chunks: Vec<OnceLock<Result<Box<[u8]>, FileError>>>,
@@ -57,7 +112,7 @@ impl ChunkedTable {
         Ok(ChunkedTable {
             material: material.clone(),
             variant,
-            indexer: Indexer::new(material.len(), variant),
+            numbering: Numbering::new(material, variant),
             rules: Rules::new(material, variant),
             chunks: (0..body.chunks()).map(|_| OnceLock::new()).collect(),
             body,
@@ -69,12 +124,15 @@ impl ChunkedTable {
     pub(crate) fn probe(&self, pos: &Chess) -> Result<Value, TableError> {
         let squares = squares_of(&self.material, self.variant, pos.board())?;
         let index = self
-            .indexer
+            .numbering
             .encode(&squares[..self.material.len()])
             .ok_or(TableError::NotInTable)?;
         let (chunk, at) = self.body.chunk_of(index, pos.turn());
         let bytes = self.chunks[chunk]
-            .get_or_init(|| self.body.chunk(chunk, &self.indexer, &self.rules))
+            .get_or_init(|| {
+                self.body
+                    .chunk(chunk, &self.material, &self.numbering, &self.rules)
+            })
             .as_ref()
             .map_err(|e| TableError::File(e.clone()))?;
         decode_byte(bytes[at]).ok_or(TableError::NotInTable)
@@ -85,7 +143,7 @@ impl ChunkedTable {
 pub struct Table {
     material: Material,
     variant: Variant,
-    indexer: Indexer,
+    numbering: Numbering,
     values: ByColor<Vec<u8>>,
 }
 
@@ -96,12 +154,12 @@ impl Table {
         variant: Variant,
         values: ByColor<Vec<u8>>,
     ) -> Table {
-        let indexer = Indexer::new(material.len(), variant);
-        debug_assert!(values.iter().all(|v| v.len() == indexer.size()));
+        let numbering = Numbering::new(&material, variant);
+        debug_assert!(values.iter().all(|v| v.len() == numbering.size()));
         Table {
             material,
             variant,
-            indexer,
+            numbering,
             values,
         }
     }
@@ -114,8 +172,8 @@ impl Table {
         self.variant
     }
 
-    pub(crate) fn indexer(&self) -> &Indexer {
-        &self.indexer
+    pub(crate) fn numbering(&self) -> &Numbering {
+        &self.numbering
     }
 
     /// The bytes for one side to move.
@@ -127,7 +185,7 @@ impl Table {
     /// this table.
     #[inline]
     pub fn value_of(&self, squares: &Squares, turn: Color) -> Option<Value> {
-        let index = self.indexer.encode(&squares[..self.material.len()])?;
+        let index = self.numbering.encode(&squares[..self.material.len()])?;
         decode_byte(self.values[turn][index])
     }
 
@@ -147,7 +205,7 @@ impl Table {
     /// The position of a table number, `None` for numbers with no legal
     /// position.
     pub fn position(&self, index: usize, turn: Color) -> Option<Chess> {
-        let squares = self.indexer.decode(index)?;
+        let squares = self.numbering.decode(index)?;
         decode_byte(*self.values[turn].get(index)?)?;
         Some(self.chess_of(&squares, turn))
     }

@@ -147,50 +147,85 @@ impl Tablebase {
         if let Some(table) = self.cached(&key) {
             return Ok(table);
         }
-        // Subtables first, outside the build lock: they take it themselves.
-        let mut subtables = Subtables::new();
-        if variant == Variant::Standard {
-            for captured in 2..material.len() {
-                let sub = material.without(captured);
-                if !subtables.contains_key(&sub) {
-                    subtables.insert(sub.clone(), self.table(&sub, variant)?);
-                }
-            }
+        if let Some(table) = self.load(material, variant) {
+            return Ok(self.keep(key, table));
         }
+        // Subtables first, outside the build lock: they take it themselves.
+        let subtables = self.subtables(material, variant)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = self.cached(&key) {
             return Ok(table);
         }
-        let table = Arc::new(self.load_or_build(material, variant, &subtables)?);
+        let table = self.build(material, variant, &subtables)?;
+        Ok(self.keep(key, table))
+    }
+
+    /// Every table a capture or a promotion in `material` leads into (a
+    /// material with pawns under its canonical name; none in the
+    /// fixed-king game, where a capture ends the game), from memory, the
+    /// cache folder or a build: what [`crate::build`] needs.
+    pub fn subtables(
+        &self,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<Subtables, TableError> {
+        let mut subtables = Subtables::new();
+        if variant != Variant::Standard {
+            return Ok(subtables);
+        }
+        for sub in pawn::exit_materials(material) {
+            let table = if sub.has_pawns() {
+                Arc::clone(self.pawn_table(&sub)?.table())
+            } else {
+                self.table(&sub, variant)?
+            };
+            subtables.insert(sub, table);
+        }
+        Ok(subtables)
+    }
+
+    /// Keeps a table in memory.
+    fn keep(&self, key: (Material, Variant), table: Table) -> Arc<Table> {
+        let table = Arc::new(table);
         self.tables
             .lock()
             .expect("no poisoning")
             .insert(key, Arc::clone(&table));
-        Ok(table)
+        table
     }
 
-    fn load_or_build(
-        &self,
-        material: &Material,
-        variant: Variant,
-        subtables: &Subtables,
-    ) -> Result<Table, TableError> {
-        if let Some(dir) = &self.dir {
-            let name = file::file_name(material, variant);
-            file::remove_stale(dir, &name);
-            let path = dir.join(name);
-            match file::read(&path, material, variant) {
-                Ok(table) => return Ok(table),
-                Err(file::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => {}
-                Err(err) => self.event(Event::Rebuilding {
+    /// The table from its file in the cache folder, read whole and checked;
+    /// `None` when there is none or it is unusable (reported: it will be
+    /// rebuilt). Tried before the subtables are had, which a loaded table
+    /// does not need.
+    fn load(&self, material: &Material, variant: Variant) -> Option<Table> {
+        let dir = self.dir.as_ref()?;
+        let name = file::file_name(material, variant);
+        file::remove_stale(dir, &name);
+        let path = dir.join(name);
+        match file::read(&path, material, variant) {
+            Ok(table) => Some(table),
+            Err(file::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => {
+                self.event(Event::Rebuilding {
                     path: path.clone(),
                     reason: match err {
                         file::ReadError::Io(err) => Unusable::Io(err.kind()),
                         file::ReadError::File(err) => Unusable::File(err),
                     },
-                }),
+                });
+                None
             }
         }
+    }
+
+    /// Builds a table and saves it in the cache folder.
+    fn build(
+        &self,
+        material: &Material,
+        variant: Variant,
+        subtables: &Subtables,
+    ) -> Result<Table, TableError> {
         self.event(Event::Building {
             material: material.clone(),
             variant,
@@ -217,8 +252,9 @@ impl Tablebase {
     }
 
     /// The table of a material with pawns (orthodox chess), held under its
-    /// canonical material (`KvKP` under `KPvK`), from memory or a new build;
-    /// the tables its captures and promotions lead into are had first.
+    /// canonical material (`KvKP` under `KPvK`), from memory, the cache
+    /// folder or a new build; the tables its captures and promotions lead
+    /// into are had first.
     pub fn pawn_table(&self, material: &Material) -> Result<Arc<PawnTable>, TableError> {
         let material = material.canonical();
         let cached = |m: &Material| {
@@ -231,50 +267,36 @@ impl Tablebase {
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
-        for (i, man) in material.men().iter().enumerate().skip(2) {
-            let mut next = vec![material.without(i)];
-            if man.role == Role::Pawn {
-                next.extend(
-                    [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-                        .map(|role| material.promoted(i, role)),
-                );
-            }
-            for sub in next {
-                if sub.has_pawns() {
-                    self.pawn_table(&sub)?;
-                } else {
-                    self.table(&sub, Variant::Standard)?;
-                }
-            }
+        let keep = |table: Table| {
+            let table = Arc::new(PawnTable::new(Arc::new(table)));
+            self.pawn_tables
+                .lock()
+                .expect("no poisoning")
+                .insert(material.clone(), Arc::clone(&table));
+            table
+        };
+        if let Some(table) = self.load(&material, Variant::Standard) {
+            return Ok(keep(table));
         }
+        // Subtables first, outside the build lock: they take it themselves.
+        let subtables = self.subtables(&material, Variant::Standard)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
-        self.event(Event::Building {
-            material: material.clone(),
-            variant: Variant::Standard,
-        });
-        let table = Arc::new(pawn::build(&material, &|pos: &Chess| {
-            self.probe(pos, Variant::Standard)
-        })?);
-        self.event(Event::Built {
-            material: material.clone(),
-            variant: Variant::Standard,
-        });
-        self.pawn_tables
-            .lock()
-            .expect("no poisoning")
-            .insert(material, Arc::clone(&table));
-        Ok(table)
+        Ok(keep(self.build(
+            &material,
+            Variant::Standard,
+            &subtables,
+        )?))
     }
 
     /// The value of a position: its table is found from its material. A
     /// position with pawns whose material is the colour-flipped twin of its
     /// table's is probed as its mirror image (colours exchanged).
     ///
-    /// A pawnless table not in memory whose file is in the cache folder is
-    /// opened for probes only: its chunks are read as probes need them.
+    /// A table not in memory whose file is in the cache folder is opened
+    /// for probes only: its chunks are read as probes need them.
     /// Should a chunk fail its check, the table is read whole, which finds
     /// the fault and rebuilds it.
     pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
@@ -282,32 +304,60 @@ impl Tablebase {
         if !material.has_pawns() {
             let key = (material, variant);
             if self.cached(&key).is_none()
-                && let Some(opened) = self.opened(&key)
+                && let Some(value) = self.probe_opened(&key, pos)
             {
-                match opened.probe(pos) {
-                    Err(TableError::File(_)) => {
-                        self.opened.lock().expect("no poisoning").remove(&key);
-                    }
-                    result => return result,
-                }
+                return value;
             }
             return self.table(&key.0, variant)?.probe(pos);
         }
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material));
         }
-        let table = self.pawn_table(&material)?;
-        let other = |p: &Chess| self.probe(p, variant);
-        if *table.material() == material {
-            return table.probe(pos, &other);
+        let canonical = material.canonical();
+        let mirrored;
+        let pos = if canonical == material {
+            pos
+        } else {
+            let mut setup = pos.to_setup(EnPassantMode::Legal);
+            setup.mirror();
+            mirrored = setup
+                .position(CastlingMode::Standard)
+                .or_else(PositionError::ignore_impossible_check)
+                .map_err(|_| TableError::NotInTable)?;
+            &mirrored
+        };
+        let in_memory = self
+            .pawn_tables
+            .lock()
+            .expect("no poisoning")
+            .get(&canonical)
+            .cloned();
+        let key = (canonical, variant);
+        let value = match in_memory {
+            None => match self.probe_opened(&key, pos) {
+                Some(value) => value,
+                None => self.pawn_table(&key.0)?.table().probe(pos),
+            },
+            Some(table) => table.table().probe(pos),
+        }?;
+        pawn::with_en_passant(pos, value, &|p: &Chess| self.probe(p, variant))
+    }
+
+    /// A probe of the table file of `key` opened for probes; `None` when
+    /// there is no readable file or the chunk failed its check (the file
+    /// is then forgotten, and read whole, which finds the fault).
+    fn probe_opened(
+        &self,
+        key: &(Material, Variant),
+        pos: &Chess,
+    ) -> Option<Result<Value, TableError>> {
+        match self.opened(key)?.probe(pos) {
+            Err(TableError::File(_)) => {
+                self.opened.lock().expect("no poisoning").remove(key);
+                None
+            }
+            result => Some(result),
         }
-        let mut setup = pos.to_setup(EnPassantMode::Legal);
-        setup.mirror();
-        let mirrored: Chess = setup
-            .position(CastlingMode::Standard)
-            .or_else(PositionError::ignore_impossible_check)
-            .map_err(|_| TableError::NotInTable)?;
-        table.probe(&mirrored, &other)
     }
 
     /// The table file of `key` opened for probes, `None` when there is no

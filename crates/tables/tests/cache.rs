@@ -7,8 +7,9 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    Event, FileError, Material, Tablebase, Unusable, Variant, file_name, summarize,
+    Event, FileError, Material, SideSummary, Tablebase, Unusable, Variant, file_name, summarize,
 };
+use shakmaty::ByColor;
 
 fn recording(dir: &std::path::Path) -> (Tablebase, Arc<Mutex<Vec<Event>>>) {
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -21,21 +22,33 @@ fn krk() -> Material {
     "KRvK".parse().unwrap()
 }
 
-#[test]
-fn a_saved_table_is_loaded_without_a_build() {
+fn kpk() -> Material {
+    "KPvK".parse().unwrap()
+}
+
+/// The counts of a table, pawnless or with pawns.
+fn summary(tb: &Tablebase, material: &Material) -> ByColor<SideSummary> {
+    if material.has_pawns() {
+        tb.pawn_table(material).unwrap().summarize()
+    } else {
+        summarize(&tb.table(material, Variant::Standard).unwrap())
+    }
+}
+
+fn a_saved_table_is_loaded_without_a_build(material: &Material) {
     let dir = tempfile::tempdir().unwrap();
     let (tb, events) = recording(dir.path());
-    let built = summarize(&tb.table(&krk(), Variant::Standard).unwrap());
+    let built = summary(&tb, material);
     assert!(
         events
             .lock()
             .unwrap()
             .iter()
-            .any(|e| matches!(e, Event::Built { .. }))
+            .any(|e| matches!(e, Event::Built { material: m, .. } if m == material))
     );
     assert!(
         dir.path()
-            .join(file_name(&krk(), Variant::Standard))
+            .join(file_name(material, Variant::Standard))
             .exists()
     );
     // No temporary file is left behind.
@@ -49,7 +62,7 @@ fn a_saved_table_is_loaded_without_a_build() {
     );
 
     let (tb, events) = recording(dir.path());
-    let loaded = summarize(&tb.table(&krk(), Variant::Standard).unwrap());
+    let loaded = summary(&tb, material);
     assert_eq!(built, loaded);
     assert!(
         events.lock().unwrap().is_empty(),
@@ -58,18 +71,32 @@ fn a_saved_table_is_loaded_without_a_build() {
     );
 }
 
-fn damaged_file_is_rebuilt(damage: impl Fn(&mut Vec<u8>), expected: impl Fn(&FileError) -> bool) {
+#[test]
+fn a_saved_pawnless_table_is_loaded_without_a_build() {
+    a_saved_table_is_loaded_without_a_build(&krk());
+}
+
+#[test]
+fn a_saved_pawn_table_is_loaded_without_a_build() {
+    a_saved_table_is_loaded_without_a_build(&kpk());
+}
+
+fn damaged_file_is_rebuilt(
+    material: &Material,
+    damage: impl Fn(&mut Vec<u8>),
+    expected: impl Fn(&FileError) -> bool,
+) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(file_name(&krk(), Variant::Standard));
+    let path = dir.path().join(file_name(material, Variant::Standard));
     let (tb, _) = recording(dir.path());
-    let good = summarize(&tb.table(&krk(), Variant::Standard).unwrap());
+    let good = summary(&tb, material);
     let mut bytes = fs::read(&path).unwrap();
     let original = bytes.clone();
     damage(&mut bytes);
     fs::write(&path, &bytes).unwrap();
 
     let (tb, events) = recording(dir.path());
-    let again = summarize(&tb.table(&krk(), Variant::Standard).unwrap());
+    let again = summary(&tb, material);
     assert_eq!(good, again);
     let events = events.lock().unwrap();
     assert!(
@@ -86,6 +113,7 @@ fn damaged_file_is_rebuilt(damage: impl Fn(&mut Vec<u8>), expected: impl Fn(&Fil
 #[test]
 fn a_truncated_file_is_rebuilt() {
     damaged_file_is_rebuilt(
+        &krk(),
         |b| b.truncate(b.len() - 100),
         |r| matches!(r, FileError::Truncated { .. }),
     );
@@ -93,18 +121,76 @@ fn a_truncated_file_is_rebuilt() {
 
 #[test]
 fn a_corrupt_body_is_rebuilt() {
-    damaged_file_is_rebuilt(|b| b[5000] ^= 0x40, |r| *r == FileError::Checksum);
+    damaged_file_is_rebuilt(&krk(), |b| b[5000] ^= 0x40, |r| *r == FileError::Checksum);
 }
 
 #[test]
 fn a_foreign_file_is_rebuilt() {
-    damaged_file_is_rebuilt(|b| b[0] = b'X', |r| *r == FileError::BadMagic);
+    damaged_file_is_rebuilt(&krk(), |b| b[0] = b'X', |r| *r == FileError::BadMagic);
 }
 
 #[test]
 fn a_file_of_another_table_is_rebuilt() {
     damaged_file_is_rebuilt(
+        &krk(),
         |b| b[13] = b'Q',
         |r| matches!(r, FileError::WrongTable { expected, .. } if expected == "KRvK (standard)"),
+    );
+}
+
+#[test]
+fn a_truncated_pawn_file_is_rebuilt() {
+    damaged_file_is_rebuilt(
+        &kpk(),
+        |b| b.truncate(b.len() - 100),
+        |r| matches!(r, FileError::Truncated { .. }),
+    );
+}
+
+#[test]
+fn a_corrupt_pawn_body_is_rebuilt() {
+    damaged_file_is_rebuilt(&kpk(), |b| b[3000] ^= 0x40, |r| *r == FileError::Checksum);
+}
+
+/// The header names the material, and the material implies the layout: a
+/// pawnless name on a pawn table's file is refused.
+#[test]
+fn a_pawn_file_under_another_name_is_rebuilt() {
+    damaged_file_is_rebuilt(
+        &kpk(),
+        |b| b[13] = b'Q',
+        |r| matches!(r, FileError::WrongTable { expected, .. } if expected == "KPvK (standard)"),
+    );
+}
+
+/// A pawn table's file opened for probes answers as the built table does,
+/// en passant rights included.
+#[test]
+fn probes_of_a_pawn_file_equal_the_built_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (built, _) = recording(dir.path());
+    built.pawn_table(&"KPvKP".parse().unwrap()).unwrap();
+    let (cold, events) = recording(dir.path());
+    for fen in [
+        "k7/8/8/8/1Pp5/8/8/7K b - b3 0 1",
+        "8/8/8/1k6/8/8/K5P1/8 w - - 0 1",
+        "8/k5p1/8/8/1K6/8/8/8 b - - 0 1",
+        "8/8/3k4/8/2pP4/8/8/4K3 b - d3 0 1",
+    ] {
+        let pos: shakmaty::Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(
+            cold.probe(&pos, Variant::Standard).unwrap(),
+            built.probe(&pos, Variant::Standard).unwrap(),
+            "{fen}"
+        );
+    }
+    assert!(
+        events.lock().unwrap().is_empty(),
+        "{:?}",
+        events.lock().unwrap()
     );
 }

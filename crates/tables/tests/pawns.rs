@@ -181,7 +181,17 @@ fn position(material: &Material, squares: &[u8], black: bool, ep_file: u8) -> Op
 }
 
 fn check_consistent(pos: &Chess) -> Result<(), TestCaseError> {
-    let tb = tablebase();
+    check_consistent_in(tablebase(), pos)
+}
+
+/// A tablebase on the cache folder (`$AJEDRECISTA_TABLES`, else the
+/// user's), for the five-man checks: their tables take minutes to build.
+fn cached_tablebase() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| Tablebase::new(None))
+}
+
+fn check_consistent_in(tb: &Tablebase, pos: &Chess) -> Result<(), TestCaseError> {
     let value = tb.probe(pos, Variant::Standard).unwrap();
     let moves = tb.moves(pos, Variant::Standard).unwrap();
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
@@ -226,6 +236,31 @@ proptest! {
     fn kpvkp_values_agree_with_their_children(pos in consistency("KPvKP")) {
         if let Some(pos) = pos {
             check_consistent(&pos)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Five men with pawns: KRPvKR and the four five-man pawnless tables
+    /// its promotions lead into take minutes to build, so this runs on
+    /// demand, on the cache folder:
+    /// `cargo test -p ajedrecista-tables --test pawns -- --ignored`.
+    #[test]
+    #[ignore = "builds or reads five-man tables (minutes to build)"]
+    fn krpvkr_values_agree_with_their_children(pos in consistency("KRPvKR")) {
+        if let Some(pos) = pos {
+            check_consistent_in(cached_tablebase(), &pos)?;
+        }
+    }
+
+    /// As KRPvKR, for KQPvKQ.
+    #[test]
+    #[ignore = "builds or reads five-man tables (minutes to build)"]
+    fn kqpvkq_values_agree_with_their_children(pos in consistency("KQPvKQ")) {
+        if let Some(pos) = pos {
+            check_consistent_in(cached_tablebase(), &pos)?;
         }
     }
 }

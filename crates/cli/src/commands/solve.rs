@@ -1,11 +1,20 @@
-//! `ajedrecista solve`: build or load a table and print its counts.
+//! `ajedrecista solve`: build or load a table and print its counts; with
+//! `--all N`, every table up to N men.
 
-use std::time::Instant;
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Instant,
+};
 
-use ajedrecista_tables::{Material, SideSummary, Table, Tablebase, Value, Variant, summarize};
+use ajedrecista_tables::{
+    Material, SideSummary, Table, Tablebase, Value, Variant, file_name, summarize,
+};
 use anyhow::Context;
 use serde::Serialize;
-use shakmaty::{Color, Square};
+use shakmaty::{ByColor, Color, Square};
 
 use crate::output::outln;
 use crate::tables_args::TablesArgs;
@@ -21,13 +30,21 @@ use crate::tables_args::TablesArgs;
 /// odd plies, losses on even; 0 = checkmated now).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Material, white first: KQvK, KRvK, KBNvK, KQvKR, KQRvKR... (3 to 5
-    /// men, no pawns)
-    material: String,
+    /// Material, white first: KQvK, KRvK, KBNvK, KQvKR, KQRvKR, KPvK,
+    /// KQvKP... (3 to 5 men; a material with pawns and its colour-flipped
+    /// twin share one table, shown under the twin with more or stronger
+    /// white men)
+    #[arg(required_unless_present = "all")]
+    material: Option<String>,
     /// A white king that never moves, on this square (the game of Brudno and
     /// Landau; black must have a bare king), or `all` for one row per square
     #[arg(long, value_name = "SQ|all")]
     fixed_king: Option<String>,
+    /// Every table of 3 to N men (N = 3, 4 or 5), pawns included, smallest
+    /// first, one per colour-flipped pair; tables already in the cache are
+    /// checked and kept. Ends with a summary of each table.
+    #[arg(long, value_name = "N", conflicts_with_all = ["material", "fixed_king"])]
+    all: Option<u8>,
     /// Print JSON instead of a table
     #[arg(long)]
     json: bool,
@@ -84,11 +101,24 @@ struct AllSquaresJson {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let material: Material = args.material.parse()?;
+    if let Some(men) = args.all {
+        return every_table(&args.tables, men, args.json);
+    }
+    let material: Material = args
+        .material
+        .as_deref()
+        .expect("clap requires a material without --all")
+        .parse()?;
     if material.len() < 3 {
         anyhow::bail!("{material}: a table needs 3 to 5 men");
     }
     let tb = args.tables.open();
+    if material.has_pawns() {
+        if args.fixed_king.is_some() {
+            anyhow::bail!("{material}: the fixed-king game has no pawns");
+        }
+        return one_with_pawns(&tb, &material, args.json);
+    }
     match args.fixed_king.as_deref() {
         Some("all") => all_squares(&tb, &material, args.json),
         Some(sq) => {
@@ -121,6 +151,172 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> any
     } else {
         print_one(&out)?;
     }
+    Ok(())
+}
+
+/// A table with pawns, shown under its canonical material.
+fn one_with_pawns(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let table = tb.pawn_table(material)?;
+    let summary = table.summarize();
+    let out = SolveJson {
+        material: table.material().to_string(),
+        fixed_king: None,
+        white_to_move: SideJson::new(table.table(), Color::White, &summary.white),
+        black_to_move: SideJson::new(table.table(), Color::Black, &summary.black),
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print_one(&out)?;
+    }
+    Ok(())
+}
+
+/// One row of `solve --all`.
+#[derive(Serialize)]
+struct TableRow {
+    material: String,
+    /// "built" or "cached".
+    status: &'static str,
+    legal_white_to_move: u64,
+    legal_black_to_move: u64,
+    longest_plies: Option<u16>,
+    longest_moves: Option<u16>,
+    seconds: f64,
+    file_bytes: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct EveryJson {
+    men: u8,
+    tables: Vec<TableRow>,
+    seconds: f64,
+    file_bytes: u64,
+}
+
+/// `solve --all N`: every table of 3 to N men, smallest first. Each table
+/// gets a tablebase of its own, so that only it and the tables its moves
+/// lead into (read from the cache) are in memory.
+fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> anyhow::Result<()> {
+    if !(3..=5).contains(&men) {
+        anyhow::bail!("--all {men}: the tables hold 3 to 5 men, so N is 3, 4 or 5");
+    }
+    let materials = Material::every(usize::from(men));
+    let start = Instant::now();
+    let mut rows = Vec::with_capacity(materials.len());
+    let mut failed = Vec::new();
+    for (done, material) in materials.iter().enumerate() {
+        let built = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&built);
+        let target = material.clone();
+        let tb = tables.open_with(move |m, _| {
+            if *m == target {
+                flag.store(true, Ordering::Relaxed);
+            }
+        });
+        let began = Instant::now();
+        let summary = || -> Result<ByColor<SideSummary>, ajedrecista_tables::TableError> {
+            Ok(if material.has_pawns() {
+                tb.pawn_table(material)?.summarize()
+            } else {
+                let table = tb.table(material, Variant::Standard)?;
+                summarize(&table)
+            })
+        };
+        // A table that cannot be built (a mate too long for a byte) is
+        // reported, and the others are built.
+        let (status, summary) = match summary() {
+            Ok(summary) if built.load(Ordering::Relaxed) => ("built", summary),
+            Ok(summary) => ("cached", summary),
+            Err(err) => {
+                crate::output::note!("ajedrecista: {material}: {err}");
+                failed.push(material.to_string());
+                ("failed", ByColor::<SideSummary>::default())
+            }
+        };
+        let longest = [&summary.white, &summary.black]
+            .iter()
+            .filter_map(|s| s.longest.and_then(|(v, _)| v.plies()))
+            .max();
+        let seconds = began.elapsed().as_secs_f64();
+        if !json {
+            // A line a table, so that a run stopped early shows how far it
+            // got.
+            crate::output::note!(
+                "[{}/{}] {material}: {status}, {seconds:.1} s",
+                done + 1,
+                materials.len()
+            );
+        }
+        rows.push(TableRow {
+            material: material.to_string(),
+            status,
+            legal_white_to_move: summary.white.legal,
+            legal_black_to_move: summary.black.legal,
+            longest_plies: longest,
+            longest_moves: longest.map(Value::moves_from_plies),
+            seconds,
+            file_bytes: tb
+                .dir()
+                .and_then(|dir| {
+                    std::fs::metadata(dir.join(file_name(material, Variant::Standard))).ok()
+                })
+                .map(|m| m.len()),
+        });
+    }
+    let out = EveryJson {
+        men,
+        file_bytes: rows.iter().filter_map(|r| r.file_bytes).sum(),
+        tables: rows,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print_every(&out)?;
+    }
+    if !failed.is_empty() {
+        anyhow::bail!("could not build {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+fn print_every(out: &EveryJson) -> anyhow::Result<()> {
+    outln!(
+        "{:<9} {:>7} {:>15} {:>15} {:>13} {:>10} {:>14}",
+        "table",
+        "status",
+        "legal (w)",
+        "legal (b)",
+        "longest mate",
+        "seconds",
+        "file bytes"
+    );
+    for row in &out.tables {
+        let longest = match (row.longest_moves, row.longest_plies) {
+            (Some(m), Some(p)) => format!("{m} ({p} pl)"),
+            _ => "-".to_owned(),
+        };
+        outln!(
+            "{:<9} {:>7} {:>15} {:>15} {:>13} {:>10.2} {:>14}",
+            row.material,
+            row.status,
+            row.legal_white_to_move,
+            row.legal_black_to_move,
+            longest,
+            row.seconds,
+            row.file_bytes.map_or("-".to_owned(), |b| b.to_string())
+        );
+    }
+    outln!(
+        "{} tables of 3 to {} men in {:.1} s; {} bytes on disk (these tables' files)",
+        out.tables.len(),
+        out.men,
+        out.seconds,
+        out.file_bytes
+    );
     Ok(())
 }
 
