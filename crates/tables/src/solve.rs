@@ -335,8 +335,12 @@ impl Layout for Pieces<'_> {
         turn: Color,
         mut f: impl FnMut(usize, Option<Value>),
     ) {
+        let first_digit_man = self.indexer.first_digit_man(index);
         self.rules.quiet_while(squares, !turn, |man, from| {
-            if let Some(parent) = self.indexer.moved(index, squares, man, from) {
+            let parent = self
+                .indexer
+                .moved(index, first_digit_man, squares, man, from);
+            if let Some(parent) = parent {
                 f(parent, None);
             }
             true
@@ -351,8 +355,10 @@ impl Layout for Pieces<'_> {
         turn: Color,
         mut f: impl FnMut(Option<usize>, Option<Value>) -> bool,
     ) -> bool {
+        let first_digit_man = self.indexer.first_digit_man(index);
         self.rules.quiet_while(squares, turn, |man, to| {
-            f(self.indexer.moved(index, squares, man, to), None)
+            let child = self.indexer.moved(index, first_digit_man, squares, man, to);
+            f(child, None)
         })
     }
 }
