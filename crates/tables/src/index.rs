@@ -119,23 +119,40 @@ impl Indexer {
         Some(squares)
     }
 
-    /// The number of the placement `squares` (whose number is `index`) with
-    /// man `man` moved to `to`. Moving a man other than a king keeps the
-    /// kings' symmetry, so only that man's digit changes, unless both kings
-    /// stand on the diagonal, where the mirror may flip.
+    /// The first man whose move changes only its own digit of `index`:
+    /// moving a man other than a king keeps the kings' symmetry, unless
+    /// both kings stand on the diagonal, where the mirror may flip (then
+    /// no man: [`MAX_MEN`]). With a fixed white king, every man from the
+    /// black king on.
     #[inline(always)]
-    pub fn moved(&self, index: usize, squares: &Squares, man: usize, to: Square) -> Option<usize> {
-        let shift = 6 * (self.men - 1 - man);
-        let fast = match self.fixed_king {
-            Some(_) => man >= 1,
-            None => {
-                man >= 2
-                    && !self
-                        .pairs
-                        .is_diagonal((index >> (6 * self.others())) as u16)
+    pub fn first_digit_man(&self, index: usize) -> usize {
+        match self.fixed_king {
+            Some(_) => 1,
+            None if self
+                .pairs
+                .is_diagonal((index >> (6 * self.others())) as u16) =>
+            {
+                MAX_MEN
             }
-        };
-        if fast {
+            None => 2,
+        }
+    }
+
+    /// The number of the placement `squares` (whose number is `index`) with
+    /// man `man` moved to `to`; `first_digit_man` is the
+    /// [`Indexer::first_digit_man`] of `index`, found once for all the
+    /// moves of a placement.
+    #[inline(always)]
+    pub fn moved(
+        &self,
+        index: usize,
+        first_digit_man: usize,
+        squares: &Squares,
+        man: usize,
+        to: Square,
+    ) -> Option<usize> {
+        if man >= first_digit_man {
+            let shift = 6 * (self.men - 1 - man);
             return Some(index & !(63 << shift) | usize::from(to) << shift);
         }
         if self.fixed_king.is_none() && man < 2 {
@@ -195,6 +212,31 @@ mod tests {
             }
         }
         assert!(canonical < ix.size());
+    }
+
+    #[test]
+    fn a_moved_number_is_the_number_of_the_moved_placement() {
+        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
+            let ix = Indexer::new(4, variant);
+            // Every 97th number: all king pairs, on and off the diagonal.
+            for index in (0..ix.size()).step_by(97) {
+                let Some(squares) = ix.decode(index) else {
+                    continue;
+                };
+                let first_digit_man = ix.first_digit_man(index);
+                for man in 0..4 {
+                    for to in Square::ALL {
+                        let mut after = squares;
+                        after[man] = to;
+                        assert_eq!(
+                            ix.moved(index, first_digit_man, &squares, man, to),
+                            ix.encode(&after[..4]),
+                            "{squares:?} {man} {to}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

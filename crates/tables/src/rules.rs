@@ -48,7 +48,7 @@ pub struct Rules {
     len: usize,
     white_king_fixed: bool,
     /// The men of each side that move where they attack (not pawns, not a
-    /// fixed king), and how many there are.
+    /// fixed king), last man first, and how many there are.
     steppers: ByColor<([usize; MAX_MEN], usize)>,
 }
 
@@ -58,7 +58,10 @@ impl Rules {
         men[..material.len()].copy_from_slice(material.men());
         let white_king_fixed = matches!(variant, Variant::FixedKing(_));
         let mut steppers = ByColor::<([usize; MAX_MEN], usize)>::default();
-        for (i, man) in material.men().iter().enumerate() {
+        // Last men first: theirs are the index's lowest digits, so their
+        // moves stay near in memory, and a verification, which stops at
+        // the first move not refuted, tries those first.
+        for (i, man) in material.men().iter().enumerate().rev() {
             let fixed = i == 0 && white_king_fixed;
             if man.role != Role::Pawn && !fixed {
                 let (list, len) = &mut steppers[man.color];
