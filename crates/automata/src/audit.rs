@@ -64,7 +64,7 @@ pub struct AuditOptions<'a> {
     pub progress: Option<&'a mut dyn FnMut(AuditProgress)>,
     /// Set by anyone (a Ctrl-C handler, a web request whose client has
     /// gone) to stop the audit: it returns [`Cancelled`] soon after, at the
-    /// next start or chunk of answers.
+    /// next start, chunk of answers or few thousand search steps.
     pub cancel: Option<&'a AtomicBool>,
 }
 
@@ -95,6 +95,9 @@ pub struct Cancelled;
 
 /// Answers computed ahead between two progress reports.
 const ANSWER_CHUNK: usize = 256;
+
+/// Search steps between two looks at the stop flag.
+const CANCEL_CHECK_STEPS: usize = 4096;
 
 /// Every start position of `set` with `side` to move: a white king, the
 /// strategy's white piece and a black king, legal, meeting the
@@ -344,18 +347,27 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     /// The outcome from `start` under the longest defence.
     pub fn outcome(&mut self, start: &Chess) -> Outcome {
         let memory = self.strategy.start(start);
-        self.outcome_with(start, memory)
+        let outcome = self.outcome_with(start, memory, &AuditOptions::default());
+        outcome.expect("nothing cancels")
     }
 
-    /// [`GameGraph::outcome`] with the start memory given.
-    fn outcome_with(&mut self, start: &Chess, memory: S::Memory) -> Outcome {
-        match start.turn() {
+    /// [`GameGraph::outcome`] with the start memory given, stopping when
+    /// `options` asks.
+    fn outcome_with(
+        &mut self,
+        start: &Chess,
+        memory: S::Memory,
+        options: &AuditOptions<'_>,
+    ) -> Result<Outcome, Cancelled> {
+        Ok(match start.turn() {
             Color::White => match self.white_step(start.clone(), &memory) {
                 Step::Over(outcome) => outcome,
-                Step::Continue(position, memory) => self.solve(position, memory).after_white_move(),
+                Step::Continue(position, memory) => {
+                    self.solve(position, memory, options)?.after_white_move()
+                }
             },
-            Color::Black => self.solve(start.clone(), memory),
-        }
+            Color::Black => self.solve(start.clone(), memory, options)?,
+        })
     }
 
     /// The game from `start` in which the defender plays the choices the
@@ -427,16 +439,28 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
 
     /// The defender's value of a black-to-move node: an iterative
     /// depth-first search (games can be long; no recursion).
-    fn solve(&mut self, position: Chess, memory: S::Memory) -> Outcome {
+    fn solve(
+        &mut self,
+        position: Chess,
+        memory: S::Memory,
+        options: &AuditOptions<'_>,
+    ) -> Result<Outcome, Cancelled> {
         if let Some(&id) = self.index.get(&(node_key(&position), memory.clone())) {
-            return self.nodes[id]
+            return Ok(self.nodes[id]
                 .outcome
-                .expect("the search stack is empty between starts");
+                .expect("the search stack is empty between starts"));
         }
         let mut moves = Vec::new();
         let mut stack = vec![self.open(position, memory, &mut moves)];
         let mut returned: Option<Outcome> = None;
+        let mut steps = 0usize;
         loop {
+            // One start's search may cover most of the graph: a stop request
+            // is looked at inside it too.
+            if steps.is_multiple_of(CANCEL_CHECK_STEPS) {
+                options.check()?;
+            }
+            steps += 1;
             let frame = stack
                 .last_mut()
                 .expect("the loop returns when the stack empties");
@@ -453,7 +477,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                 moves.truncate(frame.first);
                 stack.pop();
                 if stack.is_empty() {
-                    return outcome;
+                    return Ok(outcome);
                 }
                 returned = Some(outcome);
                 continue;
@@ -662,7 +686,7 @@ pub fn audit_with_options<S: Strategy>(
         } else {
             options.check()?;
         }
-        let outcome = graph.outcome_with(&position, memory);
+        let outcome = graph.outcome_with(&position, memory, options)?;
         results.push(StartResult { position, outcome });
     }
     options.report(AuditProgress {

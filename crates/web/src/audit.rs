@@ -123,8 +123,9 @@ pub struct AuditCache {
 
 impl AuditCache {
     /// The audit of `key`, computed on first request (blocking). The audit
-    /// stops between starts once `scope` reports that nobody waits for
-    /// the answer (a 503, which the server sends if it still can).
+    /// and its comparison with perfect play stop soon after `scope`
+    /// reports that nobody waits for the answer (a 503, which the server
+    /// sends if it still can).
     pub fn get(
         &self,
         tables: &Arc<Tablebase>,
@@ -143,21 +144,27 @@ impl AuditCache {
             cancel: Some(scope.stop_flag()),
         };
         let strategy = key.strategy.build(tables);
-        let audit = audit_with_options(&strategy, key.starts, key.side, &mut options).map_err(
-            |Cancelled| {
-                self.stopped.fetch_add(1, Ordering::Relaxed);
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "the audit was stopped: its client has gone or its time is up",
-                )
-            },
-        )?;
-        let view = Arc::new(view_of(&audit, tables)?);
+        let audit = audit_with_options(&strategy, key.starts, key.side, &mut options)
+            .map_err(|Cancelled| self.stopped_error())?;
+        let stop = || match scope.stop_flag().load(Ordering::Relaxed) {
+            true => Err(self.stopped_error()),
+            false => Ok(()),
+        };
+        let view = Arc::new(view_of(&audit, tables, stop)?);
         self.done
             .lock()
             .expect("no poisoning")
             .insert(key, Arc::clone(&view));
         Ok(view)
+    }
+
+    /// Counts a stopped audit and says so to its client.
+    fn stopped_error(&self) -> ApiError {
+        self.stopped.fetch_add(1, Ordering::Relaxed);
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the audit was stopped: its client has gone or its time is up",
+        )
     }
 
     /// How many audits were stopped before their end (their client gone,
@@ -179,7 +186,14 @@ fn perfect_white_moves(
     Ok(value.white_mates_in(position.turn()))
 }
 
-fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {
+/// The view of an audit, with perfect play over its starts beside it;
+/// `stop` is asked before each start's walk and ends it with its error.
+fn view_of(
+    audit: &Audit,
+    tables: &Tablebase,
+    stop: impl Fn() -> Result<(), ApiError>,
+) -> Result<AuditView, ApiError> {
+    stop()?;
     let excess = excess_over_perfect(audit, tables).map_err(|err| match err {
         Contradiction::Table(err) => ApiError::unprocessable(err.to_string()),
         // The server's own table file is wrong: not the request's fault.
@@ -189,6 +203,7 @@ fn view_of(audit: &Audit, tables: &Tablebase) -> Result<AuditView, ApiError> {
     })?;
     let mut perfect = BTreeMap::new();
     for result in &audit.results {
+        stop()?;
         if let Some(moves) = perfect_white_moves(tables, audit, &result.position)? {
             *perfect.entry(moves).or_insert(0usize) += 1;
         }
