@@ -6,11 +6,12 @@
 //! chunk lengths, zstd chunks, CRC-32 over lengths and chunks).
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::Serving;
 
 const FILE: &str = "KRvK.standard.ajt";
 /// The header's length and its fields (crates/tables/src/file.rs).
@@ -170,46 +171,15 @@ fn an_automaton_against_a_misled_defence_still_ends() {
 /// Starts `serve` on the tables of `dir`, sends each GET of `paths` and
 /// returns the answers (each within 30 s).
 fn served(dir: &Path, paths: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Its first line names the address: `... http://127.0.0.1:PORT/ ...`.
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap()
-        .to_string();
-    let answers = paths
+    let server = Serving::start(
+        Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+            .arg(dir),
+    );
+    paths
         .iter()
-        .map(|path| {
-            let mut stream = TcpStream::connect(&addr).unwrap();
-            stream
-                .set_read_timeout(Some(Duration::from_secs(30)))
-                .unwrap();
-            write!(
-                stream,
-                "GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
-            )
-            .unwrap();
-            let mut answer = String::new();
-            stream
-                .read_to_string(&mut answer)
-                .expect("an answer within 30 s");
-            answer
-        })
-        .collect();
-    child.kill().unwrap();
-    child.wait().unwrap();
-    answers
+        .map(|path| server.get_within(path, Duration::from_secs(30)))
+        .collect()
 }
 
 #[test]

@@ -2,10 +2,12 @@
 //! `--tables` and `AJEDRECISTA_TABLES`, and `serve` under a small
 //! open-file limit with idle sockets (issue 16, items 5 to 7).
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
+
+mod common;
+use common::Serving;
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
@@ -34,57 +36,6 @@ fn idle_minutes_beyond_a_week_is_refused() {
     }
 }
 
-/// `serve` started on a free loopback port, with its address.
-struct Serving {
-    child: Child,
-    addr: String,
-}
-
-impl Serving {
-    fn start(command: &mut Command) -> Serving {
-        let mut child = command
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Serving { child, addr }
-    }
-
-    fn get(&self, path: &str) -> String {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        stream
-            .read_to_string(&mut answer)
-            .expect("an answer within 10 s");
-        answer
-    }
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn a_week_of_idle_minutes_is_accepted() {
     let tables = tempfile::tempdir().unwrap();
@@ -97,7 +48,11 @@ fn a_week_of_idle_minutes_is_accepted() {
         "--tables",
         tables.path().to_str().unwrap(),
     ]));
-    assert!(server.get("/api/strategies").starts_with("HTTP/1.1 200"));
+    assert!(
+        server
+            .get_within("/api/strategies", Duration::from_secs(10))
+            .starts_with("HTTP/1.1 200")
+    );
 }
 
 #[test]
@@ -114,7 +69,7 @@ fn idle_sockets_beyond_the_open_file_limit_do_not_block_requests() {
         .map(|_| TcpStream::connect(&server.addr).unwrap())
         .collect();
     for _ in 0..5 {
-        let answer = server.get("/api/strategies");
+        let answer = server.get_within("/api/strategies", Duration::from_secs(10));
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     }
     drop(idle);

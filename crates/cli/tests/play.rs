@@ -1,9 +1,8 @@
 //! `ajedrecista play` driven through a pipe, as a script or a test would:
 //! whole games, the lamp, the limit, every input notation, undo, PGN.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Arc;
 
 use ajedrecista_automata::{
@@ -12,31 +11,11 @@ use ajedrecista_automata::{
 use ajedrecista_tables::Tablebase;
 use shakmaty::{CastlingMode, Move};
 
+mod common;
+
 fn play(args: &[&str], input: &str, tables: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .arg("play")
-        .args(args)
-        .env("AJEDRECISTA_TABLES", tables)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let written = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    // The game may end (mate, a lost piece, the machine stopping) before
-    // the rest of the input is read; the pipe is then closed.
-    if let Err(err) = written {
-        assert_eq!(
-            err.kind(),
-            std::io::ErrorKind::BrokenPipe,
-            "input written: {err}"
-        );
-    }
-    child.wait_with_output().expect("the binary ends")
+    let args: Vec<&str> = ["play"].iter().chain(args).copied().collect();
+    common::run_with_input(&args, input.as_bytes(), tables)
 }
 
 fn stdout(out: &Output) -> String {

@@ -1,24 +1,10 @@
 //! `play --white perfect --fen` and `selfplay perfect --fen` with a pawn:
 //! the promotion is played and shown, the game goes to mate.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn run(args: &[&str], input: &str, tables: &std::path::Path) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(args)
-        .env("AJEDRECISTA_TABLES", tables)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_input(args, input.as_bytes(), tables);
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }

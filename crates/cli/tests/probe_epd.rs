@@ -1,29 +1,14 @@
 //! `probe --epd`: FEN and EPD lines answered in input order, as JSON Lines
 //! or a table; bad lines numbered, the run going on; stdin; exit codes.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 /// Runs `ajedrecista` with `input` on stdin.
 fn run(args: &[&str], input: &[u8], tables: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(args)
-        .env("AJEDRECISTA_TABLES", tables)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The reader may stop early; a broken pipe is its business.
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_with_input(args, input, tables)
 }
 
 fn json_lines(out: &Output) -> Vec<serde_json::Value> {

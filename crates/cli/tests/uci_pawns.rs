@@ -1,24 +1,10 @@
 //! The UCI engine's perfect play with pawns: a promotion is sent as
 //! `b7b8q`, and the game goes on after it.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn session(input: &str, tables: &std::path::Path) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .arg("uci")
-        .env("AJEDRECISTA_TABLES", tables)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_input(&["uci"], input.as_bytes(), tables);
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }
@@ -31,12 +17,7 @@ fn best_moves(out: &str) -> Vec<&str> {
 
 /// The tables' best move, from `probe --json`.
 fn tables_best(fen: &str, tables: &std::path::Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(["probe", fen, "--json"])
-        .env("AJEDRECISTA_TABLES", tables)
-        .output()
-        .unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = common::json(&["probe", fen, "--json"], tables);
     json["moves"][0]["uci"].as_str().unwrap().to_string()
 }
 

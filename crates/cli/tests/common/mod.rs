@@ -1,8 +1,14 @@
-//! What the command-line tests share: running the binary and reading its
-//! JSON.
+//! What the command-line tests share: running the binary (with input on
+//! stdin, or as a server) and reading its JSON.
 
+// Each test file uses only some of these.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
 
 /// Runs the binary with `args`; with `tables`, its table folder is there.
 pub fn run<'a>(args: &[&str], tables: impl Into<Option<&'a Path>>) -> Output {
@@ -23,4 +29,85 @@ pub fn json<'a>(args: &[&str], tables: impl Into<Option<&'a Path>>) -> serde_jso
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// Runs the binary with `args`, `input` on its stdin and its table folder
+/// in `tables`. The binary may stop reading early (a game ends, a reader
+/// gives up); the rest of the input then meets a broken pipe, nothing else.
+pub fn run_with_input(args: &[&str], input: &[u8], tables: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(args)
+        .env("AJEDRECISTA_TABLES", tables)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // A thread, so that a long input cannot fill the pipe while the binary
+    // waits for us to read its output.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("the binary ends");
+    if let Err(err) = writer.join().expect("the writer ends") {
+        assert_eq!(
+            err.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "input written: {err}"
+        );
+    }
+    out
+}
+
+/// `serve` started on a free loopback port, with its address; killed when
+/// dropped.
+pub struct Serving {
+    child: Child,
+    pub addr: String,
+}
+
+impl Serving {
+    /// Starts `command`, a `serve` that names its address on its first
+    /// line of stderr: `... http://127.0.0.1:PORT/ ...`.
+    pub fn start(command: &mut Command) -> Serving {
+        let mut child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Serving { child, addr }
+    }
+
+    /// The whole answer to a GET of `path`, within `wait`.
+    pub fn get_within(&self, path: &str, wait: Duration) -> String {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream.set_read_timeout(Some(wait)).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream
+            .read_to_string(&mut answer)
+            .unwrap_or_else(|err| panic!("no answer to {path} within {wait:?}: {err}"));
+        answer
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
