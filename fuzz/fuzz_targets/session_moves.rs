@@ -7,23 +7,16 @@
 //! black king, or its demonstration position) and the illegal-move limit.
 #![no_main]
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use ajedrecista_automata::{MoveError, Opening, Session, Strategy, StrategyName};
-use ajedrecista_tables::Tablebase;
+use ajedrecista_automata::{MoveError, Opening, Session};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Setup};
 
-/// Tables built in memory on first use (the perfect automaton's KRvK) and
-/// kept for every later input.
-static TABLES: LazyLock<Arc<Tablebase>> = LazyLock::new(|| Arc::new(Tablebase::in_memory()));
-
-static CHEAP: LazyLock<Vec<StrategyName>> = LazyLock::new(|| {
-    StrategyName::all()
-        .filter(|name| !name.build(&TABLES).costly_replies())
-        .collect()
-});
+#[path = "shared/cheap_automata.rs"]
+mod cheap_automata;
+use cheap_automata::{CHEAP, TABLES};
 
 fuzz_target!(|data: &[u8]| {
     let [pick, opening, limit, rest @ ..] = data else {

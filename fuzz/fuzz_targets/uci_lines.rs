@@ -8,20 +8,15 @@
 //! ignored, as UCI says.
 #![no_main]
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use ajedrecista_automata::{IllegalMoves, MoveList, Strategy, StrategyName};
-use ajedrecista_tables::Tablebase;
+use ajedrecista_automata::{IllegalMoves, MoveList, StrategyName};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::{Color, Position};
 
-static TABLES: LazyLock<Arc<Tablebase>> = LazyLock::new(|| Arc::new(Tablebase::in_memory()));
-
-static CHEAP: LazyLock<Vec<StrategyName>> = LazyLock::new(|| {
-    StrategyName::all()
-        .filter(|name| !name.build(&TABLES).costly_replies())
-        .collect()
-});
+#[path = "shared/cheap_automata.rs"]
+mod cheap_automata;
+use cheap_automata::{CHEAP, TABLES};
 
 fuzz_target!(|data: &[u8]| {
     let [limit, rest @ ..] = data else { return };
