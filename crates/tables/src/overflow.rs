@@ -48,9 +48,16 @@ impl Overflow {
     #[inline]
     pub(crate) fn value(&self, turn: Color, index: usize, byte: u8) -> Option<Value> {
         if byte == DEEP {
-            self.plies(turn, index).map(Value::decisive)
+            self.deep_value(turn, index)
         } else {
             decode_byte(byte)
         }
+    }
+
+    /// The value of a listed number; kept out of the probes' hot path.
+    #[cold]
+    #[inline(never)]
+    fn deep_value(&self, turn: Color, index: usize) -> Option<Value> {
+        self.plies(turn, index).map(Value::decisive)
     }
 }

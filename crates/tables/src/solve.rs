@@ -399,13 +399,21 @@ impl<L: Layout> Engine<L> {
     fn decisive(&self, turn: Color, index: usize, plies: u16) -> Result<u8, ()> {
         self.note_depth(plies)?;
         if plies > self.limit {
-            self.deep[turn]
-                .lock()
-                .expect("no poisoning")
-                .insert(index, plies);
-            return Ok(DEEP);
+            return Ok(self.deep_byte(turn, index, plies));
         }
         Ok(encode_plies(plies))
+    }
+
+    /// Notes the plies of a value past the limit in the overflow map;
+    /// kept out of the hot loops.
+    #[cold]
+    #[inline(never)]
+    fn deep_byte(&self, turn: Color, index: usize, plies: u16) -> u8 {
+        self.deep[turn]
+            .lock()
+            .expect("no poisoning")
+            .insert(index, plies);
+        DEEP
     }
 
     /// The plies of a number whose byte is [`DEEP`].
@@ -562,6 +570,7 @@ impl<L: Layout> Engine<L> {
     /// Step 1: the parents of positions lost in `plies` are won in one more.
     fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
+        let written = &self.written[!turn];
         self.scan(turn, lost, plies, |index| {
             self.parents(index, turn, parents, |parent, slot, en_passant| {
                 // After a double step the child is worth the better for
@@ -591,7 +600,7 @@ impl<L: Layout> Engine<L> {
                         || (old.is_multiple_of(2) && win < old && old < DEEP)
                     {
                         slot.store(win, Ordering::Relaxed);
-                        self.written[!turn][parent / BLOCK].add(win);
+                        written[parent / BLOCK].add(win);
                         return;
                     }
                     if old != DEEP {
@@ -607,6 +616,7 @@ impl<L: Layout> Engine<L> {
     /// one is past the limit): the parent `index` of `turn` is won in
     /// `win` plies unless decided otherwise already.
     #[cold]
+    #[inline(never)]
     fn deep_win(&self, turn: Color, index: usize, slot: &AtomicU8, win: u16) {
         let mut deep = self.deep[turn].lock().expect("no poisoning");
         let old = slot.load(Ordering::Relaxed);

@@ -206,7 +206,7 @@ impl Table {
     #[inline]
     pub fn value_of(&self, squares: &Squares, turn: Color) -> Option<Value> {
         let index = self.numbering.encode(&squares[..self.material.len()])?;
-        self.value_at(index, turn)
+        self.overflow.value(turn, index, self.values[turn][index])
     }
 
     /// The value of a position. The position's material and, for the
