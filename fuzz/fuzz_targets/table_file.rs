@@ -99,7 +99,8 @@ fn forge(sides: &[Vec<u8>]) -> Vec<u8> {
     let mut name = [0u8; 16];
     name[..4].copy_from_slice(b"KRvK");
     head.extend_from_slice(&name);
-    head.extend_from_slice(&[0; 4]);
+    // Orthodox, no fixed square; overflow limit 250 (format 3).
+    head.extend_from_slice(&[0, 0, 250, 0]);
     head.extend_from_slice(&(sides[0].len() as u64).to_le_bytes());
     head.extend_from_slice(&CHUNK.to_le_bytes());
     head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());

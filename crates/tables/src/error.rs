@@ -42,7 +42,7 @@ pub enum TableError {
     NotInTable,
     #[error("the table {0}, which captures lead into, was not given to the build")]
     MissingSubtable(Material),
-    #[error("{0}: a mate is longer than a table byte holds")]
+    #[error("{0}: a mate is longer than the overflow list holds (1023 plies)")]
     TooDeep(Material),
     #[error("table file: {0}")]
     File(#[from] FileError),
@@ -77,6 +77,8 @@ pub enum FileError {
     Layout,
     #[error("a compressed chunk does not decompress to its size: the file is corrupt")]
     Corrupt,
+    #[error("the overflow list is damaged: {0}")]
+    Overflow(&'static str),
     #[error("number {index} with {turn} to move holds a value the table cannot have")]
     BadValue { index: usize, turn: Color },
 }

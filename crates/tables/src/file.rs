@@ -1,28 +1,35 @@
-//! The table file: a fixed header, a list of chunk lengths, then the bytes
-//! of the table in chunks compressed with zstd.
+//! The table file: a fixed header, a list of chunk lengths, the bytes of
+//! the table in chunks compressed with zstd, then the overflow list.
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `AJEDTBL` followed by 0x1A |
-//! | 8 | 4 | format version, little-endian u32 (2) |
+//! | 8 | 4 | format version, little-endian u32 (3; 2 is read too) |
 //! | 12 | 16 | material, ASCII (`KQvKR`), padded with NUL |
 //! | 28 | 1 | variant: 0 orthodox, 1 fixed white king |
 //! | 29 | 1 | the fixed king's square, 0 (a1) to 63 (h8); 0 when orthodox |
-//! | 30 | 2 | zero |
+//! | 30 | 2 | overflow limit: the deepest plies a byte holds, little-endian u16 (at most 250; zero in version 2) |
 //! | 32 | 8 | numbers per side to move, little-endian u64 |
 //! | 40 | 4 | numbers per chunk, little-endian u32 |
 //! | 44 | 4 | number of chunks, little-endian u32 |
 //! | 48 | 8 | bytes of the compressed chunks, little-endian u64 |
-//! | 56 | 4 | CRC-32 (IEEE) of the chunk lengths and the chunks, little-endian |
-//! | 60 | 4 | zero |
+//! | 56 | 4 | CRC-32 (IEEE) of everything after the header, little-endian |
+//! | 60 | 4 | entries of the overflow list, little-endian u32 (zero in version 2) |
 //! | 64 | 4 per chunk | compressed length of each chunk, little-endian u32 |
 //! | .. | .. | the chunks: each a zstd frame of the table bytes |
+//! | .. | 8 per entry | the overflow list, little-endian u64 each |
 //!
 //! The table bytes are those with white to move, then those with black to
 //! move, each side cut into chunks of the given length (the last one
 //! shorter). A byte is 0 for a draw, 255 for a number with no legal
 //! position, and otherwise plies to mate + 1 (odd plies: the side to move
-//! wins). Chunks are compressed and decompressed in parallel.
+//! wins), or 252 (DEEP) for a decisive position deeper than the limit.
+//! Chunks are compressed and decompressed in parallel.
+//!
+//! An overflow entry is `side << 63 | number << 16 | plies` (side 0 white
+//! to move, 1 black; plies from limit + 1 to 1023): one for every DEEP
+//! byte, in increasing order. A version 2 file (no overflow) reads as one
+//! with limit 250 and no entries.
 
 use std::{
     fs,
@@ -36,15 +43,20 @@ use shakmaty::{ByColor, Color, Square};
 use crate::{
     error::FileError,
     material::Material,
+    overflow::Overflow,
     pawn,
     rules::Rules,
     table::{Numbering, Table},
-    value::{ILLEGAL, MAX_PLIES, encode_plies},
+    value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, encode_plies},
     variant::Variant,
 };
 
 pub const MAGIC: [u8; 8] = *b"AJEDTBL\x1a";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// The last version without the overflow, still read.
+const VERSION_2: u32 = 2;
+/// Bits of an overflow entry that hold the plies.
+const PLIES_BITS: u32 = 16;
 const HEADER: usize = 64;
 /// Numbers per chunk.
 const CHUNK: usize = 1 << 20;
@@ -80,6 +92,50 @@ fn chunks(table: &Table) -> Vec<&[u8]> {
 
 fn chunk_count(per_side: usize) -> usize {
     2 * per_side.div_ceil(CHUNK)
+}
+
+/// The overflow list as stored in a file.
+fn overflow_entries(overflow: &Overflow) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (side, turn) in Color::ALL.into_iter().enumerate() {
+        for &(index, plies) in overflow.side(turn) {
+            let entry = (side as u64) << 63 | (index as u64) << PLIES_BITS | u64::from(plies);
+            out.extend_from_slice(&entry.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Reads and checks an overflow list: increasing, numbers in range,
+/// plies past the limit and within the bound. Whether the listed bytes
+/// are DEEP is checked with the bytes.
+fn read_overflow(bytes: &[u8], limit: u16, per_side: usize) -> Result<Overflow, FileError> {
+    let mut sides = ByColor::new_with(|_| Vec::new());
+    let mut last = None;
+    for entry in bytes.chunks(8) {
+        let entry = le_u64(entry);
+        if last.is_some_and(|last| entry <= last) {
+            return Err(FileError::Overflow("entries out of order"));
+        }
+        last = Some(entry);
+        let turn = if entry >> 63 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let index = ((entry & !(1 << 63)) >> PLIES_BITS) as usize;
+        let plies = (entry & ((1 << PLIES_BITS) - 1)) as u16;
+        if index >= per_side {
+            return Err(FileError::Overflow("a number out of range"));
+        }
+        if plies <= limit || plies > HARD_MAX_PLIES {
+            return Err(FileError::Overflow(
+                "plies not past the limit, or over 1023",
+            ));
+        }
+        sides[turn].push((index, plies));
+    }
+    Ok(Overflow::new(limit, sides))
 }
 
 /// Chunks compressed at a time per thread: enough to keep every core
@@ -135,9 +191,12 @@ fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
             lengths.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
         }
     }
+    let entries = overflow_entries(table.overflow());
+    out.write_all(&entries)?;
     let mut sum = crc32fast::Hasher::new();
     sum.update(&lengths);
     sum.combine(&data_sum);
+    sum.update(&entries);
 
     let mut head = Vec::with_capacity(HEADER);
     head.extend_from_slice(&MAGIC);
@@ -150,13 +209,13 @@ fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
         Variant::Standard => head.extend_from_slice(&[0, 0]),
         Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),
     }
-    head.extend_from_slice(&[0, 0]);
+    head.extend_from_slice(&table.overflow().limit().to_le_bytes());
     head.extend_from_slice(&(table.numbering().size() as u64).to_le_bytes());
     head.extend_from_slice(&(CHUNK as u32).to_le_bytes());
     head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
     head.extend_from_slice(&data.to_le_bytes());
     head.extend_from_slice(&sum.finalize().to_le_bytes());
-    head.extend_from_slice(&[0; 4]);
+    head.extend_from_slice(&((entries.len() / 8) as u32).to_le_bytes());
     out.seek(SeekFrom::Start(0))?;
     out.write_all(&head)?;
     out.write_all(&lengths)
@@ -218,11 +277,14 @@ struct Layout {
     per_side: usize,
     chunks: usize,
     data: u64,
+    /// The overflow limit and the number of entries.
+    limit: u16,
+    entries: u64,
 }
 
 impl Layout {
     fn file_len(&self) -> u64 {
-        (HEADER + 4 * self.chunks) as u64 + self.data
+        (HEADER + 4 * self.chunks) as u64 + self.data + 8 * self.entries
     }
 }
 
@@ -244,7 +306,7 @@ fn check_header(
         return Err(FileError::BadMagic);
     }
     let version = le_u32(&head[8..12]);
-    if version != VERSION {
+    if version != VERSION && version != VERSION_2 {
         return Err(FileError::Version(version, VERSION));
     }
     let name = String::from_utf8_lossy(&head[12..28])
@@ -264,8 +326,19 @@ fn check_header(
             expected: format!("{material} ({variant})"),
         });
     }
-    if head[30..32] != [0, 0] || head[60..64] != [0; 4] {
-        return Err(FileError::Reserved);
+    let (limit, entries) = if version == VERSION_2 {
+        if head[30..32] != [0, 0] || head[60..64] != [0; 4] {
+            return Err(FileError::Reserved);
+        }
+        (MAX_PLIES, 0)
+    } else {
+        (
+            u16::from_le_bytes([head[30], head[31]]),
+            u64::from(le_u32(&head[60..64])),
+        )
+    };
+    if limit > MAX_PLIES {
+        return Err(FileError::Overflow("the limit is over 250 plies"));
     }
     let chunks = chunk_count(per_side);
     if le_u64(&head[32..40]) != per_side as u64
@@ -278,6 +351,8 @@ fn check_header(
         per_side,
         chunks,
         data: le_u64(&head[48..56]),
+        limit,
+        entries,
     };
     if file_len != layout.file_len() {
         return Err(FileError::Truncated {
@@ -295,6 +370,7 @@ pub(crate) struct Body {
     data: Vec<u8>,
     /// Where each chunk lies in `data`, white's chunks then black's.
     ranges: Vec<std::ops::Range<usize>>,
+    overflow: Overflow,
 }
 
 impl Body {
@@ -326,14 +402,23 @@ impl Body {
             ranges.push(offset..end);
             offset = end;
         }
-        if offset != rest.len() {
+        if offset + 8 * layout.entries as usize != rest.len() {
             return Err(FileError::Layout.into());
         }
+        let overflow = read_overflow(&rest[offset..], layout.limit, layout.per_side)?;
+        rest.truncate(offset);
         Ok(Body {
             per_side: layout.per_side,
             data: rest,
             ranges,
+            overflow,
         })
+    }
+
+    /// The overflow list, checked but for whether the listed bytes are DEEP
+    /// (checked with each chunk).
+    pub(crate) fn overflow(&self) -> &Overflow {
+        &self.overflow
     }
 
     /// The chunk that holds `index` with `turn` to move, and where `index`
@@ -378,6 +463,7 @@ impl Body {
             material,
             numbering,
             rules,
+            overflow: &self.overflow,
         };
         check_range(&out, start, self.per_side, &side)?;
         Ok(out)
@@ -402,8 +488,9 @@ pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table,
         .into_par_iter()
         .enumerate()
         .try_for_each(|(chunk, out)| body.decompress_to(chunk, out))?;
-    drop(body);
-    let table = Table::from_parts(material.clone(), variant, values);
+    // The compressed chunks are dropped before the check.
+    let Body { overflow, .. } = body;
+    let table = Table::from_parts(material.clone(), variant, values, overflow);
     check_values(&table)?;
     Ok(table)
 }
@@ -423,6 +510,7 @@ fn check_values(table: &Table) -> Result<(), FileError> {
             material: table.material(),
             numbering: table.numbering(),
             rules: &rules,
+            overflow: table.overflow(),
         };
         check_range(bytes, 0, bytes.len(), &side)?;
     }
@@ -434,12 +522,29 @@ fn check_values(table: &Table) -> Result<(), FileError> {
 /// whether a side is checked whole or chunk by chunk.
 fn check_range(bytes: &[u8], start: usize, per_side: usize, side: &Side) -> Result<(), FileError> {
     let turn = side.turn;
-    let most = encode_plies(MAX_PLIES);
-    if let Some(at) = bytes.par_iter().position_any(|&b| b > most && b != ILLEGAL) {
+    let most = encode_plies(side.overflow.limit());
+    if let Some(at) = bytes
+        .par_iter()
+        .position_any(|&b| b > most && b != ILLEGAL && b != DEEP)
+    {
         return Err(FileError::BadValue {
             index: start + at,
             turn,
         });
+    }
+    // Every DEEP byte listed, and every listed number's byte DEEP.
+    let listed = side.overflow.side(turn);
+    let first = listed.partition_point(|&(i, _)| i < start);
+    let inside = listed[first..].partition_point(|&(i, _)| i < start + bytes.len());
+    let deep = bytes.par_iter().filter(|&&b| b == DEEP).count();
+    if listed[first..first + inside]
+        .iter()
+        .any(|&(i, _)| bytes[i - start] != DEEP)
+    {
+        return Err(FileError::Overflow("a listed number's byte is not DEEP"));
+    }
+    if deep != inside {
+        return Err(FileError::Overflow("a DEEP byte is not in the list"));
     }
     let step = (per_side / SAMPLES).max(1) | 1;
     let first = start.div_ceil(step) * step;
@@ -459,6 +564,7 @@ pub(crate) struct Side<'a> {
     material: &'a Material,
     numbering: &'a Numbering,
     rules: &'a Rules,
+    overflow: &'a Overflow,
 }
 
 impl Side<'_> {
@@ -517,7 +623,12 @@ mod tests {
     fn forged(table: &Table, turn: Color, index: usize, byte: u8) -> tempfile::TempDir {
         let mut values = ByColor::new_with(|c| table.bytes(c).to_vec());
         values[turn][index] = byte;
-        let forged = Table::from_parts(table.material().clone(), table.variant(), values);
+        let forged = Table::from_parts(
+            table.material().clone(),
+            table.variant(),
+            values,
+            table.overflow().clone(),
+        );
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), &forged).unwrap();
         dir
@@ -638,15 +749,122 @@ mod tests {
         assert!(read_back(&dir, &material).is_empty());
     }
 
+    /// A file's bytes as version 2 (no overflow), with a valid checksum.
+    fn as_version_2(path: &Path) {
+        let mut bytes = fs::read(path).unwrap();
+        assert_eq!(bytes[60..64], [0; 4], "no overflow entries");
+        bytes[8..12].copy_from_slice(&VERSION_2.to_le_bytes());
+        bytes[30..32].copy_from_slice(&[0, 0]);
+        fs::write(path, &bytes).unwrap();
+    }
+
     #[test]
-    fn reserved_bytes_must_be_zero() {
+    fn a_version_2_file_reads_and_its_reserved_bytes_must_be_zero() {
         let (material, table) = krk();
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), &table).unwrap();
+        as_version_2(&path);
+        assert_eq!(read_back(&dir, &material), "");
         let mut bytes = fs::read(&path).unwrap();
         bytes[61] = 1;
         fs::write(&path, &bytes).unwrap();
         assert!(read_back(&dir, &material).contains("reserved"));
+    }
+
+    #[test]
+    fn a_limit_over_a_byte_is_refused() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[30..32].copy_from_slice(&251u16.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        assert!(read_back(&dir, &material).contains("limit is over 250"));
+    }
+
+    /// KRvK built with the overflow limit lowered to 20 plies, and its
+    /// file.
+    fn krk_with_overflow() -> (Material, Table, tempfile::TempDir, PathBuf) {
+        let material: Material = "KRvK".parse().unwrap();
+        let tb = Tablebase::in_memory();
+        let subtables = tb.subtables(&material, Variant::Standard).unwrap();
+        let table =
+            crate::solve::build_with_limit(&material, Variant::Standard, &subtables, &|_| {}, 20)
+                .unwrap();
+        assert!(table.overflow().side(Color::White).len() > 2);
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        (material, table, dir, path)
+    }
+
+    /// Rewrites the file's overflow list with `forge` and fixes its
+    /// checksum.
+    fn forge_entries(path: &Path, forge: impl FnOnce(&mut Vec<u64>)) {
+        let mut bytes = fs::read(path).unwrap();
+        let count = le_u32(&bytes[60..64]) as usize;
+        let start = bytes.len() - 8 * count;
+        let mut entries: Vec<u64> = bytes[start..].chunks(8).map(le_u64).collect();
+        forge(&mut entries);
+        bytes.truncate(start);
+        bytes[60..64].copy_from_slice(&(entries.len() as u32).to_le_bytes());
+        for entry in entries {
+            bytes.extend_from_slice(&entry.to_le_bytes());
+        }
+        let sum = crc32fast::hash(&bytes[HEADER..]);
+        bytes[56..60].copy_from_slice(&sum.to_le_bytes());
+        fs::write(path, &bytes).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_overflow_list_is_refused() {
+        let (material, table, dir, path) = krk_with_overflow();
+        assert_eq!(read_back(&dir, &material), "");
+        let written = fs::read(&path).unwrap();
+        let restore = || fs::write(&path, &written).unwrap();
+        type Forge = Box<dyn Fn(&mut Vec<u64>)>;
+        let cases: [(&str, Forge); 4] = [
+            ("out of order", Box::new(|e| e.swap(0, 1))),
+            // Plies at the limit (20), and over the bound.
+            (
+                "plies not past the limit",
+                Box::new(|e| e[0] = e[0] & !0xffff | 20),
+            ),
+            (
+                "plies not past the limit",
+                Box::new(|e| e[0] = e[0] & !0xffff | 1024),
+            ),
+            (
+                "number out of range",
+                Box::new(|e| *e.last_mut().unwrap() = 3 << 62 | 30),
+            ),
+        ];
+        for (expected, forge) in cases {
+            restore();
+            forge_entries(&path, forge);
+            let error = read_back(&dir, &material);
+            assert!(error.contains(expected), "{expected}: {error}");
+        }
+        // A listed number whose byte is not DEEP: the entry moved to the
+        // next number, which holds another value.
+        let (first, _) = table.overflow().side(Color::White)[0];
+        assert_ne!(table.bytes(Color::White)[first + 1], DEEP);
+        restore();
+        forge_entries(&path, |e| e[0] += 1 << PLIES_BITS);
+        let error = read_back(&dir, &material);
+        assert!(error.contains("byte is not DEEP"), "{error}");
+        let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+        let pos = table.position(first, Color::White).unwrap();
+        assert!(matches!(
+            opened.probe(&pos),
+            Err(TableError::File(FileError::Overflow(_)))
+        ));
+        // A DEEP byte with no entry.
+        restore();
+        forge_entries(&path, |e| {
+            e.remove(0);
+        });
+        let error = read_back(&dir, &material);
+        assert!(error.contains("DEEP byte is not in the list"), "{error}");
     }
 
     #[test]

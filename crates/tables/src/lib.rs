@@ -13,6 +13,7 @@ mod error;
 mod file;
 mod index;
 mod material;
+mod overflow;
 mod pawn;
 mod position;
 mod rules;

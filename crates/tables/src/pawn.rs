@@ -26,7 +26,7 @@ use crate::{
     solve::{Exits, Layout, Subtables},
     summary::SideSummary,
     table::Table,
-    value::{Value, decode_byte},
+    value::Value,
     variant::Variant,
 };
 
@@ -655,11 +655,11 @@ impl PawnTable {
     pub fn summarize(&self) -> ByColor<SideSummary> {
         let orderings = self.material().identical_orderings();
         ByColor::new_with(|turn: Color| {
-            let bytes = self.table.bytes(turn);
-            let mut side = (0..bytes.len())
+            let len = self.table.bytes(turn).len();
+            let mut side = (0..len)
                 .into_par_iter()
                 .fold(SideSummary::default, |mut acc, index| {
-                    if let Some(value) = decode_byte(bytes[index]) {
+                    if let Some(value) = self.table.value_at(index, turn) {
                         acc.add(value, index, 2);
                     }
                     acc

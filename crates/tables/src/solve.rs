@@ -38,10 +38,11 @@ use crate::{
     error::TableError,
     index::{Indexer, Squares},
     material::Material,
+    overflow::Overflow,
     pawn::Pawns,
     rules::{Look, Move, Rules},
     table::Table,
-    value::{ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
+    value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
 };
 
@@ -68,10 +69,7 @@ const CANDIDATE: u8 = 254;
 /// During a build: an undecided position that cannot be lost, because a
 /// capture draws. At the end it is a draw like every undecided position.
 const SAFE: u8 = 253;
-/// The largest byte of a decisive value.
-const MAX_VALUE: u8 = (MAX_PLIES + 1) as u8;
-
-const _: () = assert!(MAX_VALUE < SAFE);
+const _: () = assert!(DEEP < SAFE);
 
 /// Which byte values were ever written into a block: one bit per value.
 #[derive(Default)]
@@ -373,12 +371,18 @@ struct Engine<L> {
     /// wins for the opponent, by side to move: (plies of that win, number).
     /// Each becomes a candidate when the ply of that win comes.
     en_passant_wins: ByColor<Mutex<Vec<(u16, usize)>>>,
+    /// The deepest plies stored in a byte: a deeper decisive position's
+    /// byte is [`DEEP`] and its plies are in `deep`.
+    limit: u16,
+    /// The plies of the positions whose byte is [`DEEP`], by side to move
+    /// (an entry whose byte is no longer DEEP is stale and ignored).
+    deep: ByColor<Mutex<HashMap<usize, u16>>>,
 }
 
 impl<L: Layout> Engine<L> {
-    /// The byte of a decisive value; notes how deep the table goes.
-    fn decisive(&self, plies: u16) -> Result<u8, ()> {
-        if plies > MAX_PLIES {
+    /// Notes how deep the table goes; an error past the overflow's bound.
+    fn note_depth(&self, plies: u16) -> Result<(), ()> {
+        if plies > HARD_MAX_PLIES {
             return Err(());
         }
         // A read first: a write to the shared counter for every decided
@@ -387,7 +391,34 @@ impl<L: Layout> Engine<L> {
             self.deepest
                 .fetch_max(usize::from(plies), Ordering::Relaxed);
         }
+        Ok(())
+    }
+
+    /// The byte of a decisive value of number `index` with `turn` to move:
+    /// past the limit, [`DEEP`] and the plies go into the overflow map.
+    fn decisive(&self, turn: Color, index: usize, plies: u16) -> Result<u8, ()> {
+        self.note_depth(plies)?;
+        if plies > self.limit {
+            return Ok(self.deep_byte(turn, index, plies));
+        }
         Ok(encode_plies(plies))
+    }
+
+    /// Notes the plies of a value past the limit in the overflow map;
+    /// kept out of the hot loops.
+    #[cold]
+    #[inline(never)]
+    fn deep_byte(&self, turn: Color, index: usize, plies: u16) -> u8 {
+        self.deep[turn]
+            .lock()
+            .expect("no poisoning")
+            .insert(index, plies);
+        DEEP
+    }
+
+    /// The plies of a number whose byte is [`DEEP`].
+    fn deep_plies(&self, turn: Color, index: usize) -> u16 {
+        self.deep[turn].lock().expect("no poisoning")[&index]
     }
 
     /// The first byte of a number: illegal, settled by its exits or its
@@ -409,15 +440,15 @@ impl<L: Layout> Engine<L> {
         let exits = self.layout.exits(&squares, turn);
         match exits.win {
             // A win, perhaps improved later by a move inside.
-            Some(win) => self.decisive(win),
+            Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
             None if self.layout.has_inside_move(&squares, turn) => {
                 self.note_en_passant_wins(index, &squares, turn)?;
                 Ok(UNDECIDED)
             }
             // Every move leaves the table and loses.
-            None if exits.any => self.decisive(exits.loss),
-            None if in_check => self.decisive(0),
+            None if exits.any => self.decisive(turn, index, exits.loss),
+            None if in_check => self.decisive(turn, index, 0),
             // Stalemate.
             None => Ok(UNDECIDED),
         }
@@ -439,7 +470,7 @@ impl<L: Layout> Engine<L> {
             });
         for plies in wins {
             // Makes the plies loop reach that win's ply.
-            self.decisive(plies)?;
+            self.note_depth(plies)?;
             self.en_passant_wins[turn]
                 .lock()
                 .expect("no poisoning")
@@ -469,9 +500,22 @@ impl<L: Layout> Engine<L> {
             })
     }
 
-    /// Calls `f` with every number of `bytes` (one side to move) that holds
-    /// `byte`, in parallel over blocks; returns how many there were.
-    fn scan(&self, turn: Color, bytes: &[u8], byte: u8, f: impl Fn(usize) + Sync) -> u64 {
+    /// Calls `f` with every number of `bytes` (one side to move) whose
+    /// value is `plies` from mate, in parallel; returns how many there
+    /// were. Past the limit they are taken from the overflow map.
+    fn scan(&self, turn: Color, bytes: &[u8], plies: u16, f: impl Fn(usize) + Sync) -> u64 {
+        if plies > self.limit {
+            let found: Vec<usize> = self.deep[turn]
+                .lock()
+                .expect("no poisoning")
+                .iter()
+                .filter(|&(&index, &p)| p == plies && bytes[index] == DEEP)
+                .map(|(&index, _)| index)
+                .collect();
+            found.par_iter().for_each(|&index| f(index));
+            return found.len() as u64;
+        }
+        let byte = encode_plies(plies);
         bytes
             .par_chunks(BLOCK)
             .zip(&self.written[turn])
@@ -525,41 +569,79 @@ impl<L: Layout> Engine<L> {
 
     /// Step 1: the parents of positions lost in `plies` are won in one more.
     fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
-        let win = encode_plies(plies + 1);
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.scan(turn, lost, encode_plies(plies), |index| {
+        self.scan(turn, lost, plies, |index| {
             self.parents(index, turn, parents, |parent, slot, en_passant| {
                 // After a double step the child is worth the better for
                 // its mover of the table's loss and the en passant
                 // captures: a slower loss makes a slower win here, a draw
                 // or a win none.
                 let win = match en_passant {
-                    None => win,
-                    Some(Value::Loss(p)) if p <= plies => win,
-                    Some(Value::Loss(p)) => match self.decisive(p + 1) {
-                        Ok(byte) => byte,
-                        // Beyond a byte: noted, and the build fails after
-                        // this step.
-                        Err(()) => {
-                            self.deepest
-                                .fetch_max(usize::from(p + 1), Ordering::Relaxed);
+                    None => plies + 1,
+                    Some(Value::Loss(p)) => {
+                        let win = p.max(plies) + 1;
+                        // Makes the plies loop reach a slower win; beyond
+                        // the overflow the build fails after this step.
+                        if self.note_depth(win).is_err() {
+                            self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
                             return;
                         }
-                    },
+                        win
+                    }
                     Some(_) => return,
                 };
-                let old = slot.load(Ordering::Relaxed);
-                // A stored win (even byte) may be a slower capture win.
-                if old == UNDECIDED
-                    || old == SAFE
-                    || (old.is_multiple_of(2) && win < old && old <= MAX_VALUE)
-                {
-                    slot.store(win, Ordering::Relaxed);
-                    written[parent / BLOCK].add(win);
+                if win <= self.limit {
+                    let win = encode_plies(win);
+                    let old = slot.load(Ordering::Relaxed);
+                    // A stored win (even byte) may be a slower capture win.
+                    if old == UNDECIDED
+                        || old == SAFE
+                        || (old.is_multiple_of(2) && win < old && old < DEEP)
+                    {
+                        slot.store(win, Ordering::Relaxed);
+                        written[parent / BLOCK].add(win);
+                        return;
+                    }
+                    if old != DEEP {
+                        return;
+                    }
                 }
+                self.deep_win(!turn, parent, slot, win);
             });
         })
+    }
+
+    /// Step 1 where the overflow is involved (the new win or the stored
+    /// one is past the limit): the parent `index` of `turn` is won in
+    /// `win` plies unless decided otherwise already.
+    #[cold]
+    #[inline(never)]
+    fn deep_win(&self, turn: Color, index: usize, slot: &AtomicU8, win: u16) {
+        let mut deep = self.deep[turn].lock().expect("no poisoning");
+        let old = slot.load(Ordering::Relaxed);
+        let better = match old {
+            UNDECIDED | SAFE => true,
+            DEEP => deep.get(&index).is_some_and(|&p| p % 2 == 1 && win < p),
+            _ => false,
+        };
+        if !better {
+            return;
+        }
+        let byte = if win > self.limit {
+            if self.note_depth(win).is_err() {
+                // Beyond the overflow: the build fails after this step.
+                self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
+                return;
+            }
+            deep.insert(index, win);
+            DEEP
+        } else {
+            deep.remove(&index);
+            encode_plies(win)
+        };
+        slot.store(byte, Ordering::Relaxed);
+        self.written[turn][index / BLOCK].add(byte);
     }
 
     /// Step 2: the undecided parents of positions won in `plies` become
@@ -567,7 +649,7 @@ impl<L: Layout> Engine<L> {
     fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.scan(turn, won, encode_plies(plies), |index| {
+        self.scan(turn, won, plies, |index| {
             self.parents(index, turn, parents, |parent, slot, _| {
                 if slot.load(Ordering::Relaxed) == UNDECIDED {
                     slot.store(CANDIDATE, Ordering::Relaxed);
@@ -601,7 +683,10 @@ impl<L: Layout> Engine<L> {
         children: &[u8],
         plies: u16,
     ) -> Result<(), ()> {
-        let won_by = encode_plies(plies);
+        // Every win in a byte is within `plies` once `plies` is past the
+        // limit; deeper wins are looked up.
+        let won_by = encode_plies(plies.min(self.limit));
+        let deep_children = plies > self.limit;
         candidates
             .par_chunks_mut(BLOCK)
             .zip(&self.written[turn])
@@ -625,6 +710,10 @@ impl<L: Layout> Engine<L> {
                                 let b = children[child];
                                 b == ILLEGAL
                                     || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
+                                    || (deep_children && b == DEEP && {
+                                        let p = self.deep_plies(!turn, child);
+                                        p % 2 == 1 && p <= plies
+                                    })
                             }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
                         },
                     );
@@ -634,7 +723,7 @@ impl<L: Layout> Engine<L> {
                         } else {
                             0
                         };
-                        let byte = self.decisive(loss.max(plies + 1))?;
+                        let byte = self.decisive(turn, index, loss.max(plies + 1))?;
                         written.add(byte);
                         byte
                     } else {
@@ -666,11 +755,25 @@ pub fn build(
     subtables: &Subtables,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Table, TableError> {
-    let bytes = if material.has_pawns() {
+    build_with_limit(material, variant, subtables, progress, MAX_PLIES)
+}
+
+/// [`build`] with the deepest plies a byte may hold lowered to `limit`:
+/// deeper positions go into the overflow list. A test lowers it to try the
+/// overflow on tables that do not need it.
+pub(crate) fn build_with_limit(
+    material: &Material,
+    variant: Variant,
+    subtables: &Subtables,
+    progress: &(dyn Fn(Progress) + Sync),
+    limit: u16,
+) -> Result<Table, TableError> {
+    assert!(limit <= MAX_PLIES);
+    let (bytes, overflow) = if material.has_pawns() {
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material.clone()));
         }
-        run(Pawns::new(material, subtables)?, material, progress)?
+        run(Pawns::new(material, subtables)?, material, progress, limit)?
     } else {
         let capture_tables = (0..material.len())
             .map(|man| match variant {
@@ -689,17 +792,24 @@ pub fn build(
             rules: Rules::new(material, variant),
             capture_tables,
         };
-        run(pieces, material, progress)?
+        run(pieces, material, progress, limit)?
     };
-    Ok(Table::from_parts(material.clone(), variant, bytes))
+    Ok(Table::from_parts(
+        material.clone(),
+        variant,
+        bytes,
+        overflow,
+    ))
 }
 
-/// The engine on one layout: the bytes of both sides to move.
+/// The engine on one layout: the bytes of both sides to move and the
+/// overflow list.
 fn run<L: Layout>(
     layout: L,
     material: &Material,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<ByColor<Vec<u8>>, TableError> {
+    limit: u16,
+) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
     let size = layout.size();
     let total = 2 * size as u64;
     let blocks = size.div_ceil(BLOCK);
@@ -708,6 +818,8 @@ fn run<L: Layout>(
         written: ByColor::new_with(|_| (0..blocks).map(|_| Written::default()).collect()),
         deepest: AtomicUsize::new(0),
         en_passant_wins: ByColor::new_with(|_| Mutex::new(Vec::new())),
+        limit,
+        deep: ByColor::new_with(|_| Mutex::new(HashMap::new())),
     };
     let too_deep = |()| TableError::TooDeep(material.clone());
     let mut bytes = ByColor::new_with(|_| zeroed(size));
@@ -734,7 +846,7 @@ fn run<L: Layout>(
             let (lost, parents) = split(&mut bytes, turn);
             decided += engine.wins_from(turn, lost, parents, loss);
         }
-        if engine.deepest.load(Ordering::Relaxed) > usize::from(MAX_PLIES) {
+        if engine.deepest.load(Ordering::Relaxed) > usize::from(HARD_MAX_PLIES) {
             return Err(too_deep(()));
         }
         progress(Progress::Rank {
@@ -763,9 +875,24 @@ fn run<L: Layout>(
         side.par_iter_mut()
             .filter(|b| **b == SAFE)
             .for_each(|b| *b = UNDECIDED);
-        debug_assert!(side.iter().all(|&b| b <= MAX_VALUE || b == ILLEGAL));
+        debug_assert!(
+            side.iter()
+                .all(|&b| b <= encode_plies(limit) || b == DEEP || b == ILLEGAL)
+        );
     }
-    Ok(bytes)
+    let overflow = ByColor::new_with(|turn| {
+        let deep = std::mem::take(&mut *engine.deep[turn].lock().expect("no poisoning"));
+        let mut listed: Vec<(usize, u16)> = deep
+            .into_iter()
+            .filter(|&(index, _)| bytes[turn][index] == DEEP)
+            .collect();
+        listed.sort_unstable();
+        listed
+    });
+    debug_assert!(Color::ALL.iter().all(|&turn| {
+        bytes[turn].iter().filter(|&&b| b == DEEP).count() == overflow[turn].len()
+    }));
+    Ok((bytes, Overflow::new(limit, overflow)))
 }
 
 #[cfg(test)]
@@ -851,6 +978,93 @@ mod tests {
             hasher.update(table.table().bytes(Color::Black));
             assert_eq!(hasher.finalize(), crc, "{material}");
         }
+    }
+
+    /// The deepest plies of a table.
+    fn longest(table: &Table) -> u16 {
+        Color::ALL
+            .iter()
+            .flat_map(|&turn| (0..table.bytes(turn).len()).map(move |i| (i, turn)))
+            .filter_map(|(i, turn)| table.value_at(i, turn)?.plies())
+            .max()
+            .unwrap()
+    }
+
+    /// Builds `normal`'s material again with the overflow limit lowered to
+    /// `limit`, checks every value against `normal`, and round-trips the
+    /// lowered table through a file (read whole and opened by chunks).
+    fn lowered_build_agrees(normal: &Table, subtables: &Subtables, limit: u16) {
+        let material = normal.material();
+        let lowered =
+            build_with_limit(material, normal.variant(), subtables, &|_| {}, limit).unwrap();
+        let mut deep = 0;
+        for turn in Color::ALL {
+            for (i, &byte) in normal.bytes(turn).iter().enumerate() {
+                let value = normal.value_at(i, turn);
+                assert_eq!(lowered.value_at(i, turn), value, "{material} {turn} {i}");
+                if value.and_then(Value::plies).is_some_and(|p| p > limit) {
+                    assert_eq!(lowered.bytes(turn)[i], DEEP);
+                    deep += 1;
+                } else {
+                    assert_eq!(lowered.bytes(turn)[i], byte);
+                }
+            }
+            assert_eq!(lowered.overflow().side(turn).len(), {
+                let listed = normal.bytes(turn).len();
+                (0..listed)
+                    .filter(|&i| lowered.bytes(turn)[i] == DEEP)
+                    .count()
+            });
+        }
+        assert!(deep > 0, "{material}: nothing deeper than {limit}");
+        assert_eq!(crate::summarize(&lowered), crate::summarize(normal));
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = crate::file::write(dir.path(), &lowered).unwrap();
+        let back = crate::file::read(&path, material, normal.variant()).unwrap();
+        assert_eq!(back.overflow(), lowered.overflow());
+        let opened = crate::table::ChunkedTable::open(&path, material, normal.variant()).unwrap();
+        for turn in Color::ALL {
+            assert_eq!(back.bytes(turn), lowered.bytes(turn));
+            for i in 0..normal.bytes(turn).len() {
+                assert_eq!(back.value_at(i, turn), normal.value_at(i, turn));
+                // Every deep position, and a sample of the others.
+                if (lowered.bytes(turn)[i] == DEEP || i % 13 == 0)
+                    && let Some(pos) = normal.position(i, turn)
+                {
+                    assert_eq!(
+                        opened.probe(&pos).unwrap(),
+                        normal.probe(&pos).unwrap(),
+                        "{material} {turn} {i}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_lowered_overflow_limit_gives_the_same_values() {
+        let tb = Tablebase::in_memory();
+        for material in ["KQvKR", "KRvKP"] {
+            let material: Material = material.parse().unwrap();
+            let (normal, variant) = if material.has_pawns() {
+                let table = tb.pawn_table(&material).unwrap();
+                (Arc::clone(table.table()), Variant::Standard)
+            } else {
+                (
+                    tb.table(&material, Variant::Standard).unwrap(),
+                    Variant::Standard,
+                )
+            };
+            let subtables = tb.subtables(normal.material(), variant).unwrap();
+            assert!(longest(&normal) > 60);
+            lowered_build_agrees(&normal, &subtables, 40);
+        }
+        let fixed = Variant::FixedKing(Square::C3);
+        let material: Material = "KRBvK".parse().unwrap();
+        let normal = tb.table(&material, fixed).unwrap();
+        let subtables = tb.subtables(&material, fixed).unwrap();
+        lowered_build_agrees(&normal, &subtables, longest(&normal) / 2);
     }
 
     #[test]

@@ -10,10 +10,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use shakmaty::{ByColor, Color};
 
-use crate::{
-    table::Table,
-    value::{Value, decode_byte},
-};
+use crate::{table::Table, value::Value};
 
 /// Counts for one side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -83,11 +80,11 @@ impl SideSummary {
 pub fn summarize(table: &Table) -> ByColor<SideSummary> {
     let orderings = table.material().identical_orderings();
     ByColor::new_with(|turn: Color| {
-        let bytes = table.bytes(turn);
-        let mut side = (0..bytes.len())
+        let len = table.bytes(turn).len();
+        let mut side = (0..len)
             .into_par_iter()
             .fold(SideSummary::default, |mut acc, index| {
-                if let Some(value) = decode_byte(bytes[index]) {
+                if let Some(value) = table.value_at(index, turn) {
                     acc.add(value, index, table.numbering().weight(index));
                 }
                 acc

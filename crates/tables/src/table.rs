@@ -10,9 +10,10 @@ use crate::{
     file::{Body, ReadError},
     index::{Indexer, Squares},
     material::Material,
+    overflow::Overflow,
     pawn::PawnIndexer,
     rules::Rules,
-    value::{Value, decode_byte},
+    value::Value,
     variant::Variant,
 };
 
@@ -135,7 +136,10 @@ impl ChunkedTable {
             })
             .as_ref()
             .map_err(|e| TableError::File(e.clone()))?;
-        decode_byte(bytes[at]).ok_or(TableError::NotInTable)
+        self.body
+            .overflow()
+            .value(pos.turn(), index, bytes[at])
+            .ok_or(TableError::NotInTable)
     }
 }
 
@@ -145,14 +149,17 @@ pub struct Table {
     variant: Variant,
     numbering: Numbering,
     values: ByColor<Vec<u8>>,
+    overflow: Overflow,
 }
 
 impl Table {
-    /// A table from its bytes; the caller has checked their length.
+    /// A table from its bytes and overflow list; the caller has checked
+    /// their length.
     pub(crate) fn from_parts(
         material: Material,
         variant: Variant,
         values: ByColor<Vec<u8>>,
+        overflow: Overflow,
     ) -> Table {
         let numbering = Numbering::new(&material, variant);
         debug_assert!(values.iter().all(|v| v.len() == numbering.size()));
@@ -161,6 +168,7 @@ impl Table {
             variant,
             numbering,
             values,
+            overflow,
         }
     }
 
@@ -181,12 +189,24 @@ impl Table {
         &self.values[turn]
     }
 
+    /// The overflow list of the positions deeper than a byte holds.
+    pub(crate) fn overflow(&self) -> &Overflow {
+        &self.overflow
+    }
+
+    /// The value of a number, `None` for an illegal one.
+    #[inline]
+    pub(crate) fn value_at(&self, index: usize, turn: Color) -> Option<Value> {
+        self.overflow
+            .value(turn, index, *self.values[turn].get(index)?)
+    }
+
     /// The value of a placement, `None` when it is not a legal position of
     /// this table.
     #[inline]
     pub fn value_of(&self, squares: &Squares, turn: Color) -> Option<Value> {
         let index = self.numbering.encode(&squares[..self.material.len()])?;
-        decode_byte(self.values[turn][index])
+        self.overflow.value(turn, index, self.values[turn][index])
     }
 
     /// The value of a position. The position's material and, for the
@@ -206,7 +226,7 @@ impl Table {
     /// position.
     pub fn position(&self, index: usize, turn: Color) -> Option<Chess> {
         let squares = self.numbering.decode(index)?;
-        decode_byte(*self.values[turn].get(index)?)?;
+        self.value_at(index, turn)?;
         Some(self.chess_of(&squares, turn))
     }
 

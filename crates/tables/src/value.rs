@@ -32,6 +32,16 @@ impl Wdl {
 }
 
 impl Value {
+    /// The decisive value `plies` from mate: odd plies win, even lose.
+    #[inline]
+    pub fn decisive(plies: u16) -> Value {
+        if plies % 2 == 1 {
+            Value::Win(plies)
+        } else {
+            Value::Loss(plies)
+        }
+    }
+
     pub fn wdl(self) -> Wdl {
         match self {
             Value::Win(_) => Wdl::Win,
@@ -97,8 +107,16 @@ impl fmt::Display for Value {
 pub const UNDECIDED: u8 = 0;
 /// Byte of a number with no legal position behind it.
 pub const ILLEGAL: u8 = 255;
-/// The longest mate a byte can hold, in plies.
-pub const MAX_PLIES: u16 = 251;
+/// The longest mate a byte can hold, in plies: the overflow limit of a
+/// production build.
+pub const MAX_PLIES: u16 = 250;
+/// Byte of a decisive position deeper than the table's overflow limit: its
+/// plies are in the table's overflow list (see [`crate::overflow`]).
+pub const DEEP: u8 = 252;
+/// The longest mate the overflow list holds, in plies.
+pub const HARD_MAX_PLIES: u16 = 1023;
+
+const _: () = assert!(MAX_PLIES + 1 < DEEP as u16);
 
 /// The byte of a decisive value: plies + 1. The parity of the plies tells a
 /// win from a loss.
@@ -108,20 +126,14 @@ pub fn encode_plies(plies: u16) -> u8 {
     (plies + 1) as u8
 }
 
-/// The value of a table byte, `None` for [`ILLEGAL`].
+/// The value of a table byte other than [`DEEP`], `None` for [`ILLEGAL`].
 #[inline]
 pub fn decode_byte(byte: u8) -> Option<Value> {
+    debug_assert!(byte != DEEP);
     match byte {
         UNDECIDED => Some(Value::Draw),
         ILLEGAL => None,
-        b => {
-            let plies = u16::from(b - 1);
-            Some(if plies % 2 == 1 {
-                Value::Win(plies)
-            } else {
-                Value::Loss(plies)
-            })
-        }
+        b => Some(Value::decisive(u16::from(b - 1))),
     }
 }
 
