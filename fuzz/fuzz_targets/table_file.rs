@@ -1,4 +1,4 @@
-//! A table file `KRvK.standard.ajt` (format 2) from the cache folder, with
+//! A table file `KRvK.standard.ajt` (the current format, 3) from the cache folder, with
 //! a checksum that matches, so the bytes reach every check past the CRC:
 //! loaded through the public `Tablebase` (the file parser is private to the
 //! tables crate), summarised, probed and walked. The first byte picks how
@@ -79,7 +79,7 @@ static TRUE_BYTES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
 static TORRES_AUDIT: LazyLock<Audit> =
     LazyLock::new(|| audit(&Torres, StartSet::Machine, Color::White));
 
-/// A format-2 file of `sides` (one chunk each) as the tables crate
+/// A file of `sides` (one chunk each) as the tables crate
 /// writes it.
 fn forge(sides: &[Vec<u8>]) -> Vec<u8> {
     let chunks: Vec<Vec<u8>> = sides
