@@ -104,7 +104,7 @@ fn epd_operations_are_ignored_and_draws_have_null_distances() {
 
 /// Black has just played d7-d5 beside the white pawn on e5: taking en
 /// passant is legal, and the value counts that capture (the FEN keeps the
-/// right). One run (KPvKP is built in memory, some minutes): the position
+/// right). One run (KPvKP and its subtables are built, a few seconds): the position
 /// with the right, the same placement without it, and the position after
 /// exd6.
 #[test]
