@@ -662,6 +662,26 @@ mod tests {
         }
     }
 
+    /// The step between the numbers the semantic check samples (Black to
+    /// move).
+    fn sample_step(table: &Table) -> usize {
+        (table.bytes(Color::Black).len() / SAMPLES).max(1) | 1
+    }
+
+    /// The first sampled number legal with Black to move.
+    fn sampled_legal(material: &Material, table: &Table) -> usize {
+        let rules = Rules::new(material, Variant::Standard);
+        (0..table.bytes(Color::Black).len())
+            .step_by(sample_step(table))
+            .find(|&i| {
+                table
+                    .numbering()
+                    .decode(i)
+                    .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
+            })
+            .unwrap()
+    }
+
     #[test]
     fn a_forged_value_with_a_valid_checksum_is_refused() {
         let (material, table) = krk();
@@ -672,22 +692,12 @@ mod tests {
         let dir = forged(&table, Color::White, legal, 253);
         assert!(read_back(&dir, &material).contains("holds a value"));
         // A legal position marked illegal, at a sampled number.
-        let rules = Rules::new(&material, Variant::Standard);
-        let step = (table.bytes(Color::Black).len() / SAMPLES).max(1) | 1;
-        let sampled = (0..table.bytes(Color::Black).len())
-            .step_by(step)
-            .find(|&i| {
-                table
-                    .numbering()
-                    .decode(i)
-                    .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
-            })
-            .unwrap();
+        let sampled = sampled_legal(&material, &table);
         let dir = forged(&table, Color::Black, sampled, ILLEGAL);
         assert!(read_back(&dir, &material).contains("holds a value"));
         // A checkmate made a draw.
         let mate = (0..table.bytes(Color::Black).len())
-            .step_by(step)
+            .step_by(sample_step(&table))
             .find(|&i| table.bytes(Color::Black)[i] == encode_plies(0))
             .expect("a sampled checkmate");
         let dir = forged(&table, Color::Black, mate, UNDECIDED);
@@ -721,17 +731,7 @@ mod tests {
     #[test]
     fn a_forged_chunk_is_found_by_a_probe_and_rebuilt() {
         let (material, table) = krk();
-        let rules = Rules::new(&material, Variant::Standard);
-        let step = (table.bytes(Color::Black).len() / SAMPLES).max(1) | 1;
-        let sampled = (0..table.bytes(Color::Black).len())
-            .step_by(step)
-            .find(|&i| {
-                table
-                    .numbering()
-                    .decode(i)
-                    .is_some_and(|sq| rules.is_legal(&sq, Color::Black))
-            })
-            .unwrap();
+        let sampled = sampled_legal(&material, &table);
         let pos = table.position(sampled, Color::Black).unwrap();
         let dir = forged(&table, Color::Black, sampled, ILLEGAL);
         let path = dir.path().join(file_name(&material, Variant::Standard));

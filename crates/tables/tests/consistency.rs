@@ -3,8 +3,11 @@
 
 use ajedrecista_tables::{Material, Tablebase, Value, Variant};
 use proptest::prelude::*;
-use shakmaty::{Board, CastlingMode, Chess, Color, Position, PositionError, Setup, Square};
+use shakmaty::{Chess, Color, Position, Square};
 use std::sync::OnceLock;
+
+mod common;
+use common::{board_of, legal, squares};
 
 fn tablebase() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
@@ -16,31 +19,15 @@ const MATERIALS: [&str; 6] = ["KQvK", "KRvK", "KBNvK", "KQvKR", "KRvKB", "KBBvK"
 /// A legal position of `material` from random squares, if they make one.
 fn position(
     material: &Material,
-    squares: &[u8],
+    numbers: &[u8],
     black: bool,
     fixed: Option<Square>,
 ) -> Option<Chess> {
-    let mut board = Board::empty();
-    for (i, (&man, &sq)) in material.men().iter().zip(squares).enumerate() {
-        let sq = if i == 0 {
-            fixed.unwrap_or(Square::new(u32::from(sq)))
-        } else {
-            Square::new(u32::from(sq))
-        };
-        if board.piece_at(sq).is_some() {
-            return None;
-        }
-        board.set_piece_at(sq, man);
-    }
+    let placed = squares(numbers)
+        .enumerate()
+        .map(|(i, sq)| if i == 0 { fixed.unwrap_or(sq) } else { sq });
     let turn = if black { Color::Black } else { Color::White };
-    Setup {
-        board,
-        turn,
-        ..Setup::empty()
-    }
-    .position::<Chess>(CastlingMode::Standard)
-    .or_else(PositionError::ignore_impossible_check)
-    .ok()
+    legal(&board_of(material, placed)?, turn, None)
 }
 
 fn check_consistent(pos: &Chess, variant: Variant) -> Result<(), TestCaseError> {

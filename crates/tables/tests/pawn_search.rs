@@ -8,7 +8,10 @@ use std::sync::OnceLock;
 
 use ajedrecista_tables::{Material, Tablebase, Value, Variant};
 use proptest::prelude::*;
-use shakmaty::{Board, CastlingMode, Chess, Color, Position, PositionError, Setup, Square};
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+mod common;
+use common::{board_of, legal, squares};
 
 fn tablebase() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
@@ -39,23 +42,9 @@ fn loses_within(pos: &Chess, plies: u16) -> bool {
         })
 }
 
-fn position(material: &Material, squares: &[u8], black: bool) -> Option<Chess> {
-    let mut board = Board::empty();
-    for (&man, &sq) in material.men().iter().zip(squares) {
-        let sq = Square::new(u32::from(sq));
-        if board.piece_at(sq).is_some() {
-            return None;
-        }
-        board.set_piece_at(sq, man);
-    }
-    Setup {
-        board,
-        turn: if black { Color::Black } else { Color::White },
-        ..Setup::empty()
-    }
-    .position(CastlingMode::Standard)
-    .or_else(PositionError::ignore_impossible_check)
-    .ok()
+fn position(material: &Material, numbers: &[u8], black: bool) -> Option<Chess> {
+    let turn = if black { Color::Black } else { Color::White };
+    legal(&board_of(material, squares(numbers))?, turn, None)
 }
 
 /// The table and the search agree on mates of up to `depth` plies.

@@ -6,26 +6,14 @@ use std::sync::OnceLock;
 
 use ajedrecista_tables::{Material, Tablebase, Value, Variant};
 use proptest::prelude::*;
-use shakmaty::{
-    Board, CastlingMode, Chess, Color, EnPassantMode, Position, PositionError, Setup, Square,
-    fen::Fen,
-};
+
+mod common;
+use common::{board_of, legal, squares};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Square, fen::Fen};
 
 fn tablebase() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
     TB.get_or_init(Tablebase::in_memory)
-}
-
-fn legal(board: &Board, turn: Color, ep_square: Option<Square>) -> Option<Chess> {
-    Setup {
-        board: board.clone(),
-        turn,
-        ep_square,
-        ..Setup::empty()
-    }
-    .position(CastlingMode::Standard)
-    .or_else(PositionError::ignore_impossible_check)
-    .ok()
 }
 
 /// Legal positions (white to move, black to move) over all placements of
@@ -34,18 +22,11 @@ fn brute_force(material: &Material) -> (u64, u64) {
     let men = material.men();
     let mut counts = (0, 0);
     let total = 64usize.pow(men.len() as u32);
-    for mut code in 0..total {
-        let mut board = Board::empty();
-        let mut distinct = true;
-        for &man in men {
-            let sq = Square::new((code % 64) as u32);
-            code /= 64;
-            distinct &= board.piece_at(sq).is_none();
-            board.set_piece_at(sq, man);
-        }
-        if !distinct {
+    for code in 0..total {
+        let squares = (0..men.len()).map(|i| Square::new((code >> (6 * i) & 63) as u32));
+        let Some(board) = board_of(material, squares) else {
             continue;
-        }
+        };
         counts.0 += u64::from(legal(&board, Color::White, None).is_some());
         counts.1 += u64::from(legal(&board, Color::Black, None).is_some());
     }
@@ -157,15 +138,8 @@ fn a_colour_flipped_twin_reads_the_same_table() {
 /// A position of `material` from random squares, with black or white to
 /// move and, when `ep_file` names a file where the side not to move has
 /// just made a double step, that en passant right.
-fn position(material: &Material, squares: &[u8], black: bool, ep_file: u8) -> Option<Chess> {
-    let mut board = Board::empty();
-    for (&man, &sq) in material.men().iter().zip(squares) {
-        let sq = Square::new(u32::from(sq));
-        if board.piece_at(sq).is_some() {
-            return None;
-        }
-        board.set_piece_at(sq, man);
-    }
+fn position(material: &Material, numbers: &[u8], black: bool, ep_file: u8) -> Option<Chess> {
+    let board = board_of(material, squares(numbers))?;
     let turn = if black { Color::Black } else { Color::White };
     let plain = legal(&board, turn, None)?;
     let ep_rank = if black { 2 } else { 5 };
