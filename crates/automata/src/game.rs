@@ -13,8 +13,12 @@ use crate::strategy::Refusal;
 pub enum GameEnd {
     Checkmate,
     Stalemate,
-    /// The black king took the rook: a draw by insufficient material.
-    RookCaptured,
+    /// Black took White's last man, so White can no longer mate. A draw
+    /// when Black cannot mate either (a bare king or a lone minor piece);
+    /// otherwise the game is unfinished: Black's win is not played out.
+    LastManTaken {
+        draw: bool,
+    },
     /// The automaton would not move.
     Refused(Refusal),
     /// The position (with the automaton's memory) came round again: with
@@ -28,12 +32,24 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
+    /// The end Black's move `mv` brings, `after` it is played: the game
+    /// ends when it took White's last man. A capture that leaves White a
+    /// man (a pawn ending, KQvKR) goes on.
+    pub fn after_black_move(mv: Move, after: &Chess) -> Option<GameEnd> {
+        (mv.is_capture() && after.board().by_color(Color::White).count() == 1).then(|| {
+            GameEnd::LastManTaken {
+                draw: after.has_insufficient_material(Color::Black),
+            }
+        })
+    }
+
     /// The PGN result: `1-0`, `1/2-1/2` or `*`.
     pub fn result(&self) -> &'static str {
         match self {
             GameEnd::Checkmate => "1-0",
-            GameEnd::Stalemate | GameEnd::RookCaptured => "1/2-1/2",
-            GameEnd::Refused(_)
+            GameEnd::Stalemate | GameEnd::LastManTaken { draw: true } => "1/2-1/2",
+            GameEnd::LastManTaken { draw: false }
+            | GameEnd::Refused(_)
             | GameEnd::Cycle
             | GameEnd::Unfinished
             | GameEnd::IllegalMoves(_) => "*",
@@ -45,7 +61,7 @@ impl GameEnd {
         match self {
             GameEnd::Checkmate => "checkmate",
             GameEnd::Stalemate => "stalemate",
-            GameEnd::RookCaptured => "lost_piece",
+            GameEnd::LastManTaken { .. } => "lost_piece",
             GameEnd::Refused(_) => "refusal",
             GameEnd::Cycle => "cycle",
             GameEnd::Unfinished => "unfinished",
@@ -55,8 +71,11 @@ impl GameEnd {
 
     fn termination(&self) -> &'static str {
         match self {
-            GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::RookCaptured => "normal",
-            GameEnd::Refused(_)
+            GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::LastManTaken { draw: true } => {
+                "normal"
+            }
+            GameEnd::LastManTaken { draw: false }
+            | GameEnd::Refused(_)
             | GameEnd::Cycle
             | GameEnd::Unfinished
             | GameEnd::IllegalMoves(_) => "unterminated",
@@ -71,7 +90,12 @@ impl fmt::Display for GameEnd {
         match self {
             GameEnd::Checkmate => f.write_str("Checkmate. White wins."),
             GameEnd::Stalemate => f.write_str("Stalemate: a draw."),
-            GameEnd::RookCaptured => f.write_str("The black king took the white piece: a draw."),
+            GameEnd::LastManTaken { draw: true } => {
+                f.write_str("Black took White's last man: a draw.")
+            }
+            GameEnd::LastManTaken { draw: false } => {
+                f.write_str("Black took White's last man: White cannot mate, and Black can.")
+            }
             GameEnd::Refused(refusal) => write!(f, "The automaton refuses: {refusal}."),
             GameEnd::Cycle => f.write_str("The position repeats: the automaton never mates."),
             GameEnd::Unfinished => f.write_str("Game stopped."),

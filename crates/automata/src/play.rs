@@ -54,10 +54,8 @@ pub fn play<S: Strategy, E>(
             let mv = defend(&position, &memory)?;
             position.play_unchecked(mv);
             moves.push(mv);
-            // Black took White's last man: a draw. A capture that leaves
-            // White a man (a pawn ending) goes on.
-            if mv.is_capture() && position.board().by_color(Color::White).count() == 1 {
-                break GameEnd::RookCaptured;
+            if let Some(end) = GameEnd::after_black_move(mv, &position) {
+                break end;
             }
         }
     };

@@ -762,9 +762,8 @@ fn person_move(automaton: &Automaton, state: &State, mv: Move) -> State {
         san,
         numeric: numeric_move(mv),
     };
-    let white_men = next.position.board().by_color(Color::White);
-    let (reply, end) = if mv.is_capture() && white_men.count() == 1 {
-        (None, Some(GameEnd::RookCaptured))
+    let (reply, end) = if let Some(end) = GameEnd::after_black_move(mv, &next.position) {
+        (None, Some(end))
     } else if next.position.is_game_over() {
         (None, Some(GameEnd::Stalemate))
     } else {

@@ -99,7 +99,8 @@ fn black_men_move_and_perfect_play_answers() {
     session.play(&uci(rook_move)).unwrap();
 }
 
-/// A black capture of White's last man ends the game, drawn.
+/// A black capture of White's last man ends the game; with a rook left to
+/// Black it is no draw, and the game is unfinished.
 #[test]
 fn taking_the_last_white_man_ends_the_game() {
     let tables = tables();
@@ -113,8 +114,22 @@ fn taking_the_last_white_man_ends_the_game() {
     )
     .unwrap();
     let turn = session.play("Rxe1+").unwrap();
-    assert_eq!(turn.end, Some(GameEnd::RookCaptured));
+    assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: false }));
     assert!(turn.reply.is_none());
+    let pgn = session.pgn().unwrap();
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(pgn.contains("White cannot mate, and Black can."), "{pgn}");
+}
+
+/// A bare black king or a lone minor piece cannot mate: taking White's last
+/// man with either is a draw.
+#[test]
+fn taking_the_last_white_man_with_a_knight_is_a_draw() {
+    let start = pos("8/8/8/3k4/8/3n4/8/K3Q3 b - - 0 1");
+    let mut session =
+        Session::new(tables(), StrategyName::PERFECT, Opening::Position(start), 0).unwrap();
+    let turn = session.play("Nxe1").unwrap();
+    assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: true }));
     assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));
 }
 

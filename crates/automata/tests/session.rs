@@ -208,7 +208,9 @@ fn whole_games_against_every_automaton() {
             }
             GameEnd::Refused(_) => assert!(pgn.contains("refuses"), "{pgn}"),
             // The tables' defence takes a piece left hanging.
-            GameEnd::RookCaptured => assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}"),
+            GameEnd::LastManTaken { draw: true } => {
+                assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}")
+            }
             other => panic!("{strategy}: {other:?}"),
         }
     }
@@ -241,9 +243,14 @@ fn taking_the_rook_ends_the_game_in_a_draw() {
     )
     .expect("a session");
     let turn = session.play("Kxd3").expect("legal");
-    assert_eq!(turn.end, Some(GameEnd::RookCaptured));
+    assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: true }));
     assert_eq!(turn.reply, None);
-    assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));
+    let pgn = session.pgn().unwrap();
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+    assert!(
+        pgn.contains("Black took White's last man: a draw."),
+        "{pgn}"
+    );
 }
 
 #[test]

@@ -328,7 +328,7 @@ fn check_and_a_lost_piece_are_announced() {
     ));
     assert!(out.contains("You play Kxd3"), "{out}");
     assert!(
-        out.contains("The black king took the white piece: a draw."),
+        out.contains("Black took White's last man: a draw."),
         "{out}"
     );
     assert!(out.contains("Result: 1/2-1/2"), "{out}");
