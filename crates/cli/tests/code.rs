@@ -123,3 +123,28 @@ fn enumerate_fairy_material_and_conditions() {
     assert!(total > 0);
     assert_eq!(grouped + v["without_etalon"].as_u64().unwrap(), total);
 }
+
+/// In the diagrams, orthodox and fairy (wider numbers), the file letters
+/// stand in the columns of the board's and the zone numbering's squares.
+#[test]
+fn diagram_letters_stand_under_their_columns() {
+    for fen in ["7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "8/8/3N4/8/8/*n7/1K6/8 b"] {
+        let out = run(&["code", fen], None);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let columns = |line: &str| -> Vec<usize> {
+            line.chars()
+                .enumerate()
+                .filter(|&(_, c)| c != ' ')
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let rank_one = text.lines().find(|l| l.starts_with("  1 ")).unwrap();
+        let letters = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("a b"))
+            .unwrap();
+        // The rank's digit is not a square.
+        assert_eq!(columns(rank_one)[1..], columns(letters)[..], "{text}");
+    }
+}

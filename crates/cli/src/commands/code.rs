@@ -366,9 +366,12 @@ fn diagram<P: Shown>(fp: &AnalysedFinal<P>) -> String {
         }
         out += &format!("  {} {left}{gap}{right}\n", rank + 1);
     }
-    let letters: String = File::ALL
-        .iter()
-        .map(|file| format!("{:>width$}", file.char()))
-        .collect();
-    out + "     a b c d e f g h      " + &letters + "\n"
+    // The letters stand under the columns, laid out as the rows are.
+    let letters = |width: usize| -> String {
+        File::ALL
+            .iter()
+            .map(|file| format!("{:>width$}", file.char()))
+            .collect()
+    };
+    out + &format!("    {}{gap}{}\n", letters(2), letters(width))
 }
