@@ -3,7 +3,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use ajedrecista_tables::{MAX_MEN, Material, Table, TableError, Tablebase, Value, Variant};
+use ajedrecista_tables::{
+    MAX_MEN, MAX_MEN_WITH_PAWNS, Material, Table, TableError, Tablebase, Value, Variant,
+};
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::audit::{Audit, Outcome};
@@ -97,10 +99,15 @@ impl Strategy for Perfect {
         "perfect"
     }
 
+    /// *Choice*: at most five men, although the tables hold six without
+    /// pawns: a six-man table takes an hour and 16 GB to build, which a
+    /// game should not start.
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        Material::from_board(board)
-            .map(|_| ())
-            .map_err(|_| Refusal::Precondition(Precondition::NotInTables(board.occupied().count())))
+        let men = board.occupied().count();
+        match Material::from_board(board) {
+            Ok(_) if men <= MAX_MEN_WITH_PAWNS => Ok(()),
+            _ => Err(Refusal::Precondition(Precondition::NotInTables(men))),
+        }
     }
 
     fn start(&self, _start: &Chess) {}

@@ -109,8 +109,7 @@ pub enum Precondition {
     /// else.
     #[error("{0} plays king and rook against king only")]
     NotKrk(&'static str),
-    /// Not a position the tables hold (perfect play): more than five men,
-    /// this many.
+    /// Not a position perfect play takes: more than five men, this many.
     #[error("perfect play needs a position of 3 to 5 men, kings included (this one has {0})")]
     NotInTables(usize),
     /// Not king and queen against king (the queen program).

@@ -154,11 +154,16 @@ fn a_drawn_pawn_ending_is_refused_with_no_win() {
 #[test]
 fn six_men_are_refused_at_the_start() {
     let perfect = Perfect::new(tables());
-    let six = pos("7k/8/8/8/8/8/PPPP4/K7 w - - 0 1");
-    assert_eq!(
-        perfect.precondition(six.board()),
-        Err(Refusal::Precondition(Precondition::NotInTables(6)))
-    );
+    // Pawns, and no pawns: the tables hold the second, perfect play not.
+    for six in [
+        "7k/8/8/8/8/8/PPPP4/K7 w - - 0 1",
+        "7k/8/8/8/8/8/RRRR4/K7 w - - 0 1",
+    ] {
+        assert_eq!(
+            perfect.precondition(pos(six).board()),
+            Err(Refusal::Precondition(Precondition::NotInTables(6)))
+        );
+    }
 }
 
 /// In a game against a defence (`selfplay`), a capture that leaves White a

@@ -15,7 +15,9 @@ pub enum MaterialError {
     Syntax(String),
     #[error("each side has exactly one king")]
     ExtraKing,
-    #[error("{0} men is too many: the tables hold 3 to 5 men, kings included")]
+    #[error(
+        "{0} men is too many: the tables hold 3 to 6 men without pawns, 3 to 5 with, kings included"
+    )]
     TooManyMen(usize),
     #[error("{0} must have exactly one king")]
     KingCount(Color),

@@ -28,7 +28,7 @@ mod variant;
 pub use error::{FileError, MaterialError, TableError};
 pub use file::{MAGIC, VERSION, file_name};
 pub use index::Squares;
-pub use material::{MAX_MEN, Material};
+pub use material::{MAX_MEN, MAX_MEN_WITH_PAWNS, Material};
 pub use pawn::{PawnIndexer, PawnTable};
 pub use position::{CastlingRights, FenError, read_fen};
 pub use solve::{Progress, Subtables, build};

@@ -6,8 +6,11 @@ use shakmaty::{Bitboard, Board, ByColor, Color, Piece, Role, Square};
 
 use crate::error::MaterialError;
 
-/// The most men a table holds.
-pub const MAX_MEN: usize = 5;
+/// The most men a table holds: six without pawns.
+pub const MAX_MEN: usize = 6;
+
+/// The most men a table with pawns holds.
+pub const MAX_MEN_WITH_PAWNS: usize = 5;
 
 /// The men of an endgame, kings included.
 ///
@@ -45,10 +48,16 @@ impl Material {
             roles.sort_by_key(|&r| role_rank(r));
             men.extend(roles.into_iter().map(|role| role.of(color)));
         }
-        if men.len() > MAX_MEN {
-            return Err(MaterialError::TooManyMen(men.len()));
+        let material = Material { men };
+        let most = if material.has_pawns() {
+            MAX_MEN_WITH_PAWNS
+        } else {
+            MAX_MEN
+        };
+        if material.len() > most {
+            return Err(MaterialError::TooManyMen(material.len()));
         }
-        Ok(Material { men })
+        Ok(material)
     }
 
     /// The material of a board.
@@ -181,7 +190,9 @@ impl Material {
             for white in 0..=others {
                 for w in multisets(white, 0) {
                     for b in multisets(others - white, 0) {
-                        let material = Material::new(&w, &b).expect("at most five men");
+                        let Ok(material) = Material::new(&w, &b) else {
+                            continue; // six men with pawns
+                        };
                         if material.canonical() == material {
                             every.push(material);
                         }
@@ -328,8 +339,29 @@ mod tests {
 
     #[test]
     fn rejects_bad_material() {
-        for bad in ["KQK", "QvK", "KPPPvKP", "KQRBvKN", "KXvK", "KvKK", ""] {
+        for bad in ["KQK", "QvK", "KQRBNvKN", "KXvK", "KvKK", ""] {
             assert!(bad.parse::<Material>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn six_men_without_pawns_only() {
+        for six in ["KRRvKRN", "KQRBvKN", "KQQQQvK"] {
+            assert_eq!(six.parse::<Material>().map(|m| m.len()), Ok(6), "{six}");
+        }
+        for six in ["KPPPvKP", "KRRvKRP", "KPPPPvK"] {
+            assert_eq!(
+                six.parse::<Material>(),
+                Err(MaterialError::TooManyMen(6)),
+                "{six}"
+            );
+        }
+        // `every` lists six-man tables without pawns only.
+        let six: Vec<Material> = Material::every(6)
+            .into_iter()
+            .filter(|m| m.len() == 6)
+            .collect();
+        assert!(!six.is_empty());
+        assert!(six.iter().all(|m| !m.has_pawns()));
     }
 }

@@ -172,6 +172,13 @@ impl Table {
         }
     }
 
+    /// How many numbers a side to move has in the table of `material` in
+    /// `variant`: a build holds one byte each for both sides, and so does
+    /// a table read whole.
+    pub fn numbers_per_side(material: &Material, variant: Variant) -> usize {
+        Numbering::new(material, variant).size()
+    }
+
     pub fn material(&self) -> &Material {
         &self.material
     }
@@ -251,5 +258,38 @@ impl Table {
     pub fn fen(&self, index: usize, turn: Color) -> Option<String> {
         self.position(index, turn)
             .map(|pos| Fen::from_position(&pos, EnPassantMode::Legal).to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Six men without pawns are numbered like five: 462 king pairs times
+    /// 64 a man, each placement's number decoding to a placement of the
+    /// same number.
+    #[test]
+    fn six_men_are_numbered() {
+        let material: Material = "KRRvKRN".parse().unwrap();
+        let numbering = Numbering::new(&material, Variant::Standard);
+        assert_eq!(numbering.size(), 462 * 64usize.pow(4));
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut numbered = 0;
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let squares: Vec<Square> = (0..6)
+                .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
+                .collect();
+            let Some(index) = numbering.encode(&squares) else {
+                continue;
+            };
+            assert!(index < numbering.size());
+            let back = numbering.decode(index).expect("a number decodes");
+            assert_eq!(numbering.encode(&back[..6]), Some(index));
+            numbered += 1;
+        }
+        assert!(numbered > 80_000, "{numbered}");
     }
 }

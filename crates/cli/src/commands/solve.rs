@@ -31,7 +31,8 @@ use crate::tables_args::TablesArgs;
 #[derive(clap::Args)]
 pub struct Args {
     /// Material, white first: KQvK, KRvK, KBNvK, KQvKR, KQRvKR, KPvK,
-    /// KQvKP... (3 to 5 men; a material with pawns and its colour-flipped
+    /// KQvKP... (3 to 5 men, or 6 without pawns: a six-man table takes
+    /// about 16 GB of memory; a material with pawns and its colour-flipped
     /// twin share one table, shown under the twin with more or stronger
     /// white men)
     #[arg(required_unless_present = "all")]
@@ -110,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .expect("clap requires a material without --all")
         .parse()?;
     if material.len() < 3 {
-        anyhow::bail!("{material}: a table needs 3 to 5 men");
+        anyhow::bail!("{material}: a table needs 3 men at least");
     }
     let tb = args.tables.open();
     if material.has_pawns() {
@@ -132,6 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> anyhow::Result<()> {
+    enough_memory(material, variant, 1)?;
     let start = Instant::now();
     let table = tb.table(material, variant)?;
     let summary = summarize(&table);
@@ -152,6 +154,33 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> any
         print_one(&out)?;
     }
     Ok(())
+}
+
+/// Refuses `tables` tables whose bytes (one a position, both sides to move) would
+/// not fit in the memory available now, rather than be killed by the
+/// system hours into a six-man build. Where the memory available is not
+/// known (no /proc/meminfo), it lets the build try.
+fn enough_memory(material: &Material, variant: Variant, tables: u64) -> anyhow::Result<()> {
+    let needed = tables * 2 * Table::numbers_per_side(material, variant) as u64;
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| memory_available(&info));
+    match available {
+        Some(available) if available < needed => anyhow::bail!(
+            "{material}: its tables need {:.1} GB of memory (a byte a position, both sides \
+             to move), and {:.1} GB are available",
+            needed as f64 / 1e9,
+            available as f64 / 1e9
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// `MemAvailable` of /proc/meminfo, in bytes.
+fn memory_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// A table with pawns, shown under its canonical material.
@@ -387,6 +416,8 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
 }
 
 fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
+    // The 64 tables stay in memory together.
+    enough_memory(material, Variant::FixedKing(Square::A1), 64)?;
     let start = Instant::now();
     let mut squares = Vec::new();
     for sq in Square::ALL {
@@ -473,4 +504,17 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_available;
+
+    #[test]
+    fn reads_the_memory_available() {
+        let meminfo = "MemTotal:       24551004 kB\nMemFree:        12000000 kB\nMemAvailable:   21000000 kB\n";
+        assert_eq!(memory_available(meminfo), Some(21_000_000 * 1024));
+        assert_eq!(memory_available("MemTotal: 1 kB\n"), None);
+        assert_eq!(memory_available("MemAvailable: lots\n"), None);
+    }
 }
