@@ -47,6 +47,11 @@ impl Indexer {
         }
     }
 
+    /// Number of men.
+    pub fn men(&self) -> usize {
+        self.men
+    }
+
     /// Number of men after the kings.
     fn others(&self) -> usize {
         self.men - 2
@@ -117,6 +122,23 @@ impl Indexer {
             }
         }
         Some(squares)
+    }
+
+    /// The placement of the 64 numbers from `start` (a multiple of 64),
+    /// which differ only in the last man's square (set to a1 here), when
+    /// every one of them is canonical; `None` when both kings stand on the
+    /// diagonal, where each number must be decoded on its own.
+    #[inline]
+    pub fn decode_run(&self, start: usize) -> Option<Squares> {
+        debug_assert_eq!(start % 64, 0);
+        if self.fixed_king.is_none()
+            && self
+                .pairs
+                .is_diagonal((start >> (6 * self.others())) as u16)
+        {
+            return None;
+        }
+        self.decode(start)
     }
 
     /// The first man whose move changes only its own digit of `index`:
@@ -236,6 +258,26 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_run_decodes_as_its_numbers() {
+        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
+            let ix = Indexer::new(4, variant);
+            let mut runs = 0;
+            for start in (0..ix.size()).step_by(64 * 61) {
+                let Some(run) = ix.decode_run(start) else {
+                    continue;
+                };
+                runs += 1;
+                for s in Square::ALL {
+                    let mut placement = run;
+                    placement[3] = s;
+                    assert_eq!(ix.decode(start + usize::from(s)), Some(placement));
+                }
+            }
+            assert!(runs > 0);
         }
     }
 

@@ -225,6 +225,20 @@ pub(crate) trait Layout: Sync {
     /// promotion or a double step an en passant capture answers).
     fn look(&self, squares: &Squares, turn: Color) -> Look;
 
+    /// Calls `f(offset, placement)` for the numbers `start..start + len`
+    /// in order (`start` a multiple of 64): the placement of the number
+    /// and its [`Layout::look`], `None` for a number that stands for no
+    /// placement of its own.
+    fn looks(
+        &self,
+        start: usize,
+        len: usize,
+        turn: Color,
+        f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        look_each(self, start, 0..len, turn, f);
+    }
+
     /// Whether `turn` may have a move that leaves the table.
     fn may_exit(&self, squares: &Squares, turn: Color) -> bool;
 
@@ -260,6 +274,23 @@ pub(crate) trait Layout: Sync {
         turn: Color,
         f: impl FnMut(Option<usize>, Option<Value>) -> bool,
     ) -> bool;
+}
+
+/// [`Layout::looks`] one number at a time, for the `offsets` of the numbers
+/// from `start`.
+fn look_each<L: Layout + ?Sized>(
+    layout: &L,
+    start: usize,
+    offsets: std::ops::Range<usize>,
+    turn: Color,
+    mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+) {
+    for i in offsets {
+        match layout.decode(start + i) {
+            Some(squares) => f(i, Some((&squares, layout.look(&squares, turn)))),
+            None => f(i, None),
+        }
+    }
 }
 
 /// The layout of pawnless material: the king-pair index, the pieces' moves,
@@ -303,6 +334,32 @@ impl Layout for Pieces<'_> {
     #[inline(always)]
     fn look(&self, squares: &Squares, turn: Color) -> Look {
         self.rules.look(squares, turn)
+    }
+
+    /// A run of 64 numbers is decoded once and its looks computed together
+    /// (see [`Rules::look_run`]), unless both kings stand on the diagonal.
+    fn looks(
+        &self,
+        start: usize,
+        len: usize,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        let last = self.indexer.men() - 1;
+        if last < 2 {
+            // Two kings alone: the last digit is a king's.
+            return look_each(self, start, 0..len, turn, f);
+        }
+        for run in (0..len).step_by(64) {
+            match self.indexer.decode_run(start + run) {
+                Some(squares) if len - run >= 64 => {
+                    self.rules.look_run(&squares, turn, |placement, look| {
+                        f(run + usize::from(placement[last]), Some((placement, look)));
+                    });
+                }
+                _ => look_each(self, start, run..len.min(run + 64), turn, &mut f),
+            }
+        }
     }
 
     #[inline(always)]
@@ -423,11 +480,15 @@ impl<L: Layout> Engine<L> {
 
     /// The first byte of a number: illegal, settled by its exits or its
     /// lack of moves, safe from loss by a drawing exit, or undecided.
-    fn first_byte(&self, index: usize, turn: Color) -> Result<u8, ()> {
-        let Some(squares) = self.layout.decode(index) else {
+    fn first_byte(
+        &self,
+        index: usize,
+        placement: Option<(&Squares, Look)>,
+        turn: Color,
+    ) -> Result<u8, ()> {
+        let Some((squares, look)) = placement else {
             return Ok(ILLEGAL);
         };
-        let look = self.layout.look(&squares, turn);
         if !look.legal {
             return Ok(ILLEGAL);
         }
@@ -437,13 +498,13 @@ impl<L: Layout> Engine<L> {
             // children.
             return Ok(UNDECIDED);
         }
-        let exits = self.layout.exits(&squares, turn);
+        let exits = self.layout.exits(squares, turn);
         match exits.win {
             // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
-            None if self.layout.has_inside_move(&squares, turn) => {
-                self.note_en_passant_wins(index, &squares, turn)?;
+            None if self.layout.has_inside_move(squares, turn) => {
+                self.note_en_passant_wins(index, squares, turn)?;
                 Ok(UNDECIDED)
             }
             // Every move leaves the table and loses.
@@ -491,12 +552,19 @@ impl<L: Layout> Engine<L> {
             .zip(&self.written[turn])
             .enumerate()
             .try_for_each(|(b, (block, written))| {
-                for (i, byte) in block.iter_mut().enumerate() {
-                    *byte = self.first_byte(b * BLOCK + i, turn)?;
-                    written.add(*byte);
-                }
+                let mut result = Ok(());
+                self.layout
+                    .looks(b * BLOCK, block.len(), turn, |i, placement| {
+                        let byte = self.first_byte(b * BLOCK + i, placement, turn);
+                        let byte = byte.unwrap_or_else(|()| {
+                            result = Err(());
+                            ILLEGAL
+                        });
+                        block[i] = byte;
+                        written.add(byte);
+                    });
                 progress(block.len() as u64);
-                Ok(())
+                result
             })
     }
 
