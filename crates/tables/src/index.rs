@@ -196,6 +196,42 @@ impl Indexer {
         self.encode(&after[..self.men])
     }
 
+    /// For a run decoded by [`Indexer::decode_run`] (its first number
+    /// `run`, placement `squares`): the first number of the run reached
+    /// when man `man` (not the last) moves to `to`, when the last man keeps
+    /// its digit, so that the number of each placement of the run plus the
+    /// last man's square is the number of its child. `None` when that does
+    /// not hold (a king move that changes the symmetry or reaches the
+    /// diagonal), when the kings would touch, or for a fixed king.
+    #[inline(always)]
+    pub fn moved_run(
+        &self,
+        run: usize,
+        first_digit_man: usize,
+        squares: &Squares,
+        man: usize,
+        to: Square,
+    ) -> Option<usize> {
+        debug_assert!(man < self.men - 1 && first_digit_man < MAX_MEN);
+        if man >= first_digit_man {
+            let shift = 6 * (self.men - 1 - man);
+            return Some(run & !(63 << shift) | usize::from(to) << shift);
+        }
+        if self.fixed_king.is_some() {
+            // The fixed king does not move.
+            return None;
+        }
+        let (wk, bk) = if man == 0 {
+            (to, squares[1])
+        } else {
+            (squares[0], to)
+        };
+        let (pair, sym) = self.pairs.lookup(wk, bk)?;
+        let rest = 6 * self.others();
+        (sym == Symmetry::IDENTITY && !self.pairs.is_diagonal(pair))
+            .then(|| usize::from(pair) << rest | run & ((1 << rest) - 1))
+    }
+
     /// How many placements of the board the number stands for.
     pub fn weight(&self, index: usize) -> u64 {
         let Some(squares) = self.decode(index) else {
@@ -278,6 +314,39 @@ mod tests {
                 }
             }
             assert!(runs > 0);
+        }
+    }
+
+    #[test]
+    fn a_moved_run_gives_the_moved_numbers_of_its_placements() {
+        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
+            let ix = Indexer::new(4, variant);
+            let mut moved = 0;
+            for run in (0..ix.size()).step_by(64 * 29) {
+                let Some(squares) = ix.decode_run(run) else {
+                    continue;
+                };
+                let first_digit_man = ix.first_digit_man(run);
+                for man in 0..3 {
+                    for to in Square::ALL {
+                        let Some(child) = ix.moved_run(run, first_digit_man, &squares, man, to)
+                        else {
+                            continue;
+                        };
+                        moved += 1;
+                        for s in Square::ALL {
+                            let mut after = squares;
+                            after[3] = s;
+                            after[man] = to;
+                            if after[..3].contains(&s) {
+                                continue;
+                            }
+                            assert_eq!(ix.encode(&after[..4]), Some(child + usize::from(s)));
+                        }
+                    }
+                }
+            }
+            assert!(moved > 0);
         }
     }
 

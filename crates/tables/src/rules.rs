@@ -79,7 +79,7 @@ impl Rules {
 
     /// The men of `color` that move where they attack.
     #[inline(always)]
-    fn steppers(&self, color: Color) -> &[usize] {
+    pub fn steppers(&self, color: Color) -> &[usize] {
         let (list, len) = &self.steppers[color];
         &list[..*len]
     }
@@ -87,7 +87,7 @@ impl Rules {
     /// The squares man `i` attacks from `from`. A direct call per role: the
     /// generic `attacks::attacks` costs a fifth of a build.
     #[inline(always)]
-    fn attacks(&self, i: usize, from: Square, occupied: Bitboard) -> Bitboard {
+    pub fn attacks(&self, i: usize, from: Square, occupied: Bitboard) -> Bitboard {
         match self.men[i].role {
             Role::King => attacks::king_attacks(from),
             Role::Queen => attacks::queen_attacks(from, occupied),

@@ -32,7 +32,7 @@ use std::{
 };
 
 use rayon::prelude::*;
-use shakmaty::{ByColor, Color};
+use shakmaty::{Bitboard, ByColor, Color, Role, attacks};
 
 use crate::{
     error::TableError,
@@ -194,6 +194,47 @@ fn equal_mask(chunk: &[u8], byte: u8) -> u64 {
         .fold(0u64, |mask, (i, &b)| mask | u64::from(b == byte) << i)
 }
 
+/// One bit for every byte of `line` (64 bytes of the opponent's side)
+/// whose position is not refuted in step 3: not illegal, not won by the
+/// opponent within `won_by` (an even byte, wins have odd plies), not
+/// [`DEEP`] (which is looked up in the overflow map).
+#[inline(always)]
+fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_loadu_si128,
+            _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+        };
+        // SAFETY: four unaligned loads of 16 bytes inside a 64-byte array.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            let one = _mm_set1_epi8(1);
+            let won_by = _mm_set1_epi8(won_by as i8);
+            let illegal = _mm_set1_epi8(ILLEGAL as i8);
+            let deep = _mm_set1_epi8(DEEP as i8);
+            let ptr = line.as_ptr() as *const __m128i;
+            (0..4).fold(0u64, |mask, q| {
+                let b = _mm_loadu_si128(ptr.add(q));
+                let even = _mm_cmpeq_epi8(_mm_and_si128(b, one), zero);
+                let within = _mm_cmpeq_epi8(_mm_max_epu8(b, won_by), won_by);
+                let won = _mm_andnot_si128(_mm_cmpeq_epi8(b, zero), _mm_and_si128(even, within));
+                let refuted = _mm_or_si128(
+                    won,
+                    _mm_or_si128(_mm_cmpeq_epi8(b, illegal), _mm_cmpeq_epi8(b, deep)),
+                );
+                let refuted = _mm_movemask_epi8(refuted) as u16;
+                mask | u64::from(!refuted) << (16 * q)
+            })
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    line.iter().enumerate().fold(0u64, |mask, (i, &b)| {
+        let refuted = b == ILLEGAL || b == DEEP || (b != UNDECIDED && b % 2 == 0 && b <= won_by);
+        mask | u64::from(!refuted) << i
+    })
+}
+
 /// Calls `f(offset)` for every byte of `block` equal to `byte`.
 #[inline]
 fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
@@ -237,6 +278,24 @@ pub(crate) trait Layout: Sync {
         f: impl FnMut(usize, Option<(&Squares, Look)>),
     ) {
         look_each(self, start, 0..len, turn, f);
+    }
+
+    /// Step 3 on a whole run: `candidates` marks the candidates among the
+    /// 64 numbers from `run` (a multiple of 64; bit i for number run + i),
+    /// `turn` to move. Returns those that may still be lost: a candidate
+    /// may be dropped only when it has a move inside the table to a
+    /// position that is not refuted. `unrefuted(line)` gives the numbers
+    /// line + j (line a multiple of 64) of the opponent's positions known
+    /// not to be refuted, bit j for each. By default nothing is dropped.
+    fn drop_refuters(
+        &self,
+        run: usize,
+        turn: Color,
+        candidates: u64,
+        unrefuted: impl Fn(usize) -> u64,
+    ) -> u64 {
+        let _ = (run, turn, unrefuted);
+        candidates
     }
 
     /// Whether `turn` may have a move that leaves the table.
@@ -360,6 +419,79 @@ impl Layout for Pieces<'_> {
                 _ => look_each(self, start, run..len.min(run + 64), turn, &mut f),
             }
         }
+    }
+
+    /// The run's moves are walked once for all its candidates: a move of
+    /// the last man reaches the opponent's positions of the run's own line
+    /// (bit j: the last man on square j), and a move of another man (a
+    /// king's too, when it keeps the symmetry) reaches the line of another
+    /// run, in which bit s is the child of the candidate with the last man
+    /// on s. A candidate is dropped when a move open to it (not blocked by
+    /// its last man) leads to a position not refuted. What a run cannot
+    /// settle this way (kings on the diagonal, king moves that change the
+    /// symmetry) is left to the walk of each candidate's moves.
+    fn drop_refuters(
+        &self,
+        run: usize,
+        turn: Color,
+        candidates: u64,
+        unrefuted: impl Fn(usize) -> u64,
+    ) -> u64 {
+        let last = self.indexer.men() - 1;
+        if last < 2 {
+            return candidates;
+        }
+        let Some(squares) = self.indexer.decode_run(run) else {
+            return candidates;
+        };
+        let first_digit_man = self.indexer.first_digit_man(run);
+        let others = squares[..last]
+            .iter()
+            .fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        let mut alive = Bitboard(candidates);
+        for &man in self.rules.steppers(turn) {
+            if alive.is_empty() {
+                break;
+            }
+            if man == last {
+                let open = Bitboard(unrefuted(run));
+                for s in alive {
+                    let occupied = others | s;
+                    if self
+                        .rules
+                        .attacks(last, s, occupied)
+                        .intersects(open & !occupied)
+                    {
+                        alive.discard(s);
+                    }
+                }
+                continue;
+            }
+            let from = squares[man];
+            let slider = matches!(
+                self.rules.man(man).role,
+                Role::Queen | Role::Rook | Role::Bishop
+            );
+            for to in self.rules.attacks(man, from, others) & !others {
+                let Some(child) = self
+                    .indexer
+                    .moved_run(run, first_digit_man, &squares, man, to)
+                else {
+                    continue;
+                };
+                // The last man on the way or on the square blocks the move.
+                let blocked = if slider {
+                    attacks::between(from, to) | to
+                } else {
+                    Bitboard::from(to)
+                };
+                alive &= !(Bitboard(unrefuted(child)) & !blocked);
+                if alive.is_empty() {
+                    break;
+                }
+            }
+        }
+        alive.0
     }
 
     #[inline(always)]
@@ -762,44 +894,87 @@ impl<L: Layout> Engine<L> {
             .filter(|(_, (_, written))| written.has(CANDIDATE))
             .try_for_each(|(b, (block, written))| {
                 written.remove(CANDIDATE);
-                let mut found = Vec::new();
-                for_each_equal(block, CANDIDATE, |i| found.push(i));
-                for i in found {
-                    let index = b * BLOCK + i;
-                    let squares = self.layout.decode(index).expect("a legal number");
-                    // A move that leaves the king in check leads to an
-                    // illegal number (or to none, when the kings touch).
-                    let lost = self.layout.inside_moves_while(
-                        index,
-                        &squares,
-                        turn,
-                        |child, en_passant| {
-                            child.is_none_or(|child| {
-                                let b = children[child];
-                                b == ILLEGAL
-                                    || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
-                                    || (deep_children && b == DEEP && {
-                                        let p = self.deep_plies(!turn, child);
-                                        p % 2 == 1 && p <= plies
-                                    })
-                            }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
-                        },
-                    );
-                    block[i] = if lost {
-                        let loss = if self.layout.may_exit(&squares, turn) {
-                            self.layout.exits(&squares, turn).loss
-                        } else {
-                            0
-                        };
-                        let byte = self.decisive(turn, index, loss.max(plies + 1))?;
-                        written.add(byte);
-                        byte
+                let unrefuted = |line: usize| {
+                    let line = children[line..line + 64].try_into().expect("a line");
+                    unrefuted_mask(line, won_by)
+                };
+                for run in (0..block.len()).step_by(64) {
+                    let end = block.len().min(run + 64);
+                    let candidates = equal_mask(&block[run..end], CANDIDATE);
+                    if candidates == 0 {
+                        continue;
+                    }
+                    let open = if deep_children || end - run < 64 {
+                        candidates
                     } else {
-                        UNDECIDED
+                        self.layout
+                            .drop_refuters(b * BLOCK + run, turn, candidates, unrefuted)
                     };
+                    let mut dropped = candidates & !open;
+                    while dropped != 0 {
+                        block[run + dropped.trailing_zeros() as usize] = UNDECIDED;
+                        dropped &= dropped - 1;
+                    }
+                    let mut open = open;
+                    while open != 0 {
+                        let i = run + open.trailing_zeros() as usize;
+                        open &= open - 1;
+                        self.verify_one(
+                            turn,
+                            b * BLOCK + i,
+                            &mut block[i],
+                            written,
+                            children,
+                            plies,
+                        )?;
+                    }
                 }
                 Ok(())
             })
+    }
+
+    /// Step 3 for one candidate, number `index` whose byte is `byte`: every
+    /// quiet move is looked at.
+    fn verify_one(
+        &self,
+        turn: Color,
+        index: usize,
+        byte: &mut u8,
+        written: &Written,
+        children: &[u8],
+        plies: u16,
+    ) -> Result<(), ()> {
+        let won_by = encode_plies(plies.min(self.limit));
+        let deep_children = plies > self.limit;
+        let squares = self.layout.decode(index).expect("a legal number");
+        // A move that leaves the king in check leads to an illegal number
+        // (or to none, when the kings touch).
+        let lost = self
+            .layout
+            .inside_moves_while(index, &squares, turn, |child, en_passant| {
+                child.is_none_or(|child| {
+                    let b = children[child];
+                    b == ILLEGAL
+                        || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
+                        || (deep_children && b == DEEP && {
+                            let p = self.deep_plies(!turn, child);
+                            p % 2 == 1 && p <= plies
+                        })
+                }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
+            });
+        *byte = if lost {
+            let loss = if self.layout.may_exit(&squares, turn) {
+                self.layout.exits(&squares, turn).loss
+            } else {
+                0
+            };
+            let byte = self.decisive(turn, index, loss.max(plies + 1))?;
+            written.add(byte);
+            byte
+        } else {
+            UNDECIDED
+        };
+        Ok(())
     }
 }
 
@@ -1023,6 +1198,26 @@ mod tests {
                     mask >> len.min(63),
                     u64::from(len == 64 && chunk[63] == byte)
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn unrefuted_masks_mark_exactly_the_positions_not_refuted() {
+        let line: [u8; 64] = std::array::from_fn(|i| match i % 8 {
+            0 => UNDECIDED,
+            1 => ILLEGAL,
+            2 => DEEP,
+            3 => SAFE,
+            4 => CANDIDATE,
+            _ => (i * 5 % 40) as u8,
+        });
+        for won_by in [2, 11, 20, 251] {
+            let mask = unrefuted_mask(&line, won_by);
+            for (i, &b) in line.iter().enumerate() {
+                let refuted =
+                    b == ILLEGAL || b == DEEP || (b != UNDECIDED && b % 2 == 0 && b <= won_by);
+                assert_eq!(mask >> i & 1 == 1, !refuted, "{b} {won_by}");
             }
         }
     }
