@@ -235,18 +235,6 @@ fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
     })
 }
 
-/// Calls `f(offset)` for every byte of `block` equal to `byte`.
-#[inline]
-fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
-    for (c, chunk) in block.chunks(64).enumerate() {
-        let mut mask = equal_mask(chunk, byte);
-        while mask != 0 {
-            f(c * 64 + mask.trailing_zeros() as usize);
-            mask &= mask - 1;
-        }
-    }
-}
-
 /// What the engine needs to know of a table: its numbers, the moves inside
 /// it and their retractions, and the values of the moves that leave it.
 pub(crate) trait Layout: Sync {
@@ -321,6 +309,18 @@ pub(crate) trait Layout: Sync {
         f: impl FnMut(usize, Option<Value>),
     );
 
+    /// [`Layout::retractions`] of the numbers `run + i` for each bit i of
+    /// `positions` (`run` a multiple of 64), in any order.
+    fn run_retractions(
+        &self,
+        run: usize,
+        positions: u64,
+        turn: Color,
+        f: impl FnMut(usize, Option<Value>),
+    ) {
+        retractions_each(self, run, positions, turn, f);
+    }
+
     /// Calls `f(child, en_passant)` for the moves of `turn` inside the
     /// table, legal or not (`child` is `None`, or a number whose byte is
     /// illegal, when the move leaves `turn`'s king in check), until it
@@ -349,6 +349,21 @@ fn look_each<L: Layout + ?Sized>(
             Some(squares) => f(i, Some((&squares, layout.look(&squares, turn)))),
             None => f(i, None),
         }
+    }
+}
+
+/// [`Layout::run_retractions`] one number at a time.
+fn retractions_each<L: Layout + ?Sized>(
+    layout: &L,
+    run: usize,
+    positions: u64,
+    turn: Color,
+    mut f: impl FnMut(usize, Option<Value>),
+) {
+    for i in Bitboard(positions) {
+        let index = run + usize::from(i);
+        let squares = layout.decode(index).expect("a legal number");
+        layout.retractions(index, &squares, turn, &mut f);
     }
 }
 
@@ -534,6 +549,80 @@ impl Layout for Pieces<'_> {
         });
     }
 
+    /// The run is decoded once and each man's retractions generated once
+    /// for all its positions, as in [`Pieces::drop_refuters`]: a
+    /// retraction that keeps the last man's digit gives the parents of all
+    /// the positions it is open to at once, in one line of the other side.
+    fn run_retractions(
+        &self,
+        run: usize,
+        positions: u64,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<Value>),
+    ) {
+        let last = self.indexer.men() - 1;
+        let run_squares = if last < 2 {
+            None
+        } else {
+            self.indexer.decode_run(run)
+        };
+        let Some(squares) = run_squares else {
+            return retractions_each(self, run, positions, turn, f);
+        };
+        let first_digit_man = self.indexer.first_digit_man(run);
+        let others = squares[..last]
+            .iter()
+            .fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        let positions = Bitboard(positions);
+        for &man in self.rules.steppers(!turn) {
+            if man == last {
+                for s in positions {
+                    let occupied = others | s;
+                    for from in self.rules.attacks(last, s, occupied) & !occupied {
+                        f(run + usize::from(from), None);
+                    }
+                }
+                continue;
+            }
+            let to = squares[man];
+            let slider = matches!(
+                self.rules.man(man).role,
+                Role::Queen | Role::Rook | Role::Bishop
+            );
+            for from in self.rules.attacks(man, to, others) & !others {
+                let blocked = if slider {
+                    attacks::between(to, from) | from
+                } else {
+                    Bitboard::from(from)
+                };
+                let open = positions & !blocked;
+                match self
+                    .indexer
+                    .moved_run(run, first_digit_man, &squares, man, from)
+                {
+                    Some(parents) => {
+                        for s in open {
+                            f(parents + usize::from(s), None);
+                        }
+                    }
+                    None => {
+                        for s in open {
+                            let mut placement = squares;
+                            placement[last] = s;
+                            let index = run + usize::from(s);
+                            let parent =
+                                self.indexer
+                                    .moved(index, first_digit_man, &placement, man, from);
+                            if let Some(parent) = parent {
+                                f(parent, None);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[inline(always)]
     fn inside_moves_while(
         &self,
@@ -700,10 +789,23 @@ impl<L: Layout> Engine<L> {
             })
     }
 
-    /// Calls `f` with every number of `bytes` (one side to move) whose
-    /// value is `plies` from mate, in parallel; returns how many there
-    /// were. Past the limit they are taken from the overflow map.
-    fn scan(&self, turn: Color, bytes: &[u8], plies: u16, f: impl Fn(usize) + Sync) -> u64 {
+    /// Calls `f(parent, slot, en_passant)` for the number and byte of
+    /// every position before a move of `!turn` inside the table that led to
+    /// a number of `bytes` (`turn` to move) whose value is `plies` from
+    /// mate (`en_passant` as in [`Layout::retractions`]), in parallel;
+    /// returns how many such numbers there were. Past the limit they are
+    /// taken from the overflow map. The numbers are retracted a run of 64
+    /// at a time ([`Layout::run_retractions`]), and the bytes of a run's
+    /// parents are all asked for before the first is visited: most of
+    /// them are cache misses, and this way they overlap.
+    fn retract(
+        &self,
+        turn: Color,
+        bytes: &[u8],
+        plies: u16,
+        slots: &[AtomicU8],
+        f: impl Fn(usize, &AtomicU8, Option<Value>) + Sync,
+    ) -> u64 {
         if plies > self.limit {
             let found: Vec<usize> = self.deep[turn]
                 .lock()
@@ -712,7 +814,9 @@ impl<L: Layout> Engine<L> {
                 .filter(|&(&index, &p)| p == plies && bytes[index] == DEEP)
                 .map(|(&index, _)| index)
                 .collect();
-            found.par_iter().for_each(|&index| f(index));
+            found
+                .par_iter()
+                .for_each(|&index| self.parents(index, turn, slots, &f));
             return found.len() as u64;
         }
         let byte = encode_plies(plies);
@@ -721,12 +825,33 @@ impl<L: Layout> Engine<L> {
             .zip(&self.written[turn])
             .enumerate()
             .filter(|(_, (_, written))| written.has(byte))
-            .map(|(b, (block, _))| {
+            .map_init(Vec::new, |fetched, (b, (block, _))| {
                 let mut found = 0;
-                for_each_equal(block, byte, |i| {
-                    found += 1;
-                    f(b * BLOCK + i);
-                });
+                for run in (0..block.len()).step_by(64) {
+                    let end = block.len().min(run + 64);
+                    let positions = equal_mask(&block[run..end], byte);
+                    if positions == 0 {
+                        continue;
+                    }
+                    found += u64::from(positions.count_ones());
+                    fetched.clear();
+                    self.layout.run_retractions(
+                        b * BLOCK + run,
+                        positions,
+                        turn,
+                        |parent, en_passant| match en_passant {
+                            None => {
+                                prefetch(&slots[parent]);
+                                fetched.push(parent);
+                            }
+                            // Rare: taken at once.
+                            Some(value) => f(parent, &slots[parent], Some(value)),
+                        },
+                    );
+                    for &parent in fetched.iter() {
+                        f(parent, &slots[parent], None);
+                    }
+                }
                 found
             })
             .sum()
@@ -743,7 +868,7 @@ impl<L: Layout> Engine<L> {
         index: usize,
         turn: Color,
         slots: &[AtomicU8],
-        mut f: impl FnMut(usize, &AtomicU8, Option<Value>),
+        f: &impl Fn(usize, &AtomicU8, Option<Value>),
     ) {
         let squares = self.layout.decode(index).expect("a legal number");
         let mut found = [0usize; 128];
@@ -771,44 +896,42 @@ impl<L: Layout> Engine<L> {
     fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.scan(turn, lost, plies, |index| {
-            self.parents(index, turn, parents, |parent, slot, en_passant| {
-                // After a double step the child is worth the better for
-                // its mover of the table's loss and the en passant
-                // captures: a slower loss makes a slower win here, a draw
-                // or a win none.
-                let win = match en_passant {
-                    None => plies + 1,
-                    Some(Value::Loss(p)) => {
-                        let win = p.max(plies) + 1;
-                        // Makes the plies loop reach a slower win; beyond
-                        // the overflow the build fails after this step.
-                        if self.note_depth(win).is_err() {
-                            self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
-                            return;
-                        }
-                        win
-                    }
-                    Some(_) => return,
-                };
-                if win <= self.limit {
-                    let win = encode_plies(win);
-                    let old = slot.load(Ordering::Relaxed);
-                    // A stored win (even byte) may be a slower capture win.
-                    if old == UNDECIDED
-                        || old == SAFE
-                        || (old.is_multiple_of(2) && win < old && old < DEEP)
-                    {
-                        slot.store(win, Ordering::Relaxed);
-                        written[parent / BLOCK].add(win);
+        self.retract(turn, lost, plies, parents, |parent, slot, en_passant| {
+            // After a double step the child is worth the better for
+            // its mover of the table's loss and the en passant
+            // captures: a slower loss makes a slower win here, a draw
+            // or a win none.
+            let win = match en_passant {
+                None => plies + 1,
+                Some(Value::Loss(p)) => {
+                    let win = p.max(plies) + 1;
+                    // Makes the plies loop reach a slower win; beyond
+                    // the overflow the build fails after this step.
+                    if self.note_depth(win).is_err() {
+                        self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
                         return;
                     }
-                    if old != DEEP {
-                        return;
-                    }
+                    win
                 }
-                self.deep_win(!turn, parent, slot, win);
-            });
+                Some(_) => return,
+            };
+            if win <= self.limit {
+                let win = encode_plies(win);
+                let old = slot.load(Ordering::Relaxed);
+                // A stored win (even byte) may be a slower capture win.
+                if old == UNDECIDED
+                    || old == SAFE
+                    || (old.is_multiple_of(2) && win < old && old < DEEP)
+                {
+                    slot.store(win, Ordering::Relaxed);
+                    written[parent / BLOCK].add(win);
+                    return;
+                }
+                if old != DEEP {
+                    return;
+                }
+            }
+            self.deep_win(!turn, parent, slot, win);
         })
     }
 
@@ -849,13 +972,11 @@ impl<L: Layout> Engine<L> {
     fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.scan(turn, won, plies, |index| {
-            self.parents(index, turn, parents, |parent, slot, _| {
-                if slot.load(Ordering::Relaxed) == UNDECIDED {
-                    slot.store(CANDIDATE, Ordering::Relaxed);
-                    written[parent / BLOCK].add(CANDIDATE);
-                }
-            });
+        self.retract(turn, won, plies, parents, |parent, slot, _| {
+            if slot.load(Ordering::Relaxed) == UNDECIDED {
+                slot.store(CANDIDATE, Ordering::Relaxed);
+                written[parent / BLOCK].add(CANDIDATE);
+            }
         })
     }
 
