@@ -194,10 +194,16 @@ fn equal_mask(chunk: &[u8], byte: u8) -> u64 {
         .fold(0u64, |mask, (i, &b)| mask | u64::from(b == byte) << i)
 }
 
+/// Whether an opponent's position of byte `b` refutes a move in step 3 at
+/// a ply within the overflow's limit: illegal, or won by the opponent
+/// within `won_by` (an even byte: wins have odd plies).
+#[inline(always)]
+fn refutes(b: u8, won_by: u8) -> bool {
+    b == ILLEGAL || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
+}
+
 /// One bit for every byte of `line` (64 bytes of the opponent's side)
-/// whose position is not refuted in step 3: not illegal, not won by the
-/// opponent within `won_by` (an even byte, wins have odd plies), not
-/// [`DEEP`] (which is looked up in the overflow map).
+/// that does not refute a move (see [`refutes`]).
 #[inline(always)]
 fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
@@ -212,17 +218,13 @@ fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
             let one = _mm_set1_epi8(1);
             let won_by = _mm_set1_epi8(won_by as i8);
             let illegal = _mm_set1_epi8(ILLEGAL as i8);
-            let deep = _mm_set1_epi8(DEEP as i8);
             let ptr = line.as_ptr() as *const __m128i;
             (0..4).fold(0u64, |mask, q| {
                 let b = _mm_loadu_si128(ptr.add(q));
                 let even = _mm_cmpeq_epi8(_mm_and_si128(b, one), zero);
                 let within = _mm_cmpeq_epi8(_mm_max_epu8(b, won_by), won_by);
                 let won = _mm_andnot_si128(_mm_cmpeq_epi8(b, zero), _mm_and_si128(even, within));
-                let refuted = _mm_or_si128(
-                    won,
-                    _mm_or_si128(_mm_cmpeq_epi8(b, illegal), _mm_cmpeq_epi8(b, deep)),
-                );
+                let refuted = _mm_or_si128(won, _mm_cmpeq_epi8(b, illegal));
                 let refuted = _mm_movemask_epi8(refuted) as u16;
                 mask | u64::from(!refuted) << (16 * q)
             })
@@ -230,7 +232,7 @@ fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     line.iter().enumerate().fold(0u64, |mask, (i, &b)| {
-        let refuted = b == ILLEGAL || b == DEEP || (b != UNDECIDED && b % 2 == 0 && b <= won_by);
+        let refuted = refutes(b, won_by);
         mask | u64::from(!refuted) << i
     })
 }
@@ -270,20 +272,22 @@ pub(crate) trait Layout: Sync {
 
     /// Step 3 on a whole run: `candidates` marks the candidates among the
     /// 64 numbers from `run` (a multiple of 64; bit i for number run + i),
-    /// `turn` to move. Returns those that may still be lost: a candidate
-    /// may be dropped only when it has a move inside the table to a
-    /// position that is not refuted. `unrefuted(line)` gives the numbers
-    /// line + j (line a multiple of 64) of the opponent's positions known
-    /// not to be refuted, bit j for each. By default nothing is dropped.
-    fn drop_refuters(
+    /// `turn` to move. Returns those whose every move inside the table is
+    /// refuted, or `None` when the layout does not settle the run this way
+    /// (then each candidate's moves are walked). `unrefuted(line)` gives
+    /// the numbers line + j (line a multiple of 64) of the opponent's
+    /// positions that do not refute a move, bit j for each;
+    /// `refutes(number)` whether one such position does. By default `None`.
+    fn lost_in_run(
         &self,
         run: usize,
         turn: Color,
         candidates: u64,
         unrefuted: impl Fn(usize) -> u64,
-    ) -> u64 {
-        let _ = (run, turn, unrefuted);
-        candidates
+        refutes: impl Fn(usize) -> bool,
+    ) -> Option<u64> {
+        let _ = (run, turn, candidates, unrefuted, refutes);
+        None
     }
 
     /// Whether `turn` may have a move that leaves the table.
@@ -442,23 +446,23 @@ impl Layout for Pieces<'_> {
     /// king's too, when it keeps the symmetry) reaches the line of another
     /// run, in which bit s is the child of the candidate with the last man
     /// on s. A candidate is dropped when a move open to it (not blocked by
-    /// its last man) leads to a position not refuted. What a run cannot
-    /// settle this way (kings on the diagonal, king moves that change the
-    /// symmetry) is left to the walk of each candidate's moves.
-    fn drop_refuters(
+    /// its last man) leads to a position that does not refute it. A king
+    /// move that changes the symmetry is looked at for each candidate
+    /// still standing. Kings on the diagonal are left to the walk of each
+    /// candidate's moves.
+    fn lost_in_run(
         &self,
         run: usize,
         turn: Color,
         candidates: u64,
         unrefuted: impl Fn(usize) -> u64,
-    ) -> u64 {
+        refutes: impl Fn(usize) -> bool,
+    ) -> Option<u64> {
         let last = self.indexer.men() - 1;
         if last < 2 {
-            return candidates;
+            return None;
         }
-        let Some(squares) = self.indexer.decode_run(run) else {
-            return candidates;
-        };
+        let squares = self.indexer.decode_run(run)?;
         let first_digit_man = self.indexer.first_digit_man(run);
         let others = squares[..last]
             .iter()
@@ -488,25 +492,40 @@ impl Layout for Pieces<'_> {
                 Role::Queen | Role::Rook | Role::Bishop
             );
             for to in self.rules.attacks(man, from, others) & !others {
-                let Some(child) = self
-                    .indexer
-                    .moved_run(run, first_digit_man, &squares, man, to)
-                else {
-                    continue;
-                };
                 // The last man on the way or on the square blocks the move.
                 let blocked = if slider {
                     attacks::between(from, to) | to
                 } else {
                     Bitboard::from(to)
                 };
-                alive &= !(Bitboard(unrefuted(child)) & !blocked);
+                match self
+                    .indexer
+                    .moved_run(run, first_digit_man, &squares, man, to)
+                {
+                    Some(child) => alive &= !(Bitboard(unrefuted(child)) & !blocked),
+                    None => {
+                        for s in alive & !blocked {
+                            let mut placement = squares;
+                            placement[last] = s;
+                            let child = self.indexer.moved(
+                                run + usize::from(s),
+                                first_digit_man,
+                                &placement,
+                                man,
+                                to,
+                            );
+                            if child.is_some_and(|child| !refutes(child)) {
+                                alive.discard(s);
+                            }
+                        }
+                    }
+                }
                 if alive.is_empty() {
                     break;
                 }
             }
         }
-        alive.0
+        Some(alive.0)
     }
 
     #[inline(always)]
@@ -550,7 +569,7 @@ impl Layout for Pieces<'_> {
     }
 
     /// The run is decoded once and each man's retractions generated once
-    /// for all its positions, as in [`Pieces::drop_refuters`]: a
+    /// for all its positions, as in [`Pieces::lost_in_run`]: a
     /// retraction that keeps the last man's digit gives the parents of all
     /// the positions it is open to at once, in one line of the other side.
     fn run_retractions(
@@ -1019,39 +1038,60 @@ impl<L: Layout> Engine<L> {
                     let line = children[line..line + 64].try_into().expect("a line");
                     unrefuted_mask(line, won_by)
                 };
+                let refuted = |child: usize| refutes(children[child], won_by);
                 for run in (0..block.len()).step_by(64) {
                     let end = block.len().min(run + 64);
                     let candidates = equal_mask(&block[run..end], CANDIDATE);
                     if candidates == 0 {
                         continue;
                     }
-                    let open = if deep_children || end - run < 64 {
-                        candidates
+                    let start = b * BLOCK + run;
+                    let lost = if deep_children || end - run < 64 {
+                        None
                     } else {
                         self.layout
-                            .drop_refuters(b * BLOCK + run, turn, candidates, unrefuted)
+                            .lost_in_run(start, turn, candidates, unrefuted, refuted)
                     };
-                    let mut dropped = candidates & !open;
-                    while dropped != 0 {
-                        block[run + dropped.trailing_zeros() as usize] = UNDECIDED;
-                        dropped &= dropped - 1;
+                    let Some(lost) = lost else {
+                        for i in Bitboard(candidates) {
+                            let i = run + usize::from(i);
+                            let byte = &mut block[i];
+                            self.verify_one(turn, b * BLOCK + i, byte, written, children, plies)?;
+                        }
+                        continue;
+                    };
+                    for i in Bitboard(candidates & !lost) {
+                        block[run + usize::from(i)] = UNDECIDED;
                     }
-                    let mut open = open;
-                    while open != 0 {
-                        let i = run + open.trailing_zeros() as usize;
-                        open &= open - 1;
-                        self.verify_one(
-                            turn,
-                            b * BLOCK + i,
-                            &mut block[i],
-                            written,
-                            children,
-                            plies,
-                        )?;
+                    for i in Bitboard(lost) {
+                        let index = start + usize::from(i);
+                        let squares = self.layout.decode(index).expect("a legal number");
+                        block[run + usize::from(i)] =
+                            self.lost(turn, index, &squares, written, plies)?;
                     }
                 }
                 Ok(())
             })
+    }
+
+    /// The byte of a candidate found lost: in `plies` + 1, or later if a
+    /// capture loses more slowly.
+    fn lost(
+        &self,
+        turn: Color,
+        index: usize,
+        squares: &Squares,
+        written: &Written,
+        plies: u16,
+    ) -> Result<u8, ()> {
+        let loss = if self.layout.may_exit(squares, turn) {
+            self.layout.exits(squares, turn).loss
+        } else {
+            0
+        };
+        let byte = self.decisive(turn, index, loss.max(plies + 1))?;
+        written.add(byte);
+        Ok(byte)
     }
 
     /// Step 3 for one candidate, number `index` whose byte is `byte`: every
@@ -1075,8 +1115,7 @@ impl<L: Layout> Engine<L> {
             .inside_moves_while(index, &squares, turn, |child, en_passant| {
                 child.is_none_or(|child| {
                     let b = children[child];
-                    b == ILLEGAL
-                        || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
+                    refutes(b, won_by)
                         || (deep_children && b == DEEP && {
                             let p = self.deep_plies(!turn, child);
                             p % 2 == 1 && p <= plies
@@ -1084,14 +1123,7 @@ impl<L: Layout> Engine<L> {
                 }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
             });
         *byte = if lost {
-            let loss = if self.layout.may_exit(&squares, turn) {
-                self.layout.exits(&squares, turn).loss
-            } else {
-                0
-            };
-            let byte = self.decisive(turn, index, loss.max(plies + 1))?;
-            written.add(byte);
-            byte
+            self.lost(turn, index, &squares, written, plies)?
         } else {
             UNDECIDED
         };
@@ -1336,8 +1368,7 @@ mod tests {
         for won_by in [2, 11, 20, 251] {
             let mask = unrefuted_mask(&line, won_by);
             for (i, &b) in line.iter().enumerate() {
-                let refuted =
-                    b == ILLEGAL || b == DEEP || (b != UNDECIDED && b % 2 == 0 && b <= won_by);
+                let refuted = refutes(b, won_by);
                 assert_eq!(mask >> i & 1 == 1, !refuted, "{b} {won_by}");
             }
         }
