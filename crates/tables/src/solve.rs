@@ -21,7 +21,12 @@
 //! The table is cut into blocks of [`BLOCK`] numbers. Each block remembers
 //! which byte values were ever written into it, so a step visits only the
 //! blocks that hold the value it looks for, and scans them 64 bytes at a
-//! time. The blocks are shared among the cores by rayon.
+//! time. The blocks are shared among the cores by rayon. Each step works a
+//! *run* of 64 numbers at a time (those that differ in the last man's
+//! square): the first pass looks at a run together ([`Layout::looks`]),
+//! steps 1 and 2 retract a run's positions together
+//! ([`Layout::run_retractions`]), step 3 settles a run's candidates by one
+//! line of the opponent's bytes a move ([`Layout::lost_in_run`]).
 
 use std::{
     collections::HashMap,
