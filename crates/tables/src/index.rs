@@ -47,6 +47,11 @@ impl Indexer {
         }
     }
 
+    /// Number of men.
+    pub fn men(&self) -> usize {
+        self.men
+    }
+
     /// Number of men after the kings.
     fn others(&self) -> usize {
         self.men - 2
@@ -119,6 +124,23 @@ impl Indexer {
         Some(squares)
     }
 
+    /// The placement of the 64 numbers from `start` (a multiple of 64),
+    /// which differ only in the last man's square (set to a1 here), when
+    /// every one of them is canonical; `None` when both kings stand on the
+    /// diagonal, where each number must be decoded on its own.
+    #[inline]
+    pub fn decode_run(&self, start: usize) -> Option<Squares> {
+        debug_assert_eq!(start % 64, 0);
+        if self.fixed_king.is_none()
+            && self
+                .pairs
+                .is_diagonal((start >> (6 * self.others())) as u16)
+        {
+            return None;
+        }
+        self.decode(start)
+    }
+
     /// The first man whose move changes only its own digit of `index`:
     /// moving a man other than a king keeps the kings' symmetry, unless
     /// both kings stand on the diagonal, where the mirror may flip (then
@@ -172,6 +194,42 @@ impl Indexer {
         let mut after = *squares;
         after[man] = to;
         self.encode(&after[..self.men])
+    }
+
+    /// For a run decoded by [`Indexer::decode_run`] (its first number
+    /// `run`, placement `squares`): the first number of the run reached
+    /// when man `man` (not the last) moves to `to`, when the last man keeps
+    /// its digit, so that the number of each placement of the run plus the
+    /// last man's square is the number of its child. `None` when that does
+    /// not hold (a king move that changes the symmetry or reaches the
+    /// diagonal), when the kings would touch, or for a fixed king.
+    #[inline(always)]
+    pub fn moved_run(
+        &self,
+        run: usize,
+        first_digit_man: usize,
+        squares: &Squares,
+        man: usize,
+        to: Square,
+    ) -> Option<usize> {
+        debug_assert!(man < self.men - 1 && first_digit_man < MAX_MEN);
+        if man >= first_digit_man {
+            let shift = 6 * (self.men - 1 - man);
+            return Some(run & !(63 << shift) | usize::from(to) << shift);
+        }
+        if self.fixed_king.is_some() {
+            // The fixed king does not move.
+            return None;
+        }
+        let (wk, bk) = if man == 0 {
+            (to, squares[1])
+        } else {
+            (squares[0], to)
+        };
+        let (pair, sym) = self.pairs.lookup(wk, bk)?;
+        let rest = 6 * self.others();
+        (sym == Symmetry::IDENTITY && !self.pairs.is_diagonal(pair))
+            .then(|| usize::from(pair) << rest | run & ((1 << rest) - 1))
     }
 
     /// How many placements of the board the number stands for.
@@ -236,6 +294,59 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_run_decodes_as_its_numbers() {
+        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
+            let ix = Indexer::new(4, variant);
+            let mut runs = 0;
+            for start in (0..ix.size()).step_by(64 * 61) {
+                let Some(run) = ix.decode_run(start) else {
+                    continue;
+                };
+                runs += 1;
+                for s in Square::ALL {
+                    let mut placement = run;
+                    placement[3] = s;
+                    assert_eq!(ix.decode(start + usize::from(s)), Some(placement));
+                }
+            }
+            assert!(runs > 0);
+        }
+    }
+
+    #[test]
+    fn a_moved_run_gives_the_moved_numbers_of_its_placements() {
+        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
+            let ix = Indexer::new(4, variant);
+            let mut moved = 0;
+            for run in (0..ix.size()).step_by(64 * 29) {
+                let Some(squares) = ix.decode_run(run) else {
+                    continue;
+                };
+                let first_digit_man = ix.first_digit_man(run);
+                for man in 0..3 {
+                    for to in Square::ALL {
+                        let Some(child) = ix.moved_run(run, first_digit_man, &squares, man, to)
+                        else {
+                            continue;
+                        };
+                        moved += 1;
+                        for s in Square::ALL {
+                            let mut after = squares;
+                            after[3] = s;
+                            after[man] = to;
+                            if after[..3].contains(&s) {
+                                continue;
+                            }
+                            assert_eq!(ix.encode(&after[..4]), Some(child + usize::from(s)));
+                        }
+                    }
+                }
+            }
+            assert!(moved > 0);
         }
     }
 

@@ -79,7 +79,7 @@ impl Rules {
 
     /// The men of `color` that move where they attack.
     #[inline(always)]
-    fn steppers(&self, color: Color) -> &[usize] {
+    pub fn steppers(&self, color: Color) -> &[usize] {
         let (list, len) = &self.steppers[color];
         &list[..*len]
     }
@@ -87,7 +87,7 @@ impl Rules {
     /// The squares man `i` attacks from `from`. A direct call per role: the
     /// generic `attacks::attacks` costs a fifth of a build.
     #[inline(always)]
-    fn attacks(&self, i: usize, from: Square, occupied: Bitboard) -> Bitboard {
+    pub fn attacks(&self, i: usize, from: Square, occupied: Bitboard) -> Bitboard {
         match self.men[i].role {
             Role::King => attacks::king_attacks(from),
             Role::Queen => attacks::queen_attacks(from, occupied),
@@ -128,14 +128,7 @@ impl Rules {
     /// True when no two men share a square.
     #[inline]
     pub fn distinct(&self, sq: &Squares) -> bool {
-        let mut seen = Bitboard::EMPTY;
-        for &s in &sq[..self.len] {
-            if seen.contains(s) {
-                return false;
-            }
-            seen |= s;
-        }
-        true
+        self.distinct_before(sq, self.len)
     }
 
     /// Whether the men of `by` (except `skip`, a man just taken) attack
@@ -193,6 +186,94 @@ impl Rules {
             in_check: attacked[!turn].contains(sq[Rules::king(turn)]),
             threatens_capture: reach.intersects(self.capturable(sq, !turn)),
         }
+    }
+
+    /// [`Rules::look`] of the 64 placements that differ only in the last
+    /// man's square (a man after the kings): calls `f(placement, look)` for
+    /// the last man on each square in order. The other men's attacks are computed once; a
+    /// slider's are computed again only when the last man stands on one of
+    /// its lines (a man off those lines blocks nothing).
+    #[inline]
+    pub fn look_run(&self, sq: &Squares, turn: Color, mut f: impl FnMut(&Squares, Look)) {
+        let last = self.len - 1;
+        debug_assert!(last >= 2, "the last man is not a king");
+        let mut placement = *sq;
+        if !self.distinct_before(sq, last) {
+            for s in Square::ALL {
+                placement[last] = s;
+                f(&placement, Look::ILLEGAL);
+            }
+            return;
+        }
+        let others = sq[..last].iter().fold(Bitboard::EMPTY, |bb, &s| bb | s);
+        let mut base = [Bitboard::EMPTY; MAX_MEN];
+        let mut sliders = [false; MAX_MEN];
+        for i in 0..last {
+            base[i] = self.attacks(i, sq[i], others);
+            sliders[i] = matches!(self.men[i].role, Role::Queen | Role::Rook | Role::Bishop);
+        }
+        let last_man = self.men[last];
+        let capturable_others = self.capturable_before(sq, !turn, last);
+        let kings = (sq[Rules::king(turn)], sq[Rules::king(!turn)]);
+        for s in Square::ALL {
+            placement[last] = s;
+            if others.contains(s) {
+                f(&placement, Look::ILLEGAL);
+                continue;
+            }
+            let occupied = others | s;
+            let mut attacked = ByColor::<Bitboard>::default();
+            let mut reach = Bitboard::EMPTY;
+            for i in 0..last {
+                let attacks = if sliders[i] && base[i].contains(s) {
+                    self.attacks(i, sq[i], occupied)
+                } else {
+                    base[i]
+                };
+                let color = self.men[i].color;
+                attacked[color] |= attacks;
+                if color == turn && self.moves_at_all(i) {
+                    reach |= attacks;
+                }
+            }
+            let attacks = self.attacks(last, s, occupied);
+            attacked[last_man.color] |= attacks;
+            let mut capturable = capturable_others;
+            if last_man.color == turn {
+                reach |= attacks;
+            } else {
+                capturable |= s;
+            }
+            f(
+                &placement,
+                Look {
+                    legal: !attacked[turn].contains(kings.1),
+                    in_check: attacked[!turn].contains(kings.0),
+                    threatens_capture: reach.intersects(capturable),
+                },
+            );
+        }
+    }
+
+    /// True when no two of the first `len` men share a square.
+    #[inline]
+    fn distinct_before(&self, sq: &Squares, len: usize) -> bool {
+        let mut seen = Bitboard::EMPTY;
+        for &s in &sq[..len] {
+            if seen.contains(s) {
+                return false;
+            }
+            seen |= s;
+        }
+        true
+    }
+
+    /// [`Rules::capturable`] among the first `len` men.
+    #[inline]
+    fn capturable_before(&self, sq: &Squares, color: Color, len: usize) -> Bitboard {
+        (2..len)
+            .filter(|&j| self.men[j].color == color)
+            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
     /// Whether `turn` attacks an enemy man other than the king: the cheap
@@ -274,9 +355,7 @@ impl Rules {
     /// capture may take.
     #[inline]
     pub fn capturable(&self, sq: &Squares, color: Color) -> Bitboard {
-        (2..self.len)
-            .filter(|&j| self.men[j].color == color)
-            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
+        self.capturable_before(sq, color, self.len)
     }
 
     /// Calls `f(man, to)` for the quiet moves of `turn`'s pieces (pawns
@@ -309,5 +388,45 @@ impl Rules {
         let mut out = *sq;
         out.copy_within(captured + 1..self.len, captured);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_looks_as_its_placements_one_by_one() {
+        for (material, variant) in [
+            ("KQRvKR", Variant::Standard),
+            ("KBNvK", Variant::Standard),
+            ("KRBvK", Variant::FixedKing(Square::C3)),
+        ] {
+            let material: Material = material.parse().unwrap();
+            let rules = Rules::new(&material, variant);
+            let len = material.len();
+            // Runs with men on lines, beside each other and on one square.
+            for seed in 0..300usize {
+                let mut squares = [Square::A1; MAX_MEN];
+                for (i, sq) in squares[..len - 1].iter_mut().enumerate() {
+                    *sq = Square::new(((seed * 37 + i * 23 + seed / (i + 1)) % 64) as u32);
+                }
+                for turn in Color::ALL {
+                    let mut seen = 0;
+                    rules.look_run(&squares, turn, |placement, look| {
+                        assert_eq!(placement[..len - 1], squares[..len - 1]);
+                        assert_eq!(usize::from(placement[len - 1]), seen);
+                        let expected = rules.look(placement, turn);
+                        if expected.legal {
+                            assert_eq!(look, expected, "{placement:?} {turn}");
+                        } else {
+                            assert!(!look.legal, "{placement:?} {turn}");
+                        }
+                        seen += 1;
+                    });
+                    assert_eq!(seen, 64);
+                }
+            }
+        }
     }
 }

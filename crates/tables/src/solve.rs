@@ -21,7 +21,12 @@
 //! The table is cut into blocks of [`BLOCK`] numbers. Each block remembers
 //! which byte values were ever written into it, so a step visits only the
 //! blocks that hold the value it looks for, and scans them 64 bytes at a
-//! time. The blocks are shared among the cores by rayon.
+//! time. The blocks are shared among the cores by rayon. Each step works a
+//! *run* of 64 numbers at a time (those that differ in the last man's
+//! square): the first pass looks at a run together ([`Layout::looks`]),
+//! steps 1 and 2 retract a run's positions together
+//! ([`Layout::run_retractions`]), step 3 settles a run's candidates by one
+//! line of the opponent's bytes a move ([`Layout::lost_in_run`]).
 
 use std::{
     collections::HashMap,
@@ -32,7 +37,7 @@ use std::{
 };
 
 use rayon::prelude::*;
-use shakmaty::{ByColor, Color};
+use shakmaty::{Bitboard, ByColor, Color, Role, attacks};
 
 use crate::{
     error::TableError,
@@ -194,16 +199,47 @@ fn equal_mask(chunk: &[u8], byte: u8) -> u64 {
         .fold(0u64, |mask, (i, &b)| mask | u64::from(b == byte) << i)
 }
 
-/// Calls `f(offset)` for every byte of `block` equal to `byte`.
-#[inline]
-fn for_each_equal(block: &[u8], byte: u8, mut f: impl FnMut(usize)) {
-    for (c, chunk) in block.chunks(64).enumerate() {
-        let mut mask = equal_mask(chunk, byte);
-        while mask != 0 {
-            f(c * 64 + mask.trailing_zeros() as usize);
-            mask &= mask - 1;
+/// Whether an opponent's position of byte `b` refutes a move in step 3 at
+/// a ply within the overflow's limit: illegal, or won by the opponent
+/// within `won_by` (an even byte: wins have odd plies).
+#[inline(always)]
+fn refutes(b: u8, won_by: u8) -> bool {
+    b == ILLEGAL || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
+}
+
+/// One bit for every byte of `line` (64 bytes of the opponent's side)
+/// that does not refute a move (see [`refutes`]).
+#[inline(always)]
+fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_loadu_si128,
+            _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+        };
+        // SAFETY: four unaligned loads of 16 bytes inside a 64-byte array.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            let one = _mm_set1_epi8(1);
+            let won_by = _mm_set1_epi8(won_by as i8);
+            let illegal = _mm_set1_epi8(ILLEGAL as i8);
+            let ptr = line.as_ptr() as *const __m128i;
+            (0..4).fold(0u64, |mask, q| {
+                let b = _mm_loadu_si128(ptr.add(q));
+                let even = _mm_cmpeq_epi8(_mm_and_si128(b, one), zero);
+                let within = _mm_cmpeq_epi8(_mm_max_epu8(b, won_by), won_by);
+                let won = _mm_andnot_si128(_mm_cmpeq_epi8(b, zero), _mm_and_si128(even, within));
+                let refuted = _mm_or_si128(won, _mm_cmpeq_epi8(b, illegal));
+                let refuted = _mm_movemask_epi8(refuted) as u16;
+                mask | u64::from(!refuted) << (16 * q)
+            })
         }
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    line.iter().enumerate().fold(0u64, |mask, (i, &b)| {
+        let refuted = refutes(b, won_by);
+        mask | u64::from(!refuted) << i
+    })
 }
 
 /// What the engine needs to know of a table: its numbers, the moves inside
@@ -224,6 +260,40 @@ pub(crate) trait Layout: Sync {
     /// move that leaves the table (`threatens_capture`; with pawns also a
     /// promotion or a double step an en passant capture answers).
     fn look(&self, squares: &Squares, turn: Color) -> Look;
+
+    /// Calls `f(offset, placement)` for the numbers `start..start + len`
+    /// in order (`start` a multiple of 64): the placement of the number
+    /// and its [`Layout::look`], `None` for a number that stands for no
+    /// placement of its own.
+    fn looks(
+        &self,
+        start: usize,
+        len: usize,
+        turn: Color,
+        f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        look_each(self, start, 0..len, turn, f);
+    }
+
+    /// Step 3 on a whole run: `candidates` marks the candidates among the
+    /// 64 numbers from `run` (a multiple of 64; bit i for number run + i),
+    /// `turn` to move. Returns those whose every move inside the table is
+    /// refuted, or `None` when the layout does not settle the run this way
+    /// (then each candidate's moves are walked). `unrefuted(line)` gives
+    /// the numbers line + j (line a multiple of 64) of the opponent's
+    /// positions that do not refute a move, bit j for each;
+    /// `refutes(number)` whether one such position does. By default `None`.
+    fn lost_in_run(
+        &self,
+        run: usize,
+        turn: Color,
+        candidates: u64,
+        unrefuted: impl Fn(usize) -> u64,
+        refutes: impl Fn(usize) -> bool,
+    ) -> Option<u64> {
+        let _ = (run, turn, candidates, unrefuted, refutes);
+        None
+    }
 
     /// Whether `turn` may have a move that leaves the table.
     fn may_exit(&self, squares: &Squares, turn: Color) -> bool;
@@ -248,6 +318,18 @@ pub(crate) trait Layout: Sync {
         f: impl FnMut(usize, Option<Value>),
     );
 
+    /// [`Layout::retractions`] of the numbers `run + i` for each bit i of
+    /// `positions` (`run` a multiple of 64), in any order.
+    fn run_retractions(
+        &self,
+        run: usize,
+        positions: u64,
+        turn: Color,
+        f: impl FnMut(usize, Option<Value>),
+    ) {
+        retractions_each(self, run, positions, turn, f);
+    }
+
     /// Calls `f(child, en_passant)` for the moves of `turn` inside the
     /// table, legal or not (`child` is `None`, or a number whose byte is
     /// illegal, when the move leaves `turn`'s king in check), until it
@@ -260,6 +342,38 @@ pub(crate) trait Layout: Sync {
         turn: Color,
         f: impl FnMut(Option<usize>, Option<Value>) -> bool,
     ) -> bool;
+}
+
+/// [`Layout::looks`] one number at a time, for the `offsets` of the numbers
+/// from `start`.
+fn look_each<L: Layout + ?Sized>(
+    layout: &L,
+    start: usize,
+    offsets: std::ops::Range<usize>,
+    turn: Color,
+    mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+) {
+    for i in offsets {
+        match layout.decode(start + i) {
+            Some(squares) => f(i, Some((&squares, layout.look(&squares, turn)))),
+            None => f(i, None),
+        }
+    }
+}
+
+/// [`Layout::run_retractions`] one number at a time.
+fn retractions_each<L: Layout + ?Sized>(
+    layout: &L,
+    run: usize,
+    positions: u64,
+    turn: Color,
+    mut f: impl FnMut(usize, Option<Value>),
+) {
+    for i in Bitboard(positions) {
+        let index = run + usize::from(i);
+        let squares = layout.decode(index).expect("a legal number");
+        layout.retractions(index, &squares, turn, &mut f);
+    }
 }
 
 /// The layout of pawnless material: the king-pair index, the pieces' moves,
@@ -305,6 +419,120 @@ impl Layout for Pieces<'_> {
         self.rules.look(squares, turn)
     }
 
+    /// A run of 64 numbers is decoded once and its looks computed together
+    /// (see [`Rules::look_run`]), unless both kings stand on the diagonal.
+    fn looks(
+        &self,
+        start: usize,
+        len: usize,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        let last = self.indexer.men() - 1;
+        if last < 2 {
+            // Two kings alone: the last digit is a king's.
+            return look_each(self, start, 0..len, turn, f);
+        }
+        for run in (0..len).step_by(64) {
+            match self.indexer.decode_run(start + run) {
+                Some(squares) if len - run >= 64 => {
+                    self.rules.look_run(&squares, turn, |placement, look| {
+                        f(run + usize::from(placement[last]), Some((placement, look)));
+                    });
+                }
+                _ => look_each(self, start, run..len.min(run + 64), turn, &mut f),
+            }
+        }
+    }
+
+    /// The run's moves are walked once for all its candidates: a move of
+    /// the last man reaches the opponent's positions of the run's own line
+    /// (bit j: the last man on square j), and a move of another man (a
+    /// king's too, when it keeps the symmetry) reaches the line of another
+    /// run, in which bit s is the child of the candidate with the last man
+    /// on s. A candidate is dropped when a move open to it (not blocked by
+    /// its last man) leads to a position that does not refute it. A king
+    /// move that changes the symmetry is looked at for each candidate
+    /// still standing. Kings on the diagonal are left to the walk of each
+    /// candidate's moves.
+    fn lost_in_run(
+        &self,
+        run: usize,
+        turn: Color,
+        candidates: u64,
+        unrefuted: impl Fn(usize) -> u64,
+        refutes: impl Fn(usize) -> bool,
+    ) -> Option<u64> {
+        let last = self.indexer.men() - 1;
+        if last < 2 {
+            return None;
+        }
+        let squares = self.indexer.decode_run(run)?;
+        let first_digit_man = self.indexer.first_digit_man(run);
+        let others = squares[..last]
+            .iter()
+            .fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        let mut alive = Bitboard(candidates);
+        for &man in self.rules.steppers(turn) {
+            if alive.is_empty() {
+                break;
+            }
+            if man == last {
+                let open = Bitboard(unrefuted(run));
+                for s in alive {
+                    let occupied = others | s;
+                    if self
+                        .rules
+                        .attacks(last, s, occupied)
+                        .intersects(open & !occupied)
+                    {
+                        alive.discard(s);
+                    }
+                }
+                continue;
+            }
+            let from = squares[man];
+            let slider = matches!(
+                self.rules.man(man).role,
+                Role::Queen | Role::Rook | Role::Bishop
+            );
+            for to in self.rules.attacks(man, from, others) & !others {
+                // The last man on the way or on the square blocks the move.
+                let blocked = if slider {
+                    attacks::between(from, to) | to
+                } else {
+                    Bitboard::from(to)
+                };
+                match self
+                    .indexer
+                    .moved_run(run, first_digit_man, &squares, man, to)
+                {
+                    Some(child) => alive &= !(Bitboard(unrefuted(child)) & !blocked),
+                    None => {
+                        for s in alive & !blocked {
+                            let mut placement = squares;
+                            placement[last] = s;
+                            let child = self.indexer.moved(
+                                run + usize::from(s),
+                                first_digit_man,
+                                &placement,
+                                man,
+                                to,
+                            );
+                            if child.is_some_and(|child| !refutes(child)) {
+                                alive.discard(s);
+                            }
+                        }
+                    }
+                }
+                if alive.is_empty() {
+                    break;
+                }
+            }
+        }
+        Some(alive.0)
+    }
+
     #[inline(always)]
     fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
         self.rules.threatens_capture(squares, turn)
@@ -343,6 +571,80 @@ impl Layout for Pieces<'_> {
             }
             true
         });
+    }
+
+    /// The run is decoded once and each man's retractions generated once
+    /// for all its positions, as in [`Pieces::lost_in_run`]: a
+    /// retraction that keeps the last man's digit gives the parents of all
+    /// the positions it is open to at once, in one line of the other side.
+    fn run_retractions(
+        &self,
+        run: usize,
+        positions: u64,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<Value>),
+    ) {
+        let last = self.indexer.men() - 1;
+        let run_squares = if last < 2 {
+            None
+        } else {
+            self.indexer.decode_run(run)
+        };
+        let Some(squares) = run_squares else {
+            return retractions_each(self, run, positions, turn, f);
+        };
+        let first_digit_man = self.indexer.first_digit_man(run);
+        let others = squares[..last]
+            .iter()
+            .fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        let positions = Bitboard(positions);
+        for &man in self.rules.steppers(!turn) {
+            if man == last {
+                for s in positions {
+                    let occupied = others | s;
+                    for from in self.rules.attacks(last, s, occupied) & !occupied {
+                        f(run + usize::from(from), None);
+                    }
+                }
+                continue;
+            }
+            let to = squares[man];
+            let slider = matches!(
+                self.rules.man(man).role,
+                Role::Queen | Role::Rook | Role::Bishop
+            );
+            for from in self.rules.attacks(man, to, others) & !others {
+                let blocked = if slider {
+                    attacks::between(to, from) | from
+                } else {
+                    Bitboard::from(from)
+                };
+                let open = positions & !blocked;
+                match self
+                    .indexer
+                    .moved_run(run, first_digit_man, &squares, man, from)
+                {
+                    Some(parents) => {
+                        for s in open {
+                            f(parents + usize::from(s), None);
+                        }
+                    }
+                    None => {
+                        for s in open {
+                            let mut placement = squares;
+                            placement[last] = s;
+                            let index = run + usize::from(s);
+                            let parent =
+                                self.indexer
+                                    .moved(index, first_digit_man, &placement, man, from);
+                            if let Some(parent) = parent {
+                                f(parent, None);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[inline(always)]
@@ -423,11 +725,15 @@ impl<L: Layout> Engine<L> {
 
     /// The first byte of a number: illegal, settled by its exits or its
     /// lack of moves, safe from loss by a drawing exit, or undecided.
-    fn first_byte(&self, index: usize, turn: Color) -> Result<u8, ()> {
-        let Some(squares) = self.layout.decode(index) else {
+    fn first_byte(
+        &self,
+        index: usize,
+        placement: Option<(&Squares, Look)>,
+        turn: Color,
+    ) -> Result<u8, ()> {
+        let Some((squares, look)) = placement else {
             return Ok(ILLEGAL);
         };
-        let look = self.layout.look(&squares, turn);
         if !look.legal {
             return Ok(ILLEGAL);
         }
@@ -437,13 +743,13 @@ impl<L: Layout> Engine<L> {
             // children.
             return Ok(UNDECIDED);
         }
-        let exits = self.layout.exits(&squares, turn);
+        let exits = self.layout.exits(squares, turn);
         match exits.win {
             // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
-            None if self.layout.has_inside_move(&squares, turn) => {
-                self.note_en_passant_wins(index, &squares, turn)?;
+            None if self.layout.has_inside_move(squares, turn) => {
+                self.note_en_passant_wins(index, squares, turn)?;
                 Ok(UNDECIDED)
             }
             // Every move leaves the table and loses.
@@ -491,19 +797,39 @@ impl<L: Layout> Engine<L> {
             .zip(&self.written[turn])
             .enumerate()
             .try_for_each(|(b, (block, written))| {
-                for (i, byte) in block.iter_mut().enumerate() {
-                    *byte = self.first_byte(b * BLOCK + i, turn)?;
-                    written.add(*byte);
-                }
+                let mut result = Ok(());
+                self.layout
+                    .looks(b * BLOCK, block.len(), turn, |i, placement| {
+                        let byte = self.first_byte(b * BLOCK + i, placement, turn);
+                        let byte = byte.unwrap_or_else(|()| {
+                            result = Err(());
+                            ILLEGAL
+                        });
+                        block[i] = byte;
+                        written.add(byte);
+                    });
                 progress(block.len() as u64);
-                Ok(())
+                result
             })
     }
 
-    /// Calls `f` with every number of `bytes` (one side to move) whose
-    /// value is `plies` from mate, in parallel; returns how many there
-    /// were. Past the limit they are taken from the overflow map.
-    fn scan(&self, turn: Color, bytes: &[u8], plies: u16, f: impl Fn(usize) + Sync) -> u64 {
+    /// Calls `f(parent, slot, en_passant)` for the number and byte of
+    /// every position before a move of `!turn` inside the table that led to
+    /// a number of `bytes` (`turn` to move) whose value is `plies` from
+    /// mate (`en_passant` as in [`Layout::retractions`]), in parallel;
+    /// returns how many such numbers there were. Past the limit they are
+    /// taken from the overflow map. The numbers are retracted a run of 64
+    /// at a time ([`Layout::run_retractions`]), and the bytes of a run's
+    /// parents are all asked for before the first is visited: most of
+    /// them are cache misses, and this way they overlap.
+    fn retract(
+        &self,
+        turn: Color,
+        bytes: &[u8],
+        plies: u16,
+        slots: &[AtomicU8],
+        f: impl Fn(usize, &AtomicU8, Option<Value>) + Sync,
+    ) -> u64 {
         if plies > self.limit {
             let found: Vec<usize> = self.deep[turn]
                 .lock()
@@ -512,7 +838,9 @@ impl<L: Layout> Engine<L> {
                 .filter(|&(&index, &p)| p == plies && bytes[index] == DEEP)
                 .map(|(&index, _)| index)
                 .collect();
-            found.par_iter().for_each(|&index| f(index));
+            found
+                .par_iter()
+                .for_each(|&index| self.parents(index, turn, slots, &f));
             return found.len() as u64;
         }
         let byte = encode_plies(plies);
@@ -521,12 +849,33 @@ impl<L: Layout> Engine<L> {
             .zip(&self.written[turn])
             .enumerate()
             .filter(|(_, (_, written))| written.has(byte))
-            .map(|(b, (block, _))| {
+            .map_init(Vec::new, |fetched, (b, (block, _))| {
                 let mut found = 0;
-                for_each_equal(block, byte, |i| {
-                    found += 1;
-                    f(b * BLOCK + i);
-                });
+                for run in (0..block.len()).step_by(64) {
+                    let end = block.len().min(run + 64);
+                    let positions = equal_mask(&block[run..end], byte);
+                    if positions == 0 {
+                        continue;
+                    }
+                    found += u64::from(positions.count_ones());
+                    fetched.clear();
+                    self.layout.run_retractions(
+                        b * BLOCK + run,
+                        positions,
+                        turn,
+                        |parent, en_passant| match en_passant {
+                            None => {
+                                prefetch(&slots[parent]);
+                                fetched.push(parent);
+                            }
+                            // Rare: taken at once.
+                            Some(value) => f(parent, &slots[parent], Some(value)),
+                        },
+                    );
+                    for &parent in fetched.iter() {
+                        f(parent, &slots[parent], None);
+                    }
+                }
                 found
             })
             .sum()
@@ -543,7 +892,7 @@ impl<L: Layout> Engine<L> {
         index: usize,
         turn: Color,
         slots: &[AtomicU8],
-        mut f: impl FnMut(usize, &AtomicU8, Option<Value>),
+        f: &impl Fn(usize, &AtomicU8, Option<Value>),
     ) {
         let squares = self.layout.decode(index).expect("a legal number");
         let mut found = [0usize; 128];
@@ -571,44 +920,42 @@ impl<L: Layout> Engine<L> {
     fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.scan(turn, lost, plies, |index| {
-            self.parents(index, turn, parents, |parent, slot, en_passant| {
-                // After a double step the child is worth the better for
-                // its mover of the table's loss and the en passant
-                // captures: a slower loss makes a slower win here, a draw
-                // or a win none.
-                let win = match en_passant {
-                    None => plies + 1,
-                    Some(Value::Loss(p)) => {
-                        let win = p.max(plies) + 1;
-                        // Makes the plies loop reach a slower win; beyond
-                        // the overflow the build fails after this step.
-                        if self.note_depth(win).is_err() {
-                            self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
-                            return;
-                        }
-                        win
-                    }
-                    Some(_) => return,
-                };
-                if win <= self.limit {
-                    let win = encode_plies(win);
-                    let old = slot.load(Ordering::Relaxed);
-                    // A stored win (even byte) may be a slower capture win.
-                    if old == UNDECIDED
-                        || old == SAFE
-                        || (old.is_multiple_of(2) && win < old && old < DEEP)
-                    {
-                        slot.store(win, Ordering::Relaxed);
-                        written[parent / BLOCK].add(win);
+        self.retract(turn, lost, plies, parents, |parent, slot, en_passant| {
+            // After a double step the child is worth the better for
+            // its mover of the table's loss and the en passant
+            // captures: a slower loss makes a slower win here, a draw
+            // or a win none.
+            let win = match en_passant {
+                None => plies + 1,
+                Some(Value::Loss(p)) => {
+                    let win = p.max(plies) + 1;
+                    // Makes the plies loop reach a slower win; beyond
+                    // the overflow the build fails after this step.
+                    if self.note_depth(win).is_err() {
+                        self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
                         return;
                     }
-                    if old != DEEP {
-                        return;
-                    }
+                    win
                 }
-                self.deep_win(!turn, parent, slot, win);
-            });
+                Some(_) => return,
+            };
+            if win <= self.limit {
+                let win = encode_plies(win);
+                let old = slot.load(Ordering::Relaxed);
+                // A stored win (even byte) may be a slower capture win.
+                if old == UNDECIDED
+                    || old == SAFE
+                    || (old.is_multiple_of(2) && win < old && old < DEEP)
+                {
+                    slot.store(win, Ordering::Relaxed);
+                    written[parent / BLOCK].add(win);
+                    return;
+                }
+                if old != DEEP {
+                    return;
+                }
+            }
+            self.deep_win(!turn, parent, slot, win);
         })
     }
 
@@ -649,13 +996,11 @@ impl<L: Layout> Engine<L> {
     fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.scan(turn, won, plies, |index| {
-            self.parents(index, turn, parents, |parent, slot, _| {
-                if slot.load(Ordering::Relaxed) == UNDECIDED {
-                    slot.store(CANDIDATE, Ordering::Relaxed);
-                    written[parent / BLOCK].add(CANDIDATE);
-                }
-            });
+        self.retract(turn, won, plies, parents, |parent, slot, _| {
+            if slot.load(Ordering::Relaxed) == UNDECIDED {
+                slot.store(CANDIDATE, Ordering::Relaxed);
+                written[parent / BLOCK].add(CANDIDATE);
+            }
         })
     }
 
@@ -694,44 +1039,100 @@ impl<L: Layout> Engine<L> {
             .filter(|(_, (_, written))| written.has(CANDIDATE))
             .try_for_each(|(b, (block, written))| {
                 written.remove(CANDIDATE);
-                let mut found = Vec::new();
-                for_each_equal(block, CANDIDATE, |i| found.push(i));
-                for i in found {
-                    let index = b * BLOCK + i;
-                    let squares = self.layout.decode(index).expect("a legal number");
-                    // A move that leaves the king in check leads to an
-                    // illegal number (or to none, when the kings touch).
-                    let lost = self.layout.inside_moves_while(
-                        index,
-                        &squares,
-                        turn,
-                        |child, en_passant| {
-                            child.is_none_or(|child| {
-                                let b = children[child];
-                                b == ILLEGAL
-                                    || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
-                                    || (deep_children && b == DEEP && {
-                                        let p = self.deep_plies(!turn, child);
-                                        p % 2 == 1 && p <= plies
-                                    })
-                            }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
-                        },
-                    );
-                    block[i] = if lost {
-                        let loss = if self.layout.may_exit(&squares, turn) {
-                            self.layout.exits(&squares, turn).loss
-                        } else {
-                            0
-                        };
-                        let byte = self.decisive(turn, index, loss.max(plies + 1))?;
-                        written.add(byte);
-                        byte
+                let unrefuted = |line: usize| {
+                    let line = children[line..line + 64].try_into().expect("a line");
+                    unrefuted_mask(line, won_by)
+                };
+                let refuted = |child: usize| refutes(children[child], won_by);
+                for run in (0..block.len()).step_by(64) {
+                    let end = block.len().min(run + 64);
+                    let candidates = equal_mask(&block[run..end], CANDIDATE);
+                    if candidates == 0 {
+                        continue;
+                    }
+                    let start = b * BLOCK + run;
+                    let lost = if deep_children || end - run < 64 {
+                        None
                     } else {
-                        UNDECIDED
+                        self.layout
+                            .lost_in_run(start, turn, candidates, unrefuted, refuted)
                     };
+                    let Some(lost) = lost else {
+                        for i in Bitboard(candidates) {
+                            let i = run + usize::from(i);
+                            let byte = &mut block[i];
+                            self.verify_one(turn, b * BLOCK + i, byte, written, children, plies)?;
+                        }
+                        continue;
+                    };
+                    for i in Bitboard(candidates & !lost) {
+                        block[run + usize::from(i)] = UNDECIDED;
+                    }
+                    for i in Bitboard(lost) {
+                        let index = start + usize::from(i);
+                        let squares = self.layout.decode(index).expect("a legal number");
+                        block[run + usize::from(i)] =
+                            self.lost(turn, index, &squares, written, plies)?;
+                    }
                 }
                 Ok(())
             })
+    }
+
+    /// The byte of a candidate found lost: in `plies` + 1, or later if a
+    /// capture loses more slowly.
+    fn lost(
+        &self,
+        turn: Color,
+        index: usize,
+        squares: &Squares,
+        written: &Written,
+        plies: u16,
+    ) -> Result<u8, ()> {
+        let loss = if self.layout.may_exit(squares, turn) {
+            self.layout.exits(squares, turn).loss
+        } else {
+            0
+        };
+        let byte = self.decisive(turn, index, loss.max(plies + 1))?;
+        written.add(byte);
+        Ok(byte)
+    }
+
+    /// Step 3 for one candidate, number `index` whose byte is `byte`: every
+    /// quiet move is looked at.
+    fn verify_one(
+        &self,
+        turn: Color,
+        index: usize,
+        byte: &mut u8,
+        written: &Written,
+        children: &[u8],
+        plies: u16,
+    ) -> Result<(), ()> {
+        let won_by = encode_plies(plies.min(self.limit));
+        let deep_children = plies > self.limit;
+        let squares = self.layout.decode(index).expect("a legal number");
+        // A move that leaves the king in check leads to an illegal number
+        // (or to none, when the kings touch).
+        let lost = self
+            .layout
+            .inside_moves_while(index, &squares, turn, |child, en_passant| {
+                child.is_none_or(|child| {
+                    let b = children[child];
+                    refutes(b, won_by)
+                        || (deep_children && b == DEEP && {
+                            let p = self.deep_plies(!turn, child);
+                            p % 2 == 1 && p <= plies
+                        })
+                }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
+            });
+        *byte = if lost {
+            self.lost(turn, index, &squares, written, plies)?
+        } else {
+            UNDECIDED
+        };
+        Ok(())
     }
 }
 
@@ -955,6 +1356,25 @@ mod tests {
                     mask >> len.min(63),
                     u64::from(len == 64 && chunk[63] == byte)
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn unrefuted_masks_mark_exactly_the_positions_not_refuted() {
+        let line: [u8; 64] = std::array::from_fn(|i| match i % 8 {
+            0 => UNDECIDED,
+            1 => ILLEGAL,
+            2 => DEEP,
+            3 => SAFE,
+            4 => CANDIDATE,
+            _ => (i * 5 % 40) as u8,
+        });
+        for won_by in [2, 11, 20, 251] {
+            let mask = unrefuted_mask(&line, won_by);
+            for (i, &b) in line.iter().enumerate() {
+                let refuted = refutes(b, won_by);
+                assert_eq!(mask >> i & 1 == 1, !refuted, "{b} {won_by}");
             }
         }
     }
