@@ -1,7 +1,8 @@
-//! A table file `KRvK.standard.ajt` (the current format, 3) from the cache folder, with
-//! a checksum that matches, so the bytes reach every check past the CRC:
-//! loaded through the public `Tablebase` (the file parser is private to the
-//! tables crate), summarised, probed and walked. The first byte picks how
+//! A table file `KRvK.standard.ajt` (the current format, 3) from the cache
+//! folder, with a checksum that matches, so the bytes reach every check
+//! past the CRC: read through `Tablebase::load_file` (which checks a file
+//! as a cached file is checked, and refuses it with the typed error without
+//! rebuilding it), summarised, probed and walked. The first byte picks how
 //! the input becomes a file:
 //! - even: the input is the file itself, its CRC made to match (the
 //!   header, the chunk lengths, the zstd frames);
@@ -17,17 +18,20 @@
 //! against the tables' own distance (a contradiction is an error, never a
 //! panic or an endless walk).
 //!
-//! A file the tables refuse is rebuilt, which is most of the cost.
+//! The true tables (KRvK, which the patches start from, and KvK, which a
+//! capture of the rook leads into) are built once per process into a
+//! folder the walks' tablebase reads; the forged KRvK, once loaded, stands
+//! in memory in place of the true one.
 #![no_main]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 
 use ajedrecista_automata::{
     Audit, Perfect, StartSet, Torres, audit, check_tables_game, excess_over_perfect,
     perfect_defence, play,
 };
-use ajedrecista_tables::{MAGIC, Material, Tablebase, VERSION, Variant, file_name};
+use ajedrecista_tables::{MAGIC, Material, TableError, Tablebase, VERSION, Variant, file_name};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
@@ -42,24 +46,48 @@ fn krvk() -> Material {
     "KRvK".parse().unwrap()
 }
 
-/// A folder in memory where there is a tmpfs: a rebuilt table is written
-/// with fsync, which on a disk costs more than the rest of the run.
-fn scratch() -> tempfile::TempDir {
-    match Path::new("/dev/shm") {
+/// This process's scratch folder, in memory where there is a tmpfs: the
+/// true tables in `true/`, each input's file in `forged/`. Statics are never
+/// dropped, so it is removed at exit (libFuzzer ends with `exit`).
+static SCRATCH: LazyLock<PathBuf> = LazyLock::new(|| {
+    let dir = match Path::new("/dev/shm") {
         shm if shm.is_dir() => tempfile::tempdir_in(shm),
         _ => tempfile::tempdir(),
     }
     .unwrap()
-}
+    .keep();
+    std::fs::create_dir(dir.join("true")).unwrap();
+    std::fs::create_dir(dir.join("forged")).unwrap();
+    extern "C" fn remove_scratch() {
+        let _ = std::fs::remove_dir_all(&*SCRATCH);
+    }
+    // SAFETY: registers a function that takes no arguments and returns;
+    // it only removes a folder.
+    unsafe { libc::atexit(remove_scratch) };
+    dir
+});
+
+/// The true tables' folder: KRvK and KvK, built once.
+static TRUE_DIR: LazyLock<PathBuf> = LazyLock::new(|| {
+    let dir = SCRATCH.join("true");
+    Tablebase::new(Some(dir.clone()))
+        .table(&krvk(), Variant::Standard)
+        .unwrap();
+    dir
+});
+
+/// Where each input's file is written (not in the true tables' folder,
+/// which holds only true tables).
+static FORGED: LazyLock<PathBuf> = LazyLock::new(|| {
+    SCRATCH
+        .join("forged")
+        .join(file_name(&krvk(), Variant::Standard))
+});
 
 /// The true table's bytes, white to move then black, read back from the
 /// file the tables crate writes.
 static TRUE_BYTES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
-    let dir = scratch();
-    Tablebase::new(Some(dir.path().to_path_buf()))
-        .table(&krvk(), Variant::Standard)
-        .unwrap();
-    let file = std::fs::read(dir.path().join(file_name(&krvk(), Variant::Standard))).unwrap();
+    let file = std::fs::read(TRUE_DIR.join(file_name(&krvk(), Variant::Standard))).unwrap();
     let chunks = u32::from_le_bytes(file[44..48].try_into().unwrap()) as usize;
     assert_eq!(chunks, 2, "one chunk a side");
     let mut offset = HEADER + 4 * chunks;
@@ -136,15 +164,15 @@ fuzz_target!(|data: &[u8]| {
             forge(&sides)
         }
     };
-    let dir = scratch();
-    std::fs::write(
-        dir.path().join(file_name(&krvk(), Variant::Standard)),
-        &bytes,
-    )
-    .unwrap();
-    let tables = Arc::new(Tablebase::new(Some(dir.path().to_path_buf())));
-    let Ok(table) = tables.table(&krvk(), Variant::Standard) else {
-        return;
+    let path = &*FORGED;
+    std::fs::write(path, &bytes).unwrap();
+    let tables = Arc::new(Tablebase::new(Some(TRUE_DIR.clone())));
+    let table = match tables.load_file(path, &krvk(), Variant::Standard) {
+        Ok(table) => table,
+        // Refused with what is wrong with the file: the only error a
+        // forged file may get.
+        Err(TableError::File(_)) => return,
+        Err(other) => panic!("{other}"),
     };
     let _ = ajedrecista_tables::summarize(&table);
     let position: Chess = "8/8/8/3k4/8/8/1R6/K7 w - - 0 1"

@@ -160,6 +160,32 @@ impl Tablebase {
         Ok(self.keep(key, table))
     }
 
+    /// The table of `material` in `variant` read from the file at `path`
+    /// and checked as a cached file is (header, checksum, chunks, the
+    /// semantic check), then kept in memory in place of any other. Unlike
+    /// [`Tablebase::table`], a file that fails is an error, never rebuilt.
+    pub fn load_file(
+        &self,
+        path: &Path,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<Arc<Table>, TableError> {
+        if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
+            return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
+        }
+        if material.has_pawns() {
+            return Err(TableError::PawnMaterial(material.clone()));
+        }
+        let table = file::read(path, material, variant).map_err(|err| match err {
+            file::ReadError::Io(source) => TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            file::ReadError::File(err) => TableError::File(err),
+        })?;
+        Ok(self.keep((material.clone(), variant), table))
+    }
+
     /// Every table a capture or a promotion in `material` leads into (a
     /// material with pawns under its canonical name; none in the
     /// fixed-king game, where a capture ends the game), from memory, the

@@ -7,7 +7,8 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    Event, FileError, Material, SideSummary, Tablebase, Unusable, Variant, file_name, summarize,
+    Event, FileError, Material, SideSummary, TableError, Tablebase, Unusable, Variant, file_name,
+    summarize,
 };
 use shakmaty::ByColor;
 
@@ -193,4 +194,42 @@ fn probes_of_a_pawn_file_equal_the_built_table() {
         "{:?}",
         events.lock().unwrap()
     );
+}
+
+/// `load_file` reads and checks one file and keeps its table; a file it
+/// refuses is an error, and nothing is built or written.
+#[test]
+fn load_file_checks_a_file_and_never_rebuilds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file_name(&krk(), Variant::Standard));
+    let (built, _) = recording(dir.path());
+    let good = summary(&built, &krk());
+    let original = fs::read(&path).unwrap();
+
+    let (tb, events) = recording(dir.path());
+    let loaded = tb.load_file(&path, &krk(), Variant::Standard).unwrap();
+    assert_eq!(summarize(&loaded), good);
+    assert!(Arc::ptr_eq(
+        &loaded,
+        &tb.table(&krk(), Variant::Standard).unwrap()
+    ));
+
+    let mut bytes = original.clone();
+    bytes[5000] ^= 0x40;
+    fs::write(&path, &bytes).unwrap();
+    let fresh = Tablebase::in_memory();
+    assert!(matches!(
+        fresh.load_file(&path, &krk(), Variant::Standard),
+        Err(TableError::File(FileError::Checksum))
+    ));
+    assert!(matches!(
+        fresh.load_file(&dir.path().join("none.ajt"), &krk(), Variant::Standard),
+        Err(TableError::Io { .. })
+    ));
+    assert!(matches!(
+        fresh.load_file(&path, &kpk(), Variant::Standard),
+        Err(TableError::PawnMaterial(_))
+    ));
+    assert_eq!(fs::read(&path).unwrap(), bytes, "the refused file is left");
+    assert!(events.lock().unwrap().is_empty());
 }
