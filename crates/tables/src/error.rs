@@ -44,6 +44,10 @@ pub enum TableError {
     NotInTable,
     #[error("the table {0}, which captures lead into, was not given to the build")]
     MissingSubtable(Material),
+    #[error(
+        "{0}: its table is not in the cache folder, and a table of {len} men is built only when asked for by name (ajedrecista solve {0}: about 16 GB of memory)", len = .0.len()
+    )]
+    NotBuiltOnDemand(Material),
     #[error("{0}: a mate is longer than the overflow list holds (1023 plies)")]
     TooDeep(Material),
     #[error("table file: {0}")]

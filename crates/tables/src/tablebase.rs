@@ -13,7 +13,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Positi
 use crate::{
     error::{FileError, TableError},
     file,
-    material::Material,
+    material::{MAX_MEN_WITH_PAWNS, Material},
     pawn::{self, PawnTable},
     solve::{self, Progress, Subtables},
     table::{ChunkedTable, Table},
@@ -67,6 +67,9 @@ pub struct Tablebase {
     opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
     /// Builds one table at a time (each build uses every core).
     building: Mutex<()>,
+    /// The most men of a table built on demand; a larger one must be in
+    /// the cache folder already.
+    build_up_to: usize,
     on_progress: Option<Box<ProgressFn>>,
     on_event: Option<Box<EventFn>>,
 }
@@ -90,6 +93,7 @@ impl Tablebase {
             pawn_tables: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
+            build_up_to: MAX_MEN_WITH_PAWNS,
             on_progress: None,
             on_event: None,
         }
@@ -107,6 +111,15 @@ impl Tablebase {
     /// The cache folder, if any.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// Builds tables of up to `men` men when they are needed and not in the
+    /// cache folder. By default five: a six-man table takes about 16 GB of
+    /// memory and an hour, which only a request for that table (`solve`)
+    /// should start, never a probe of one position.
+    pub fn building_up_to(mut self, men: usize) -> Tablebase {
+        self.build_up_to = men;
+        self
     }
 
     /// Calls `f` as builds progress.
@@ -149,6 +162,9 @@ impl Tablebase {
         }
         if let Some(table) = self.load(material, variant) {
             return Ok(self.keep(key, table));
+        }
+        if material.len() > self.build_up_to {
+            return Err(TableError::NotBuiltOnDemand(material.clone()));
         }
         // Subtables first, outside the build lock: they take it themselves.
         let subtables = self.subtables(material, variant)?;

@@ -233,3 +233,28 @@ fn load_file_checks_a_file_and_never_rebuilds() {
     assert_eq!(fs::read(&path).unwrap(), bytes, "the refused file is left");
     assert!(events.lock().unwrap().is_empty());
 }
+
+/// A six-man table is not built on demand: probing a position of one whose
+/// file is not in the cache is an error at once, and nothing is built
+/// (not even the five-man tables its captures lead into).
+#[test]
+fn six_men_are_not_built_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tb, events) = recording(dir.path());
+    let pos: shakmaty::Chess = "7k/8/8/8/8/8/RRRR4/K7 w - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let material: Material = "KRRRRvK".parse().unwrap();
+    assert!(matches!(
+        tb.probe(&pos, Variant::Standard),
+        Err(TableError::NotBuiltOnDemand(m)) if m == material
+    ));
+    assert!(matches!(
+        tb.table(&material, Variant::Standard),
+        Err(TableError::NotBuiltOnDemand(_))
+    ));
+    assert!(events.lock().unwrap().is_empty());
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -10,7 +10,7 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    Material, SideSummary, Table, Tablebase, Value, Variant, file_name, summarize,
+    MAX_MEN, Material, SideSummary, Table, Tablebase, Value, Variant, file_name, summarize,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -113,7 +113,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if material.len() < 3 {
         anyhow::bail!("{material}: a table needs 3 men at least");
     }
-    let tb = args.tables.open();
+    // A table named here is built whatever its size (six men included).
+    let tb = args.tables.open().building_up_to(MAX_MEN);
     if material.has_pawns() {
         if args.fixed_king.is_some() {
             anyhow::bail!("{material}: the fixed-king game has no pawns");
