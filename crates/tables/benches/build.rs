@@ -46,6 +46,7 @@ fn one(material: &str) {
             if matches!(p, Progress::Rank { .. }) {
                 first_rank.get_or_init(|| start.elapsed().as_secs_f64());
             }
+            std::ops::ControlFlow::Continue(())
         })
         .expect("build");
         if runs == 1 {

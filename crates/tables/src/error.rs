@@ -48,6 +48,8 @@ pub enum TableError {
         "{0}: its table is not in the cache folder, and a table of {len} men is built only when asked for by name (ajedrecista solve {0}: about 16 GB of memory)", len = .0.len()
     )]
     NotBuiltOnDemand(Material),
+    #[error("{0}: the build was stopped before its end")]
+    Stopped(Material),
     #[error("{0}: a mate is longer than the overflow list holds (1023 plies)")]
     TooDeep(Material),
     #[error("table file: {0}")]

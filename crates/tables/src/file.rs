@@ -788,9 +788,14 @@ mod tests {
         let material: Material = "KRvK".parse().unwrap();
         let tb = Tablebase::in_memory();
         let subtables = tb.subtables(&material, Variant::Standard).unwrap();
-        let table =
-            crate::solve::build_with_limit(&material, Variant::Standard, &subtables, &|_| {}, 20)
-                .unwrap();
+        let table = crate::solve::build_with_limit(
+            &material,
+            Variant::Standard,
+            &subtables,
+            &|_| std::ops::ControlFlow::Continue(()),
+            20,
+        )
+        .unwrap();
         assert!(table.overflow().side(Color::White).len() > 2);
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), &table).unwrap();

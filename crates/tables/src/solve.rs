@@ -30,9 +30,10 @@
 
 use std::{
     collections::HashMap,
+    ops::ControlFlow,
     sync::{
         Arc, Mutex,
-        atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
     },
 };
 
@@ -1150,11 +1151,14 @@ fn split(bytes: &mut ByColor<Vec<u8>>, read: Color) -> (&mut [u8], &mut [u8]) {
 /// table of every material a capture or a promotion leads to (none for the
 /// fixed-king game, where a capture ends the game); a material with pawns
 /// is held under its canonical material (see [`Material::canonical`]).
+/// `progress` is told where the build stands; when it answers `Break`, the
+/// build stops with [`TableError::Stopped`] (at the next rank, or at the
+/// end of a side's first pass).
 pub fn build(
     material: &Material,
     variant: Variant,
     subtables: &Subtables,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
 ) -> Result<Table, TableError> {
     build_with_limit(material, variant, subtables, progress, MAX_PLIES)
 }
@@ -1166,7 +1170,7 @@ pub(crate) fn build_with_limit(
     material: &Material,
     variant: Variant,
     subtables: &Subtables,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     limit: u16,
 ) -> Result<Table, TableError> {
     assert!(limit <= MAX_PLIES);
@@ -1208,7 +1212,7 @@ pub(crate) fn build_with_limit(
 fn run<L: Layout>(
     layout: L,
     material: &Material,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     limit: u16,
 ) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
     let size = layout.size();
@@ -1225,15 +1229,23 @@ fn run<L: Layout>(
     let too_deep = |()| TableError::TooDeep(material.clone());
     let mut bytes = ByColor::new_with(|_| zeroed(size));
 
+    // The first pass runs on every core: a stop asked for during it is
+    // noted, and the build stops when the side's pass ends.
     let examined = AtomicU64::new(0);
+    let stop_asked = AtomicBool::new(false);
     let first = |step: u64| {
         let examined = examined.fetch_add(step, Ordering::Relaxed) + step;
-        progress(Progress::FirstPass { examined, total });
+        if progress(Progress::FirstPass { examined, total }).is_break() {
+            stop_asked.store(true, Ordering::Relaxed);
+        }
     };
     for turn in Color::ALL {
         engine
             .first_pass(turn, &mut bytes[turn], &first)
             .map_err(too_deep)?;
+        if stop_asked.load(Ordering::Relaxed) {
+            return Err(TableError::Stopped(material.clone()));
+        }
         engine.en_passant_wins[turn]
             .lock()
             .expect("no poisoning")
@@ -1250,10 +1262,14 @@ fn run<L: Layout>(
         if engine.deepest.load(Ordering::Relaxed) > usize::from(HARD_MAX_PLIES) {
             return Err(too_deep(()));
         }
-        progress(Progress::Rank {
+        if progress(Progress::Rank {
             rank: loss,
             decided,
-        });
+        })
+        .is_break()
+        {
+            return Err(TableError::Stopped(material.clone()));
+        }
         for turn in Color::ALL {
             let (won, parents) = split(&mut bytes, turn);
             decided += engine.candidates_from(turn, won, parents, loss + 1);
@@ -1265,10 +1281,14 @@ fn run<L: Layout>(
                 .verify(turn, candidates, children, loss + 1)
                 .map_err(too_deep)?;
         }
-        progress(Progress::Rank {
+        if progress(Progress::Rank {
             rank: loss + 1,
             decided,
-        });
+        })
+        .is_break()
+        {
+            return Err(TableError::Stopped(material.clone()));
+        }
         loss += 2;
     }
 
@@ -1415,8 +1435,14 @@ mod tests {
     /// lowered table through a file (read whole and opened by chunks).
     fn lowered_build_agrees(normal: &Table, subtables: &Subtables, limit: u16) {
         let material = normal.material();
-        let lowered =
-            build_with_limit(material, normal.variant(), subtables, &|_| {}, limit).unwrap();
+        let lowered = build_with_limit(
+            material,
+            normal.variant(),
+            subtables,
+            &|_| ControlFlow::Continue(()),
+            limit,
+        )
+        .unwrap();
         let mut deep = 0;
         for turn in Color::ALL {
             for (i, &byte) in normal.bytes(turn).iter().enumerate() {

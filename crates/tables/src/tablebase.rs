@@ -4,8 +4,12 @@
 
 use std::{
     collections::HashMap,
+    ops::ControlFlow,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
 };
 
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, PositionError, Role};
@@ -53,6 +57,9 @@ pub enum Event {
     /// A built table could not be saved; it is used from memory.
     NotSaved { path: PathBuf, reason: String },
 }
+
+/// The stop flag of work that is never stopped.
+static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 type ProgressFn = dyn Fn(&Material, Variant, Progress) + Send + Sync;
 type EventFn = dyn Fn(Event) + Send + Sync;
@@ -150,6 +157,43 @@ impl Tablebase {
     /// The table of `material` in `variant`, from memory, the cache folder
     /// or a new build.
     pub fn table(&self, material: &Material, variant: Variant) -> Result<Arc<Table>, TableError> {
+        self.table_in(material, variant, &NEVER_STOPPED)
+    }
+
+    /// Has the table a position of `material` is probed in (its canonical
+    /// material's, with pawns) ready for probes: in memory, in the cache
+    /// folder, or built now with the tables its moves lead into, unless
+    /// `stop` is raised first ([`TableError::Stopped`]: nothing half-built
+    /// is kept). For work that may be abandoned, such as a web request.
+    pub fn prepare(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<(), TableError> {
+        let stored = if material.has_pawns() {
+            material.canonical()
+        } else {
+            material.clone()
+        };
+        if let Some(dir) = &self.dir
+            && dir.join(file::file_name(&stored, variant)).is_file()
+        {
+            return Ok(()); // opened for probes when first probed
+        }
+        if stored.has_pawns() {
+            self.pawn_table_in(&stored, stop).map(|_| ())
+        } else {
+            self.table_in(&stored, variant, stop).map(|_| ())
+        }
+    }
+
+    fn table_in(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<Arc<Table>, TableError> {
         if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
             return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
         }
@@ -167,12 +211,12 @@ impl Tablebase {
             return Err(TableError::NotBuiltOnDemand(material.clone()));
         }
         // Subtables first, outside the build lock: they take it themselves.
-        let subtables = self.subtables(material, variant)?;
+        let subtables = self.subtables_in(material, variant, stop)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = self.cached(&key) {
             return Ok(table);
         }
-        let table = self.build(material, variant, &subtables)?;
+        let table = self.build(material, variant, &subtables, stop)?;
         Ok(self.keep(key, table))
     }
 
@@ -211,15 +255,24 @@ impl Tablebase {
         material: &Material,
         variant: Variant,
     ) -> Result<Subtables, TableError> {
+        self.subtables_in(material, variant, &NEVER_STOPPED)
+    }
+
+    fn subtables_in(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<Subtables, TableError> {
         let mut subtables = Subtables::new();
         if variant != Variant::Standard {
             return Ok(subtables);
         }
         for sub in pawn::exit_materials(material) {
             let table = if sub.has_pawns() {
-                Arc::clone(self.pawn_table(&sub)?.table())
+                Arc::clone(self.pawn_table_in(&sub, stop)?.table())
             } else {
-                self.table(&sub, variant)?
+                self.table_in(&sub, variant, stop)?
             };
             subtables.insert(sub, table);
         }
@@ -267,6 +320,7 @@ impl Tablebase {
         material: &Material,
         variant: Variant,
         subtables: &Subtables,
+        stop: &AtomicBool,
     ) -> Result<Table, TableError> {
         self.event(Event::Building {
             material: material.clone(),
@@ -275,6 +329,11 @@ impl Tablebase {
         let progress = |p: Progress| {
             if let Some(f) = &self.on_progress {
                 f(material, variant, p);
+            }
+            if stop.load(Ordering::Relaxed) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
         };
         let table = solve::build(material, variant, subtables, &progress)?;
@@ -298,6 +357,14 @@ impl Tablebase {
     /// folder or a new build; the tables its captures and promotions lead
     /// into are had first.
     pub fn pawn_table(&self, material: &Material) -> Result<Arc<PawnTable>, TableError> {
+        self.pawn_table_in(material, &NEVER_STOPPED)
+    }
+
+    fn pawn_table_in(
+        &self,
+        material: &Material,
+        stop: &AtomicBool,
+    ) -> Result<Arc<PawnTable>, TableError> {
         let material = material.canonical();
         let cached = |m: &Material| {
             self.pawn_tables
@@ -321,7 +388,7 @@ impl Tablebase {
             return Ok(keep(table));
         }
         // Subtables first, outside the build lock: they take it themselves.
-        let subtables = self.subtables(&material, Variant::Standard)?;
+        let subtables = self.subtables_in(&material, Variant::Standard, stop)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = cached(&material) {
             return Ok(table);
@@ -330,6 +397,7 @@ impl Tablebase {
             &material,
             Variant::Standard,
             &subtables,
+            stop,
         )?))
     }
 

@@ -258,3 +258,43 @@ fn six_men_are_not_built_on_demand() {
     assert!(events.lock().unwrap().is_empty());
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A build told to stop ends with `Stopped` at its next rank, and nothing
+/// half-built is kept or saved; the same request later builds the table.
+#[test]
+fn a_stopped_build_keeps_nothing() {
+    let material: Material = "KQvKR".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (tb, _) = recording(dir.path());
+    let subtables = tb.subtables(&material, Variant::Standard).unwrap();
+    let ranks = std::sync::atomic::AtomicUsize::new(0);
+    let stopped =
+        ajedrecista_tables::build(&material, Variant::Standard, &subtables, &|p| match p {
+            ajedrecista_tables::Progress::Rank { .. }
+                if ranks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 2 =>
+            {
+                std::ops::ControlFlow::Break(())
+            }
+            _ => std::ops::ControlFlow::Continue(()),
+        });
+    assert!(matches!(stopped, Err(TableError::Stopped(m)) if m == material));
+    assert_eq!(ranks.into_inner(), 3);
+
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    assert!(matches!(
+        tb.prepare(&material, Variant::Standard, &stop),
+        Err(TableError::Stopped(m)) if m == material
+    ));
+    assert!(
+        !dir.path()
+            .join(file_name(&material, Variant::Standard))
+            .exists()
+    );
+    stop.store(false, std::sync::atomic::Ordering::Relaxed);
+    tb.prepare(&material, Variant::Standard, &stop).unwrap();
+    assert!(
+        dir.path()
+            .join(file_name(&material, Variant::Standard))
+            .is_file()
+    );
+}

@@ -1,8 +1,11 @@
 //! The tablebase view: a position's value and every move with its DTM.
 
+use std::sync::atomic::AtomicBool;
+
 use ajedrecista_tables::{
-    CastlingRights, FenError, Material, Tablebase, Value, Variant, file_name, read_fen,
+    CastlingRights, FenError, Material, TableError, Tablebase, Value, Variant, file_name, read_fen,
 };
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Color, Position, Square};
@@ -109,8 +112,13 @@ pub fn probeable_material(
     Ok(material)
 }
 
-/// The tablebase view of `query` (blocking: it may build a small table).
-pub fn probe(tables: &Tablebase, query: &ProbeQuery) -> Result<ProbeView, ApiError> {
+/// The tablebase view of `query` (blocking: it may build a small table,
+/// which stops, with a 503, once `stop` is raised).
+pub fn probe(
+    tables: &Tablebase,
+    query: &ProbeQuery,
+    stop: &AtomicBool,
+) -> Result<ProbeView, ApiError> {
     let position = parse_fen(&query.fen)?;
     let variant =
         match query.fixed_king.as_deref().filter(|s| !s.is_empty()) {
@@ -127,8 +135,16 @@ pub fn probe(tables: &Tablebase, query: &ProbeQuery) -> Result<ProbeView, ApiErr
         )));
     }
     let material = probeable_material(tables, &position, variant)?;
-    let table_error =
-        |err: ajedrecista_tables::TableError| ApiError::unprocessable(err.to_string());
+    let table_error = |err: TableError| match err {
+        TableError::Stopped(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the probe was stopped: its client has gone or its time is up",
+        ),
+        err => ApiError::unprocessable(err.to_string()),
+    };
+    tables
+        .prepare(&material, variant, stop)
+        .map_err(table_error)?;
     let value = tables.probe(&position, variant).map_err(table_error)?;
     let moves = tables.moves(&position, variant).map_err(table_error)?;
     let pv = tables

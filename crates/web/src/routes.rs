@@ -118,9 +118,14 @@ async fn strategies(State(state): Shared) -> Json<Vec<StrategyInfo>> {
     )
 }
 
-async fn probe(State(state): Shared, ApiQuery(query): ApiQuery<ProbeQuery>) -> Response {
+async fn probe(
+    State(state): Shared,
+    scope: RequestScope,
+    ApiQuery(query): ApiQuery<ProbeQuery>,
+) -> Response {
     let tables = Arc::clone(&state.tables);
-    match blocking(move || crate::probe::probe(&tables, &query)).await {
+    let work = move |scope: &RequestScope| crate::probe::probe(&tables, &query, scope.stop_flag());
+    match scope.blocking(work).await {
         Ok(view) => Json(view).into_response(),
         Err(err) => err.into_response(),
     }

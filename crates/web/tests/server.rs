@@ -607,3 +607,45 @@ async fn an_audit_past_the_request_time_out_is_answered_503_and_stops() {
     );
     server.stop().await;
 }
+
+/// A probe whose tables must be built stops building when its time is up:
+/// KQvKP needs a dozen tables (promotions lead into KQvKQ, KQvKR...),
+/// about two seconds of builds here; with 100 ms for the request the
+/// client gets a 503, and the builds stop instead of running to the end.
+#[tokio::test]
+async fn a_probe_past_its_time_stops_its_table_builds() {
+    let builds = Arc::new(std::sync::Mutex::new((0usize, 0usize)));
+    let seen = Arc::clone(&builds);
+    let tables = Tablebase::in_memory().on_event(move |event| {
+        let mut seen = seen.lock().unwrap();
+        match event {
+            ajedrecista_tables::Event::Building { .. } => seen.0 += 1,
+            ajedrecista_tables::Event::Built { .. } => seen.1 += 1,
+            _ => {}
+        }
+    });
+    let state = AppState::new(Arc::new(tables), Limits::default());
+    let server = Server::start(
+        router(state),
+        ServerLimits {
+            request: Duration::from_millis(100),
+            ..limits()
+        },
+    )
+    .await;
+    // KQvKP, white to move.
+    let answer = exchange(
+        server.addr,
+        &get_request("/api/probe?fen=8/8/8/8/8/k7/p7/2K1Q3%20w%20-%20-%200%201"),
+    )
+    .await;
+    answer.error(503);
+    // The build under way ends at its next rank; none starts after it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after_stop = *builds.lock().unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let later = *builds.lock().unwrap();
+    assert_eq!(after_stop, later, "builds went on after the stop");
+    assert!(later.0 > later.1, "a build was stopped: {later:?}");
+    server.stop().await;
+}
