@@ -9,11 +9,11 @@
 //! material, e.g. `AJEDRECISTA_TABLES=DIR cargo test -p ajedrecista-tables
 //! --release --test published_pawns -- --ignored knnvkp`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use ajedrecista_tables::{Material, SideSummary, Tablebase, Value, Variant};
-use shakmaty::{CastlingMode, Chess, Color, Position, fen::Fen};
+use shakmaty::{ByColor, CastlingMode, Chess, Color, Position, fen::Fen};
 
 fn in_memory() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
@@ -82,7 +82,9 @@ fn decisive(plies: u64) -> Value {
     }
 }
 
-fn check(tb: &Tablebase, figure: &Figure) {
+/// Checks one figure; `summaries` keeps each table's summary (a five-man
+/// one takes a quarter of a minute).
+fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByColor<SideSummary>>) {
     let what = format!(
         "{} {} {} {} ({})",
         figure.material, figure.turn, figure.figure, figure.value, figure.source
@@ -106,7 +108,9 @@ fn check(tb: &Tablebase, figure: &Figure) {
         );
         return;
     }
-    let summary = tb.pawn_table(&figure.material).unwrap().summarize();
+    let summary = summaries
+        .entry(figure.material.clone())
+        .or_insert_with(|| tb.pawn_table(&figure.material).unwrap().summarize());
     let sides: Vec<&SideSummary> = match figure.turn.as_str() {
         "white" => vec![&summary.white],
         "black" => vec![&summary.black],
@@ -121,6 +125,26 @@ fn check(tb: &Tablebase, figure: &Figure) {
             assert_eq!(ours, figure.value, "{what}");
         }
         "at_most_plies" => assert!(ours <= figure.value, "{what}: ours {ours}"),
+        // Rounded figures: ours must round to the published one.
+        "legal_millions" => {
+            let legal: u64 = sides.iter().map(|side| side.legal).sum();
+            assert_rounds_to(legal as f64 / 1e6, figure.value, &what);
+        }
+        "win_per_mille" | "draw_per_mille" | "loss_per_mille" => {
+            let [side] = sides[..] else {
+                panic!("{what}: one side to move")
+            };
+            let count = match figure.figure.as_str() {
+                "win_per_mille" => side.win,
+                "draw_per_mille" => side.draw,
+                _ => side.loss,
+            };
+            assert_rounds_to(
+                1000.0 * count as f64 / side.legal as f64,
+                figure.value,
+                &what,
+            );
+        }
         // Each published position stands for itself and its mirror image
         // (the pawn is never on the middle line): two placements here.
         "longest_positions" => {
@@ -134,14 +158,23 @@ fn check(tb: &Tablebase, figure: &Figure) {
     }
 }
 
+/// `ours` rounds to `published` (a figure given to whole units).
+fn assert_rounds_to(ours: f64, published: u64, what: &str) {
+    assert!(
+        (ours - published as f64).abs() <= 0.5,
+        "{what}: ours {ours:.3}"
+    );
+}
+
 fn check_all(tb: &Tablebase, select: impl Fn(&Material) -> bool) {
     let figures: Vec<Figure> = figures()
         .into_iter()
         .filter(|f| select(&f.material))
         .collect();
     assert!(!figures.is_empty());
+    let mut summaries = HashMap::new();
     for figure in &figures {
-        check(tb, figure);
+        check(tb, figure, &mut summaries);
     }
 }
 
