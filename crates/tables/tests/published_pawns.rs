@@ -1,16 +1,30 @@
-//! Published figures for endgames with pawns (Nalimov's tables, as
-//! surveyed by Conrady, posted by Guido, and listed by Kryukov), read from
-//! `tests/data/published_pawns.tsv` and checked against our tables. Sources
-//! and conventions: docs/tables.md, "Published figures (pawns)".
+//! Published figures for endgames with pawns (Nalimov's and Gaviota's
+//! tables, as surveyed, posted and listed by others), read from
+//! `tests/data/published_pawns.tsv` and checked against our tables.
+//! Sources and conventions: docs/tables.md, "Published figures (pawns)".
+//!
+//! The tables of up to four men are built in memory (25 s of CPU). The
+//! five-man ones take minutes and up to 2 GiB each: their tests are
+//! ignored and read the cache folder (`$AJEDRECISTA_TABLES`), one test a
+//! material, e.g. `AJEDRECISTA_TABLES=DIR cargo test -p ajedrecista-tables
+//! --release --test published_pawns -- --ignored knnvkp`.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use ajedrecista_tables::{Material, SideSummary, Tablebase, Value, Variant};
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+use ajedrecista_tables::{Material, PawnIndexer, SideSummary, Tablebase, Value, Variant};
+use rayon::prelude::*;
+use shakmaty::{ByColor, CastlingMode, Chess, Color, Position, PositionError, fen::Fen};
 
-fn tablebase() -> &'static Tablebase {
+fn in_memory() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
     TB.get_or_init(Tablebase::in_memory)
+}
+
+/// The cache folder's tablebase, for the five-man tables.
+fn cached() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| Tablebase::new(None))
 }
 
 /// One published figure.
@@ -36,21 +50,42 @@ fn figures() -> Vec<Figure> {
                 figure: fields[2].to_string(),
                 value: fields[3].parse().expect(fields[3]),
                 fen: fields[4].to_string(),
-                source: fields[6].to_string(),
+                source: fields[5].to_string(),
             }
         })
         .collect()
 }
 
-/// The longest mate of one side's summary, in plies.
+/// The longest mate (win or loss) of one side's summary, in plies.
 fn longest(side: &SideSummary) -> u64 {
     side.longest
         .and_then(|(value, _)| value.plies())
         .map_or(0, u64::from)
 }
 
-fn check(figure: &Figure) {
-    let tb = tablebase();
+/// The longest win of one side's summary (the side to move mates), in
+/// plies: wins are the odd plies.
+fn longest_win(side: &SideSummary) -> u64 {
+    side.histogram_plies
+        .keys()
+        .filter(|plies| *plies % 2 == 1)
+        .max()
+        .map_or(0, |plies| u64::from(*plies))
+}
+
+/// The value of a position decisive in `plies`: wins odd, losses even.
+fn decisive(plies: u64) -> Value {
+    let plies = u16::try_from(plies).unwrap();
+    if plies % 2 == 1 {
+        Value::Win(plies)
+    } else {
+        Value::Loss(plies)
+    }
+}
+
+/// Checks one figure; `summaries` keeps each table's summary (a five-man
+/// one takes a quarter of a minute).
+fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByColor<SideSummary>>) {
     let what = format!(
         "{} {} {} {} ({})",
         figure.material, figure.turn, figure.figure, figure.value, figure.source
@@ -67,20 +102,16 @@ fn check(figure: &Figure) {
             figure.material,
             "{what}"
         );
-        let plies = u16::try_from(figure.value).unwrap();
-        let expected = if plies % 2 == 1 {
-            Value::Win(plies)
-        } else {
-            Value::Loss(plies)
-        };
         assert_eq!(
             tb.probe(&pos, Variant::Standard).unwrap(),
-            expected,
+            decisive(figure.value),
             "{what}"
         );
         return;
     }
-    let summary = tb.pawn_table(&figure.material).unwrap().summarize();
+    let summary = summaries
+        .entry(figure.material.clone())
+        .or_insert_with(|| tb.pawn_table(&figure.material).unwrap().summarize());
     let sides: Vec<&SideSummary> = match figure.turn.as_str() {
         "white" => vec![&summary.white],
         "black" => vec![&summary.black],
@@ -90,7 +121,31 @@ fn check(figure: &Figure) {
     let ours = sides.iter().map(|side| longest(side)).max().unwrap();
     match figure.figure.as_str() {
         "longest_plies" => assert_eq!(ours, figure.value, "{what}"),
+        "longest_win_plies" => {
+            let ours = sides.iter().map(|side| longest_win(side)).max().unwrap();
+            assert_eq!(ours, figure.value, "{what}");
+        }
         "at_most_plies" => assert!(ours <= figure.value, "{what}: ours {ours}"),
+        // Rounded figures: ours must round to the published one.
+        "legal_millions" => {
+            let legal: u64 = sides.iter().map(|side| side.legal).sum();
+            assert_rounds_to(legal as f64 / 1e6, figure.value, &what);
+        }
+        "win_per_mille" | "draw_per_mille" | "loss_per_mille" => {
+            let [side] = sides[..] else {
+                panic!("{what}: one side to move")
+            };
+            let count = match figure.figure.as_str() {
+                "win_per_mille" => side.win,
+                "draw_per_mille" => side.draw,
+                _ => side.loss,
+            };
+            assert_rounds_to(
+                1000.0 * count as f64 / side.legal as f64,
+                figure.value,
+                &what,
+            );
+        }
         // Each published position stands for itself and its mirror image
         // (the pawn is never on the middle line): two placements here.
         "longest_positions" => {
@@ -104,52 +159,204 @@ fn check(figure: &Figure) {
     }
 }
 
-/// The issue's four endings of 3 and 4 men (the tables a KPvKP build needs
-/// anyway).
-const FIRST: [&str; 4] = ["KPvK", "KQvKP", "KRvKP", "KPvKP"];
+/// `ours` rounds to `published` (a figure given to whole units).
+fn assert_rounds_to(ours: f64, published: u64, what: &str) {
+    assert!(
+        (ours - published as f64).abs() <= 0.5,
+        "{what}: ours {ours:.3}"
+    );
+}
 
-fn check_all(select: impl Fn(&Material) -> bool) {
+fn check_all(tb: &Tablebase, select: impl Fn(&Material) -> bool) {
     let figures: Vec<Figure> = figures()
         .into_iter()
         .filter(|f| select(&f.material))
         .collect();
     assert!(!figures.is_empty());
+    let mut summaries = HashMap::new();
     for figure in &figures {
-        check(figure);
+        check(tb, figure, &mut summaries);
     }
 }
 
-fn is_first(material: &Material) -> bool {
-    FIRST
-        .iter()
-        .any(|m| m.parse::<Material>().unwrap() == *material)
+fn is(name: &str) -> impl Fn(&Material) -> bool {
+    let wanted: Material = name.parse().unwrap();
+    move |material| *material == wanted
+}
+
+/// KPvK, and the four-man tables with a man on each side: KPvKP and the
+/// tables its promotions lead into (KQvKP, KRvKP, KBvKP, KNvKP).
+fn is_versus(material: &Material) -> bool {
+    material.len() == 3 || (material.len() == 4 && !material.is_bare(Color::Black))
 }
 
 #[test]
 fn kpvk_kqvkp_krvkp_kpvkp_match_the_published_figures() {
-    check_all(is_first);
+    check_all(in_memory(), is_versus);
+}
+
+/// KQPvK, KRPvK, KBPvK, KNPvK and KPPvK.
+#[test]
+fn four_men_against_a_bare_king_match_the_published_figures() {
+    check_all(in_memory(), |m| m.len() == 4 && m.is_bare(Color::Black));
 }
 
 #[test]
-#[ignore = "slow with the in-memory pawn builder: KQPvK, KBPvK and KNPvK, 125 s"]
-fn other_four_men_are_within_the_published_bound() {
-    check_all(|m| m.len() == 4 && !is_first(m));
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn knnvkp_matches_the_published_figures() {
+    check_all(cached(), is("KNNvKP"));
 }
 
 #[test]
-#[ignore = "needs five-man pawn tables (engine)"]
-fn five_men_match_the_published_figures() {
-    check_all(|m| m.len() == 5);
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kqpvkq_matches_the_published_figures() {
+    check_all(cached(), is("KQPvKQ"));
 }
 
-/// The data file names the endings the issue asks for.
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn krpvkr_matches_the_published_figures() {
+    check_all(cached(), is("KRPvKR"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn krpvkb_matches_the_published_figures() {
+    check_all(cached(), is("KRPvKB"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kbpvkn_matches_the_published_figures() {
+    check_all(cached(), is("KBPvKN"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn knpvkn_matches_the_published_figures() {
+    check_all(cached(), is("KNPvKN"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kbpvkb_matches_the_published_figures() {
+    check_all(cached(), is("KBPvKB"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kbpvkr_matches_the_published_figures() {
+    check_all(cached(), is("KBPvKR"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn knpvkb_matches_the_published_figures() {
+    check_all(cached(), is("KNPvKB"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kqpvkb_matches_the_published_figures() {
+    check_all(cached(), is("KQPvKB"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kqpvkn_matches_the_published_figures() {
+    check_all(cached(), is("KQPvKN"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kbbvkp_matches_the_published_figures() {
+    check_all(cached(), is("KBBvKP"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn kbnvkp_matches_the_published_figures() {
+    check_all(cached(), is("KBNvKP"));
+}
+
+#[test]
+#[ignore = "five men: the table and its subtables take minutes (AJEDRECISTA_TABLES)"]
+fn krpvkn_matches_the_published_figures() {
+    check_all(cached(), is("KRPvKN"));
+}
+
+#[test]
+#[ignore = "needs every five-man pawn table (its promotions lead into all 49 others): not built here yet"]
+fn kppvkp_matches_the_published_figures() {
+    check_all(cached(), is("KPPvKP"));
+}
+
+/// KBPvK's longest win is 31 moves here and 32 in one quote of Kryukov's
+/// page (docs/tables.md): every position of the table is checked against
+/// its children (the minimax rule), which makes the table the true
+/// distance to mate, given the tables its captures and promotions lead
+/// into.
+#[test]
+#[ignore = "exhaustive: every KBPvK position against its children (minutes)"]
+fn kbpvk_agrees_with_its_children_everywhere() {
+    let tb = in_memory();
+    let material: Material = "KBPvK".parse().unwrap();
+    let table = tb.pawn_table(&material).unwrap();
+    let size = PawnIndexer::new(&material).size();
+    let summary = table.summarize();
+    for turn in [Color::White, Color::Black] {
+        let checked: usize = (0..size)
+            .into_par_iter()
+            .filter_map(|index| table.fen(index, turn))
+            .map(|fen| {
+                let pos: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Standard)
+                    .or_else(PositionError::ignore_impossible_check)
+                    .unwrap();
+                let value = tb.probe(&pos, Variant::Standard).unwrap();
+                let moves = tb.moves(&pos, Variant::Standard).unwrap();
+                let expected = match moves.first() {
+                    Some((_, best)) => *best,
+                    None if pos.is_check() => Value::Loss(0),
+                    None => Value::Draw,
+                };
+                assert_eq!(value, expected, "{fen}");
+                1
+            })
+            .sum();
+        // Each number stands for a placement and its mirror image.
+        assert_eq!(2 * checked as u64, summary.get(turn).legal, "{turn:?}");
+    }
+}
+
+/// Every five-man material of the data has its own test above.
+#[test]
+fn each_five_man_material_has_a_test() {
+    let source = include_str!("published_pawns.rs");
+    for figure in figures().iter().filter(|f| f.material.len() == 5) {
+        let name = figure.material.to_string().to_lowercase();
+        assert!(
+            source.contains(&format!("fn {name}_matches_the_published_figures")),
+            "{name}"
+        );
+    }
+}
+
+/// The data file names the endings the issue asks for: KPvK, KQvKP, KRvKP
+/// and KPvKP, and at least four five-man pawn endings, each with an exact
+/// figure (not a bound).
 #[test]
 fn the_data_covers_the_asked_endings() {
-    let named: std::collections::HashSet<Material> =
-        figures().into_iter().map(|f| f.material).collect();
-    for material in FIRST {
-        assert!(named.contains(&material.parse().unwrap()), "{material}");
+    let exact: HashSet<Material> = figures()
+        .into_iter()
+        .filter(|f| f.figure != "at_most_plies")
+        .map(|f| f.material)
+        .collect();
+    for material in ["KPvK", "KQvKP", "KRvKP", "KPvKP"] {
+        assert!(exact.contains(&material.parse().unwrap()), "{material}");
     }
-    let five = named.iter().filter(|m| m.len() == 5).count();
-    assert!(five >= 4, "{named:?}");
+    let five = exact.iter().filter(|m| m.len() == 5).count();
+    assert!(five >= 4, "{exact:?}");
 }
