@@ -112,6 +112,16 @@ impl Rules {
         self.men[i]
     }
 
+    /// The squares man `i` passes and lands on going from `from` to `to`
+    /// (the same squares back from `to` to `from`): a man there blocks it.
+    #[inline]
+    pub fn path(&self, i: usize, from: Square, to: Square) -> Bitboard {
+        match self.men[i].role {
+            Role::Queen | Role::Rook | Role::Bishop => attacks::between(from, to) | to,
+            _ => Bitboard::from(to),
+        }
+    }
+
     #[inline]
     fn king(color: Color) -> usize {
         match color {

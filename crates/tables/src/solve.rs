@@ -38,7 +38,7 @@ use std::{
 };
 
 use rayon::prelude::*;
-use shakmaty::{Bitboard, ByColor, Color, Role, attacks};
+use shakmaty::{Bitboard, ByColor, Color};
 
 use crate::{
     error::TableError,
@@ -493,17 +493,9 @@ impl Layout for Pieces<'_> {
                 continue;
             }
             let from = squares[man];
-            let slider = matches!(
-                self.rules.man(man).role,
-                Role::Queen | Role::Rook | Role::Bishop
-            );
             for to in self.rules.attacks(man, from, others) & !others {
                 // The last man on the way or on the square blocks the move.
-                let blocked = if slider {
-                    attacks::between(from, to) | to
-                } else {
-                    Bitboard::from(to)
-                };
+                let blocked = self.rules.path(man, from, to);
                 match self
                     .indexer
                     .moved_run(run, first_digit_man, &squares, man, to)
@@ -610,16 +602,8 @@ impl Layout for Pieces<'_> {
                 continue;
             }
             let to = squares[man];
-            let slider = matches!(
-                self.rules.man(man).role,
-                Role::Queen | Role::Rook | Role::Bishop
-            );
             for from in self.rules.attacks(man, to, others) & !others {
-                let blocked = if slider {
-                    attacks::between(to, from) | from
-                } else {
-                    Bitboard::from(from)
-                };
+                let blocked = self.rules.path(man, to, from);
                 let open = positions & !blocked;
                 match self
                     .indexer
