@@ -134,6 +134,17 @@ impl Material {
         self.men.iter().any(|p| p.role == Role::Pawn)
     }
 
+    /// The material whose table holds this endgame's positions: the
+    /// canonical one with pawns (`KvKP` in `KPvK`), itself without (both
+    /// colourings of a pawnless material are built).
+    pub fn table_material(&self) -> Material {
+        if self.has_pawns() {
+            self.canonical()
+        } else {
+            self.clone()
+        }
+    }
+
     /// The material whose table holds this endgame: of a material and its
     /// colour-flipped twin, the one where white has more men, or as many
     /// and stronger ones (compared strongest first). `KvKP` is held as

@@ -170,12 +170,7 @@ fn material_of(men: &[(usize, shakmaty::Piece)]) -> Material {
 pub(crate) fn exit_materials(material: &Material) -> Vec<Material> {
     let mut found = Vec::new();
     for (captured, promoted) in exit_kinds(material) {
-        let next = material_of(&men_after(material, captured, promoted));
-        let next = if next.has_pawns() {
-            next.canonical()
-        } else {
-            next
-        };
+        let next = material_of(&men_after(material, captured, promoted)).table_material();
         if !found.contains(&next) {
             found.push(next);
         }

@@ -120,6 +120,15 @@ impl Tablebase {
         self.dir.as_deref()
     }
 
+    /// Whether the file of the table that holds `material`'s positions
+    /// ([`Material::table_material`]) is in the cache folder.
+    pub fn in_cache_folder(&self, material: &Material, variant: Variant) -> bool {
+        self.dir.as_ref().is_some_and(|dir| {
+            dir.join(file::file_name(&material.table_material(), variant))
+                .is_file()
+        })
+    }
+
     /// Builds tables of up to `men` men when they are needed and not in the
     /// cache folder. By default five: a six-man table takes about 16 GB of
     /// memory and an hour, which only a request for that table (`solve`)
@@ -171,16 +180,10 @@ impl Tablebase {
         variant: Variant,
         stop: &AtomicBool,
     ) -> Result<(), TableError> {
-        let stored = if material.has_pawns() {
-            material.canonical()
-        } else {
-            material.clone()
-        };
-        if let Some(dir) = &self.dir
-            && dir.join(file::file_name(&stored, variant)).is_file()
-        {
+        if self.in_cache_folder(material, variant) {
             return Ok(()); // opened for probes when first probed
         }
+        let stored = material.table_material();
         if stored.has_pawns() {
             self.pawn_table_in(&stored, stop).map(|_| ())
         } else {

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
-    CastlingRights, FenError, Material, TableError, Tablebase, Value, Variant, file_name, read_fen,
+    CastlingRights, FenError, Material, TableError, Tablebase, Value, Variant, read_fen,
 };
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
@@ -89,16 +89,7 @@ pub fn probeable_material(
 ) -> Result<Material, ApiError> {
     let material = Material::from_board(position.board())
         .map_err(|err| ApiError::unprocessable(err.to_string()))?;
-    // A material with pawns and its colour-flipped twin share one table,
-    // stored under the canonical name (`KvKP` under `KPvK`).
-    let stored = if material.has_pawns() {
-        material.canonical()
-    } else {
-        material.clone()
-    };
-    let cached = tables
-        .dir()
-        .is_some_and(|dir| dir.join(file_name(&stored, variant)).is_file());
+    let cached = tables.in_cache_folder(&material, variant);
     let limit = match variant {
         Variant::Standard => MAX_MEN_BUILT_ON_REQUEST,
         Variant::FixedKing(_) => MAX_FIXED_KING_MEN_BUILT_ON_REQUEST,
