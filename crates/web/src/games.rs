@@ -2,6 +2,7 @@
 //! on the automata crate's [`Session`] (all the game's rules are there).
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, LampView, MoveError, Opening, Session, StrategyName, UndoError,
@@ -55,8 +56,13 @@ pub struct IllegalMoveView {
     pub game: GameView,
 }
 
-/// Starts a game (blocking: perfect play may build its table).
-pub fn new_session(tables: Arc<Tablebase>, request: &NewGame) -> Result<Session, ApiError> {
+/// Starts a game (blocking: perfect play may build its table, which stops,
+/// with a 503, once `stop` is raised).
+pub fn new_session(
+    tables: Arc<Tablebase>,
+    request: &NewGame,
+    stop: &AtomicBool,
+) -> Result<Session, ApiError> {
     let strategy = request
         .strategy
         .parse::<StrategyName>()
@@ -65,11 +71,11 @@ pub fn new_session(tables: Arc<Tablebase>, request: &NewGame) -> Result<Session,
         None => Opening::machine_start(strategy),
         Some(text) => {
             let position = parse_fen(text)?;
-            crate::probe::probeable_material(
-                &tables,
-                &position,
-                ajedrecista_tables::Variant::Standard,
-            )?;
+            let variant = ajedrecista_tables::Variant::Standard;
+            let material = crate::probe::probeable_material(&tables, &position, variant)?;
+            tables
+                .prepare(&material, variant, stop)
+                .map_err(|err| crate::probe::table_error(err, "new game"))?;
             Opening::Position(position)
         }
     };

@@ -103,6 +103,18 @@ pub fn probeable_material(
     Ok(material)
 }
 
+/// A 503 for `work` stopped while its tables were built (its client has
+/// gone or its time is up), a 422 for any other error of the tables.
+pub(crate) fn table_error(err: TableError, work: &str) -> ApiError {
+    match err {
+        TableError::Stopped(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the {work} was stopped: its client has gone or its time is up"),
+        ),
+        err => ApiError::unprocessable(err.to_string()),
+    }
+}
+
 /// The tablebase view of `query` (blocking: it may build a small table,
 /// which stops, with a 503, once `stop` is raised).
 pub fn probe(
@@ -126,13 +138,7 @@ pub fn probe(
         )));
     }
     let material = probeable_material(tables, &position, variant)?;
-    let table_error = |err: TableError| match err {
-        TableError::Stopped(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the probe was stopped: its client has gone or its time is up",
-        ),
-        err => ApiError::unprocessable(err.to_string()),
-    };
+    let table_error = |err| table_error(err, "probe");
     tables
         .prepare(&material, variant, stop)
         .map_err(table_error)?;

@@ -163,10 +163,13 @@ fn find_game(
 
 async fn new_game(
     State(state): Shared,
+    scope: RequestScope,
     ApiJson(request): ApiJson<NewGame>,
 ) -> Result<Response, ApiError> {
     let tables = Arc::clone(&state.tables);
-    let session = blocking(move || crate::games::new_session(tables, &request)).await?;
+    let session = scope
+        .blocking(move |scope| crate::games::new_session(tables, &request, scope.stop_flag()))
+        .await?;
     let shared = Arc::clone(&state);
     let view = blocking(move || {
         let id = shared

@@ -608,12 +608,11 @@ async fn an_audit_past_the_request_time_out_is_answered_503_and_stops() {
     server.stop().await;
 }
 
-/// A probe whose tables must be built stops building when its time is up:
-/// KQvKP needs a dozen tables (promotions lead into KQvKQ, KQvKR...),
+/// A request whose tables must be built stops building when its time is
+/// up: KQvKP needs a dozen tables (promotions lead into KQvKQ, KQvKR...),
 /// about two seconds of builds here; with 100 ms for the request the
 /// client gets a 503, and the builds stop instead of running to the end.
-#[tokio::test]
-async fn a_probe_past_its_time_stops_its_table_builds() {
+async fn past_its_time_stops_its_table_builds(request: &[u8]) {
     let builds = Arc::new(std::sync::Mutex::new((0usize, 0usize)));
     let seen = Arc::clone(&builds);
     let tables = Tablebase::in_memory().on_event(move |event| {
@@ -633,13 +632,7 @@ async fn a_probe_past_its_time_stops_its_table_builds() {
         },
     )
     .await;
-    // KQvKP, white to move.
-    let answer = exchange(
-        server.addr,
-        &get_request("/api/probe?fen=8/8/8/8/8/k7/p7/2K1Q3%20w%20-%20-%200%201"),
-    )
-    .await;
-    answer.error(503);
+    exchange(server.addr, request).await.error(503);
     // The build under way ends at its next rank; none starts after it.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after_stop = *builds.lock().unwrap();
@@ -648,4 +641,24 @@ async fn a_probe_past_its_time_stops_its_table_builds() {
     assert_eq!(after_stop, later, "builds went on after the stop");
     assert!(later.0 > later.1, "a build was stopped: {later:?}");
     server.stop().await;
+}
+
+/// KQvKP, white to move.
+const KQVKP: &str = "8/8/8/8/8/k7/p7/2K1Q3 w - - 0 1";
+
+#[tokio::test]
+async fn a_probe_past_its_time_stops_its_table_builds() {
+    let fen = KQVKP.replace(' ', "%20");
+    past_its_time_stops_its_table_builds(&get_request(&format!("/api/probe?fen={fen}"))).await;
+}
+
+#[tokio::test]
+async fn a_new_game_past_its_time_stops_its_table_builds() {
+    let body = format!(r#"{{"strategy": "perfect", "fen": "{KQVKP}"}}"#);
+    let request = format!(
+        "POST /api/games HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    past_its_time_stops_its_table_builds(request.as_bytes()).await;
 }
