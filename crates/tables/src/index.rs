@@ -232,6 +232,25 @@ impl Indexer {
             .then(|| usize::from(pair) << rest | run & ((1 << rest) - 1))
     }
 
+    /// Numbers that share one king pair (one black king square with a
+    /// fixed white king).
+    pub(crate) fn king_pair_len(&self) -> usize {
+        1 << (6 * self.others())
+    }
+
+    /// The weight of every number of king pair `pair` (see
+    /// [`Indexer::king_pair_len`]), `None` for a pair on the diagonal, where
+    /// it depends on the other men.
+    pub(crate) fn king_pair_weight(&self, pair: usize) -> Option<u64> {
+        match self.fixed_king {
+            Some(_) => Some(1),
+            None => {
+                let pair = pair as u16;
+                (!self.pairs.is_diagonal(pair)).then(|| u64::from(self.pairs.multiplicity(pair)))
+            }
+        }
+    }
+
     /// How many placements of the board the number stands for.
     pub fn weight(&self, index: usize) -> u64 {
         let Some(squares) = self.decode(index) else {

@@ -15,7 +15,6 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use shakmaty::{Bitboard, ByColor, Chess, Color, EnPassantMode, Position, Rank, Role, Square};
 
 use crate::{
@@ -648,21 +647,7 @@ impl PawnTable {
     /// Counts over all placements (each number stands for itself and its
     /// mirror image; like men are not told apart).
     pub fn summarize(&self) -> ByColor<SideSummary> {
-        let orderings = self.material().identical_orderings();
-        ByColor::new_with(|turn: Color| {
-            let len = self.table.bytes(turn).len();
-            let mut side = (0..len)
-                .into_par_iter()
-                .fold(SideSummary::default, |mut acc, index| {
-                    if let Some(value) = self.table.value_at(index, turn) {
-                        acc.add(value, index, 2);
-                    }
-                    acc
-                })
-                .reduce(SideSummary::default, SideSummary::merge);
-            side.divide(orderings);
-            side
-        })
+        crate::summarize(&self.table)
     }
 }
 

@@ -10,7 +10,10 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use shakmaty::{ByColor, Color};
 
-use crate::{table::Table, value::Value};
+use crate::{
+    table::Table,
+    value::{DEEP, ILLEGAL, Value, decode_byte, encode_plies},
+};
 
 /// Counts for one side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,30 +30,22 @@ pub struct SideSummary {
 }
 
 impl SideSummary {
-    pub(crate) fn merge(mut self, other: SideSummary) -> SideSummary {
-        self.legal += other.legal;
-        self.win += other.win;
-        self.draw += other.draw;
-        self.loss += other.loss;
-        for (plies, n) in other.histogram_plies {
-            *self.histogram_plies.entry(plies).or_default() += n;
+    /// Adds `count` placements of `value`.
+    fn add(&mut self, value: Value, count: u64) {
+        self.legal += count;
+        match value {
+            Value::Win(_) => self.win += count,
+            Value::Draw => self.draw += count,
+            Value::Loss(_) => self.loss += count,
         }
-        self.longest = match (self.longest, other.longest) {
-            (Some(a), Some(b)) => Some(
-                if (b.0.plies(), std::cmp::Reverse(b.1)) > (a.0.plies(), std::cmp::Reverse(a.1)) {
-                    b
-                } else {
-                    a
-                },
-            ),
-            (a, b) => a.or(b),
-        };
-        self
+        if let Some(plies) = value.plies() {
+            *self.histogram_plies.entry(plies).or_default() += count;
+        }
     }
 
     /// Counts of placements from counts of numbers, where each position
     /// has `orderings` numbers (its like men in every order).
-    pub(crate) fn divide(&mut self, orderings: u64) {
+    fn divide(&mut self, orderings: u64) {
         self.legal /= orderings;
         self.win /= orderings;
         self.draw /= orderings;
@@ -59,38 +54,138 @@ impl SideSummary {
             *n /= orderings;
         }
     }
+}
 
-    pub(crate) fn add(&mut self, value: Value, index: usize, weight: u64) {
-        self.legal += weight;
-        match value {
-            Value::Win(_) => self.win += weight,
-            Value::Draw => self.draw += weight,
-            Value::Loss(_) => self.loss += weight,
-        }
-        if let Some(plies) = value.plies() {
-            *self.histogram_plies.entry(plies).or_default() += weight;
-            if self.longest.is_none_or(|(v, _)| v.plies() < Some(plies)) {
-                self.longest = Some((value, index));
-            }
+/// A number stands for 1, 2, 4 or 8 placements: its weight is `1 << slot`.
+const WEIGHT_SLOTS: usize = 4;
+
+/// How many numbers have each byte, by weight slot.
+type ByteCounts = [[u64; 256]; WEIGHT_SLOTS];
+
+fn weight_slot(weight: u64) -> usize {
+    debug_assert!(weight.is_power_of_two() && weight < 1 << WEIGHT_SLOTS);
+    weight.trailing_zeros() as usize
+}
+
+fn add_counts(mut a: Box<ByteCounts>, b: Box<ByteCounts>) -> Box<ByteCounts> {
+    for (a, b) in a.iter_mut().zip(b.iter()) {
+        for (a, b) in a.iter_mut().zip(b) {
+            *a += b;
         }
     }
+    a
+}
+
+/// The numbers of one side counted by byte and weight. The numbers are
+/// taken in blocks whose placements have one weight (a king pair's, or
+/// every number of a table with pawns or a fixed king), so that most
+/// numbers are counted without being decoded; only the blocks of the kings
+/// on the diagonal are weighed number by number.
+fn count_bytes(table: &Table, turn: Color) -> Box<ByteCounts> {
+    let numbering = table.numbering();
+    let block = numbering.weight_block_len();
+    table
+        .bytes(turn)
+        .par_chunks(block)
+        .enumerate()
+        .fold(
+            || Box::new([[0; 256]; WEIGHT_SLOTS]),
+            |mut counts, (n, bytes)| {
+                match numbering.block_weight(n) {
+                    Some(weight) => {
+                        let counts = &mut counts[weight_slot(weight)];
+                        for &byte in bytes {
+                            counts[usize::from(byte)] += 1;
+                        }
+                    }
+                    None => {
+                        let start = n * block;
+                        for (index, &byte) in (start..).zip(bytes) {
+                            if byte != ILLEGAL {
+                                let slot = weight_slot(numbering.weight(index));
+                                counts[slot][usize::from(byte)] += 1;
+                            }
+                        }
+                    }
+                }
+                counts
+            },
+        )
+        .reduce(|| Box::new([[0; 256]; WEIGHT_SLOTS]), add_counts)
 }
 
 /// Counts of a table for both sides to move.
 pub fn summarize(table: &Table) -> ByColor<SideSummary> {
     let orderings = table.material().identical_orderings();
     ByColor::new_with(|turn: Color| {
-        let len = table.bytes(turn).len();
-        let mut side = (0..len)
-            .into_par_iter()
-            .fold(SideSummary::default, |mut acc, index| {
-                if let Some(value) = table.value_at(index, turn) {
-                    acc.add(value, index, table.numbering().weight(index));
+        let mut side = SideSummary::default();
+        for (slot, counts) in count_bytes(table, turn).iter().enumerate() {
+            for (byte, &count) in (0u8..=255).zip(counts) {
+                if count > 0
+                    && byte != DEEP
+                    && let Some(value) = decode_byte(byte)
+                {
+                    side.add(value, count << slot);
                 }
-                acc
-            })
-            .reduce(SideSummary::default, SideSummary::merge);
+            }
+        }
+        let listed = table.overflow().side(turn);
+        for &(index, plies) in listed {
+            side.add(Value::decisive(plies), table.numbering().weight(index));
+        }
+        side.longest = side.histogram_plies.keys().next_back().and_then(|&plies| {
+            let index = if plies <= table.overflow().limit() {
+                let byte = encode_plies(plies);
+                table.bytes(turn).par_iter().position_first(|&b| b == byte)
+            } else {
+                listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
+            };
+            index.map(|index| (Value::decisive(plies), index))
+        });
         side.divide(orderings);
         side
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Material, Tablebase, Variant};
+
+    /// The counts by definition: every number decoded and weighed alone.
+    fn number_by_number(table: &Table) -> ByColor<SideSummary> {
+        ByColor::new_with(|turn: Color| {
+            let mut side = SideSummary::default();
+            for index in 0..table.bytes(turn).len() {
+                if let Some(value) = table.value_at(index, turn) {
+                    side.add(value, table.numbering().weight(index));
+                    if value.plies() > side.longest.and_then(|(v, _)| v.plies()) {
+                        side.longest = Some((value, index));
+                    }
+                }
+            }
+            side.divide(table.material().identical_orderings());
+            side
+        })
+    }
+
+    #[test]
+    fn counting_by_blocks_equals_counting_number_by_number() {
+        let tb = Tablebase::in_memory();
+        let krk: Material = "KRvK".parse().unwrap();
+        let kbbk: Material = "KBBvK".parse().unwrap();
+        let kpk: Material = "KPvK".parse().unwrap();
+        let tables = [
+            tb.table(&krk, Variant::Standard).unwrap(),
+            tb.table(&kbbk, Variant::Standard).unwrap(),
+            tb.table(&krk, Variant::FixedKing(shakmaty::Square::C3))
+                .unwrap(),
+            std::sync::Arc::clone(tb.pawn_table(&kpk).unwrap().table()),
+        ];
+        for table in tables {
+            let summary = summarize(&table);
+            assert!(summary.white.longest.is_some(), "{}", table.material());
+            assert_eq!(summary, number_by_number(&table), "{}", table.material());
+        }
+    }
 }

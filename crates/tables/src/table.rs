@@ -35,6 +35,9 @@ fn squares_of(material: &Material, variant: Variant, board: &Board) -> Result<Sq
     Ok(squares)
 }
 
+/// A number with pawns stands for itself and its mirror image.
+const PAWN_WEIGHT: u64 = 2;
+
 /// How a table numbers its placements: by king pair (pawnless material)
 /// or by the first pawn's place (material with pawns).
 #[derive(Clone, Debug)]
@@ -83,8 +86,25 @@ impl Numbering {
     pub(crate) fn weight(&self, index: usize) -> u64 {
         match self {
             Numbering::Pieces(ix) => ix.weight(index),
-            // Itself and its mirror image.
-            Numbering::Pawns(_) => 2,
+            Numbering::Pawns(_) => PAWN_WEIGHT,
+        }
+    }
+
+    /// The length of the blocks of numbers that [`Numbering::block_weight`]
+    /// speaks of.
+    pub(crate) fn weight_block_len(&self) -> usize {
+        match self {
+            Numbering::Pieces(ix) => ix.king_pair_len(),
+            Numbering::Pawns(_) => 1 << 16,
+        }
+    }
+
+    /// The weight of every number of block `block`, `None` when the weight
+    /// varies from number to number.
+    pub(crate) fn block_weight(&self, block: usize) -> Option<u64> {
+        match self {
+            Numbering::Pieces(ix) => ix.king_pair_weight(block),
+            Numbering::Pawns(_) => Some(PAWN_WEIGHT),
         }
     }
 }
