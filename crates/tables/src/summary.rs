@@ -62,9 +62,11 @@ const WEIGHT_SLOTS: usize = 4;
 /// How many numbers have each byte, by weight slot.
 type ByteCounts = [[u64; 256]; WEIGHT_SLOTS];
 
-fn weight_slot(weight: u64) -> usize {
-    debug_assert!(weight.is_power_of_two() && weight < 1 << WEIGHT_SLOTS);
-    weight.trailing_zeros() as usize
+/// The slot of a weight; `None` for 0, the weight of a number that stands
+/// for no placement (a byte there is a damaged table's, and not counted).
+fn weight_slot(weight: u64) -> Option<usize> {
+    debug_assert!(weight == 0 || weight.is_power_of_two() && weight < 1 << WEIGHT_SLOTS);
+    (weight > 0).then(|| weight.trailing_zeros() as usize)
 }
 
 fn add_counts(mut a: Box<ByteCounts>, b: Box<ByteCounts>) -> Box<ByteCounts> {
@@ -93,7 +95,8 @@ fn count_bytes(table: &Table, turn: Color) -> Box<ByteCounts> {
             |mut counts, (n, bytes)| {
                 match numbering.block_weight(n) {
                     Some(weight) => {
-                        let counts = &mut counts[weight_slot(weight)];
+                        let slot = weight_slot(weight).expect("a block's weight is not 0");
+                        let counts = &mut counts[slot];
                         for &byte in bytes {
                             counts[usize::from(byte)] += 1;
                         }
@@ -101,8 +104,9 @@ fn count_bytes(table: &Table, turn: Color) -> Box<ByteCounts> {
                     None => {
                         let start = n * block;
                         for (index, &byte) in (start..).zip(bytes) {
-                            if byte != ILLEGAL {
-                                let slot = weight_slot(numbering.weight(index));
+                            if byte != ILLEGAL
+                                && let Some(slot) = weight_slot(numbering.weight(index))
+                            {
                                 counts[slot][usize::from(byte)] += 1;
                             }
                         }
@@ -131,7 +135,10 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
         }
         let listed = table.overflow().side(turn);
         for &(index, plies) in listed {
-            side.add(Value::decisive(plies), table.numbering().weight(index));
+            let weight = table.numbering().weight(index);
+            if weight > 0 {
+                side.add(Value::decisive(plies), weight);
+            }
         }
         side.longest = side.histogram_plies.keys().next_back().and_then(|&plies| {
             let index = if plies <= table.overflow().limit() {
@@ -187,5 +194,30 @@ mod tests {
             assert!(summary.white.longest.is_some(), "{}", table.material());
             assert_eq!(summary, number_by_number(&table), "{}", table.material());
         }
+    }
+
+    /// A damaged table may give a value to a number that stands for no
+    /// placement (found by the `table_file` fuzzer): it is not counted.
+    #[test]
+    fn a_value_at_a_number_without_placement_is_not_counted() {
+        let tb = Tablebase::in_memory();
+        let table = tb
+            .table(&"KBBvK".parse().unwrap(), Variant::Standard)
+            .unwrap();
+        let placeless = (0..table.bytes(Color::White).len())
+            .find(|&i| table.numbering().decode(i).is_none())
+            .expect("a number of the kings on the diagonal without placement");
+        let mut values = ByColor::new_with(|turn| table.bytes(turn).to_vec());
+        values.white[placeless] = crate::value::encode_plies(3);
+        let damaged = Table::from_parts(
+            table.material().clone(),
+            table.variant(),
+            values,
+            table.overflow().clone(),
+        );
+        assert_eq!(
+            summarize(&damaged).white.legal,
+            summarize(&table).white.legal
+        );
     }
 }
