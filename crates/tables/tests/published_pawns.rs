@@ -286,7 +286,7 @@ fn krpvkn_matches_the_published_figures() {
 }
 
 #[test]
-#[ignore = "needs every five-man pawn table (its promotions lead into all 49 others): not built here yet"]
+#[ignore = "needs every five-man pawn table in the cache (its promotions lead into all 49 others): `solve --all 5` first"]
 fn kppvkp_matches_the_published_figures() {
     check_all(cached(), is("KPPvKP"));
 }
