@@ -73,16 +73,6 @@ fn longest_win(side: &SideSummary) -> u64 {
         .map_or(0, |plies| u64::from(*plies))
 }
 
-/// The value of a position decisive in `plies`: wins odd, losses even.
-fn decisive(plies: u64) -> Value {
-    let plies = u16::try_from(plies).unwrap();
-    if plies % 2 == 1 {
-        Value::Win(plies)
-    } else {
-        Value::Loss(plies)
-    }
-}
-
 /// Checks one figure; `summaries` keeps each table's summary (a five-man
 /// one takes a quarter of a minute).
 fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByColor<SideSummary>>) {
@@ -104,7 +94,7 @@ fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByCo
         );
         assert_eq!(
             tb.probe(&pos, Variant::Standard).unwrap(),
-            decisive(figure.value),
+            Value::decisive(u16::try_from(figure.value).unwrap()),
             "{what}"
         );
         return;
