@@ -6,28 +6,22 @@
 
 use std::sync::LazyLock;
 
-use ajedrecista_tables::{Material, Tablebase, Variant};
+use ajedrecista_tables::{CastlingRights, Material, Tablebase, Variant, read_fen};
 use libfuzzer_sys::fuzz_target;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position, PositionError};
+use shakmaty::{Color, Position};
 
 /// Tables built in memory on first use (a three-man table takes
 /// milliseconds) and kept for every later input.
 static TABLES: LazyLock<Tablebase> = LazyLock::new(Tablebase::in_memory);
 
-fn read(text: &str) -> Option<Chess> {
-    let fen: Fen = text.trim().parse().ok()?;
-    // The one call to keep in step with the CLI's and the web's FEN reading.
-    fen.into_position(CastlingMode::Standard)
-        .or_else(PositionError::ignore_impossible_check)
-        .ok()
-}
-
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Some(position) = read(text) else { return };
+    // The CLI's and the web's reading: castling rights are refused.
+    let Ok(position) = read_fen(text, CastlingRights::Refused) else {
+        return;
+    };
     let Ok(material) = Material::from_board(position.board()) else {
         return;
     };

@@ -42,6 +42,10 @@ pub enum TableError {
         "the position is not legal (a man on another's square, or the side not to move in check)"
     )]
     NotInTable,
+    #[error(
+        "the position has castling rights, which the tables do not hold: write '-' in the FEN's castling field"
+    )]
+    CastlingRights,
     #[error("the table {0}, which captures lead into, was not given to the build")]
     MissingSubtable(Material),
     #[error(

@@ -284,8 +284,11 @@ struct Layout {
 }
 
 impl Layout {
-    fn file_len(&self) -> u64 {
-        (HEADER + 4 * self.chunks) as u64 + self.data + 8 * self.entries
+    /// `None` when the header's sizes add up past any file.
+    fn file_len(&self) -> Option<u64> {
+        ((HEADER + 4 * self.chunks) as u64)
+            .checked_add(self.data)?
+            .checked_add(8 * self.entries)
     }
 }
 
@@ -355,13 +358,14 @@ fn check_header(
         limit,
         entries,
     };
-    if file_len != layout.file_len() {
-        return Err(FileError::Truncated {
+    match layout.file_len() {
+        None => Err(FileError::Layout),
+        Some(expected) if expected != file_len => Err(FileError::Truncated {
             found: file_len,
-            expected: layout.file_len(),
-        });
+            expected,
+        }),
+        Some(_) => Ok(layout),
     }
-    Ok(layout)
 }
 
 /// The verified body of a table file: the compressed chunks, whose
@@ -748,6 +752,20 @@ mod tests {
             table.probe(&pos).unwrap()
         );
         assert!(read_back(&dir, &material).is_empty());
+    }
+
+    #[test]
+    fn a_data_length_past_any_file_is_a_layout_error() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[48..56].copy_from_slice(&u64::MAX.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            read(&path, &material, Variant::Standard),
+            Err(ReadError::File(FileError::Layout))
+        ));
     }
 
     /// A file's bytes as version 2 (no overflow), with a valid checksum.

@@ -412,7 +412,13 @@ impl Tablebase {
     /// for probes only: its chunks are read as probes need them.
     /// Should a chunk fail its check, the table is read whole, which finds
     /// the fault and rebuilds it.
+    ///
+    /// A position with castling rights is refused: castling can change its
+    /// value, and the tables hold none.
     pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
+        if pos.castles().any() {
+            return Err(TableError::CastlingRights);
+        }
         let material = Material::from_board(pos.board())?;
         if !material.has_pawns() {
             let key = (material, variant);

@@ -96,3 +96,31 @@ proptest! {
         }
     }
 }
+
+/// Castling can mate sooner than the board alone allows, so a position
+/// with rights has no value in the tables and its probe is refused. Its
+/// moves are valued, as none of its children keeps a right: castling is
+/// the fastest mate, two plies shorter than without the right.
+#[test]
+fn castling_rights_are_refused_and_their_moves_valued() {
+    let read = |fen| {
+        ajedrecista_tables::read_fen(fen, ajedrecista_tables::CastlingRights::Allowed)
+            .expect("a legal FEN")
+    };
+    let with_right = read("6k1/8/8/8/8/8/8/4K2R w K - 0 1");
+    let without = read("6k1/8/8/8/8/8/8/4K2R w - - 0 1");
+    assert!(matches!(
+        tablebase().probe(&with_right, Variant::Standard),
+        Err(ajedrecista_tables::TableError::CastlingRights)
+    ));
+    let moves = tablebase().moves(&with_right, Variant::Standard).unwrap();
+    let (best, value) = moves[0];
+    assert!(best.is_castle());
+    let plies = value.plies().unwrap();
+    let board_only = tablebase().probe(&without, Variant::Standard).unwrap();
+    assert!(plies < board_only.plies().unwrap());
+    let line = tablebase()
+        .principal_variation(&with_right, Variant::Standard)
+        .unwrap();
+    assert_eq!(line.len(), usize::from(plies));
+}

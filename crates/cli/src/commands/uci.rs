@@ -206,24 +206,28 @@ impl Engine {
         };
         writeln!(out, "info string {why_not}; the tables' move")?;
         match self.tables_move(&position) {
-            Some(mv) => Ok(uci(mv)),
-            None => {
-                writeln!(
-                    out,
-                    "info string the tables cover up to {TABLE_MEN} men: no move"
-                )?;
+            Ok(mv) => Ok(uci(mv)),
+            Err(why) => {
+                writeln!(out, "info string {why}: no move")?;
                 Ok("0000".into())
             }
         }
     }
 
-    /// The best move by the tables (orthodox chess), for small material.
-    fn tables_move(&self, position: &Chess) -> Option<Move> {
+    /// The best move by the tables (orthodox chess), for small material;
+    /// otherwise why there is none. The caller has seen a legal move.
+    fn tables_move(&self, position: &Chess) -> Result<Move, String> {
         if position.board().occupied().count() > TABLE_MEN {
-            return None;
+            return Err(format!("the tables cover up to {TABLE_MEN} men"));
         }
-        let moves = self.tables.moves(position, Variant::Standard).ok()?;
-        moves.first().map(|(mv, _)| *mv)
+        let moves = self
+            .tables
+            .moves(position, Variant::Standard)
+            .map_err(|err| err.to_string())?;
+        moves
+            .first()
+            .map(|&(mv, _)| mv)
+            .ok_or_else(|| "no legal move".to_string())
     }
 }
 
@@ -353,6 +357,13 @@ mod tests {
         );
         assert_eq!(best(&text), "0000");
         assert!(text.contains("the tables cover up to 4 men"));
+        // Castling rights: the tables refuse them, with the reason.
+        let text = talk(
+            &mut engine,
+            &["position fen 6k1/8/8/8/8/8/8/4K2R b K - 0 1", "go"],
+        );
+        assert_eq!(best(&text), "0000");
+        assert!(text.contains("castling rights"), "{text}");
     }
 
     #[test]
