@@ -391,13 +391,21 @@ impl Rules {
         true
     }
 
-    /// The squares left after man `captured` is taken, in the smaller
-    /// material's order.
+    /// The squares after capture `mv` (its man on its square, the taken
+    /// man gone), in the smaller material's order.
     #[inline]
-    pub fn without(&self, sq: &Squares, captured: usize) -> Squares {
-        let mut out = *sq;
-        out.copy_within(captured + 1..self.len, captured);
-        out
+    pub fn after_capture(&self, sq: &Squares, mv: Move, captured: usize) -> Squares {
+        // Built square by square from `sq`: writing the move into a copy
+        // and shifting it made the loads after it wait on narrow stores
+        // (`exits` fell from 12.5 % to 10.9 % of a KQRvKR build's samples).
+        std::array::from_fn(|i| {
+            let man = if i < captured {
+                i
+            } else {
+                (i + 1).min(MAX_MEN - 1)
+            };
+            if man == mv.man { mv.to } else { sq[man] }
+        })
     }
 }
 

@@ -38,7 +38,7 @@ use std::{
 };
 
 use rayon::prelude::*;
-use shakmaty::{Bitboard, ByColor, Color};
+use shakmaty::{Bitboard, ByColor, Color, Square};
 
 use crate::{
     error::TableError,
@@ -377,6 +377,31 @@ fn retractions_each<L: Layout + ?Sized>(
     }
 }
 
+/// A run of [`Pieces`]: 64 numbers that differ only in the last man's
+/// square, decoded once.
+struct Run {
+    start: usize,
+    /// The placement, the last man on a1.
+    squares: Squares,
+    last: usize,
+    /// The squares of the men before the last.
+    others: Bitboard,
+    /// [`Indexer::first_digit_man`] of the run.
+    first_digit_man: usize,
+}
+
+impl Run {
+    fn number(&self, s: Square) -> usize {
+        self.start + usize::from(s)
+    }
+
+    fn with_last_on(&self, s: Square) -> Squares {
+        let mut placement = self.squares;
+        placement[self.last] = s;
+        placement
+    }
+}
+
 /// The layout of pawnless material: the king-pair index, the pieces' moves,
 /// and captures into smaller tables.
 pub(crate) struct Pieces<'a> {
@@ -387,15 +412,33 @@ pub(crate) struct Pieces<'a> {
 }
 
 impl Pieces<'_> {
+    /// The run from `start`, `None` when its numbers are worked one at a
+    /// time: two kings alone (the last digit is a king's), or both kings
+    /// on the diagonal.
+    fn run(&self, start: usize) -> Option<Run> {
+        let last = self.indexer.men() - 1;
+        if last < 2 {
+            return None;
+        }
+        let squares = self.indexer.decode_run(start)?;
+        Some(Run {
+            start,
+            squares,
+            last,
+            others: squares[..last]
+                .iter()
+                .fold(Bitboard::EMPTY, |bb, &sq| bb | sq),
+            first_digit_man: self.indexer.first_digit_man(start),
+        })
+    }
+
     fn value_of_capture(&self, squares: &Squares, mv: Move, turn: Color) -> Value {
         let captured = mv.captured.expect("a capture");
         let Some(table) = self.capture_tables[captured] else {
             // The fixed-king game: black took a white man, the attempt failed.
             return Value::Draw;
         };
-        let mut after = *squares;
-        after[mv.man] = mv.to;
-        let after = self.rules.without(&after, captured);
+        let after = self.rules.after_capture(squares, mv, captured);
         table
             .value_of(&after, !turn)
             .expect("a legal move leads to a legal position")
@@ -429,17 +472,16 @@ impl Layout for Pieces<'_> {
         turn: Color,
         mut f: impl FnMut(usize, Option<(&Squares, Look)>),
     ) {
-        let last = self.indexer.men() - 1;
-        if last < 2 {
-            // Two kings alone: the last digit is a king's.
-            return look_each(self, start, 0..len, turn, f);
-        }
         for run in (0..len).step_by(64) {
-            match self.indexer.decode_run(start + run) {
-                Some(squares) if len - run >= 64 => {
-                    self.rules.look_run(&squares, turn, |placement, look| {
-                        f(run + usize::from(placement[last]), Some((placement, look)));
-                    });
+            match self.run(start + run) {
+                Some(whole) if len - run >= 64 => {
+                    self.rules
+                        .look_run(&whole.squares, turn, |placement, look| {
+                            f(
+                                run + usize::from(placement[whole.last]),
+                                Some((placement, look)),
+                            );
+                        });
                 }
                 _ => look_each(self, start, run..len.min(run + 64), turn, &mut f),
             }
@@ -464,27 +506,19 @@ impl Layout for Pieces<'_> {
         unrefuted: impl Fn(usize) -> u64,
         refutes: impl Fn(usize) -> bool,
     ) -> Option<u64> {
-        let last = self.indexer.men() - 1;
-        if last < 2 {
-            return None;
-        }
-        let squares = self.indexer.decode_run(run)?;
-        let first_digit_man = self.indexer.first_digit_man(run);
-        let others = squares[..last]
-            .iter()
-            .fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        let run = self.run(run)?;
         let mut alive = Bitboard(candidates);
         for &man in self.rules.steppers(turn) {
             if alive.is_empty() {
                 break;
             }
-            if man == last {
-                let open = Bitboard(unrefuted(run));
+            if man == run.last {
+                let open = Bitboard(unrefuted(run.start));
                 for s in alive {
-                    let occupied = others | s;
+                    let occupied = run.others | s;
                     if self
                         .rules
-                        .attacks(last, s, occupied)
+                        .attacks(man, s, occupied)
                         .intersects(open & !occupied)
                     {
                         alive.discard(s);
@@ -492,23 +526,21 @@ impl Layout for Pieces<'_> {
                 }
                 continue;
             }
-            let from = squares[man];
-            for to in self.rules.attacks(man, from, others) & !others {
+            let from = run.squares[man];
+            for to in self.rules.attacks(man, from, run.others) & !run.others {
                 // The last man on the way or on the square blocks the move.
                 let blocked = self.rules.path(man, from, to);
                 match self
                     .indexer
-                    .moved_run(run, first_digit_man, &squares, man, to)
+                    .moved_run(run.start, run.first_digit_man, &run.squares, man, to)
                 {
                     Some(child) => alive &= !(Bitboard(unrefuted(child)) & !blocked),
                     None => {
                         for s in alive & !blocked {
-                            let mut placement = squares;
-                            placement[last] = s;
                             let child = self.indexer.moved(
-                                run + usize::from(s),
-                                first_digit_man,
-                                &placement,
+                                run.number(s),
+                                run.first_digit_man,
+                                &run.with_last_on(s),
                                 man,
                                 to,
                             );
@@ -572,43 +604,36 @@ impl Layout for Pieces<'_> {
     /// the positions it is open to at once, in one line of the other side.
     fn run_retractions(
         &self,
-        run: usize,
+        start: usize,
         positions: u64,
         turn: Color,
         mut f: impl FnMut(usize, Option<Value>),
     ) {
-        let last = self.indexer.men() - 1;
-        let run_squares = if last < 2 {
-            None
-        } else {
-            self.indexer.decode_run(run)
+        let Some(run) = self.run(start) else {
+            return retractions_each(self, start, positions, turn, f);
         };
-        let Some(squares) = run_squares else {
-            return retractions_each(self, run, positions, turn, f);
-        };
-        let first_digit_man = self.indexer.first_digit_man(run);
-        let others = squares[..last]
-            .iter()
-            .fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
         let positions = Bitboard(positions);
         for &man in self.rules.steppers(!turn) {
-            if man == last {
+            if man == run.last {
                 for s in positions {
-                    let occupied = others | s;
-                    for from in self.rules.attacks(last, s, occupied) & !occupied {
-                        f(run + usize::from(from), None);
+                    let occupied = run.others | s;
+                    for from in self.rules.attacks(man, s, occupied) & !occupied {
+                        f(run.number(from), None);
                     }
                 }
                 continue;
             }
-            let to = squares[man];
-            for from in self.rules.attacks(man, to, others) & !others {
+            let to = run.squares[man];
+            for from in self.rules.attacks(man, to, run.others) & !run.others {
                 let blocked = self.rules.path(man, to, from);
                 let open = positions & !blocked;
-                match self
-                    .indexer
-                    .moved_run(run, first_digit_man, &squares, man, from)
-                {
+                match self.indexer.moved_run(
+                    run.start,
+                    run.first_digit_man,
+                    &run.squares,
+                    man,
+                    from,
+                ) {
                     Some(parents) => {
                         for s in open {
                             f(parents + usize::from(s), None);
@@ -616,12 +641,13 @@ impl Layout for Pieces<'_> {
                     }
                     None => {
                         for s in open {
-                            let mut placement = squares;
-                            placement[last] = s;
-                            let index = run + usize::from(s);
-                            let parent =
-                                self.indexer
-                                    .moved(index, first_digit_man, &placement, man, from);
+                            let parent = self.indexer.moved(
+                                run.number(s),
+                                run.first_digit_man,
+                                &run.with_last_on(s),
+                                man,
+                                from,
+                            );
                             if let Some(parent) = parent {
                                 f(parent, None);
                             }
