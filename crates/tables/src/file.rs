@@ -358,6 +358,13 @@ fn check_header(
         limit,
         entries,
     };
+    // A file is read whole once its length matches the header, so the
+    // header must not promise more than the table can need: every chunk
+    // at zstd's bound, and at most one overflow entry a position.
+    let data_bound = chunks as u64 * zstd::zstd_safe::compress_bound(CHUNK) as u64;
+    if layout.data > data_bound || layout.entries > 2 * per_side as u64 {
+        return Err(FileError::Layout);
+    }
     match layout.file_len() {
         None => Err(FileError::Layout),
         Some(expected) if expected != file_len => Err(FileError::Truncated {
@@ -752,6 +759,25 @@ mod tests {
             table.probe(&pos).unwrap()
         );
         assert!(read_back(&dir, &material).is_empty());
+    }
+
+    #[test]
+    fn a_header_promising_more_than_a_table_needs_is_refused_unread() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        let data = le_u64(&bytes[48..56]);
+        // Ten gigabytes more data, and a sparse file of that length.
+        let forged = data + (10 << 30);
+        bytes[48..56].copy_from_slice(&forged.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        let file = fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(bytes.len() as u64 + (10 << 30)).unwrap();
+        assert!(matches!(
+            read(&path, &material, Variant::Standard),
+            Err(ReadError::File(FileError::Layout))
+        ));
     }
 
     #[test]
