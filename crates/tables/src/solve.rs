@@ -432,6 +432,18 @@ impl Pieces<'_> {
         })
     }
 
+    /// The number reached when `man` moves to `to` in the run's placement
+    /// with the last man on `s`, one number at a time.
+    fn moved_in_run(&self, run: &Run, s: Square, man: usize, to: Square) -> Option<usize> {
+        self.indexer.moved(
+            run.number(s),
+            run.first_digit_man,
+            &run.with_last_on(s),
+            man,
+            to,
+        )
+    }
+
     fn value_of_capture(&self, squares: &Squares, mv: Move, turn: Color) -> Value {
         let captured = mv.captured.expect("a capture");
         let Some(table) = self.capture_tables[captured] else {
@@ -537,13 +549,7 @@ impl Layout for Pieces<'_> {
                     Some(child) => alive &= !(Bitboard(unrefuted(child)) & !blocked),
                     None => {
                         for s in alive & !blocked {
-                            let child = self.indexer.moved(
-                                run.number(s),
-                                run.first_digit_man,
-                                &run.with_last_on(s),
-                                man,
-                                to,
-                            );
+                            let child = self.moved_in_run(&run, s, man, to);
                             if child.is_some_and(|child| !refutes(child)) {
                                 alive.discard(s);
                             }
@@ -641,13 +647,7 @@ impl Layout for Pieces<'_> {
                     }
                     None => {
                         for s in open {
-                            let parent = self.indexer.moved(
-                                run.number(s),
-                                run.first_digit_man,
-                                &run.with_last_on(s),
-                                man,
-                                from,
-                            );
+                            let parent = self.moved_in_run(&run, s, man, from);
                             if let Some(parent) = parent {
                                 f(parent, None);
                             }
