@@ -116,7 +116,10 @@ impl Strategy for Perfect {
         self.precondition(position.board())?;
         let failed =
             |err: TableError| Refusal::RuleUndefined(Undefined::TablesFailed(err.to_string()));
-        let mv = match Krk::from_board(position.board()) {
+        // The three-square table knows no castling, which can mate sooner:
+        // a position with rights goes to the tables' moves, which value it.
+        let krk = Krk::from_board(position.board()).filter(|_| !position.castles().any());
+        let mv = match krk {
             Some(krk) => shortest_mate(self.krk_table().map_err(failed)?, &krk, position),
             None => self
                 .tables

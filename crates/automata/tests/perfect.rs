@@ -136,3 +136,15 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
     let excess = excess_over_perfect(&audit, &tables).unwrap().unwrap();
     assert_eq!((excess.max, excess.perfect_worst), (0, 23));
 }
+
+/// With White's short-castling right, O-O mates two plies sooner than any
+/// move the board alone allows: perfect play castles.
+#[test]
+fn perfect_castles_where_castling_mates_sooner() {
+    use ajedrecista_automata::Strategy;
+    use ajedrecista_tables::{CastlingRights, read_fen};
+    let tables = Arc::new(Tablebase::in_memory());
+    let position = read_fen("6k1/8/8/8/8/8/8/4K2R w K - 0 1", CastlingRights::Allowed).unwrap();
+    let (reply, ()) = Perfect::new(tables).reply(&position, &()).unwrap();
+    assert!(reply.mv.is_castle(), "{:?}", reply.mv);
+}
