@@ -284,11 +284,10 @@ struct Layout {
 }
 
 impl Layout {
-    /// `None` when the header's sizes add up past any file.
-    fn file_len(&self) -> Option<u64> {
-        ((HEADER + 4 * self.chunks) as u64)
-            .checked_add(self.data)?
-            .checked_add(8 * self.entries)
+    /// Only for sizes within the bounds `check_header` sets, which keep the
+    /// sum far from overflowing.
+    fn file_len(&self) -> u64 {
+        (HEADER + 4 * self.chunks) as u64 + self.data + 8 * self.entries
     }
 }
 
@@ -365,14 +364,13 @@ fn check_header(
     if layout.data > data_bound || layout.entries > 2 * per_side as u64 {
         return Err(FileError::Layout);
     }
-    match layout.file_len() {
-        None => Err(FileError::Layout),
-        Some(expected) if expected != file_len => Err(FileError::Truncated {
+    if file_len != layout.file_len() {
+        return Err(FileError::Truncated {
             found: file_len,
-            expected,
-        }),
-        Some(_) => Ok(layout),
+            expected: layout.file_len(),
+        });
     }
+    Ok(layout)
 }
 
 /// The verified body of a table file: the compressed chunks, whose
@@ -633,16 +631,8 @@ mod tests {
 
     /// The table with one byte changed, written as a valid file.
     fn forged(table: &Table, turn: Color, index: usize, byte: u8) -> tempfile::TempDir {
-        let mut values = ByColor::new_with(|c| table.bytes(c).to_vec());
-        values[turn][index] = byte;
-        let forged = Table::from_parts(
-            table.material().clone(),
-            table.variant(),
-            values,
-            table.overflow().clone(),
-        );
         let dir = tempfile::tempdir().unwrap();
-        write(dir.path(), &forged).unwrap();
+        write(dir.path(), &table.with_byte(turn, index, byte)).unwrap();
         dir
     }
 

@@ -432,6 +432,14 @@ impl Pieces<'_> {
         })
     }
 
+    /// The first number of the run reached when `man` (not the last)
+    /// moves to `to`, the last man keeping its digit (see
+    /// [`Indexer::moved_run`]).
+    fn moved_line(&self, run: &Run, man: usize, to: Square) -> Option<usize> {
+        self.indexer
+            .moved_run(run.start, run.first_digit_man, &run.squares, man, to)
+    }
+
     /// The number reached when `man` moves to `to` in the run's placement
     /// with the last man on `s`, one number at a time.
     fn moved_in_run(&self, run: &Run, s: Square, man: usize, to: Square) -> Option<usize> {
@@ -542,10 +550,7 @@ impl Layout for Pieces<'_> {
             for to in self.rules.attacks(man, from, run.others) & !run.others {
                 // The last man on the way or on the square blocks the move.
                 let blocked = self.rules.path(man, from, to);
-                match self
-                    .indexer
-                    .moved_run(run.start, run.first_digit_man, &run.squares, man, to)
-                {
+                match self.moved_line(&run, man, to) {
                     Some(child) => alive &= !(Bitboard(unrefuted(child)) & !blocked),
                     None => {
                         for s in alive & !blocked {
@@ -633,13 +638,7 @@ impl Layout for Pieces<'_> {
             for from in self.rules.attacks(man, to, run.others) & !run.others {
                 let blocked = self.rules.path(man, to, from);
                 let open = positions & !blocked;
-                match self.indexer.moved_run(
-                    run.start,
-                    run.first_digit_man,
-                    &run.squares,
-                    man,
-                    from,
-                ) {
+                match self.moved_line(&run, man, from) {
                     Some(parents) => {
                         for s in open {
                             f(parents + usize::from(s), None);

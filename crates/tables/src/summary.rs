@@ -207,14 +207,7 @@ mod tests {
         let placeless = (0..table.bytes(Color::White).len())
             .find(|&i| table.numbering().decode(i).is_none())
             .expect("a number of the kings on the diagonal without placement");
-        let mut values = ByColor::new_with(|turn| table.bytes(turn).to_vec());
-        values.white[placeless] = crate::value::encode_plies(3);
-        let damaged = Table::from_parts(
-            table.material().clone(),
-            table.variant(),
-            values,
-            table.overflow().clone(),
-        );
+        let damaged = table.with_byte(Color::White, placeless, encode_plies(3));
         assert_eq!(
             summarize(&damaged).white.legal,
             summarize(&table).white.legal

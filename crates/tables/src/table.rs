@@ -192,6 +192,20 @@ impl Table {
         }
     }
 
+    /// The table with the byte of number `index`, `turn` to move, replaced
+    /// by `byte`: a damaged table, for tests.
+    #[cfg(test)]
+    pub(crate) fn with_byte(&self, turn: Color, index: usize, byte: u8) -> Table {
+        let mut values = self.values.clone();
+        values[turn][index] = byte;
+        Table::from_parts(
+            self.material.clone(),
+            self.variant,
+            values,
+            self.overflow.clone(),
+        )
+    }
+
     /// How many numbers a side to move has in the table of `material` in
     /// `variant`: a build holds one byte each for both sides, and so does
     /// a table read whole.
