@@ -820,12 +820,15 @@ mod tests {
         let material: Material = "KRvK".parse().unwrap();
         let tb = Tablebase::in_memory();
         let subtables = tb.subtables(&material, Variant::Standard).unwrap();
-        let table = crate::solve::build_with_limit(
+        let table = crate::solve::build_tuned(
             &material,
             Variant::Standard,
             &subtables,
             &|_| std::ops::ControlFlow::Continue(()),
-            20,
+            crate::solve::Tuning {
+                limit: 20,
+                ..crate::solve::Tuning::PRODUCTION
+            },
         )
         .unwrap();
         assert!(table.overflow().side(Color::White).len() > 2);

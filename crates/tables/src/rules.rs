@@ -31,6 +31,9 @@ pub struct Look {
     pub in_check: bool,
     /// The side to move attacks an enemy man other than the king.
     pub threatens_capture: bool,
+    /// The side to move, not in check, has a king step to an empty square
+    /// that no enemy man attacks: a legal move, so no stalemate.
+    pub king_steps: bool,
 }
 
 impl Look {
@@ -38,6 +41,7 @@ impl Look {
         legal: false,
         in_check: false,
         threatens_capture: false,
+        king_steps: false,
     };
 }
 
@@ -191,11 +195,29 @@ impl Rules {
                 reach |= attacks;
             }
         }
+        let in_check = attacked[!turn].contains(sq[Rules::king(turn)]);
         Look {
             legal: !attacked[turn].contains(sq[Rules::king(!turn)]),
-            in_check: attacked[!turn].contains(sq[Rules::king(turn)]),
+            in_check,
             threatens_capture: reach.intersects(self.capturable(sq, !turn)),
+            king_steps: !in_check && self.king_steps(sq, turn, occupied, attacked[!turn]),
         }
+    }
+
+    /// Whether the king of `turn`, not in check, may step to an empty
+    /// square outside `attacked`. Out of check no enemy line runs through
+    /// the king, so the attacks seen with it on its square stand after it
+    /// steps.
+    #[inline(always)]
+    fn king_steps(
+        &self,
+        sq: &Squares,
+        turn: Color,
+        occupied: Bitboard,
+        attacked: Bitboard,
+    ) -> bool {
+        let king = Rules::king(turn);
+        self.moves_at_all(king) && (attacks::king_attacks(sq[king]) & !occupied & !attacked).any()
     }
 
     /// [`Rules::look`] of the 64 placements that differ only in the last
@@ -254,12 +276,15 @@ impl Rules {
             } else {
                 capturable |= s;
             }
+            let in_check = attacked[!turn].contains(kings.0);
             f(
                 &placement,
                 Look {
                     legal: !attacked[turn].contains(kings.1),
-                    in_check: attacked[!turn].contains(kings.0),
+                    in_check,
                     threatens_capture: reach.intersects(capturable),
+                    king_steps: !in_check
+                        && self.king_steps(&placement, turn, occupied, attacked[!turn]),
                 },
             );
         }
@@ -355,10 +380,30 @@ impl Rules {
     }
 
     /// Whether `turn` has a legal move that takes nothing (pawnless
-    /// material: a pawn's attacks are not its moves).
+    /// material: a pawn's attacks are not its moves). In check, a man
+    /// other than the king can only step between the king and its one
+    /// checker (taking the checker is no quiet move); the king is tried
+    /// last, as it is asked most often of a king that cannot step.
     #[inline]
     pub fn has_quiet_move(&self, sq: &Squares, turn: Color) -> bool {
-        !self.moves_while(sq, turn, !self.occupied(sq), |_| false)
+        let occupied = self.occupied(sq);
+        let king = Rules::king(turn);
+        let mut checkers = (0..self.len)
+            .filter(|&i| {
+                self.men[i].color != turn && self.attacks(i, sq[i], occupied).contains(sq[king])
+            })
+            .map(|i| sq[i]);
+        let blocks = match (checkers.next(), checkers.next()) {
+            (None, _) => !occupied,
+            (Some(checker), None) => attacks::between(sq[king], checker),
+            (Some(_), Some(_)) => Bitboard::EMPTY,
+        };
+        self.steppers(turn).iter().any(|&i| {
+            let targets = if i == king { !occupied } else { blocks };
+            (self.attacks(i, sq[i], occupied) & targets)
+                .into_iter()
+                .any(|to| self.legal_after(sq, occupied, turn, i, to, None))
+        })
     }
 
     /// The squares of the men of `color` other than the king: what a
@@ -423,12 +468,8 @@ mod tests {
             let material: Material = material.parse().unwrap();
             let rules = Rules::new(&material, variant);
             let len = material.len();
-            // Runs with men on lines, beside each other and on one square.
             for seed in 0..300usize {
-                let mut squares = [Square::A1; MAX_MEN];
-                for (i, sq) in squares[..len - 1].iter_mut().enumerate() {
-                    *sq = Square::new(((seed * 37 + i * 23 + seed / (i + 1)) % 64) as u32);
-                }
+                let squares = placement(seed, len - 1);
                 for turn in Color::ALL {
                     let mut seen = 0;
                     rules.look_run(&squares, turn, |placement, look| {
@@ -446,5 +487,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Placements of `len` men from a seed: men on lines, beside each
+    /// other and on one square.
+    fn placement(seed: usize, len: usize) -> Squares {
+        let mut squares = [Square::A1; MAX_MEN];
+        for (i, sq) in squares[..len].iter_mut().enumerate() {
+            *sq = Square::new(((seed * 37 + i * 23 + seed / (i + 1)) % 64) as u32);
+        }
+        squares
+    }
+
+    #[test]
+    fn quiet_moves_and_king_steps_are_found_as_by_trying_every_move() {
+        let (mut stuck, mut in_check) = (0, 0);
+        for material in ["KQRvKR", "KBNvK", "KRvKN", "KQvKQ"] {
+            let material: Material = material.parse().unwrap();
+            let rules = Rules::new(&material, Variant::Standard);
+            let len = material.len();
+            for seed in 0..20_000 {
+                let squares = placement(seed, len);
+                for turn in Color::ALL {
+                    let look = rules.look(&squares, turn);
+                    if !look.legal {
+                        continue;
+                    }
+                    let occupied = rules.occupied(&squares);
+                    let legal = |i: usize| {
+                        (rules.attacks(i, squares[i], occupied) & !occupied)
+                            .into_iter()
+                            .any(|to| rules.legal_after(&squares, occupied, turn, i, to, None))
+                    };
+                    let any = rules.steppers(turn).iter().any(|&i| legal(i));
+                    assert_eq!(
+                        rules.has_quiet_move(&squares, turn),
+                        any,
+                        "{squares:?} {turn}"
+                    );
+                    let king = Rules::king(turn);
+                    assert_eq!(
+                        look.king_steps,
+                        !look.in_check && legal(king),
+                        "{squares:?} {turn}"
+                    );
+                    stuck += usize::from(!any);
+                    in_check += usize::from(look.in_check);
+                }
+            }
+        }
+        assert!(
+            stuck > 0 && in_check > 0,
+            "{stuck} without a move, {in_check} in check"
+        );
     }
 }

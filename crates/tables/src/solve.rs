@@ -26,7 +26,7 @@
 //! square): the first pass looks at a run together ([`Layout::looks`]),
 //! steps 1 and 2 retract a run's positions together
 //! ([`Layout::run_retractions`]), step 3 settles a run's candidates by one
-//! line of the opponent's bytes a move ([`Layout::lost_in_run`]).
+//! line of the opponent's bytes a move ([`Layout::moving_into`]).
 
 use std::{
     collections::HashMap,
@@ -70,6 +70,12 @@ pub type Subtables = HashMap<Material, Arc<Table>>;
 /// Numbers per block: the numbers that differ in the last two men only.
 const BLOCK: usize = 1 << 12;
 
+/// How many retracted positions one run looked at by its moves is worth
+/// (see [`Engine::wins_by_moves_pay`]): measured on KQRvKR.
+const RUN_PER_RETRACTED: u64 = 4;
+/// The same for step 2's marks against step 3 on every undecided position.
+const RUN_PER_MARKED: u64 = 1;
+
 /// During a build: an undecided position marked for verification.
 const CANDIDATE: u8 = 254;
 /// During a build: an undecided position that cannot be lost, because a
@@ -99,6 +105,65 @@ impl Written {
     fn remove(&self, byte: u8) {
         self.0[usize::from(byte >> 6)].fetch_and(!(1 << (byte & 63)), Ordering::Relaxed);
     }
+}
+
+/// Bit r for each run r of a block of `len` numbers.
+fn all_runs(len: usize) -> u64 {
+    const _: () = assert!(BLOCK == 64 * 64, "a block's runs fit a word");
+    u64::MAX >> (64 - len.div_ceil(64))
+}
+
+/// How many positions hold each byte value, or were written with it.
+#[derive(Clone)]
+struct Tally([u64; 256]);
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally([0; 256])
+    }
+}
+
+impl Tally {
+    #[inline(always)]
+    fn add(&mut self, byte: u8) {
+        self.0[usize::from(byte)] += 1;
+    }
+
+    fn of(&self, byte: u8) -> u64 {
+        self.0[usize::from(byte)]
+    }
+
+    /// The decisive positions: a byte of plies, or deep.
+    fn decisive(&self) -> u64 {
+        let plies = usize::from(encode_plies(0))..=usize::from(encode_plies(MAX_PLIES));
+        self.0[plies].iter().sum::<u64>() + self.of(DEEP)
+    }
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+
+    fn add(mut self, other: Tally) -> Tally {
+        self += other;
+        self
+    }
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        for (count, more) in self.0.iter_mut().zip(other.0) {
+            *count += more;
+        }
+    }
+}
+
+/// Which positions step 3 verifies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Verified {
+    /// Those step 2 marked as candidates.
+    Marked,
+    /// Every undecided position of the open runs: step 2 was skipped.
+    Undecided,
 }
 
 /// What the moves of a position that leave the table (captures,
@@ -137,17 +202,21 @@ fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
 
 /// Bytes of a zeroed table side, on huge pages where the system allows:
 /// retractions jump all over a table of a hundred megabytes, and with 4 KiB
-/// pages most of those jumps miss the TLB.
+/// pages most of those jumps miss the TLB. The zeroed allocation comes
+/// untouched from the system, so its pages are faulted in and cleared by
+/// the first pass on every core rather than here on one (a quarter of a
+/// second of KQRvKR's wall time).
 fn zeroed(len: usize) -> Vec<u8> {
-    let mut bytes: Vec<u8> = Vec::with_capacity(len);
+    const _: () = assert!(UNDECIDED == 0);
+    let mut bytes = vec![UNDECIDED; len];
     #[cfg(target_os = "linux")]
     {
         let start = bytes.as_mut_ptr() as usize;
         let page = 4096;
         let aligned = start.next_multiple_of(page);
         if len > 2 * page {
-            // SAFETY: advice on pages inside this vector's own allocation,
-            // before any of them is touched; it changes no contents.
+            // SAFETY: advice on pages inside this vector's own allocation;
+            // it changes no contents.
             unsafe {
                 libc::madvise(
                     aligned as *mut libc::c_void,
@@ -157,7 +226,6 @@ fn zeroed(len: usize) -> Vec<u8> {
             }
         }
     }
-    bytes.resize(len, UNDECIDED);
     bytes
 }
 
@@ -174,73 +242,122 @@ fn prefetch(byte: &AtomicU8) {
     let _ = byte;
 }
 
-/// One bit for every byte of `chunk` (at most 64 bytes) equal to `byte`.
+/// A test of one byte, made on 16 bytes at once where SSE2 is there (every
+/// x86_64 has it): the compiler makes slow vector loops of the scalar ones.
+trait ByteTest: Copy {
+    fn test(self, b: u8) -> bool;
+
+    /// Each byte of `v` all ones where the test holds, else zero.
+    #[cfg(target_arch = "x86_64")]
+    fn test16(self, v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i;
+}
+
+/// Bytes equal to one value.
+#[derive(Copy, Clone)]
+struct Equal(u8);
+
+impl ByteTest for Equal {
+    #[inline(always)]
+    fn test(self, b: u8) -> bool {
+        b == self.0
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn test16(self, v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_set1_epi8};
+        // SAFETY: SSE2 is part of x86_64.
+        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(self.0 as i8)) }
+    }
+}
+
+/// Bytes of the opponent's positions that do not refute a move in step 3
+/// at a ply within the overflow's limit: not illegal, and not won by the
+/// opponent within the byte `.0` (even: wins have odd plies).
+#[derive(Copy, Clone)]
+struct Unrefuting(u8);
+
+impl ByteTest for Unrefuting {
+    #[inline(always)]
+    fn test(self, b: u8) -> bool {
+        !(b == ILLEGAL || (b != UNDECIDED && b.is_multiple_of(2) && b <= self.0))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn test16(self, b: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_max_epu8, _mm_or_si128,
+            _mm_set1_epi8, _mm_setzero_si128,
+        };
+        // SAFETY: SSE2 is part of x86_64.
+        unsafe {
+            let zero = _mm_setzero_si128();
+            let won_by = _mm_set1_epi8(self.0 as i8);
+            let even = _mm_cmpeq_epi8(_mm_and_si128(b, _mm_set1_epi8(1)), zero);
+            let within = _mm_cmpeq_epi8(_mm_max_epu8(b, won_by), won_by);
+            let won = _mm_andnot_si128(_mm_cmpeq_epi8(b, zero), _mm_and_si128(even, within));
+            let refuted = _mm_or_si128(won, _mm_cmpeq_epi8(b, _mm_set1_epi8(ILLEGAL as i8)));
+            _mm_andnot_si128(refuted, _mm_set1_epi8(-1))
+        }
+    }
+}
+
+/// Bytes a later step may still change, with the wins now written of
+/// byte `.0`: undecided, safe, or a slower win (a capture's) that a quiet
+/// move may improve. Deep bytes are left to the steps by retraction.
+#[derive(Copy, Clone)]
+struct Changeable(u8);
+
+impl ByteTest for Changeable {
+    #[inline(always)]
+    fn test(self, b: u8) -> bool {
+        b == UNDECIDED || b == SAFE || (b.is_multiple_of(2) && b > self.0 && b < DEEP)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn test16(self, b: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_max_epu8, _mm_min_epu8,
+            _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+        };
+        // SAFETY: SSE2 is part of x86_64.
+        unsafe {
+            let even = _mm_cmpeq_epi8(_mm_and_si128(b, _mm_set1_epi8(1)), _mm_setzero_si128());
+            let at_most_win = _mm_set1_epi8(self.0 as i8);
+            let not_slower = _mm_cmpeq_epi8(_mm_max_epu8(b, at_most_win), at_most_win);
+            let below_deep = _mm_set1_epi8((DEEP - 1) as i8);
+            let below_deep = _mm_cmpeq_epi8(_mm_min_epu8(b, below_deep), b);
+            let slower = _mm_andnot_si128(not_slower, _mm_and_si128(even, below_deep));
+            let open = _mm_or_si128(
+                _mm_cmpeq_epi8(b, _mm_setzero_si128()),
+                _mm_cmpeq_epi8(b, _mm_set1_epi8(SAFE as i8)),
+            );
+            _mm_or_si128(open, slower)
+        }
+    }
+}
+
+/// One bit for every byte of `chunk` (at most 64 bytes) that passes `t`.
 #[inline(always)]
-fn equal_mask(chunk: &[u8], byte: u8) -> u64 {
+fn line_mask(chunk: &[u8], t: impl ByteTest) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if let Ok(chunk) = <&[u8; 64]>::try_from(chunk) {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        // Sixteen bytes a compare (SSE2, which every x86_64 has): the
-        // compiler makes a slow vector loop of the portable one below.
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
         // SAFETY: four unaligned loads of 16 bytes inside a 64-byte array.
         return unsafe {
-            let wanted = _mm_set1_epi8(byte as i8);
             let ptr = chunk.as_ptr() as *const __m128i;
             (0..4).fold(0u64, |mask, q| {
-                let equal = _mm_cmpeq_epi8(_mm_loadu_si128(ptr.add(q)), wanted);
-                mask | u64::from(_mm_movemask_epi8(equal) as u16) << (16 * q)
+                let passed = _mm_movemask_epi8(t.test16(_mm_loadu_si128(ptr.add(q))));
+                mask | u64::from(passed as u16) << (16 * q)
             })
         };
     }
     chunk
         .iter()
         .enumerate()
-        .fold(0u64, |mask, (i, &b)| mask | u64::from(b == byte) << i)
-}
-
-/// Whether an opponent's position of byte `b` refutes a move in step 3 at
-/// a ply within the overflow's limit: illegal, or won by the opponent
-/// within `won_by` (an even byte: wins have odd plies).
-#[inline(always)]
-fn refutes(b: u8, won_by: u8) -> bool {
-    b == ILLEGAL || (b != UNDECIDED && b.is_multiple_of(2) && b <= won_by)
-}
-
-/// One bit for every byte of `line` (64 bytes of the opponent's side)
-/// that does not refute a move (see [`refutes`]).
-#[inline(always)]
-fn unrefuted_mask(line: &[u8; 64], won_by: u8) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_loadu_si128,
-            _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
-        };
-        // SAFETY: four unaligned loads of 16 bytes inside a 64-byte array.
-        unsafe {
-            let zero = _mm_setzero_si128();
-            let one = _mm_set1_epi8(1);
-            let won_by = _mm_set1_epi8(won_by as i8);
-            let illegal = _mm_set1_epi8(ILLEGAL as i8);
-            let ptr = line.as_ptr() as *const __m128i;
-            (0..4).fold(0u64, |mask, q| {
-                let b = _mm_loadu_si128(ptr.add(q));
-                let even = _mm_cmpeq_epi8(_mm_and_si128(b, one), zero);
-                let within = _mm_cmpeq_epi8(_mm_max_epu8(b, won_by), won_by);
-                let won = _mm_andnot_si128(_mm_cmpeq_epi8(b, zero), _mm_and_si128(even, within));
-                let refuted = _mm_or_si128(won, _mm_cmpeq_epi8(b, illegal));
-                let refuted = _mm_movemask_epi8(refuted) as u16;
-                mask | u64::from(!refuted) << (16 * q)
-            })
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    line.iter().enumerate().fold(0u64, |mask, (i, &b)| {
-        let refuted = refutes(b, won_by);
-        mask | u64::from(!refuted) << i
-    })
+        .fold(0u64, |mask, (i, &b)| mask | u64::from(t.test(b)) << i)
 }
 
 /// What the engine needs to know of a table: its numbers, the moves inside
@@ -276,24 +393,29 @@ pub(crate) trait Layout: Sync {
         look_each(self, start, 0..len, turn, f);
     }
 
-    /// Step 3 on a whole run: `candidates` marks the candidates among the
-    /// 64 numbers from `run` (a multiple of 64; bit i for number run + i),
-    /// `turn` to move. Returns those whose every move inside the table is
-    /// refuted, or `None` when the layout does not settle the run this way
-    /// (then each candidate's moves are walked). `unrefuted(line)` gives
-    /// the numbers line + j (line a multiple of 64) of the opponent's
-    /// positions that do not refute a move, bit j for each;
-    /// `refutes(number)` whether one such position does. By default `None`.
-    fn lost_in_run(
+    /// The moves of a whole run at once: of `positions` among the 64
+    /// numbers from `run` (a multiple of 64; bit i for number run + i),
+    /// `turn` to move, those with a move inside the table to an opponent's
+    /// position of a given set; `None` when the layout does not work this
+    /// way (then each position's moves are walked). `line(start)` gives the
+    /// numbers start + j (start a multiple of 64) of the opponent's
+    /// positions in the set, bit j for each; `one(number)` whether one such
+    /// position is. By default `None`.
+    fn moving_into(
         &self,
         run: usize,
         turn: Color,
-        candidates: u64,
-        unrefuted: impl Fn(usize) -> u64,
-        refutes: impl Fn(usize) -> bool,
+        positions: u64,
+        line: impl Fn(usize) -> u64,
+        one: impl Fn(usize) -> bool,
     ) -> Option<u64> {
-        let _ = (run, turn, candidates, unrefuted, refutes);
+        let _ = (run, turn, positions, line, one);
         None
+    }
+
+    /// Whether [`Layout::moving_into`] answers for all but a few runs.
+    fn works_by_runs(&self) -> bool {
+        false
     }
 
     /// Whether `turn` may have a move that leaves the table.
@@ -508,40 +630,39 @@ impl Layout for Pieces<'_> {
         }
     }
 
-    /// The run's moves are walked once for all its candidates: a move of
+    /// The run's moves are walked once for all its positions: a move of
     /// the last man reaches the opponent's positions of the run's own line
     /// (bit j: the last man on square j), and a move of another man (a
     /// king's too, when it keeps the symmetry) reaches the line of another
-    /// run, in which bit s is the child of the candidate with the last man
-    /// on s. A candidate is dropped when a move open to it (not blocked by
-    /// its last man) leads to a position that does not refute it. A king
-    /// move that changes the symmetry is looked at for each candidate
-    /// still standing. Kings on the diagonal are left to the walk of each
-    /// candidate's moves.
-    fn lost_in_run(
+    /// run, in which bit s is the child of the position with the last man
+    /// on s. A move counts for a position when it is open to it (not
+    /// blocked by its last man). A king move that changes the symmetry is
+    /// looked at for each position not yet found. Kings on the diagonal are
+    /// left to the walk of each position's moves.
+    fn moving_into(
         &self,
         run: usize,
         turn: Color,
-        candidates: u64,
-        unrefuted: impl Fn(usize) -> u64,
-        refutes: impl Fn(usize) -> bool,
+        positions: u64,
+        line: impl Fn(usize) -> u64,
+        one: impl Fn(usize) -> bool,
     ) -> Option<u64> {
         let run = self.run(run)?;
-        let mut alive = Bitboard(candidates);
+        let mut pending = Bitboard(positions);
         for &man in self.rules.steppers(turn) {
-            if alive.is_empty() {
+            if pending.is_empty() {
                 break;
             }
             if man == run.last {
-                let open = Bitboard(unrefuted(run.start));
-                for s in alive {
+                let into = Bitboard(line(run.start));
+                for s in pending {
                     let occupied = run.others | s;
                     if self
                         .rules
                         .attacks(man, s, occupied)
-                        .intersects(open & !occupied)
+                        .intersects(into & !occupied)
                     {
-                        alive.discard(s);
+                        pending.discard(s);
                     }
                 }
                 continue;
@@ -551,22 +672,27 @@ impl Layout for Pieces<'_> {
                 // The last man on the way or on the square blocks the move.
                 let blocked = self.rules.path(man, from, to);
                 match self.moved_line(&run, man, to) {
-                    Some(child) => alive &= !(Bitboard(unrefuted(child)) & !blocked),
+                    Some(child) => pending &= !(Bitboard(line(child)) & !blocked),
                     None => {
-                        for s in alive & !blocked {
-                            let child = self.moved_in_run(&run, s, man, to);
-                            if child.is_some_and(|child| !refutes(child)) {
-                                alive.discard(s);
+                        for s in pending & !blocked {
+                            if self.moved_in_run(&run, s, man, to).is_some_and(&one) {
+                                pending.discard(s);
                             }
                         }
                     }
                 }
-                if alive.is_empty() {
+                if pending.is_empty() {
                     break;
                 }
             }
         }
-        Some(alive.0)
+        Some(positions & !pending.0)
+    }
+
+    /// All but the runs whose kings stand on the diagonal, when the last
+    /// man is not a king.
+    fn works_by_runs(&self) -> bool {
+        self.indexer.men() >= 3
     }
 
     #[inline(always)]
@@ -610,7 +736,7 @@ impl Layout for Pieces<'_> {
     }
 
     /// The run is decoded once and each man's retractions generated once
-    /// for all its positions, as in [`Pieces::lost_in_run`]: a
+    /// for all its positions, as in [`Pieces::moving_into`]: a
     /// retraction that keeps the last man's digit gives the parents of all
     /// the positions it is open to at once, in one line of the other side.
     fn run_retractions(
@@ -677,6 +803,11 @@ impl Layout for Pieces<'_> {
 struct Engine<L> {
     layout: L,
     written: ByColor<Vec<Written>>,
+    /// By side to move, a word a block: bit r set when run r of the block
+    /// may hold a byte a later step can change ([`Changeable`]). The steps
+    /// by moves visit only these runs, and clear the bits of runs they
+    /// find settled.
+    open: ByColor<Vec<AtomicU64>>,
     /// The largest plies of any decisive value written so far.
     deepest: AtomicUsize,
     /// Undecided positions with a double step that an en passant capture
@@ -686,6 +817,8 @@ struct Engine<L> {
     /// The deepest plies stored in a byte: a deeper decisive position's
     /// byte is [`DEEP`] and its plies are in `deep`.
     limit: u16,
+    /// How each step chooses its way.
+    ways: Ways,
     /// The plies of the positions whose byte is [`DEEP`], by side to move
     /// (an entry whose byte is no longer DEEP is stale and ignored).
     deep: ByColor<Mutex<HashMap<usize, u16>>>,
@@ -704,6 +837,41 @@ impl<L: Layout> Engine<L> {
                 .fetch_max(usize::from(plies), Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// The runs of `turn` whose bytes may still change.
+    fn open_runs(&self, turn: Color) -> u64 {
+        let words = self.open[turn].iter();
+        words
+            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+            .sum()
+    }
+
+    /// Whether step 1 for the losses of `turn` in `plies` looks at the
+    /// moves of the open runs ([`Engine::wins_by_moves`]) rather than
+    /// retracting each loss: when retracting would visit more.
+    fn wins_by_moves_pay(&self, turn: Color, plies: u16, counts: &ByColor<Tally>) -> bool {
+        let possible = self.ways != Ways::Retracting
+            && self.layout.works_by_runs()
+            && plies < self.limit
+            && self.deep[!turn].lock().expect("no poisoning").is_empty();
+        possible
+            && (self.ways == Ways::ByMoves
+                || self.open_runs(!turn) * RUN_PER_RETRACTED < counts[turn].of(encode_plies(plies)))
+    }
+
+    /// Whether step 3 for `turn` at `plies` verifies every undecided
+    /// position of the open runs rather than the candidates that step 2
+    /// would mark from the opponent's wins in `plies`: when marking would
+    /// visit more.
+    fn verify_undecided_pays(&self, turn: Color, plies: u16, counts: &ByColor<Tally>) -> bool {
+        let possible = self.ways != Ways::Retracting
+            && !L::EN_PASSANT
+            && self.layout.works_by_runs()
+            && plies <= self.limit;
+        possible
+            && (self.ways == Ways::ByMoves
+                || self.open_runs(turn) * RUN_PER_MARKED < counts[!turn].of(encode_plies(plies)))
     }
 
     /// The byte of a decisive value of number `index` with `turn` to move:
@@ -750,8 +918,11 @@ impl<L: Layout> Engine<L> {
         let in_check = look.in_check;
         if !in_check && !look.threatens_capture {
             // Every move stays inside: the position is settled from its
-            // children.
-            return Ok(UNDECIDED);
+            // children, unless it has none.
+            if look.king_steps || self.layout.has_inside_move(squares, turn) {
+                return Ok(UNDECIDED);
+            }
+            return Ok(SAFE);
         }
         let exits = self.layout.exits(squares, turn);
         match exits.win {
@@ -765,8 +936,9 @@ impl<L: Layout> Engine<L> {
             // Every move leaves the table and loses.
             None if exits.any => self.decisive(turn, index, exits.loss),
             None if in_check => self.decisive(turn, index, 0),
-            // Stalemate.
-            None => Ok(UNDECIDED),
+            // Stalemate: a draw that no step may take for a loss because
+            // it has no move to refute.
+            None => Ok(SAFE),
         }
     }
 
@@ -795,39 +967,52 @@ impl<L: Layout> Engine<L> {
         Ok(())
     }
 
-    /// Fills the bytes of one side to move.
+    /// Fills the bytes of one side to move; returns them counted.
     fn first_pass(
         &self,
         turn: Color,
         bytes: &mut [u8],
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<(), ()> {
+    ) -> Result<Tally, ()> {
         bytes
             .par_chunks_mut(BLOCK)
             .zip(&self.written[turn])
+            .zip(&self.open[turn])
             .enumerate()
-            .try_for_each(|(b, (block, written))| {
-                let mut result = Ok(());
-                self.layout
-                    .looks(b * BLOCK, block.len(), turn, |i, placement| {
-                        let byte = self.first_byte(b * BLOCK + i, placement, turn);
-                        let byte = byte.unwrap_or_else(|()| {
-                            result = Err(());
-                            ILLEGAL
+            .try_fold(
+                Tally::default,
+                |mut tally, (b, ((block, written), open))| {
+                    let mut result = Ok(());
+                    self.layout
+                        .looks(b * BLOCK, block.len(), turn, |i, placement| {
+                            let byte = self.first_byte(b * BLOCK + i, placement, turn);
+                            let byte = byte.unwrap_or_else(|()| {
+                                result = Err(());
+                                ILLEGAL
+                            });
+                            block[i] = byte;
+                            written.add(byte);
+                            tally.add(byte);
                         });
-                        block[i] = byte;
-                        written.add(byte);
-                    });
-                progress(block.len() as u64);
-                result
-            })
+                    let runs = block.chunks(64).enumerate();
+                    let changeable =
+                        runs.filter(|(_, line)| line_mask(line, Changeable(UNDECIDED)) != 0);
+                    open.store(
+                        changeable.fold(0, |bits, (r, _)| bits | 1 << r),
+                        Ordering::Relaxed,
+                    );
+                    progress(block.len() as u64);
+                    result.map(|()| tally)
+                },
+            )
+            .try_reduce(Tally::default, |a, b| Ok(a + b))
     }
 
     /// Calls `f(parent, slot, en_passant)` for the number and byte of
     /// every position before a move of `!turn` inside the table that led to
     /// a number of `bytes` (`turn` to move) whose value is `plies` from
     /// mate (`en_passant` as in [`Layout::retractions`]), in parallel;
-    /// returns how many such numbers there were. Past the limit they are
+    /// returns how many of the calls answered true. Past the limit they are
     /// taken from the overflow map. The numbers are retracted a run of 64
     /// at a time ([`Layout::run_retractions`]), and the bytes of a run's
     /// parents are all asked for before the first is visited: most of
@@ -838,7 +1023,7 @@ impl<L: Layout> Engine<L> {
         bytes: &[u8],
         plies: u16,
         slots: &[AtomicU8],
-        f: impl Fn(usize, &AtomicU8, Option<Value>) + Sync,
+        f: impl Fn(usize, &AtomicU8, Option<Value>) -> bool + Sync,
     ) -> u64 {
         if plies > self.limit {
             let found: Vec<usize> = self.deep[turn]
@@ -848,10 +1033,10 @@ impl<L: Layout> Engine<L> {
                 .filter(|&(&index, &p)| p == plies && bytes[index] == DEEP)
                 .map(|(&index, _)| index)
                 .collect();
-            found
+            return found
                 .par_iter()
-                .for_each(|&index| self.parents(index, turn, slots, &f));
-            return found.len() as u64;
+                .map(|&index| self.parents(index, turn, slots, &f))
+                .sum();
         }
         let byte = encode_plies(plies);
         bytes
@@ -860,14 +1045,13 @@ impl<L: Layout> Engine<L> {
             .enumerate()
             .filter(|(_, (_, written))| written.has(byte))
             .map_init(Vec::new, |fetched, (b, (block, _))| {
-                let mut found = 0;
+                let mut answered = 0;
                 for run in (0..block.len()).step_by(64) {
                     let end = block.len().min(run + 64);
-                    let positions = equal_mask(&block[run..end], byte);
+                    let positions = line_mask(&block[run..end], Equal(byte));
                     if positions == 0 {
                         continue;
                     }
-                    found += u64::from(positions.count_ones());
                     fetched.clear();
                     self.layout.run_retractions(
                         b * BLOCK + run,
@@ -879,14 +1063,16 @@ impl<L: Layout> Engine<L> {
                                 fetched.push(parent);
                             }
                             // Rare: taken at once.
-                            Some(value) => f(parent, &slots[parent], Some(value)),
+                            Some(value) => {
+                                answered += u64::from(f(parent, &slots[parent], Some(value)));
+                            }
                         },
                     );
                     for &parent in fetched.iter() {
-                        f(parent, &slots[parent], None);
+                        answered += u64::from(f(parent, &slots[parent], None));
                     }
                 }
-                found
+                answered
             })
             .sum()
     }
@@ -894,19 +1080,21 @@ impl<L: Layout> Engine<L> {
     /// Calls `f(parent, slot, en_passant)` for the number and byte of
     /// every position before a move of `!turn` inside the table that led
     /// to number `index` with `turn` to move (`en_passant` as in
-    /// [`Layout::retractions`]). The parents' bytes are fetched all at once
-    /// first: most of them are cache misses, and this way they overlap.
+    /// [`Layout::retractions`]); returns how many of the calls answered
+    /// true. The parents' bytes are fetched all at once first: most of them
+    /// are cache misses, and this way they overlap.
     #[inline]
     fn parents(
         &self,
         index: usize,
         turn: Color,
         slots: &[AtomicU8],
-        f: &impl Fn(usize, &AtomicU8, Option<Value>),
-    ) {
+        f: &impl Fn(usize, &AtomicU8, Option<Value>) -> bool,
+    ) -> u64 {
         let squares = self.layout.decode(index).expect("a legal number");
         let mut found = [0usize; 128];
         let mut len = 0;
+        let mut answered = 0;
         self.layout.retractions(
             index,
             &squares,
@@ -918,15 +1106,17 @@ impl<L: Layout> Engine<L> {
                     len += 1;
                 }
                 // Rare: taken at once.
-                Some(value) => f(parent, &slots[parent], Some(value)),
+                Some(value) => answered += u64::from(f(parent, &slots[parent], Some(value))),
             },
         );
         for &parent in &found[..len] {
-            f(parent, &slots[parent], None);
+            answered += u64::from(f(parent, &slots[parent], None));
         }
+        answered
     }
 
-    /// Step 1: the parents of positions lost in `plies` are won in one more.
+    /// Step 1: the parents of positions lost in `plies` are won in one
+    /// more. Returns how many positions not decided before it won.
     fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
@@ -943,11 +1133,11 @@ impl<L: Layout> Engine<L> {
                     // the overflow the build fails after this step.
                     if self.note_depth(win).is_err() {
                         self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
-                        return;
+                        return false;
                     }
                     win
                 }
-                Some(_) => return,
+                Some(_) => return false,
             };
             if win <= self.limit {
                 let win = encode_plies(win);
@@ -959,22 +1149,83 @@ impl<L: Layout> Engine<L> {
                 {
                     slot.store(win, Ordering::Relaxed);
                     written[parent / BLOCK].add(win);
-                    return;
+                    return old == UNDECIDED || old == SAFE;
                 }
                 if old != DEEP {
-                    return;
+                    return false;
                 }
             }
-            self.deep_win(!turn, parent, slot, win);
+            self.deep_win(!turn, parent, slot, win)
         })
+    }
+
+    /// Step 1 by moves, for the ply where retracting would visit more
+    /// parents than looking: every changeable position of the open runs of
+    /// `!turn` with a move to a position of `turn` lost in `plies` is won in
+    /// one more. Returns how many positions not decided before it won.
+    /// Only within the limit, with no deep win of `!turn` to improve.
+    fn wins_by_moves(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
+        let mover = !turn;
+        let loss = encode_plies(plies);
+        let win = encode_plies(plies + 1);
+        let into = |line: usize| line_mask(&lost[line..line + 64], Equal(loss));
+        let one = |child: usize| lost[child] == loss;
+        parents
+            .par_chunks_mut(BLOCK)
+            .zip(&self.written[mover])
+            .zip(&self.open[mover])
+            .enumerate()
+            .filter(|(_, (_, open))| open.load(Ordering::Relaxed) != 0)
+            .map(|(b, ((block, written), open))| {
+                let mut undecided_won = 0;
+                for r in Bitboard(open.load(Ordering::Relaxed)) {
+                    let run = 64 * usize::from(r);
+                    let line = &mut block[run..run + 64];
+                    let changeable = line_mask(line, Changeable(win));
+                    let start = b * BLOCK + run;
+                    let won = self
+                        .layout
+                        .moving_into(start, mover, changeable, into, one)
+                        .unwrap_or_else(|| {
+                            let moving = |s: Square| {
+                                let index = start + usize::from(s);
+                                let squares = self.layout.decode(index).expect("a legal number");
+                                !self.layout.inside_moves_while(
+                                    index,
+                                    &squares,
+                                    mover,
+                                    |child, _| !child.is_some_and(one),
+                                )
+                            };
+                            Bitboard(changeable)
+                                .into_iter()
+                                .filter(|&s| moving(s))
+                                .fold(0, |won, i| won | 1 << usize::from(i))
+                        });
+                    for i in Bitboard(won) {
+                        let byte = &mut line[usize::from(i)];
+                        undecided_won += u64::from(*byte == UNDECIDED || *byte == SAFE);
+                        *byte = win;
+                    }
+                    if won != 0 {
+                        written.add(win);
+                    }
+                    if changeable & !won == 0 {
+                        open.fetch_and(!(1 << usize::from(r)), Ordering::Relaxed);
+                    }
+                }
+                undecided_won
+            })
+            .sum()
     }
 
     /// Step 1 where the overflow is involved (the new win or the stored
     /// one is past the limit): the parent `index` of `turn` is won in
-    /// `win` plies unless decided otherwise already.
+    /// `win` plies unless decided otherwise already; returns whether it was
+    /// not decided before.
     #[cold]
     #[inline(never)]
-    fn deep_win(&self, turn: Color, index: usize, slot: &AtomicU8, win: u16) {
+    fn deep_win(&self, turn: Color, index: usize, slot: &AtomicU8, win: u16) -> bool {
         let mut deep = self.deep[turn].lock().expect("no poisoning");
         let old = slot.load(Ordering::Relaxed);
         let better = match old {
@@ -983,13 +1234,13 @@ impl<L: Layout> Engine<L> {
             _ => false,
         };
         if !better {
-            return;
+            return false;
         }
         let byte = if win > self.limit {
             if self.note_depth(win).is_err() {
                 // Beyond the overflow: the build fails after this step.
                 self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
-                return;
+                return false;
             }
             deep.insert(index, win);
             DEEP
@@ -999,11 +1250,12 @@ impl<L: Layout> Engine<L> {
         };
         slot.store(byte, Ordering::Relaxed);
         self.written[turn][index / BLOCK].add(byte);
+        old != DEEP
     }
 
     /// Step 2: the undecided parents of positions won in `plies` become
     /// candidates.
-    fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) -> u64 {
+    fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) {
         let parents = atomic(parents);
         let written = &self.written[!turn];
         self.retract(turn, won, plies, parents, |parent, slot, _| {
@@ -1011,7 +1263,8 @@ impl<L: Layout> Engine<L> {
                 slot.store(CANDIDATE, Ordering::Relaxed);
                 written[parent / BLOCK].add(CANDIDATE);
             }
-        })
+            false
+        });
     }
 
     /// Step 2, for en passant: the undecided positions with a double step
@@ -1029,64 +1282,105 @@ impl<L: Layout> Engine<L> {
         }
     }
 
-    /// Step 3: every candidate of `turn` whose quiet moves all lead to
-    /// positions won within `plies` by the opponent is lost.
+    /// Step 3: every position of `turn` to verify (see [`Verified`])
+    /// whose quiet moves all lead to positions won within `plies` by the
+    /// opponent is lost. Returns the bytes written, counted.
     fn verify(
         &self,
         turn: Color,
         candidates: &mut [u8],
         children: &[u8],
         plies: u16,
-    ) -> Result<(), ()> {
+        which: Verified,
+    ) -> Result<Tally, ()> {
         // Every win in a byte is within `plies` once `plies` is past the
         // limit; deeper wins are looked up.
         let won_by = encode_plies(plies.min(self.limit));
         let deep_children = plies > self.limit;
+        let wanted = match which {
+            Verified::Marked => CANDIDATE,
+            Verified::Undecided => UNDECIDED,
+        };
         candidates
             .par_chunks_mut(BLOCK)
             .zip(&self.written[turn])
+            .zip(&self.open[turn])
             .enumerate()
-            .filter(|(_, (_, written))| written.has(CANDIDATE))
-            .try_for_each(|(b, (block, written))| {
-                written.remove(CANDIDATE);
-                let unrefuted = |line: usize| {
-                    let line = children[line..line + 64].try_into().expect("a line");
-                    unrefuted_mask(line, won_by)
-                };
-                let refuted = |child: usize| refutes(children[child], won_by);
-                for run in (0..block.len()).step_by(64) {
-                    let end = block.len().min(run + 64);
-                    let candidates = equal_mask(&block[run..end], CANDIDATE);
-                    if candidates == 0 {
-                        continue;
-                    }
-                    let start = b * BLOCK + run;
-                    let lost = if deep_children || end - run < 64 {
-                        None
-                    } else {
-                        self.layout
-                            .lost_in_run(start, turn, candidates, unrefuted, refuted)
-                    };
-                    let Some(lost) = lost else {
-                        for i in Bitboard(candidates) {
-                            let i = run + usize::from(i);
-                            let byte = &mut block[i];
-                            self.verify_one(turn, b * BLOCK + i, byte, written, children, plies)?;
-                        }
-                        continue;
-                    };
-                    for i in Bitboard(candidates & !lost) {
-                        block[run + usize::from(i)] = UNDECIDED;
-                    }
-                    for i in Bitboard(lost) {
-                        let index = start + usize::from(i);
-                        let squares = self.layout.decode(index).expect("a legal number");
-                        block[run + usize::from(i)] =
-                            self.lost(turn, index, &squares, written, plies)?;
-                    }
-                }
-                Ok(())
+            .filter(|(_, ((_, written), open))| match which {
+                Verified::Marked => written.has(CANDIDATE),
+                Verified::Undecided => open.load(Ordering::Relaxed) != 0,
             })
+            .try_fold(
+                Tally::default,
+                |mut tally, (b, ((block, written), open))| {
+                    let runs = match which {
+                        Verified::Marked => {
+                            written.remove(CANDIDATE);
+                            all_runs(block.len())
+                        }
+                        Verified::Undecided => open.load(Ordering::Relaxed),
+                    };
+                    let unrefuted =
+                        |line: usize| line_mask(&children[line..line + 64], Unrefuting(won_by));
+                    let refuted = |child: usize| !Unrefuting(won_by).test(children[child]);
+                    for r in Bitboard(runs) {
+                        let run = 64 * usize::from(r);
+                        let end = block.len().min(run + 64);
+                        let candidates = line_mask(&block[run..end], Equal(wanted));
+                        if candidates != 0 {
+                            let start = b * BLOCK + run;
+                            let unrefuted_moves = if deep_children || end - run < 64 {
+                                None
+                            } else {
+                                self.layout.moving_into(
+                                    start,
+                                    turn,
+                                    candidates,
+                                    unrefuted,
+                                    |child| !refuted(child),
+                                )
+                            };
+                            let Some(unrefuted_moves) = unrefuted_moves else {
+                                for i in Bitboard(candidates) {
+                                    let i = run + usize::from(i);
+                                    let byte = &mut block[i];
+                                    self.verify_one(
+                                        turn,
+                                        b * BLOCK + i,
+                                        byte,
+                                        written,
+                                        children,
+                                        plies,
+                                    )?;
+                                    if *byte != UNDECIDED {
+                                        tally.add(*byte);
+                                    }
+                                }
+                                continue;
+                            };
+                            if which == Verified::Marked {
+                                for i in Bitboard(unrefuted_moves) {
+                                    block[run + usize::from(i)] = UNDECIDED;
+                                }
+                            }
+                            for i in Bitboard(candidates & !unrefuted_moves) {
+                                let index = start + usize::from(i);
+                                let squares = self.layout.decode(index).expect("a legal number");
+                                let byte = self.lost(turn, index, &squares, written, plies)?;
+                                block[run + usize::from(i)] = byte;
+                                tally.add(byte);
+                            }
+                        }
+                        if which == Verified::Undecided
+                            && line_mask(&block[run..end], Changeable(won_by)) == 0
+                        {
+                            open.fetch_and(!(1 << usize::from(r)), Ordering::Relaxed);
+                        }
+                    }
+                    Ok(tally)
+                },
+            )
+            .try_reduce(Tally::default, |a, b| Ok(a + b))
     }
 
     /// The byte of a candidate found lost: in `plies` + 1, or later if a
@@ -1130,7 +1424,7 @@ impl<L: Layout> Engine<L> {
             .inside_moves_while(index, &squares, turn, |child, en_passant| {
                 child.is_none_or(|child| {
                     let b = children[child];
-                    refutes(b, won_by)
+                    !Unrefuting(won_by).test(b)
                         || (deep_children && b == DEEP && {
                             let p = self.deep_plies(!turn, child);
                             p % 2 == 1 && p <= plies
@@ -1169,25 +1463,54 @@ pub fn build(
     subtables: &Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
 ) -> Result<Table, TableError> {
-    build_with_limit(material, variant, subtables, progress, MAX_PLIES)
+    build_tuned(material, variant, subtables, progress, Tuning::PRODUCTION)
 }
 
-/// [`build`] with the deepest plies a byte may hold lowered to `limit`:
-/// deeper positions go into the overflow list. A test lowers it to try the
-/// overflow on tables that do not need it.
-pub(crate) fn build_with_limit(
+/// How a step chooses between retracting the positions it starts from and
+/// looking at the moves of the positions it may decide (see
+/// docs/tables.md, "Two ways a step").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Ways {
+    /// The way that visits fewer positions, each ply.
+    Cheaper,
+    /// Always by retraction.
+    Retracting,
+    /// By moves wherever the layout and the overflow allow it.
+    ByMoves,
+}
+
+/// What a test may change in a build.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Tuning {
+    /// The deepest plies a byte may hold: deeper positions go into the
+    /// overflow list. A test lowers it to try the overflow on tables that
+    /// do not need it.
+    pub limit: u16,
+    /// A test forces each way to check it against the other.
+    pub ways: Ways,
+}
+
+impl Tuning {
+    pub const PRODUCTION: Tuning = Tuning {
+        limit: MAX_PLIES,
+        ways: Ways::Cheaper,
+    };
+}
+
+/// [`build`] with a [`Tuning`] of its own.
+pub(crate) fn build_tuned(
     material: &Material,
     variant: Variant,
     subtables: &Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
-    limit: u16,
+    tuning: Tuning,
 ) -> Result<Table, TableError> {
-    assert!(limit <= MAX_PLIES);
+    assert!(tuning.limit <= MAX_PLIES);
     let (bytes, overflow) = if material.has_pawns() {
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material.clone()));
         }
-        run(Pawns::new(material, subtables)?, material, progress, limit)?
+        run(Pawns::new(material, subtables)?, material, progress, tuning)?
     } else {
         let capture_tables = (0..material.len())
             .map(|man| match variant {
@@ -1206,7 +1529,7 @@ pub(crate) fn build_with_limit(
             rules: Rules::new(material, variant),
             capture_tables,
         };
-        run(pieces, material, progress, limit)?
+        run(pieces, material, progress, tuning)?
     };
     Ok(Table::from_parts(
         material.clone(),
@@ -1222,17 +1545,20 @@ fn run<L: Layout>(
     layout: L,
     material: &Material,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
-    limit: u16,
+    tuning: Tuning,
 ) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
+    let Tuning { limit, ways } = tuning;
     let size = layout.size();
     let total = 2 * size as u64;
     let blocks = size.div_ceil(BLOCK);
     let engine = Engine {
         layout,
         written: ByColor::new_with(|_| (0..blocks).map(|_| Written::default()).collect()),
+        open: ByColor::new_with(|_| (0..blocks).map(|_| AtomicU64::new(0)).collect()),
         deepest: AtomicUsize::new(0),
         en_passant_wins: ByColor::new_with(|_| Mutex::new(Vec::new())),
         limit,
+        ways,
         deep: ByColor::new_with(|_| Mutex::new(HashMap::new())),
     };
     let too_deep = |()| TableError::TooDeep(material.clone());
@@ -1248,8 +1574,11 @@ fn run<L: Layout>(
             stop_asked.store(true, Ordering::Relaxed);
         }
     };
+    // How many positions of each side hold each byte: what the choice
+    // between the steps' two ways is made on.
+    let mut counts = ByColor::<Tally>::default();
     for turn in Color::ALL {
-        engine
+        counts[turn] = engine
             .first_pass(turn, &mut bytes[turn], &first)
             .map_err(too_deep)?;
         if stop_asked.load(Ordering::Relaxed) {
@@ -1261,12 +1590,21 @@ fn run<L: Layout>(
             .sort_unstable();
     }
 
-    let mut decided = 0;
+    let mut decided = counts.iter().map(Tally::decisive).sum();
     let mut loss = 0;
     while usize::from(loss) <= engine.deepest.load(Ordering::Relaxed) {
         for turn in Color::ALL {
+            let by_moves = engine.wins_by_moves_pay(turn, loss, &counts);
             let (lost, parents) = split(&mut bytes, turn);
-            decided += engine.wins_from(turn, lost, parents, loss);
+            let won = if by_moves {
+                engine.wins_by_moves(turn, lost, parents, loss)
+            } else {
+                engine.wins_from(turn, lost, parents, loss)
+            };
+            if loss < limit {
+                counts[!turn].0[usize::from(encode_plies(loss + 1))] += won;
+            }
+            decided += won;
         }
         if engine.deepest.load(Ordering::Relaxed) > usize::from(HARD_MAX_PLIES) {
             return Err(too_deep(()));
@@ -1279,16 +1617,27 @@ fn run<L: Layout>(
         {
             return Err(TableError::Stopped(material.clone()));
         }
+        let verified = ByColor::new_with(|turn| {
+            if engine.verify_undecided_pays(turn, loss + 1, &counts) {
+                Verified::Undecided
+            } else {
+                Verified::Marked
+            }
+        });
         for turn in Color::ALL {
-            let (won, parents) = split(&mut bytes, turn);
-            decided += engine.candidates_from(turn, won, parents, loss + 1);
-            engine.en_passant_candidates(!turn, parents, loss + 1);
+            if verified[!turn] == Verified::Marked {
+                let (won, parents) = split(&mut bytes, turn);
+                engine.candidates_from(turn, won, parents, loss + 1);
+                engine.en_passant_candidates(!turn, parents, loss + 1);
+            }
         }
         for turn in Color::ALL {
             let (children, candidates) = split(&mut bytes, !turn);
-            engine
-                .verify(turn, candidates, children, loss + 1)
+            let lost = engine
+                .verify(turn, candidates, children, loss + 1, verified[turn])
                 .map_err(too_deep)?;
+            decided += lost.decisive();
+            counts[turn] += lost;
         }
         if progress(Progress::Rank {
             rank: loss + 1,
@@ -1354,14 +1703,23 @@ mod tests {
         recorded(include_str!("../tests/data/checksums.txt"))
     }
 
-    fn same_bytes_as_the_ranking_solver(men: impl Fn(usize) -> bool) {
+    /// Builds the tables of the ranking solver's list whose number of men
+    /// passes `men`, the steps choosing their ways by `ways`, and checks
+    /// their bytes.
+    fn same_bytes_as_the_ranking_solver(men: impl Fn(usize) -> bool, ways: Ways) {
         let tb = Tablebase::in_memory();
         let mut checked = 0;
         for (material, variant, crc) in ranking_solver() {
             if !men(material.len()) {
                 continue;
             }
-            let table = tb.table(&material, variant).unwrap();
+            let subtables = tb.subtables(&material, variant).unwrap();
+            let tuning = Tuning {
+                ways,
+                ..Tuning::PRODUCTION
+            };
+            let no_progress = |_| ControlFlow::Continue(());
+            let table = build_tuned(&material, variant, &subtables, &no_progress, tuning).unwrap();
             let mut hasher = crc32fast::Hasher::new();
             hasher.update(table.bytes(Color::White));
             hasher.update(table.bytes(Color::Black));
@@ -1371,46 +1729,71 @@ mod tests {
         assert!(checked > 0);
     }
 
-    #[test]
-    fn equal_masks_mark_exactly_the_equal_bytes() {
-        let bytes: Vec<u8> = (0..200u32).map(|i| (i * 7 % 5) as u8).collect();
-        for len in [64, 63, 1, 0] {
-            for byte in 0..6 {
-                let chunk = &bytes[3..3 + len];
-                let mask = equal_mask(chunk, byte);
+    /// Checks `line_mask` against the scalar test on every byte value, in
+    /// full lines and in shorter chunks.
+    fn masks_follow_the_scalar_test(t: impl ByteTest) {
+        let bytes: Vec<u8> = (0..=255).chain(0..=255).collect();
+        for offset in [0, 64, 128, 192, 255] {
+            for len in [64, 63, 1] {
+                let chunk = &bytes[offset..offset + len];
+                let mask = line_mask(chunk, t);
                 for (i, &b) in chunk.iter().enumerate() {
-                    assert_eq!(mask >> i & 1 == 1, b == byte);
+                    assert_eq!(mask >> i & 1 == 1, t.test(b), "byte {b}");
                 }
                 assert_eq!(
                     mask >> len.min(63),
-                    u64::from(len == 64 && chunk[63] == byte)
+                    u64::from(len == 64 && t.test(chunk[63]))
                 );
             }
         }
     }
 
     #[test]
-    fn unrefuted_masks_mark_exactly_the_positions_not_refuted() {
-        let line: [u8; 64] = std::array::from_fn(|i| match i % 8 {
-            0 => UNDECIDED,
-            1 => ILLEGAL,
-            2 => DEEP,
-            3 => SAFE,
-            4 => CANDIDATE,
-            _ => (i * 5 % 40) as u8,
-        });
-        for won_by in [2, 11, 20, 251] {
-            let mask = unrefuted_mask(&line, won_by);
-            for (i, &b) in line.iter().enumerate() {
-                let refuted = refutes(b, won_by);
-                assert_eq!(mask >> i & 1 == 1, !refuted, "{b} {won_by}");
-            }
+    fn line_masks_mark_exactly_the_bytes_that_pass() {
+        for byte in [UNDECIDED, 1, 2, 7, CANDIDATE, ILLEGAL] {
+            masks_follow_the_scalar_test(Equal(byte));
+        }
+        for won_by in [2, 11, 20, 250] {
+            masks_follow_the_scalar_test(Unrefuting(won_by));
+        }
+        for win in [UNDECIDED, 2, 11, 20, 250] {
+            masks_follow_the_scalar_test(Changeable(win));
+        }
+    }
+
+    #[test]
+    fn the_byte_tests_say_what_the_steps_need() {
+        // A win of the opponent refutes up to the ply; a loss never does.
+        let within_9 = Unrefuting(encode_plies(9));
+        assert!(!within_9.test(encode_plies(9)) && !within_9.test(encode_plies(1)));
+        assert!(within_9.test(encode_plies(11)));
+        assert!(within_9.test(encode_plies(8)) && within_9.test(encode_plies(0)));
+        assert!(within_9.test(UNDECIDED) && within_9.test(SAFE));
+        assert!(!within_9.test(ILLEGAL));
+        // Wins slower than the new one may be improved; losses, faster
+        // wins, the deep and the illegal may not.
+        let win = encode_plies(9);
+        assert!(Changeable(win).test(UNDECIDED) && Changeable(win).test(SAFE));
+        assert!(Changeable(win).test(encode_plies(11)));
+        assert!(!Changeable(win).test(encode_plies(9)) && !Changeable(win).test(encode_plies(7)));
+        assert!(!Changeable(win).test(encode_plies(10)));
+        for byte in [DEEP, CANDIDATE, ILLEGAL] {
+            assert!(!Changeable(win).test(byte));
         }
     }
 
     #[test]
     fn every_small_table_has_the_ranking_solvers_bytes() {
-        same_bytes_as_the_ranking_solver(|men| men <= 4);
+        same_bytes_as_the_ranking_solver(|men| men <= 4, Ways::Cheaper);
+    }
+
+    /// Each step's two ways, forced, give the same bytes: the choice
+    /// between them is only a matter of time.
+    #[test]
+    fn either_way_of_each_step_gives_the_same_bytes() {
+        for ways in [Ways::Retracting, Ways::ByMoves] {
+            same_bytes_as_the_ranking_solver(|men| men <= 4, ways);
+        }
     }
 
     /// The pawn tables the first pawn builder (forwards, on shakmaty
@@ -1444,12 +1827,15 @@ mod tests {
     /// lowered table through a file (read whole and opened by chunks).
     fn lowered_build_agrees(normal: &Table, subtables: &Subtables, limit: u16) {
         let material = normal.material();
-        let lowered = build_with_limit(
+        let lowered = build_tuned(
             material,
             normal.variant(),
             subtables,
             &|_| ControlFlow::Continue(()),
-            limit,
+            Tuning {
+                limit,
+                ..Tuning::PRODUCTION
+            },
         )
         .unwrap();
         let mut deep = 0;
@@ -1525,6 +1911,6 @@ mod tests {
     #[test]
     #[ignore = "a five-man build, about a minute on two cores"]
     fn kqrvkr_has_the_ranking_solvers_bytes() {
-        same_bytes_as_the_ranking_solver(|men| men == 5);
+        same_bytes_as_the_ranking_solver(|men| men == 5, Ways::Cheaper);
     }
 }
