@@ -7,7 +7,7 @@ use std::{
     ops::ControlFlow,
     path::{Path, PathBuf},
     sync::{
-        Arc, Mutex,
+        Arc, Mutex, Weak,
         atomic::{AtomicBool, Ordering},
     },
 };
@@ -64,10 +64,23 @@ static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 type ProgressFn = dyn Fn(&Material, Variant, Progress) + Send + Sync;
 type EventFn = dyn Fn(Event) + Send + Sync;
 
+/// Why a table is had: asked for (kept in memory), or lent to a build as
+/// one of its subtables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kept {
+    Asked,
+    Lent,
+}
+
 /// Tables by material and variant.
 pub struct Tablebase {
     dir: Option<PathBuf>,
     tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
+    /// Pawnless tables had only as the subtables of a build, with a cache
+    /// folder: kept while someone holds them (the build, a caller), and
+    /// read again from their files after that. A five-man build's write
+    /// and summary then run without its subtables in memory.
+    lent: Mutex<HashMap<(Material, Variant), Weak<Table>>>,
     /// Tables with pawns, by canonical material (orthodox chess only).
     pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
     /// Table files opened for probes only, their chunks read as needed.
@@ -97,6 +110,7 @@ impl Tablebase {
         Tablebase {
             dir,
             tables: Mutex::new(HashMap::new()),
+            lent: Mutex::new(HashMap::new()),
             pawn_tables: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
@@ -159,14 +173,31 @@ impl Tablebase {
         }
     }
 
-    fn cached(&self, key: &(Material, Variant)) -> Option<Arc<Table>> {
-        self.tables.lock().expect("no poisoning").get(key).cloned()
+    /// The table of `key` if it is in memory; one lent to a build is kept
+    /// from now on when `kept` says it was asked for.
+    fn cached(&self, key: &(Material, Variant), kept: Kept) -> Option<Arc<Table>> {
+        if let Some(table) = self.tables.lock().expect("no poisoning").get(key) {
+            return Some(Arc::clone(table));
+        }
+        let table = self
+            .lent
+            .lock()
+            .expect("no poisoning")
+            .get(key)?
+            .upgrade()?;
+        if kept == Kept::Asked {
+            self.tables
+                .lock()
+                .expect("no poisoning")
+                .insert(key.clone(), Arc::clone(&table));
+        }
+        Some(table)
     }
 
     /// The table of `material` in `variant`, from memory, the cache folder
     /// or a new build.
     pub fn table(&self, material: &Material, variant: Variant) -> Result<Arc<Table>, TableError> {
-        self.table_in(material, variant, &NEVER_STOPPED)
+        self.table_in(material, variant, &NEVER_STOPPED, Kept::Asked)
     }
 
     /// Has the table a position of `material` is probed in (its canonical
@@ -187,7 +218,8 @@ impl Tablebase {
         if stored.has_pawns() {
             self.pawn_table_in(&stored, stop).map(|_| ())
         } else {
-            self.table_in(&stored, variant, stop).map(|_| ())
+            self.table_in(&stored, variant, stop, Kept::Asked)
+                .map(|_| ())
         }
     }
 
@@ -196,6 +228,7 @@ impl Tablebase {
         material: &Material,
         variant: Variant,
         stop: &AtomicBool,
+        kept: Kept,
     ) -> Result<Arc<Table>, TableError> {
         if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
             return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
@@ -204,11 +237,11 @@ impl Tablebase {
             return Err(TableError::PawnMaterial(material.clone()));
         }
         let key = (material.clone(), variant);
-        if let Some(table) = self.cached(&key) {
+        if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
         }
         if let Some(table) = self.load(material, variant) {
-            return Ok(self.keep(key, table));
+            return Ok(self.keep(key, table, kept));
         }
         if material.len() > self.build_up_to {
             return Err(TableError::NotBuiltOnDemand(material.clone()));
@@ -216,11 +249,13 @@ impl Tablebase {
         // Subtables first, outside the build lock: they take it themselves.
         let subtables = self.subtables_in(material, variant, stop)?;
         let _guard = self.building.lock().expect("no poisoning");
-        if let Some(table) = self.cached(&key) {
+        if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
         }
         let table = self.build(material, variant, &subtables, stop)?;
-        Ok(self.keep(key, table))
+        drop(subtables);
+        self.save(&table);
+        Ok(self.keep(key, table, kept))
     }
 
     /// The table of `material` in `variant` read from the file at `path`
@@ -246,7 +281,7 @@ impl Tablebase {
             },
             file::ReadError::File(err) => TableError::File(err),
         })?;
-        Ok(self.keep((material.clone(), variant), table))
+        Ok(self.keep((material.clone(), variant), table, Kept::Asked))
     }
 
     /// Every table a capture or a promotion in `material` leads into (a
@@ -275,20 +310,26 @@ impl Tablebase {
             let table = if sub.has_pawns() {
                 Arc::clone(self.pawn_table_in(&sub, stop)?.table())
             } else {
-                self.table_in(&sub, variant, stop)?
+                self.table_in(&sub, variant, stop, Kept::Lent)?
             };
             subtables.insert(sub, table);
         }
         Ok(subtables)
     }
 
-    /// Keeps a table in memory.
-    fn keep(&self, key: (Material, Variant), table: Table) -> Arc<Table> {
+    /// Keeps a table in memory, or while it is held when it is lent to a
+    /// build and can be read again from the cache folder.
+    fn keep(&self, key: (Material, Variant), table: Table, kept: Kept) -> Arc<Table> {
         let table = Arc::new(table);
-        self.tables
-            .lock()
-            .expect("no poisoning")
-            .insert(key, Arc::clone(&table));
+        if kept == Kept::Lent && self.dir.is_some() {
+            let lent = Arc::downgrade(&table);
+            self.lent.lock().expect("no poisoning").insert(key, lent);
+        } else {
+            self.tables
+                .lock()
+                .expect("no poisoning")
+                .insert(key, Arc::clone(&table));
+        }
         table
     }
 
@@ -317,7 +358,7 @@ impl Tablebase {
         }
     }
 
-    /// Builds a table and saves it in the cache folder.
+    /// Builds a table.
     fn build(
         &self,
         material: &Material,
@@ -344,15 +385,19 @@ impl Tablebase {
             material: material.clone(),
             variant,
         });
+        Ok(table)
+    }
+
+    /// Saves a table in the cache folder, if any; a failure is reported.
+    fn save(&self, table: &Table) {
         if let Some(dir) = &self.dir
-            && let Err(err) = file::write(dir, &table)
+            && let Err(err) = file::write(dir, table)
         {
             self.event(Event::NotSaved {
-                path: dir.join(file::file_name(material, variant)),
+                path: dir.join(file::file_name(table.material(), table.variant())),
                 reason: err.to_string(),
             });
         }
-        Ok(table)
     }
 
     /// The table of a material with pawns (orthodox chess), held under its
@@ -396,12 +441,10 @@ impl Tablebase {
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
-        Ok(keep(self.build(
-            &material,
-            Variant::Standard,
-            &subtables,
-            stop,
-        )?))
+        let table = self.build(&material, Variant::Standard, &subtables, stop)?;
+        drop(subtables);
+        self.save(&table);
+        Ok(keep(table))
     }
 
     /// The value of a position: its table is found from its material. A
@@ -422,7 +465,8 @@ impl Tablebase {
         let material = Material::from_board(pos.board())?;
         if !material.has_pawns() {
             let key = (material, variant);
-            if self.cached(&key).is_none()
+            // A look only: a lent table is not kept for being looked at.
+            if self.cached(&key, Kept::Lent).is_none()
                 && let Some(value) = self.probe_opened(&key, pos)
             {
                 return value;
@@ -551,5 +595,50 @@ impl Tablebase {
             line.push(mv);
         }
         Ok(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(material: &str) -> (Material, Variant) {
+        (material.parse().unwrap(), Variant::Standard)
+    }
+
+    fn kept(tb: &Tablebase, key: &(Material, Variant)) -> bool {
+        tb.tables.lock().unwrap().contains_key(key)
+    }
+
+    fn alive(tb: &Tablebase, key: &(Material, Variant)) -> bool {
+        let lent = tb.lent.lock().unwrap();
+        lent.get(key).is_some_and(|weak| weak.strong_count() > 0)
+    }
+
+    #[test]
+    fn subtables_are_not_kept_after_their_build_where_files_hold_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = Tablebase::new(Some(dir.path().to_path_buf()));
+        let (kqvkr, kqvk) = (key("KQvKR"), key("KQvK"));
+        tb.table(&kqvkr.0, kqvkr.1).unwrap();
+        assert!(kept(&tb, &kqvkr));
+        assert!(!kept(&tb, &kqvk) && !alive(&tb, &kqvk));
+        assert!(dir.path().join(file::file_name(&kqvk.0, kqvk.1)).exists());
+
+        // Held by a caller, a lent table is shared; asked for, it is kept.
+        let subtables = tb.subtables(&kqvkr.0, kqvkr.1).unwrap();
+        assert!(alive(&tb, &kqvk) && !kept(&tb, &kqvk));
+        let asked = tb.table(&kqvk.0, kqvk.1).unwrap();
+        assert!(Arc::ptr_eq(&asked, &subtables[&kqvk.0]));
+        drop(subtables);
+        assert!(kept(&tb, &kqvk));
+    }
+
+    #[test]
+    fn subtables_are_kept_without_a_cache_folder() {
+        let tb = Tablebase::in_memory();
+        let (kqvkr, kqvk) = (key("KQvKR"), key("KQvK"));
+        tb.table(&kqvkr.0, kqvkr.1).unwrap();
+        assert!(kept(&tb, &kqvkr) && kept(&tb, &kqvk));
     }
 }
