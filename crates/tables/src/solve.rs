@@ -231,12 +231,12 @@ fn zeroed(len: usize) -> Vec<u8> {
 
 /// Asks for the cache line of `byte` ahead of its use.
 #[inline(always)]
-fn prefetch(byte: &AtomicU8) {
+fn prefetch(byte: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
     unsafe {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(byte.as_ptr() as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(byte as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = byte;
@@ -244,7 +244,7 @@ fn prefetch(byte: &AtomicU8) {
 
 /// A test of one byte, made on 16 bytes at once where SSE2 is there (every
 /// x86_64 has it): the compiler makes slow vector loops of the scalar ones.
-trait ByteTest: Copy {
+pub(crate) trait ByteTest: Copy {
     fn test(self, b: u8) -> bool;
 
     /// Each byte of `v` all ones where the test holds, else zero.
@@ -396,20 +396,18 @@ pub(crate) trait Layout: Sync {
     /// The moves of a whole run at once: of `positions` among the 64
     /// numbers from `run` (a multiple of 64; bit i for number run + i),
     /// `turn` to move, those with a move inside the table to an opponent's
-    /// position of a given set; `None` when the layout does not work this
-    /// way (then each position's moves are walked). `line(start)` gives the
-    /// numbers start + j (start a multiple of 64) of the opponent's
-    /// positions in the set, bit j for each; `one(number)` whether one such
-    /// position is. By default `None`.
+    /// position (of `opponent`, the other side's bytes) whose byte passes
+    /// `test`; `None` when the layout does not work this way (then each
+    /// position's moves are walked). By default `None`.
     fn moving_into(
         &self,
         run: usize,
         turn: Color,
         positions: u64,
-        line: impl Fn(usize) -> u64,
-        one: impl Fn(usize) -> bool,
+        opponent: &[u8],
+        test: impl ByteTest,
     ) -> Option<u64> {
-        let _ = (run, turn, positions, line, one);
+        let _ = (run, turn, positions, opponent, test);
         None
     }
 
@@ -644,10 +642,11 @@ impl Layout for Pieces<'_> {
         run: usize,
         turn: Color,
         positions: u64,
-        line: impl Fn(usize) -> u64,
-        one: impl Fn(usize) -> bool,
+        opponent: &[u8],
+        test: impl ByteTest,
     ) -> Option<u64> {
         let run = self.run(run)?;
+        let line = |start: usize| line_mask(&opponent[start..start + 64], test);
         let mut pending = Bitboard(positions);
         for &man in self.rules.steppers(turn) {
             if pending.is_empty() {
@@ -675,7 +674,8 @@ impl Layout for Pieces<'_> {
                     Some(child) => pending &= !(Bitboard(line(child)) & !blocked),
                     None => {
                         for s in pending & !blocked {
-                            if self.moved_in_run(&run, s, man, to).is_some_and(&one) {
+                            let child = self.moved_in_run(&run, s, man, to);
+                            if child.is_some_and(|child| test.test(opponent[child])) {
                                 pending.discard(s);
                             }
                         }
@@ -1059,7 +1059,7 @@ impl<L: Layout> Engine<L> {
                         turn,
                         |parent, en_passant| match en_passant {
                             None => {
-                                prefetch(&slots[parent]);
+                                prefetch(slots[parent].as_ptr());
                                 fetched.push(parent);
                             }
                             // Rare: taken at once.
@@ -1101,7 +1101,7 @@ impl<L: Layout> Engine<L> {
             turn,
             |parent, en_passant| match en_passant {
                 None => {
-                    prefetch(&slots[parent]);
+                    prefetch(slots[parent].as_ptr());
                     found[len] = parent;
                     len += 1;
                 }
@@ -1168,8 +1168,6 @@ impl<L: Layout> Engine<L> {
         let mover = !turn;
         let loss = encode_plies(plies);
         let win = encode_plies(plies + 1);
-        let into = |line: usize| line_mask(&lost[line..line + 64], Equal(loss));
-        let one = |child: usize| lost[child] == loss;
         parents
             .par_chunks_mut(BLOCK)
             .zip(&self.written[mover])
@@ -1185,7 +1183,7 @@ impl<L: Layout> Engine<L> {
                     let start = b * BLOCK + run;
                     let won = self
                         .layout
-                        .moving_into(start, mover, changeable, into, one)
+                        .moving_into(start, mover, changeable, lost, Equal(loss))
                         .unwrap_or_else(|| {
                             let moving = |s: Square| {
                                 let index = start + usize::from(s);
@@ -1194,7 +1192,7 @@ impl<L: Layout> Engine<L> {
                                     index,
                                     &squares,
                                     mover,
-                                    |child, _| !child.is_some_and(one),
+                                    |child, _| child.is_none_or(|child| lost[child] != loss),
                                 )
                             };
                             Bitboard(changeable)
@@ -1320,9 +1318,6 @@ impl<L: Layout> Engine<L> {
                         }
                         Verified::Undecided => open.load(Ordering::Relaxed),
                     };
-                    let unrefuted =
-                        |line: usize| line_mask(&children[line..line + 64], Unrefuting(won_by));
-                    let refuted = |child: usize| !Unrefuting(won_by).test(children[child]);
                     for r in Bitboard(runs) {
                         let run = 64 * usize::from(r);
                         let end = block.len().min(run + 64);
@@ -1332,13 +1327,9 @@ impl<L: Layout> Engine<L> {
                             let unrefuted_moves = if deep_children || end - run < 64 {
                                 None
                             } else {
-                                self.layout.moving_into(
-                                    start,
-                                    turn,
-                                    candidates,
-                                    unrefuted,
-                                    |child| !refuted(child),
-                                )
+                                let unrefuting = Unrefuting(won_by);
+                                self.layout
+                                    .moving_into(start, turn, candidates, children, unrefuting)
                             };
                             let Some(unrefuted_moves) = unrefuted_moves else {
                                 for i in Bitboard(candidates) {
