@@ -107,6 +107,54 @@ impl Written {
     }
 }
 
+/// The runs of a block that the steps by moves visit, a bit a run (bit r
+/// for run r). A bit may be set for a run that no longer needs it, never
+/// the other way round: the first pass sets the bits, and a step that
+/// reads a run's bytes clears those it finds no longer needed.
+#[derive(Default)]
+struct OpenRuns {
+    /// The run may hold a byte a later step can change ([`Changeable`]).
+    changeable: AtomicU64,
+    /// The run may hold an undecided byte, or a candidate.
+    undecided: AtomicU64,
+}
+
+impl OpenRuns {
+    /// The bits of the runs of `block` (at most 64 runs), after the first
+    /// pass.
+    fn set(&self, block: &[u8]) {
+        let bits = |test: &dyn Fn(&[u8]) -> bool| {
+            let runs = block.chunks(64).enumerate();
+            runs.filter(|(_, line)| test(line))
+                .fold(0, |bits, (r, _)| bits | 1 << r)
+        };
+        let changeable = bits(&|line| line_mask(line, Changeable(UNDECIDED)) != 0);
+        let undecided = bits(&|line| line_mask(line, Equal(UNDECIDED)) != 0);
+        self.changeable.store(changeable, Ordering::Relaxed);
+        self.undecided.store(undecided, Ordering::Relaxed);
+    }
+
+    /// Clears the bits of run `r` that its bytes `line` no longer need, the
+    /// wins now written being of byte `win` (see [`Changeable`]).
+    fn update(&self, r: usize, line: &[u8], win: u8) {
+        let bit = 1u64 << r;
+        if line_mask(line, Changeable(win)) == 0 {
+            self.changeable.fetch_and(!bit, Ordering::Relaxed);
+        }
+        if line_mask(line, Equal(UNDECIDED)) == 0 {
+            self.undecided.fetch_and(!bit, Ordering::Relaxed);
+        }
+    }
+
+    fn changeable(&self) -> u64 {
+        self.changeable.load(Ordering::Relaxed)
+    }
+
+    fn undecided(&self) -> u64 {
+        self.undecided.load(Ordering::Relaxed)
+    }
+}
+
 /// Bit r for each run r of a block of `len` numbers.
 fn all_runs(len: usize) -> u64 {
     const _: () = assert!(BLOCK == 64 * 64, "a block's runs fit a word");
@@ -803,11 +851,8 @@ impl Layout for Pieces<'_> {
 struct Engine<L> {
     layout: L,
     written: ByColor<Vec<Written>>,
-    /// By side to move, a word a block: bit r set when run r of the block
-    /// may hold a byte a later step can change ([`Changeable`]). The steps
-    /// by moves visit only these runs, and clear the bits of runs they
-    /// find settled.
-    open: ByColor<Vec<AtomicU64>>,
+    /// By side to move, the runs of each block the steps by moves visit.
+    open: ByColor<Vec<OpenRuns>>,
     /// The largest plies of any decisive value written so far.
     deepest: AtomicUsize,
     /// Undecided positions with a double step that an en passant capture
@@ -839,12 +884,10 @@ impl<L: Layout> Engine<L> {
         Ok(())
     }
 
-    /// The runs of `turn` whose bytes may still change.
-    fn open_runs(&self, turn: Color) -> u64 {
-        let words = self.open[turn].iter();
-        words
-            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
-            .sum()
+    /// How many runs of `turn` a bit of `bits` is set for.
+    fn open_runs(&self, turn: Color, bits: impl Fn(&OpenRuns) -> u64) -> u64 {
+        let blocks = self.open[turn].iter();
+        blocks.map(|runs| u64::from(bits(runs).count_ones())).sum()
     }
 
     /// Whether step 1 for the losses of `turn` in `plies` looks at the
@@ -857,7 +900,8 @@ impl<L: Layout> Engine<L> {
             && self.deep[!turn].lock().expect("no poisoning").is_empty();
         possible
             && (self.ways == Ways::ByMoves
-                || self.open_runs(!turn) * RUN_PER_RETRACTED < counts[turn].of(encode_plies(plies)))
+                || self.open_runs(!turn, OpenRuns::changeable) * RUN_PER_RETRACTED
+                    < counts[turn].of(encode_plies(plies)))
     }
 
     /// Whether step 3 for `turn` at `plies` verifies every undecided
@@ -871,7 +915,8 @@ impl<L: Layout> Engine<L> {
             && plies <= self.limit;
         possible
             && (self.ways == Ways::ByMoves
-                || self.open_runs(turn) * RUN_PER_MARKED < counts[!turn].of(encode_plies(plies)))
+                || self.open_runs(turn, OpenRuns::undecided) * RUN_PER_MARKED
+                    < counts[!turn].of(encode_plies(plies)))
     }
 
     /// The byte of a decisive value of number `index` with `turn` to move:
@@ -924,12 +969,17 @@ impl<L: Layout> Engine<L> {
             }
             return Ok(SAFE);
         }
-        let exits = self.layout.exits(squares, turn);
+        // In check with nothing to take, every move stays inside.
+        let exits = if look.threatens_capture {
+            self.layout.exits(squares, turn)
+        } else {
+            Exits::default()
+        };
         match exits.win {
             // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
-            None if self.layout.has_inside_move(squares, turn) => {
+            None if look.king_steps || self.layout.has_inside_move(squares, turn) => {
                 self.note_en_passant_wins(index, squares, turn)?;
                 Ok(UNDECIDED)
             }
@@ -994,13 +1044,7 @@ impl<L: Layout> Engine<L> {
                             written.add(byte);
                             tally.add(byte);
                         });
-                    let runs = block.chunks(64).enumerate();
-                    let changeable =
-                        runs.filter(|(_, line)| line_mask(line, Changeable(UNDECIDED)) != 0);
-                    open.store(
-                        changeable.fold(0, |bits, (r, _)| bits | 1 << r),
-                        Ordering::Relaxed,
-                    );
+                    open.set(block);
                     progress(block.len() as u64);
                     result.map(|()| tally)
                 },
@@ -1173,13 +1217,17 @@ impl<L: Layout> Engine<L> {
             .zip(&self.written[mover])
             .zip(&self.open[mover])
             .enumerate()
-            .filter(|(_, (_, open))| open.load(Ordering::Relaxed) != 0)
+            .filter(|(_, (_, open))| open.changeable() != 0)
             .map(|(b, ((block, written), open))| {
                 let mut undecided_won = 0;
-                for r in Bitboard(open.load(Ordering::Relaxed)) {
+                for r in Bitboard(open.changeable()) {
                     let run = 64 * usize::from(r);
                     let line = &mut block[run..run + 64];
                     let changeable = line_mask(line, Changeable(win));
+                    if changeable == 0 {
+                        open.update(usize::from(r), line, win);
+                        continue;
+                    }
                     let start = b * BLOCK + run;
                     let won = self
                         .layout
@@ -1208,9 +1256,7 @@ impl<L: Layout> Engine<L> {
                     if won != 0 {
                         written.add(win);
                     }
-                    if changeable & !won == 0 {
-                        open.fetch_and(!(1 << usize::from(r)), Ordering::Relaxed);
-                    }
+                    open.update(usize::from(r), line, win);
                 }
                 undecided_won
             })
@@ -1306,7 +1352,7 @@ impl<L: Layout> Engine<L> {
             .enumerate()
             .filter(|(_, ((_, written), open))| match which {
                 Verified::Marked => written.has(CANDIDATE),
-                Verified::Undecided => open.load(Ordering::Relaxed) != 0,
+                Verified::Undecided => open.undecided() != 0,
             })
             .try_fold(
                 Tally::default,
@@ -1316,13 +1362,19 @@ impl<L: Layout> Engine<L> {
                             written.remove(CANDIDATE);
                             all_runs(block.len())
                         }
-                        Verified::Undecided => open.load(Ordering::Relaxed),
+                        Verified::Undecided => open.undecided(),
                     };
                     for r in Bitboard(runs) {
                         let run = 64 * usize::from(r);
                         let end = block.len().min(run + 64);
                         let candidates = line_mask(&block[run..end], Equal(wanted));
-                        if candidates != 0 {
+                        if candidates == 0 {
+                            if which == Verified::Undecided {
+                                open.update(usize::from(r), &block[run..end], won_by);
+                            }
+                            continue;
+                        }
+                        {
                             let start = b * BLOCK + run;
                             let unrefuted_moves = if deep_children || end - run < 64 {
                                 None
@@ -1362,11 +1414,7 @@ impl<L: Layout> Engine<L> {
                                 tally.add(byte);
                             }
                         }
-                        if which == Verified::Undecided
-                            && line_mask(&block[run..end], Changeable(won_by)) == 0
-                        {
-                            open.fetch_and(!(1 << usize::from(r)), Ordering::Relaxed);
-                        }
+                        open.update(usize::from(r), &block[run..end], won_by);
                     }
                     Ok(tally)
                 },
@@ -1545,7 +1593,7 @@ fn run<L: Layout>(
     let engine = Engine {
         layout,
         written: ByColor::new_with(|_| (0..blocks).map(|_| Written::default()).collect()),
-        open: ByColor::new_with(|_| (0..blocks).map(|_| AtomicU64::new(0)).collect()),
+        open: ByColor::new_with(|_| (0..blocks).map(|_| OpenRuns::default()).collect()),
         deepest: AtomicUsize::new(0),
         en_passant_wins: ByColor::new_with(|_| Mutex::new(Vec::new())),
         limit,
