@@ -279,12 +279,12 @@ fn zeroed(len: usize) -> Vec<u8> {
 
 /// Asks for the cache line of `byte` ahead of its use.
 #[inline(always)]
-fn prefetch(byte: *const u8) {
+fn prefetch(byte: &AtomicU8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
     unsafe {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(byte as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(byte.as_ptr() as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = byte;
@@ -1103,7 +1103,7 @@ impl<L: Layout> Engine<L> {
                         turn,
                         |parent, en_passant| match en_passant {
                             None => {
-                                prefetch(slots[parent].as_ptr());
+                                prefetch(&slots[parent]);
                                 fetched.push(parent);
                             }
                             // Rare: taken at once.
@@ -1145,7 +1145,7 @@ impl<L: Layout> Engine<L> {
             turn,
             |parent, en_passant| match en_passant {
                 None => {
-                    prefetch(slots[parent].as_ptr());
+                    prefetch(&slots[parent]);
                     found[len] = parent;
                     len += 1;
                 }
