@@ -59,7 +59,7 @@ pub enum Progress {
     /// of `total`.
     FirstPass { examined: u64, total: u64 },
     /// Rank (ply) `rank` is done; `decided` positions (both sides to move)
-    /// have been settled and retracted so far. How many ranks there will be
+    /// have been settled so far. How many ranks there will be
     /// is known only at the end.
     Rank { rank: u16, decided: u64 },
 }
@@ -174,7 +174,12 @@ impl Default for Tally {
 impl Tally {
     #[inline(always)]
     fn add(&mut self, byte: u8) {
-        self.0[usize::from(byte)] += 1;
+        self.add_many(byte, 1);
+    }
+
+    #[inline(always)]
+    fn add_many(&mut self, byte: u8, count: u64) {
+        self.0[usize::from(byte)] += count;
     }
 
     fn of(&self, byte: u8) -> u64 {
@@ -1641,7 +1646,7 @@ fn run<L: Layout>(
                 engine.wins_from(turn, lost, parents, loss)
             };
             if loss < limit {
-                counts[!turn].0[usize::from(encode_plies(loss + 1))] += won;
+                counts[!turn].add_many(encode_plies(loss + 1), won);
             }
             decided += won;
         }
