@@ -198,11 +198,12 @@ impl Indexer {
 
     /// For a run decoded by [`Indexer::decode_run`] (its first number
     /// `run`, placement `squares`): the first number of the run reached
-    /// when man `man` (not the last) moves to `to`, when the last man keeps
-    /// its digit, so that the number of each placement of the run plus the
-    /// last man's square is the number of its child. `None` when that does
-    /// not hold (a king move that changes the symmetry or reaches the
-    /// diagonal), when the kings would touch, or for a fixed king.
+    /// when man `man` (not the last) moves to `to`, and the symmetry that
+    /// brings the child into its canonical placement, so that the child of
+    /// the placement with the last man on s is that number plus the
+    /// symmetry's image of s. `None` when that does not hold (a king move
+    /// that reaches the diagonal), when the kings would touch, or for a
+    /// fixed king.
     #[inline(always)]
     pub fn moved_run(
         &self,
@@ -211,11 +212,14 @@ impl Indexer {
         squares: &Squares,
         man: usize,
         to: Square,
-    ) -> Option<usize> {
+    ) -> Option<(usize, Symmetry)> {
         debug_assert!(man < self.men - 1 && first_digit_man < MAX_MEN);
         if man >= first_digit_man {
             let shift = 6 * (self.men - 1 - man);
-            return Some(run & !(63 << shift) | usize::from(to) << shift);
+            return Some((
+                run & !(63 << shift) | usize::from(to) << shift,
+                Symmetry::IDENTITY,
+            ));
         }
         if self.fixed_king.is_some() {
             // The fixed king does not move.
@@ -227,9 +231,22 @@ impl Indexer {
             (squares[0], to)
         };
         let (pair, sym) = self.pairs.lookup(wk, bk)?;
+        if self.pairs.is_diagonal(pair) {
+            return None;
+        }
         let rest = 6 * self.others();
-        (sym == Symmetry::IDENTITY && !self.pairs.is_diagonal(pair))
-            .then(|| usize::from(pair) << rest | run & ((1 << rest) - 1))
+        let others = if sym == Symmetry::IDENTITY {
+            run & ((1 << rest) - 1)
+        } else {
+            // The men between the kings and the last, in their images; the
+            // last man's digit is left at zero.
+            let middle = &squares[2..self.men - 1];
+            middle
+                .iter()
+                .fold(0, |acc, &sq| acc * 64 + usize::from(sym.apply(sq)))
+                << 6
+        };
+        Some((usize::from(pair) << rest | others, sym))
     }
 
     /// Numbers that share one king pair (one black king square with a
@@ -340,7 +357,7 @@ mod tests {
     fn a_moved_run_gives_the_moved_numbers_of_its_placements() {
         for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
             let ix = Indexer::new(4, variant);
-            let mut moved = 0;
+            let (mut moved, mut turned) = (0, 0);
             for run in (0..ix.size()).step_by(64 * 29) {
                 let Some(squares) = ix.decode_run(run) else {
                     continue;
@@ -348,11 +365,13 @@ mod tests {
                 let first_digit_man = ix.first_digit_man(run);
                 for man in 0..3 {
                     for to in Square::ALL {
-                        let Some(child) = ix.moved_run(run, first_digit_man, &squares, man, to)
+                        let Some((child, sym)) =
+                            ix.moved_run(run, first_digit_man, &squares, man, to)
                         else {
                             continue;
                         };
                         moved += 1;
+                        turned += usize::from(sym != Symmetry::IDENTITY);
                         for s in Square::ALL {
                             let mut after = squares;
                             after[3] = s;
@@ -360,12 +379,15 @@ mod tests {
                             if after[..3].contains(&s) {
                                 continue;
                             }
-                            assert_eq!(ix.encode(&after[..4]), Some(child + usize::from(s)));
+                            let number = child + usize::from(sym.apply(s));
+                            assert_eq!(ix.encode(&after[..4]), Some(number));
                         }
                     }
                 }
             }
             assert!(moved > 0);
+            // King moves that turn the board, in orthodox chess.
+            assert_eq!(turned > 0, variant == Variant::Standard);
         }
     }
 

@@ -47,6 +47,7 @@ use crate::{
     overflow::Overflow,
     pawn::Pawns,
     rules::{Look, Move, Rules},
+    symmetry::Symmetry,
     table::Table,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
@@ -606,9 +607,9 @@ impl Pieces<'_> {
     }
 
     /// The first number of the run reached when `man` (not the last)
-    /// moves to `to`, the last man keeping its digit (see
-    /// [`Indexer::moved_run`]).
-    fn moved_line(&self, run: &Run, man: usize, to: Square) -> Option<usize> {
+    /// moves to `to`, and the symmetry that the last man's square takes
+    /// into it (see [`Indexer::moved_run`]).
+    fn moved_line(&self, run: &Run, man: usize, to: Square) -> Option<(usize, Symmetry)> {
         self.indexer
             .moved_run(run.start, run.first_digit_man, &run.squares, man, to)
     }
@@ -684,12 +685,13 @@ impl Layout for Pieces<'_> {
     /// The run's moves are walked once for all its positions: a move of
     /// the last man reaches the opponent's positions of the run's own line
     /// (bit j: the last man on square j), and a move of another man (a
-    /// king's too, when it keeps the symmetry) reaches the line of another
-    /// run, in which bit s is the child of the position with the last man
-    /// on s. A move counts for a position when it is open to it (not
-    /// blocked by its last man). A king move that changes the symmetry is
-    /// looked at for each position not yet found. Kings on the diagonal are
-    /// left to the walk of each position's moves.
+    /// king's too) reaches the line of another run, in which bit sym(s) is
+    /// the child of the position with the last man on s (sym the symmetry
+    /// a king move may turn the board by, else the identity). A move
+    /// counts for a position when it is open to it (not blocked by its
+    /// last man). A king move onto the diagonal is looked at for each
+    /// position not yet found. Kings on the diagonal are left to the walk
+    /// of each position's moves.
     fn moving_into(
         &self,
         run: usize,
@@ -724,7 +726,11 @@ impl Layout for Pieces<'_> {
                 // The last man on the way or on the square blocks the move.
                 let blocked = self.rules.path(man, from, to);
                 match self.moved_line(&run, man, to) {
-                    Some(child) => pending &= !(Bitboard(line(child)) & !blocked),
+                    Some((child, sym)) => {
+                        // Bit s of the run: bit sym(s) of the child's line.
+                        let into = sym.inverse().apply_to(Bitboard(line(child)));
+                        pending &= !(into & !blocked);
+                    }
                     None => {
                         for s in pending & !blocked {
                             let child = self.moved_in_run(&run, s, man, to);
@@ -790,8 +796,9 @@ impl Layout for Pieces<'_> {
 
     /// The run is decoded once and each man's retractions generated once
     /// for all its positions, as in [`Pieces::moving_into`]: a
-    /// retraction that keeps the last man's digit gives the parents of all
-    /// the positions it is open to at once, in one line of the other side.
+    /// retraction of a man other than the last gives the parents of all
+    /// the positions it is open to at once, in one line of the other side
+    /// (through the symmetry a king move turns the board by).
     fn run_retractions(
         &self,
         start: usize,
@@ -818,9 +825,9 @@ impl Layout for Pieces<'_> {
                 let blocked = self.rules.path(man, to, from);
                 let open = positions & !blocked;
                 match self.moved_line(&run, man, from) {
-                    Some(parents) => {
+                    Some((parents, sym)) => {
                         for s in open {
-                            f(parents + usize::from(s), None);
+                            f(parents + usize::from(sym.apply(s)), None);
                         }
                     }
                     None => {

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use shakmaty::Square;
+use shakmaty::{Bitboard, Square};
 
 /// One of the eight symmetries of the square board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,32 @@ impl Symmetry {
     #[inline]
     pub fn apply(self, sq: Square) -> Square {
         IMAGES[usize::from(self.0)][usize::from(sq)]
+    }
+
+    /// The symmetry that undoes this one.
+    #[inline]
+    pub fn inverse(self) -> Symmetry {
+        match self.0 {
+            6 => Symmetry(7),
+            7 => Symmetry(6),
+            // Reflections and the half turn undo themselves.
+            _ => self,
+        }
+    }
+
+    /// The image of every square of `bb`.
+    #[inline]
+    pub fn apply_to(self, bb: Bitboard) -> Bitboard {
+        match self.0 {
+            0 => bb,
+            1 => bb.flip_horizontal(),
+            2 => bb.flip_vertical(),
+            3 => bb.rotate_180(),
+            4 => bb.flip_diagonal(),
+            5 => bb.flip_anti_diagonal(),
+            6 => bb.rotate_90(),
+            _ => bb.rotate_270(),
+        }
     }
 
     const fn compute(self, sq: Square) -> Square {
@@ -174,6 +200,17 @@ impl KingPairs {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_symmetry_moves_a_set_of_squares_as_it_moves_each_and_its_inverse_undoes_it() {
+        for sym in Symmetry::ALL {
+            for sq in Square::ALL {
+                let image = sym.apply(sq);
+                assert_eq!(sym.apply_to(Bitboard::from(sq)), Bitboard::from(image));
+                assert_eq!(sym.inverse().apply(image), sq);
+            }
+        }
+    }
+
     use super::*;
 
     #[test]
