@@ -1,7 +1,9 @@
 //! The index: a number for every placement of the men, so that a table is a
 //! flat array of bytes.
 
-use shakmaty::Square;
+use std::cmp::Ordering;
+
+use shakmaty::{Bitboard, Square};
 
 use crate::{
     material::MAX_MEN,
@@ -27,12 +29,62 @@ pub struct Indexer {
     pairs: &'static KingPairs,
 }
 
+/// Where the positions of a run (the last man on s) have their numbers in
+/// the run they lead into: bit s of the one is bit `square(s)` of the
+/// other.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LineMap {
+    /// At the symmetry's image of s.
+    Turned(Symmetry),
+    /// At the smaller of s and its mirror image in the a1-h8 diagonal: both
+    /// kings, and the men before the last, are their own mirror images.
+    Folded,
+}
+
+/// The squares on or below the a1-h8 diagonal (rank at most file): those
+/// no larger than their mirror images.
+const ON_OR_BELOW_DIAGONAL: Bitboard = Bitboard(0x80c0_e0f0_f8fc_feff);
+
+impl LineMap {
+    pub const SAME: LineMap = LineMap::Turned(Symmetry::IDENTITY);
+
+    #[inline(always)]
+    pub fn square(self, s: Square) -> Square {
+        match self {
+            LineMap::Turned(sym) => sym.apply(s),
+            LineMap::Folded => s.min(Symmetry::DIAGONAL.apply(s)),
+        }
+    }
+
+    /// The squares s whose `square(s)` is in `line`.
+    #[inline(always)]
+    pub fn pull(self, line: Bitboard) -> Bitboard {
+        match self {
+            LineMap::Turned(sym) => sym.inverse().apply_to(line),
+            LineMap::Folded => {
+                let kept = line & ON_OR_BELOW_DIAGONAL;
+                kept | kept.flip_diagonal()
+            }
+        }
+    }
+}
+
 /// Base-64 number of the squares of the men from `first` on.
 #[inline]
 fn digits(squares: &[Square]) -> usize {
     squares
         .iter()
         .fold(0, |acc, &sq| acc * 64 + usize::from(sq))
+}
+
+/// How the number of `squares` compares with that of their mirror images
+/// in the a1-h8 diagonal.
+#[inline]
+fn mirror_order(squares: &[Square]) -> Ordering {
+    let mirrored = squares.iter().fold(0, |acc, &sq| {
+        acc * 64 + usize::from(Symmetry::DIAGONAL.apply(sq))
+    });
+    digits(squares).cmp(&mirrored)
 }
 
 impl Indexer {
@@ -125,20 +177,26 @@ impl Indexer {
     }
 
     /// The placement of the 64 numbers from `start` (a multiple of 64),
-    /// which differ only in the last man's square (set to a1 here), when
-    /// every one of them is canonical; `None` when both kings stand on the
-    /// diagonal, where each number must be decoded on its own.
+    /// which differ only in the last man's square (set to a1 here), and
+    /// where each placement's number is (see [`LineMap`]): `start + s`,
+    /// except when both kings stand on the diagonal and the men before the
+    /// last are their own mirror images, where half the numbers are the
+    /// mirror images of the others. `None` when no number of the run is
+    /// canonical.
     #[inline]
-    pub fn decode_run(&self, start: usize) -> Option<Squares> {
+    pub fn decode_run(&self, start: usize) -> Option<(Squares, LineMap)> {
         debug_assert_eq!(start % 64, 0);
-        if self.fixed_king.is_none()
+        let squares = self.decode(start)?;
+        let diagonal = self.fixed_king.is_none()
             && self
                 .pairs
-                .is_diagonal((start >> (6 * self.others())) as u16)
-        {
-            return None;
-        }
-        self.decode(start)
+                .is_diagonal((start >> (6 * self.others())) as u16);
+        let map = if diagonal && mirror_order(&squares[2..self.men - 1]) == Ordering::Equal {
+            LineMap::Folded
+        } else {
+            LineMap::SAME
+        };
+        Some((squares, map))
     }
 
     /// The first man whose move changes only its own digit of `index`:
@@ -198,12 +256,13 @@ impl Indexer {
 
     /// For a run decoded by [`Indexer::decode_run`] (its first number
     /// `run`, placement `squares`): the first number of the run reached
-    /// when man `man` (not the last) moves to `to`, and the symmetry that
-    /// brings the child into its canonical placement, so that the child of
-    /// the placement with the last man on s is that number plus the
-    /// symmetry's image of s. `None` when that does not hold (a king move
-    /// that reaches the diagonal), when the kings would touch, or for a
-    /// fixed king.
+    /// when man `man` (not the last) moves to `to`, and where each
+    /// placement's child is in it: the child of the placement with the
+    /// last man on s is that number plus `square(s)` of the map (a king
+    /// move may turn the board; with both kings on the diagonal the child
+    /// may be the mirror image). `None` for a king move that brings both
+    /// kings onto the diagonal, when the kings would touch, or for a fixed
+    /// king.
     #[inline(always)]
     pub fn moved_run(
         &self,
@@ -212,18 +271,38 @@ impl Indexer {
         squares: &Squares,
         man: usize,
         to: Square,
-    ) -> Option<(usize, Symmetry)> {
-        debug_assert!(man < self.men - 1 && first_digit_man < MAX_MEN);
+    ) -> Option<(usize, LineMap)> {
+        debug_assert!(man < self.men - 1);
         if man >= first_digit_man {
             let shift = 6 * (self.men - 1 - man);
             return Some((
                 run & !(63 << shift) | usize::from(to) << shift,
-                Symmetry::IDENTITY,
+                LineMap::SAME,
             ));
         }
         if self.fixed_king.is_some() {
             // The fixed king does not move.
             return None;
+        }
+        let rest = 6 * self.others();
+        let pair_bits = run & !((1 << rest) - 1);
+        if man >= 2 {
+            // Both kings on the diagonal: the child's number is that of
+            // the smaller of it and its mirror image.
+            let mut middle = [Square::A1; MAX_MEN];
+            let middle = &mut middle[..self.men - 3];
+            middle.copy_from_slice(&squares[2..self.men - 1]);
+            middle[man - 2] = to;
+            let (middle, map) = match mirror_order(middle) {
+                Ordering::Less => (digits(middle), LineMap::SAME),
+                Ordering::Equal => (digits(middle), LineMap::Folded),
+                Ordering::Greater => {
+                    let mirrored = middle.iter().map(|&sq| Symmetry::DIAGONAL.apply(sq));
+                    let mirrored = mirrored.fold(0, |acc, sq| acc * 64 + usize::from(sq));
+                    (mirrored, LineMap::Turned(Symmetry::DIAGONAL))
+                }
+            };
+            return Some((pair_bits | middle << 6, map));
         }
         let (wk, bk) = if man == 0 {
             (to, squares[1])
@@ -234,7 +313,6 @@ impl Indexer {
         if self.pairs.is_diagonal(pair) {
             return None;
         }
-        let rest = 6 * self.others();
         let others = if sym == Symmetry::IDENTITY {
             run & ((1 << rest) - 1)
         } else {
@@ -246,7 +324,7 @@ impl Indexer {
                 .fold(0, |acc, &sq| acc * 64 + usize::from(sym.apply(sq)))
                 << 6
         };
-        Some((usize::from(pair) << rest | others, sym))
+        Some((usize::from(pair) << rest | others, LineMap::Turned(sym)))
     }
 
     /// Numbers that share one king pair (one black king square with a
@@ -333,23 +411,39 @@ mod tests {
         }
     }
 
+    /// The placement with man `man` on `sq`.
+    fn with(squares: Squares, man: usize, sq: Square) -> Squares {
+        let mut placement = squares;
+        placement[man] = sq;
+        placement
+    }
+
     #[test]
     fn a_run_decodes_as_its_numbers() {
         for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
             let ix = Indexer::new(4, variant);
-            let mut runs = 0;
-            for start in (0..ix.size()).step_by(64 * 61) {
-                let Some(run) = ix.decode_run(start) else {
+            let mut maps = Vec::new();
+            for start in (0..ix.size()).step_by(64 * 13) {
+                let Some((run, map)) = ix.decode_run(start) else {
                     continue;
                 };
-                runs += 1;
+                maps.push(map);
                 for s in Square::ALL {
-                    let mut placement = run;
-                    placement[3] = s;
-                    assert_eq!(ix.decode(start + usize::from(s)), Some(placement));
+                    let placement = with(run, 3, s);
+                    if run[..3].contains(&s) {
+                        continue;
+                    }
+                    let number = start + usize::from(map.square(s));
+                    assert_eq!(ix.encode(&placement[..4]), Some(number));
+                    if map.square(s) == s {
+                        assert_eq!(ix.decode(number), Some(placement));
+                    }
                 }
             }
-            assert!(runs > 0);
+            assert!(maps.contains(&LineMap::SAME));
+            // Kings and the third man on the diagonal, in orthodox chess.
+            let folded = maps.contains(&LineMap::Folded);
+            assert_eq!(folded, variant == Variant::Standard);
         }
     }
 
@@ -357,38 +451,65 @@ mod tests {
     fn a_moved_run_gives_the_moved_numbers_of_its_placements() {
         for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
             let ix = Indexer::new(4, variant);
-            let (mut moved, mut turned) = (0, 0);
-            for run in (0..ix.size()).step_by(64 * 29) {
-                let Some(squares) = ix.decode_run(run) else {
+            let mut maps = Vec::new();
+            for run in (0..ix.size()).step_by(64 * 13) {
+                let Some((squares, _)) = ix.decode_run(run) else {
                     continue;
                 };
                 let first_digit_man = ix.first_digit_man(run);
                 for man in 0..3 {
                     for to in Square::ALL {
-                        let Some((child, sym)) =
-                            ix.moved_run(run, first_digit_man, &squares, man, to)
-                        else {
+                        let moved = ix.moved_run(run, first_digit_man, &squares, man, to);
+                        let Some((child, map)) = moved else {
                             continue;
                         };
-                        moved += 1;
-                        turned += usize::from(sym != Symmetry::IDENTITY);
+                        if !maps.contains(&map) {
+                            maps.push(map);
+                        }
                         for s in Square::ALL {
-                            let mut after = squares;
-                            after[3] = s;
-                            after[man] = to;
+                            let after = with(with(squares, 3, s), man, to);
                             if after[..3].contains(&s) {
                                 continue;
                             }
-                            let number = child + usize::from(sym.apply(s));
-                            assert_eq!(ix.encode(&after[..4]), Some(number));
+                            let number = child + usize::from(map.square(s));
+                            assert_eq!(ix.encode(&after[..4]), Some(number), "{after:?}");
                         }
                     }
                 }
             }
-            assert!(moved > 0);
-            // King moves that turn the board, in orthodox chess.
-            assert_eq!(turned > 0, variant == Variant::Standard);
+            // King moves that turn the board, men moved with both kings on
+            // the diagonal into a mirror image or onto it, in orthodox chess.
+            let kinds = match variant {
+                Variant::Standard => 8 + 1,
+                Variant::FixedKing(_) => 1,
+            };
+            assert_eq!(maps.len(), kinds, "{maps:?}");
         }
+    }
+
+    #[test]
+    fn a_line_map_pulls_the_squares_it_maps_into_a_line() {
+        let maps = Symmetry::ALL.map(LineMap::Turned);
+        for map in maps.into_iter().chain([LineMap::Folded]) {
+            for line in [
+                Bitboard(0x0123_4567_89ab_cdef),
+                Bitboard::FULL,
+                Bitboard::EMPTY,
+            ] {
+                let pulled = Bitboard::from_iter(
+                    Square::ALL
+                        .into_iter()
+                        .filter(|&s| line.contains(map.square(s))),
+                );
+                assert_eq!(map.pull(line), pulled, "{map:?}");
+            }
+        }
+        let below = Bitboard::from_iter(
+            Square::ALL
+                .into_iter()
+                .filter(|s| s.rank() as u32 <= s.file() as u32),
+        );
+        assert_eq!(ON_OR_BELOW_DIAGONAL, below);
     }
 
     #[test]

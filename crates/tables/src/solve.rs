@@ -42,12 +42,11 @@ use shakmaty::{Bitboard, ByColor, Color, Square};
 
 use crate::{
     error::TableError,
-    index::{Indexer, Squares},
+    index::{Indexer, LineMap, Squares},
     material::Material,
     overflow::Overflow,
     pawn::Pawns,
     rules::{Look, Move, Rules},
-    symmetry::Symmetry,
     table::Table,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
@@ -562,11 +561,15 @@ struct Run {
     others: Bitboard,
     /// [`Indexer::first_digit_man`] of the run.
     first_digit_man: usize,
+    /// Where the run's own placements have their numbers (see
+    /// [`Indexer::decode_run`]).
+    own: LineMap,
 }
 
 impl Run {
+    /// The number of the run's placement with the last man on `s`.
     fn number(&self, s: Square) -> usize {
-        self.start + usize::from(s)
+        self.start + usize::from(self.own.square(s))
     }
 
     fn with_last_on(&self, s: Square) -> Squares {
@@ -587,15 +590,16 @@ pub(crate) struct Pieces<'a> {
 
 impl Pieces<'_> {
     /// The run from `start`, `None` when its numbers are worked one at a
-    /// time: two kings alone (the last digit is a king's), or both kings
-    /// on the diagonal.
+    /// time (two kings alone: the last digit is a king's) or it has no
+    /// canonical number.
     fn run(&self, start: usize) -> Option<Run> {
         let last = self.indexer.men() - 1;
         if last < 2 {
             return None;
         }
-        let squares = self.indexer.decode_run(start)?;
+        let (squares, own) = self.indexer.decode_run(start)?;
         Some(Run {
+            own,
             start,
             squares,
             last,
@@ -607,9 +611,9 @@ impl Pieces<'_> {
     }
 
     /// The first number of the run reached when `man` (not the last)
-    /// moves to `to`, and the symmetry that the last man's square takes
-    /// into it (see [`Indexer::moved_run`]).
-    fn moved_line(&self, run: &Run, man: usize, to: Square) -> Option<(usize, Symmetry)> {
+    /// moves to `to`, and where each placement's child is in it (see
+    /// [`Indexer::moved_run`]).
+    fn moved_line(&self, run: &Run, man: usize, to: Square) -> Option<(usize, LineMap)> {
         self.indexer
             .moved_run(run.start, run.first_digit_man, &run.squares, man, to)
     }
@@ -658,7 +662,8 @@ impl Layout for Pieces<'_> {
     }
 
     /// A run of 64 numbers is decoded once and its looks computed together
-    /// (see [`Rules::look_run`]), unless both kings stand on the diagonal.
+    /// (see [`Rules::look_run`]), unless it is folded (see
+    /// [`Indexer::decode_run`]), when only half its numbers are canonical.
     fn looks(
         &self,
         start: usize,
@@ -668,7 +673,8 @@ impl Layout for Pieces<'_> {
     ) {
         for run in (0..len).step_by(64) {
             match self.run(start + run) {
-                Some(whole) if len - run >= 64 => {
+                // A folded run's numbers are not all canonical.
+                Some(whole) if len - run >= 64 && whole.own == LineMap::SAME => {
                     self.rules
                         .look_run(&whole.squares, turn, |placement, look| {
                             f(
@@ -683,15 +689,14 @@ impl Layout for Pieces<'_> {
     }
 
     /// The run's moves are walked once for all its positions: a move of
-    /// the last man reaches the opponent's positions of the run's own line
-    /// (bit j: the last man on square j), and a move of another man (a
-    /// king's too) reaches the line of another run, in which bit sym(s) is
-    /// the child of the position with the last man on s (sym the symmetry
-    /// a king move may turn the board by, else the identity). A move
-    /// counts for a position when it is open to it (not blocked by its
-    /// last man). A king move onto the diagonal is looked at for each
-    /// position not yet found. Kings on the diagonal are left to the walk
-    /// of each position's moves.
+    /// the last man reaches the opponent's positions of the run's own line,
+    /// and a move of another man (a king's too) reaches the line of another
+    /// run; in either, the child of the position with the last man on s is
+    /// bit `square(s)` of the [`LineMap`] (s itself, unless a king move
+    /// turns the board or both kings stand on the diagonal). A move counts
+    /// for a position when it is open to it (not blocked by its last man).
+    /// A king move that brings both kings onto the diagonal is looked at
+    /// for each position not yet found.
     fn moving_into(
         &self,
         run: usize,
@@ -708,7 +713,7 @@ impl Layout for Pieces<'_> {
                 break;
             }
             if man == run.last {
-                let into = Bitboard(line(run.start));
+                let into = run.own.pull(Bitboard(line(run.start)));
                 for s in pending {
                     let occupied = run.others | s;
                     if self
@@ -726,9 +731,8 @@ impl Layout for Pieces<'_> {
                 // The last man on the way or on the square blocks the move.
                 let blocked = self.rules.path(man, from, to);
                 match self.moved_line(&run, man, to) {
-                    Some((child, sym)) => {
-                        // Bit s of the run: bit sym(s) of the child's line.
-                        let into = sym.inverse().apply_to(Bitboard(line(child)));
+                    Some((child, map)) => {
+                        let into = map.pull(Bitboard(line(child)));
                         pending &= !(into & !blocked);
                     }
                     None => {
@@ -748,8 +752,7 @@ impl Layout for Pieces<'_> {
         Some(positions & !pending.0)
     }
 
-    /// All but the runs whose kings stand on the diagonal, when the last
-    /// man is not a king.
+    /// When the last man is not a king.
     fn works_by_runs(&self) -> bool {
         self.indexer.men() >= 3
     }
@@ -825,9 +828,9 @@ impl Layout for Pieces<'_> {
                 let blocked = self.rules.path(man, to, from);
                 let open = positions & !blocked;
                 match self.moved_line(&run, man, from) {
-                    Some((parents, sym)) => {
+                    Some((parents, map)) => {
                         for s in open {
-                            f(parents + usize::from(sym.apply(s)), None);
+                            f(parents + usize::from(map.square(s)), None);
                         }
                     }
                     None => {
