@@ -77,14 +77,18 @@ fn digits(squares: &[Square]) -> usize {
         .fold(0, |acc, &sq| acc * 64 + usize::from(sq))
 }
 
-/// How the number of `squares` compares with that of their mirror images
-/// in the a1-h8 diagonal.
+/// Base-64 number of the mirror images of `squares` in the a1-h8 diagonal.
+#[inline]
+fn mirrored_digits(squares: &[Square]) -> usize {
+    squares.iter().fold(0, |acc, &sq| {
+        acc * 64 + usize::from(Symmetry::DIAGONAL.apply(sq))
+    })
+}
+
+/// How the number of `squares` compares with that of their mirror images.
 #[inline]
 fn mirror_order(squares: &[Square]) -> Ordering {
-    let mirrored = squares.iter().fold(0, |acc, &sq| {
-        acc * 64 + usize::from(Symmetry::DIAGONAL.apply(sq))
-    });
-    digits(squares).cmp(&mirrored)
+    digits(squares).cmp(&mirrored_digits(squares))
 }
 
 impl Indexer {
@@ -162,14 +166,10 @@ impl Indexer {
             None => {
                 let pair = (index >> (6 * k)) as u16;
                 (squares[0], squares[1]) = self.pairs.pair(pair);
-                if self.pairs.is_diagonal(pair) {
-                    let mut mirrored = [Square::A1; MAX_MEN];
-                    for (dst, &src) in mirrored.iter_mut().zip(&squares[2..self.men]) {
-                        *dst = Symmetry::DIAGONAL.apply(src);
-                    }
-                    if digits(&mirrored[..k]) < digits(&squares[2..self.men]) {
-                        return None;
-                    }
+                if self.pairs.is_diagonal(pair)
+                    && mirror_order(&squares[2..self.men]) == Ordering::Greater
+                {
+                    return None;
                 }
             }
         }
@@ -296,11 +296,7 @@ impl Indexer {
             let (middle, map) = match mirror_order(middle) {
                 Ordering::Less => (digits(middle), LineMap::SAME),
                 Ordering::Equal => (digits(middle), LineMap::Folded),
-                Ordering::Greater => {
-                    let mirrored = middle.iter().map(|&sq| Symmetry::DIAGONAL.apply(sq));
-                    let mirrored = mirrored.fold(0, |acc, sq| acc * 64 + usize::from(sq));
-                    (mirrored, LineMap::Turned(Symmetry::DIAGONAL))
-                }
+                Ordering::Greater => (mirrored_digits(middle), LineMap::Turned(Symmetry::DIAGONAL)),
             };
             return Some((pair_bits | middle << 6, map));
         }
