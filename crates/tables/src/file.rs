@@ -385,10 +385,11 @@ fn check_header(
     if layout.data > data_bound || layout.entries > 2 * per_side as u64 {
         return Err(FileError::Layout);
     }
-    if file_len != layout.file_len() {
+    let expected = layout.file_len();
+    if file_len != expected {
         return Err(FileError::Truncated {
             found: file_len,
-            expected: layout.file_len(),
+            expected,
         });
     }
     Ok(layout)
