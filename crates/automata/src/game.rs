@@ -191,12 +191,17 @@ impl Game {
 
         let mut tokens = Vec::new();
         let mut position = self.start.clone();
+        // Counted here, in u64: shakmaty's fullmove counter stops at
+        // u32::MAX, and a FEN may start just below it.
+        let mut number = u64::from(self.start.fullmoves().get());
         for (i, mv) in self.moves.iter().enumerate() {
-            let number = position.fullmoves();
             if position.turn() == Color::White {
                 tokens.push(format!("{number}."));
             } else if i == 0 {
                 tokens.push(format!("{number}..."));
+            }
+            if position.turn() == Color::Black {
+                number += 1;
             }
             tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
         }

@@ -4,6 +4,7 @@
 mod commands;
 mod diagram;
 mod fen;
+mod input;
 mod output;
 mod tables_args;
 

@@ -71,6 +71,28 @@ pub fn stdout(text: fmt::Arguments) -> Result<(), WriteFailed> {
     io::stdout().lock().write_fmt(text).map_err(WriteFailed)
 }
 
+/// Writes `value` to `out` as one line of compact JSON (JSON Lines). The
+/// failed write keeps its `io::Error`, and so its [`WriteFailed`] tag:
+/// serde_json's own error would hide it (a closed pipe would be exit 2).
+pub fn json_line(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    write_json(out, value)?;
+    writeln!(out)
+}
+
+/// Writes `value` to `out` as compact JSON, a failed write kept as for
+/// [`json_line`].
+pub fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, value).map_err(io::Error::from)
+}
+
+/// Prints `value` to stdout as indented JSON, the output of `--json` of a
+/// command that prints one document.
+pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    stdout(format_args!("{text}\n"))?;
+    Ok(())
+}
+
 /// Writes what stdout still holds.
 pub fn flush_stdout() -> Result<(), WriteFailed> {
     io::stdout().lock().flush().map_err(WriteFailed)
@@ -123,6 +145,18 @@ mod tests {
         }
     }
 
+    /// A failing writer whose errors carry [`WriteFailed`], as [`Stdout`]'s.
+    struct StdoutFailing(io::ErrorKind);
+
+    impl Write for StdoutFailing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(tagged(io::Error::from(self.0)))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
     fn through_io_result(kind: io::ErrorKind) -> anyhow::Result<()> {
         let failed = Failing(kind).write(b"x").map_err(tagged);
         Ok(failed.map(drop)?)
@@ -138,6 +172,13 @@ mod tests {
         assert!(
             full.to_string().starts_with("cannot write to stdout"),
             "{full}"
+        );
+        let json = anyhow::Error::from(
+            json_line(&mut StdoutFailing(io::ErrorKind::BrokenPipe), &[1, 2]).unwrap_err(),
+        );
+        assert!(
+            write_failure(&json).is_some_and(WriteFailed::is_closed_pipe),
+            "JSON written through json_line: {json:#}"
         );
         let other = anyhow::Error::from(io::Error::from(io::ErrorKind::BrokenPipe));
         assert!(

@@ -2,6 +2,7 @@
 //! a table is built.
 
 use std::{
+    io::IsTerminal,
     path::PathBuf,
     sync::{Arc, Mutex},
     time::Instant,
@@ -39,16 +40,21 @@ impl TablesArgs {
     }
 }
 
-/// The progress bar of the build under way: shown on a terminal once the
-/// build has taken a second.
+/// The progress of the build under way, once it has taken a second: a bar
+/// on a terminal, else one line on stderr when it starts and one when it
+/// ends (a log or a pipe gets no bar).
 #[derive(Default)]
 struct BuildBar {
     started: Option<Instant>,
     bar: Option<ProgressBar>,
+    /// Not on a terminal: the label of the build announced on stderr.
+    announced: Option<String>,
 }
 
 impl BuildBar {
     fn start(&mut self) {
+        // A build that did not end (stopped, failed) is not said to be built.
+        self.announced = None;
         self.finish();
         self.started = Some(Instant::now());
     }
@@ -57,15 +63,26 @@ impl BuildBar {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+        if let (Some(label), Some(started)) = (self.announced.take(), self.started) {
+            crate::output::note!(
+                "ajedrecista: table {label} built in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
         self.started = None;
     }
 
     fn update(&mut self, label: String, progress: Progress) {
         let Some(started) = self.started else { return };
-        if self.bar.is_none() && started.elapsed().as_secs_f64() > 1.0 {
-            let bar = ProgressBar::new(0);
-            bar.set_style(bar_style());
-            self.bar = Some(bar);
+        if self.bar.is_none() && self.announced.is_none() && started.elapsed().as_secs_f64() > 1.0 {
+            if std::io::stderr().is_terminal() {
+                let bar = ProgressBar::new(0);
+                bar.set_style(bar_style());
+                self.bar = Some(bar);
+            } else {
+                crate::output::note!("ajedrecista: building table {label} (not in the cache)");
+                self.announced = Some(label.clone());
+            }
         }
         let Some(bar) = &self.bar else { return };
         match progress {

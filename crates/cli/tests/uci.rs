@@ -67,7 +67,7 @@ fn a_line_that_is_not_utf8_is_ignored() {
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines.contains(&"uciok"), "{out}");
     assert!(
-        lines.contains(&"info string a line that is not UTF-8 was ignored"),
+        lines.contains(&"info string the line is not UTF-8; it was ignored"),
         "{out}"
     );
     assert!(lines.contains(&"readyok"), "{out}");

@@ -17,32 +17,81 @@ pub struct Entry {
     pub line: Option<String>,
 }
 
-/// Reads FEN/EPD lines (blank lines and `#` comments skipped) or, when a
-/// line starts with `[`, PGN games.
-pub fn read_positions(text: &str) -> Vec<Entry> {
-    if text.lines().any(|line| line.trim_start().starts_with('[')) {
-        read_pgn(text)
-    } else {
-        text.lines()
-            .enumerate()
-            .filter(|(_, line)| {
-                let line = line.trim();
-                !line.is_empty() && !line.starts_with('#')
-            })
-            .map(|(i, line)| Entry {
-                source: format!("line {}", i + 1),
-                position: parse_position(line).map_err(|error| error.to_string()),
-                line: Some(line.trim().to_owned()),
-            })
-            .collect()
-    }
+/// An input with more positions than its reader's limit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the input has more than {limit} positions (the limit of one run)")]
+pub struct TooManyPositions {
+    pub limit: usize,
 }
+
+/// One line of the input: its text, or `Err` with its bytes if it is not
+/// UTF-8.
+type InputLine<'a> = Result<&'a str, &'a [u8]>;
+
+/// Reads FEN/EPD lines (blank lines and `#` comments skipped) or, when a
+/// line starts with `[`, PGN games; at most `limit` of them. A line that
+/// is not UTF-8 makes its own entry bad (FEN/EPD) or its game's (PGN),
+/// and the others are read.
+pub fn read_positions(bytes: &[u8], limit: usize) -> Result<Vec<Entry>, TooManyPositions> {
+    let lines = || {
+        let mut lines = bytes.split(|&b| b == b'\n');
+        if bytes.ends_with(b"\n") {
+            // As `str::lines`: no empty line after the last line end.
+            lines.next_back();
+        }
+        lines.map(|line| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            std::str::from_utf8(line).map_err(|_| line)
+        })
+    };
+    let entries: Box<dyn Iterator<Item = Entry> + '_> =
+        if lines().any(|line| line.is_ok_and(|line| line.trim_start().starts_with('['))) {
+            Box::new(read_pgn(lines()))
+        } else {
+            Box::new(
+                lines()
+                    .enumerate()
+                    .filter(|(_, line)| {
+                        line.is_err()
+                            || line.is_ok_and(|line| {
+                                let line = line.trim();
+                                !line.is_empty() && !line.starts_with('#')
+                            })
+                    })
+                    .map(|(i, line)| match line {
+                        Ok(line) => Entry {
+                            source: format!("line {}", i + 1),
+                            position: parse_position(line).map_err(|error| error.to_string()),
+                            line: Some(line.trim().to_owned()),
+                        },
+                        Err(_) => Entry {
+                            source: format!("line {}", i + 1),
+                            position: Err(NOT_UTF8.to_owned()),
+                            line: None,
+                        },
+                    }),
+            )
+        };
+    let mut read = Vec::new();
+    for entry in entries {
+        if read.len() == limit {
+            return Err(TooManyPositions { limit });
+        }
+        read.push(entry);
+    }
+    Ok(read)
+}
+
+/// Why a line that is not UTF-8 is not read.
+const NOT_UTF8: &str = "the line is not UTF-8";
 
 /// A game being read: its tags and its movetext.
 #[derive(Default)]
 struct Game {
     tags: Vec<(String, String)>,
     movetext: String,
+    /// The first line of the game that is not UTF-8 (from 1), if any.
+    not_utf8: Option<usize>,
 }
 
 impl Game {
@@ -70,6 +119,9 @@ impl Game {
     }
 
     fn final_position(&self) -> Result<Chess, String> {
+        if let Some(line) = self.not_utf8 {
+            return Err(format!("line {line}: {NOT_UTF8}"));
+        }
         let mut position = match self.tag("FEN") {
             Some(fen) => parse_position(fen).map_err(|error| error.to_string())?,
             None => Chess::default(),
@@ -88,15 +140,49 @@ impl Game {
     }
 }
 
-fn read_pgn(text: &str) -> Vec<Entry> {
-    let mut entries = Vec::new();
+/// The games of PGN lines, one at a time.
+fn read_pgn<'a>(lines: impl Iterator<Item = InputLine<'a>>) -> impl Iterator<Item = Entry> {
+    let mut lines = lines.enumerate();
     let mut game = Game::default();
-    for line in text.lines() {
+    let mut number = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let Some((index, line)) = lines.next() else {
+                if game.is_empty() {
+                    return None;
+                }
+                number += 1;
+                return Some(std::mem::take(&mut game).entry(number));
+            };
+            let finished = match line {
+                Ok(line) => read_pgn_line(&mut game, line),
+                Err(bytes) => {
+                    // A tag line (a player's name in Latin-1) still
+                    // starts its game.
+                    let is_tag = bytes.trim_ascii_start().starts_with(b"[");
+                    let finished = (is_tag && !game.movetext.trim().is_empty())
+                        .then(|| std::mem::take(&mut game));
+                    game.not_utf8.get_or_insert(index + 1);
+                    finished
+                }
+            };
+            if let Some(finished) = finished {
+                number += 1;
+                return Some(finished.entry(number));
+            }
+        }
+    })
+}
+
+/// Adds a PGN line to `game`; a tag after movetext starts the next game,
+/// and the finished one is returned.
+fn read_pgn_line(game: &mut Game, line: &str) -> Option<Game> {
+    let mut finished = None;
+    {
         let trimmed = line.trim();
         if let Some(tag) = trimmed.strip_prefix('[') {
             if !game.movetext.trim().is_empty() {
-                entries.push(game.entry(entries.len() + 1));
-                game = Game::default();
+                finished = Some(std::mem::take(game));
             }
             if let Some((name, rest)) = tag.split_once(' ') {
                 let value = rest.trim_end_matches(']').trim().trim_matches('"');
@@ -107,10 +193,7 @@ fn read_pgn(text: &str) -> Vec<Entry> {
             game.movetext.push('\n');
         }
     }
-    if !game.is_empty() {
-        entries.push(game.entry(entries.len() + 1));
-    }
-    entries
+    finished
 }
 
 /// The SAN tokens of a movetext: comments, variations, move numbers, NAGs,
@@ -157,7 +240,7 @@ mod tests {
     fn fen_lines_and_comments() {
         let text = "# mates\n\n7k/7Q/6K1/8/8/8/8/8 b - - 0 1\nnot a fen\n\
                     6k1/5Q2/6K1/8/8/8/8/8 b - - bm Kh8; id \"epd\";\n";
-        let entries = read_positions(text);
+        let entries = read_positions(text.as_bytes(), 10).unwrap();
         assert_eq!(entries.len(), 3);
         assert_eq!(entries[0].source, "line 3");
         assert!(entries[0].position.is_ok());
@@ -174,7 +257,7 @@ mod tests {
         let pgn = "[Event \"?\"]\n[White \"A\"]\n[Black \"B\"]\n\n\
                    1. f3 e5 {comment} 2. g4?? (2. Kf2) Qh4# 0-1\n\n\
                    [Event \"?\"]\n[FEN \"7k/8/6K1/8/8/8/8/1Q6 w - - 0 1\"]\n\n1. Qb8# 1-0\n";
-        let entries = read_positions(pgn);
+        let entries = read_positions(pgn.as_bytes(), 10).unwrap();
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].source, "game 1 (A - B)");
         let first = entries[0].position.as_ref().unwrap();
@@ -184,10 +267,41 @@ mod tests {
 
     #[test]
     fn illegal_moves_are_reported() {
-        let entries = read_positions("[Event \"?\"]\n\n1. e4 e5 2. Ke3 *\n");
+        let entries = read_positions(b"[Event \"?\"]\n\n1. e4 e5 2. Ke3 *\n", 10).unwrap();
         assert_eq!(
             entries[0].position.as_ref().unwrap_err(),
             "illegal move \"Ke3\" at ply 3"
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_makes_only_its_game_bad() {
+        let pgn = b"[Event \"?\"]\n[White \"Mu\xF1oz\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+                    [Event \"?\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let entries = read_positions(pgn, 10).unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(
+            entries[0].position.as_ref().unwrap_err(),
+            "line 2: the line is not UTF-8"
+        );
+        assert!(entries[1].position.as_ref().unwrap().is_checkmate());
+        let fens = b"k7/8/K7/8/8/8/8/7R b - - 0 1\n\xE9\n8/8/8/8/8/8/8/8 w - - 0 1\n";
+        let entries = read_positions(fens, 10).unwrap();
+        assert_eq!(entries.len(), 3);
+        assert_eq!(entries[1].source, "line 2");
+        assert_eq!(
+            entries[1].position.as_ref().unwrap_err(),
+            "the line is not UTF-8"
+        );
+    }
+
+    #[test]
+    fn more_positions_than_the_limit_are_refused() {
+        let fens = "8/8/8/8/8/8/8/8 w - - 0 1\n".repeat(4);
+        assert_eq!(read_positions(fens.as_bytes(), 4).unwrap().len(), 4);
+        assert_eq!(
+            read_positions(fens.as_bytes(), 3).unwrap_err(),
+            TooManyPositions { limit: 3 }
         );
     }
 }

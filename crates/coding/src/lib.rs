@@ -36,7 +36,7 @@ pub use etalon::{Etalon, EtalonError};
 pub use final_position::{
     AnalysedFinal, FinalKind, FinalParts, FinalPosition, FinalRules, NotFinal, Pin, RoyalZone,
 };
-pub use input::{Entry, read_positions};
+pub use input::{Entry, TooManyPositions, read_positions};
 pub use symbol::{Mark, Symbol};
 pub use symmetry::Symmetry;
 pub use zone::{Zone, ZoneShape};

@@ -93,4 +93,6 @@ pub enum FileError {
     Overflow(&'static str),
     #[error("number {index} with {turn} to move holds a value the table cannot have")]
     BadValue { index: usize, turn: Color },
+    #[error("not a regular file: a FIFO, a device or a folder is not read as a table")]
+    NotRegular,
 }

@@ -293,6 +293,24 @@ pub fn remove_stale(dir: &Path, name: &str) {
     }
 }
 
+/// Opens a table file for reading, refusing anything but a regular file
+/// without waiting: a FIFO's open waits for a writer and its reads for
+/// data, a device's may never end, so each would hang its reader (a
+/// request worker of the server for good). The open does not block
+/// (`O_NONBLOCK`, which regular files ignore), and the kind is then read
+/// from the open file itself.
+fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(FileError::NotRegular.into());
+    }
+    Ok(file)
+}
+
 /// The fields of a header that has been checked against the table asked
 /// for.
 struct Layout {
@@ -414,7 +432,7 @@ impl Body {
         material: &Material,
         variant: Variant,
     ) -> Result<Body, ReadError> {
-        let mut file = fs::File::open(path)?;
+        let mut file = open_regular(path)?;
         let file_len = file.metadata()?.len();
         let mut head = Vec::with_capacity(HEADER);
         (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
@@ -952,5 +970,22 @@ mod tests {
         assert!(!old.exists());
         assert!(young.exists());
         assert!(other.exists(), "another table's file is not touched");
+    }
+
+    #[test]
+    fn a_fifo_or_a_folder_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let material: Material = "KRvK".parse().unwrap();
+        let fifo = dir.path().join("KRvK.standard.ajt");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        // No writer ever comes: a blocking open would wait for good.
+        for path in [fifo.as_path(), dir.path()] {
+            match read(path, &material, Variant::Standard) {
+                Err(ReadError::File(FileError::NotRegular)) => {}
+                other => panic!("{}: {:?}", path.display(), other.err()),
+            }
+        }
     }
 }

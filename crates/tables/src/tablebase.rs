@@ -532,7 +532,11 @@ impl Tablebase {
             return Some(Arc::clone(table));
         }
         let (material, variant) = key;
-        let path = dir.join(file::file_name(material, *variant));
+        let name = file::file_name(material, *variant);
+        // As `load` does before a whole read: a probe may be the only
+        // command that ever opens this table.
+        file::remove_stale(dir, &name);
+        let path = dir.join(name);
         let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
         opened.insert(key.clone(), Arc::clone(&table));
         Some(table)

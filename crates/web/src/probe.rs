@@ -104,13 +104,23 @@ pub fn probeable_material(
 }
 
 /// A 503 for `work` stopped while its tables were built (its client has
-/// gone or its time is up), a 422 for any other error of the tables.
+/// gone or its time is up); a 500 where the server's own table files are
+/// at fault (a table that contradicts itself, a file it cannot read or
+/// write, a table it cannot build); a 422 for any other error of the
+/// tables (the position asked about).
 pub(crate) fn table_error(err: TableError, work: &str) -> ApiError {
     match err {
         TableError::Stopped(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the {work} was stopped: its client has gone or its time is up"),
         ),
+        TableError::Inconsistent(_)
+        | TableError::File(_)
+        | TableError::Io { .. }
+        | TableError::MissingSubtable(_)
+        | TableError::TooDeep(_) => {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())
+        }
         err => ApiError::unprocessable(err.to_string()),
     }
 }

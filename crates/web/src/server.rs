@@ -669,12 +669,10 @@ fn body_length(headers: &HeaderMap) -> Result<usize, ApiError> {
         length = Some(this);
     }
     let length = length.unwrap_or(0);
-    if length > MAX_BODY_BYTES as u64 {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the body is over {MAX_BODY_BYTES} bytes"),
-        ));
-    }
+    // The bound every input of the program is read under
+    // (ajedrecista-input), here checked before the body is read.
+    ajedrecista_input::check_length(length, MAX_BODY_BYTES as u64)
+        .map_err(|err| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, format!("the body: {err}")))?;
     Ok(length as usize)
 }
 

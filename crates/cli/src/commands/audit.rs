@@ -12,7 +12,7 @@ use ajedrecista_automata::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::{out, outln};
+use crate::output::out;
 use crate::tables_args::TablesArgs;
 use anyhow::Context;
 use serde::Serialize;
@@ -207,11 +207,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .iter()
             .map(|(audit, excess)| to_json(audit, excess.as_ref()))
             .collect();
-        let text = match objects.as_slice() {
-            [one] => serde_json::to_string_pretty(one)?,
-            many => serde_json::to_string_pretty(many)?,
-        };
-        outln!("{text}");
+        match objects.as_slice() {
+            [one] => crate::output::print_json(one)?,
+            many => crate::output::print_json(&many)?,
+        }
     } else {
         for (audit, excess) in &reports {
             out!("{}", to_text(audit, excess.as_ref()));

@@ -44,16 +44,23 @@ fn row_key(class: &Classification) -> GroupKey {
 /// The kind, ordered as the brochure orders symbols.
 type KindKey = (Vec<Vec<Mark>>, String);
 
+/// The most positions one run classifies: each classified position is
+/// kept (about 2 KB) until the report is printed.
+const MAX_POSITIONS: usize = 100_000;
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let bytes = crate::input::read_bytes_file(&args.file)?;
     let rules = parse_rules(&args.conditions)?;
-    let entries = read_positions(&text);
+    let entries = read_positions(&bytes, MAX_POSITIONS)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    drop(bytes);
     let bar = ProgressBar::new(entries.len() as u64).with_style(
         ProgressStyle::with_template("classify [{bar:40}] {pos}/{len} positions")?
             .progress_chars("=> "),
     );
-    let mut classified: Vec<(String, Coded, Classification)> = Vec::new();
+    // With --json each position's object, made at once; the analysis is
+    // not kept.
+    let mut classified: Vec<(String, Option<Value>, Classification)> = Vec::new();
     let mut skipped: Vec<(String, String)> = Vec::new();
     for entry in bar.wrap_iter(entries.into_iter()) {
         // FEN lines are read again with the conditions, or as extended
@@ -74,7 +81,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Err(error) => skipped.push((entry.source, format!("{error:#}"))),
             Ok(coded) => match coded.classification() {
                 Err(reason) => skipped.push((entry.source, reason)),
-                Ok(class) => classified.push((entry.source, coded, class)),
+                Ok(class) => {
+                    let object = args.json.then(|| coded.to_json());
+                    classified.push((entry.source, object, class));
+                }
             },
         }
     }
@@ -100,16 +110,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "count": kinds.values().map(|(_, count)| count).sum::<u64>(),
                 "kinds": kinds.values().map(|(kind, count)| json!({"kind": kind, "count": count})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
-            "entries": classified.iter().map(|(source, coded, _)| {
-                let mut object = coded.to_json();
+            "entries": classified.into_iter().filter_map(|(source, object, _)| {
+                let mut object = object?;
                 if let Value::Object(map) = &mut object {
                     map.insert("source".to_owned(), json!(source));
                 }
-                object
+                Some(object)
             }).collect::<Vec<_>>(),
             "skipped": skipped.iter().map(|(source, reason)| json!({"source": source, "reason": reason})).collect::<Vec<_>>(),
         });
-        outln!("{}", serde_json::to_string_pretty(&report)?);
+        crate::output::print_json(&report)?;
         return Ok(());
     }
     print_table(&groups)?;

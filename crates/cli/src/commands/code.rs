@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use crate::output::{out, outln};
+use crate::output::out;
 use ajedrecista_coding::fairy::{
     Condition, FairyError, FairyEtalon, FairyPosition, Rules, is_orthodox, parse_popeye,
 };
 use ajedrecista_coding::{
-    AnalysedFinal, Classification, Etalon, EtalonError, FinalKind, FinalRules, Zone, parse_position,
+    AnalysedFinal, Classification, CodingError, Etalon, EtalonError, FinalKind, FinalRules, Zone,
+    parse_position,
 };
-use anyhow::Context;
 use serde_json::{Value, json};
 use shakmaty::{Chess, File, Position, Rank, Square};
 
@@ -38,8 +38,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let coded = match &args.popeye {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = crate::input::read_text_file(path)?;
             let problem = parse_popeye(&text)?;
             let fen = problem.position.to_string();
             Coded::Fairy(Box::new(Analysis::of(fen, problem.position)))
@@ -47,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => Coded::read(&args.fen.join(" "), &parse_rules(&args.conditions)?)?,
     };
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&coded.to_json())?);
+        crate::output::print_json(&coded.to_json())?;
     } else {
         out!("{}", coded.to_text());
     }
@@ -84,6 +83,13 @@ impl Coded {
                             Ok(Coded::Fairy(Box::new(Analysis::of(fen, position))))
                         }
                         Err(error @ FairyError::UnknownPiece(_)) => Err(error.into()),
+                        // Syntax only the fairy reader knows (`*n`, `!K`,
+                        // fairy letters): its verdict is the reason.
+                        Err(error @ FairyError::Illegal(_))
+                            if matches!(orthodox_error, CodingError::BadFen { .. }) =>
+                        {
+                            Err(error.into())
+                        }
                         _ => Err(orthodox_error.into()),
                     };
                 }

@@ -107,11 +107,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .print(&found, args.stalemate, args.json)
 }
 
+/// The most men of a fairy census: KGGvK takes about 6 s and holds every
+/// final position until they are grouped.
+const MAX_FAIRY_MEN: usize = 4;
+
 /// Fairy material or conditions: every final position, grouped by ЭП code,
 /// with the number of pure, model and ideal ones.
 fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::Result<()> {
     if args.ideal || args.model || !matches!(args.legality, LegalityArg::Board) {
         anyhow::bail!("--ideal, --model and --legality apply to orthodox material only");
+    }
+    let men =
+        material.units(shakmaty::Color::White).len() + material.units(shakmaty::Color::Black).len();
+    if men > MAX_FAIRY_MEN {
+        anyhow::bail!(
+            "{material}: the census with fairy units or conditions takes at most \
+             {MAX_FAIRY_MEN} men (it holds every final position; each man more multiplies \
+             its time by about 60)"
+        );
     }
     let rules = super::code::parse_rules(&args.conditions)?;
     let bar = ProgressBar::new_spinner().with_message(format!("{material}: enumerating"));
@@ -177,7 +190,7 @@ impl Census {
             {
                 report.extend(fields);
             }
-            outln!("{}", serde_json::to_string_pretty(&report)?);
+            crate::output::print_json(&report)?;
             return Ok(());
         }
         outln!(

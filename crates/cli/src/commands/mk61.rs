@@ -1,14 +1,18 @@
 //! `ajedrecista mk61`: the MK-61 emulator, interactive or driven by a file
 //! of key tokens.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use ajedrecista_input::{Line, LineReader};
 use ajedrecista_mk61::{
     AngleUnit, Calculator, DEFAULT_RUN_LIMIT, Display, Key, Model, Press, Program, QUEEN_PRESETS,
     ROOK_PRESETS, Step, address_label, read_listing_for,
 };
 use anyhow::Context;
+
+use crate::input::read_text_file;
+use crate::output::write_json;
 
 /// Arguments of `ajedrecista mk61`.
 #[derive(clap::Args)]
@@ -96,8 +100,7 @@ impl Session {
 }
 
 fn read_program_file(path: &Path, model: Model) -> anyhow::Result<Program> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = read_text_file(path)?;
     read_listing_for(&text, model).with_context(|| path.display().to_string())
 }
 
@@ -162,19 +165,6 @@ fn still_running() -> String {
     )
 }
 
-#[derive(serde::Serialize)]
-struct Shown {
-    key: String,
-    display: String,
-    /// Present (false) only when a program was still running at the run
-    /// limit.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    running: bool,
-    /// With `--trace` only: the program steps the key ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    steps: Option<Vec<TracedStep>>,
-}
-
 /// One executed program step, for `--trace --json` (docs/json.md).
 #[derive(serde::Serialize)]
 struct TracedStep {
@@ -227,24 +217,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.keys)
-        .with_context(|| format!("reading {}", args.keys.display()))?;
+    let text = read_text_file(&args.keys)?;
     let tokens = tokens(&text).with_context(|| args.keys.display().to_string())?;
     let mut calculator = args.session.start()?;
-    let mut shown = Vec::with_capacity(tokens.len());
     let mut out = crate::output::stdout_lock();
     let trace = args.session.trace;
-    for token in &tokens {
-        let mut steps = Vec::new();
-        let mut written = Ok(());
-        // In text, each step as it happens; in JSON, kept for the key.
-        let mut on_step = |step: &Step| {
-            let step = TracedStep::new(step);
-            if args.json {
-                steps.push(step);
-            } else if written.is_ok() {
-                written = writeln!(out, "{}", step.line()).and_then(|()| out.flush());
+    // Each key, and each step it runs, is written as it happens, in text
+    // and in JSON alike: nothing is kept, however long the programs run.
+    if args.json {
+        write!(out, "[")?;
+    }
+    for (index, token) in tokens.iter().enumerate() {
+        let key = canonical(token);
+        if args.json {
+            write!(out, "{}{{\"key\":", if index == 0 { "" } else { "," })?;
+            write_json(&mut out, &key)?;
+            if trace {
+                write!(out, ",\"steps\":[")?;
             }
+        }
+        let mut steps = 0u64;
+        let mut written = Ok(());
+        let mut on_step = |step: &Step| {
+            if written.is_err() {
+                return;
+            }
+            let step = TracedStep::new(step);
+            written = if args.json {
+                let comma = if steps == 0 { "" } else { "," };
+                write!(out, "{comma}").and_then(|()| write_json(&mut out, &step))
+            } else {
+                writeln!(out, "{}", step.line()).and_then(|()| out.flush())
+            };
+            steps += 1;
         };
         let press = apply(
             &mut calculator,
@@ -252,27 +257,26 @@ fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
             trace.then_some(&mut on_step as &mut dyn FnMut(&Step)),
         );
         written?;
-        let line = Shown {
-            key: canonical(token),
-            display: press.display.to_string(),
-            running: !press.stopped,
-            steps: trace.then_some(steps),
-        };
+        let display = press.display.to_string();
         if args.json {
-            shown.push(line);
+            write!(out, "{}\"display\":", if trace { "]," } else { "," })?;
+            write_json(&mut out, &display)?;
+            if !press.stopped {
+                write!(out, ",\"running\":true")?;
+            }
+            write!(out, "}}")?;
             continue;
         }
         // Each display as it happens.
-        write!(out, "{:<4} |{}|", line.key, line.display)?;
-        if line.running {
+        write!(out, "{key:<4} |{display}|")?;
+        if !press.stopped {
             write!(out, "  {}", still_running())?;
         }
         writeln!(out)?;
         out.flush()?;
     }
     if args.json {
-        serde_json::to_writer(&mut out, &shown)?;
-        writeln!(out)?;
+        writeln!(out, "]")?;
     }
     Ok(())
 }
@@ -300,8 +304,15 @@ fn run_interactive(session: &Session) -> anyhow::Result<()> {
         "RAD/GRD/DEG set the switch; :list shows the program, :reg the registers, :quit ends."
     )?;
     writeln!(out, "{}", draw(&calculator.display()))?;
-    for line in stdin.lock().lines() {
-        let line = line?;
+    for line in LineReader::new(stdin.lock()) {
+        let line = match line? {
+            Line::Text(line) => line,
+            refused => {
+                let reason = refused.refusal().expect("a line without text");
+                writeln!(out, "ignored: {reason}")?;
+                continue;
+            }
+        };
         match line.trim() {
             ":quit" | ":q" => break,
             ":list" => write_listing(&mut out, &calculator)?,

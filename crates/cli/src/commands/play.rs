@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, GameEnd, GameView, LampView, MoveError, Opening, ReplyView, Session,
     StrategyName, Turn,
 };
+use ajedrecista_input::{Line, LineReader};
 use anyhow::Context;
 
 use crate::diagram::diagram;
@@ -167,20 +169,25 @@ impl Screen {
 }
 
 /// Writes the PGN to `path` and keeps the kind of what is there: a regular
-/// file (or none) is replaced atomically, a symbolic link is written
-/// through (its target replaced), a FIFO or a device is written directly.
+/// file (or none) is replaced atomically with the file's own permissions
+/// (a new file's as for any file the user creates: 0666 less the umask), a
+/// symbolic link is written through (its target replaced), a FIFO or a
+/// device is written directly, and so is a file with other hard links,
+/// which a replacement would leave holding the old text.
 fn save_pgn(path: &Path, text: &str) -> anyhow::Result<()> {
     let target = link_target(path).with_context(|| format!("cannot follow {}", path.display()))?;
     match fs::metadata(&target) {
-        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+        Ok(meta) if (!meta.is_file() && !meta.is_dir()) || (meta.is_file() && meta.nlink() > 1) => {
             let mut file = fs::OpenOptions::new()
                 .write(true)
+                .truncate(meta.is_file())
                 .open(&target)
                 .with_context(|| format!("cannot open {}", path.display()))?;
             file.write_all(text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))
         }
-        _ => write_atomically(&target, text),
+        Ok(meta) => write_atomically(&target, text, Some(meta.permissions())),
+        Err(_) => write_atomically(&target, text, None),
     }
 }
 
@@ -208,13 +215,24 @@ fn link_target(path: &Path) -> io::Result<PathBuf> {
 
 /// Writes `text` to `path` through a temporary file in the same folder,
 /// synced and renamed, then reads it back.
-fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+fn write_atomically(
+    path: &Path,
+    text: &str,
+    permissions: Option<fs::Permissions>,
+) -> anyhow::Result<()> {
     let dir = path
         .parent()
         .filter(|dir| !dir.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let written = (|| {
-        let mut file = tempfile::NamedTempFile::new_in(dir)?;
+        // Created 0666 less the umask, as any new file (tempfile's own
+        // default is 0600); an existing file's mode is then kept.
+        let mut file = tempfile::Builder::new()
+            .permissions(fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)?;
+        if let Some(permissions) = permissions {
+            file.as_file().set_permissions(permissions)?;
+        }
         file.write_all(text.as_bytes())?;
         file.as_file().sync_all()?;
         file.persist(path).map_err(|err| err.error)?;
@@ -315,15 +333,24 @@ fn play(
     if let Some(end) = session.end() {
         return screen.end(session, &end, out);
     }
-    let mut lines = input.lines();
+    let mut lines = LineReader::new(input);
     loop {
         if prompt {
             write!(out, "black> ")?;
             out.flush()?;
         }
-        let Some(line) = lines.next().transpose()? else {
-            writeln!(out, "End of input.")?;
-            return screen.end(session, &GameEnd::Unfinished, out);
+        let line = match lines.next_line()? {
+            None => {
+                writeln!(out, "End of input.")?;
+                return screen.end(session, &GameEnd::Unfinished, out);
+            }
+            Some(Line::Text(line)) => line,
+            Some(refused) => {
+                // Not a move: no lamp, and the game goes on.
+                let reason = refused.refusal().expect("a line without text");
+                writeln!(out, "Ignored: {reason}.")?;
+                continue;
+            }
         };
         match line.trim() {
             "help" | "?" => writeln!(out, "{HELP}")?,

@@ -3,7 +3,7 @@
 use std::{
     fmt,
     fs::File,
-    io::{self, BufRead, BufReader, BufWriter, Read, Write},
+    io::{self, BufReader, BufWriter, Read, Write},
     path::{Path, PathBuf},
 };
 
@@ -15,7 +15,9 @@ use shakmaty::{
     san::{San, SanPlus},
 };
 
-use crate::output::outln;
+use ajedrecista_input::{Line, LineReader};
+
+use crate::output::{json_line, outln};
 use crate::{diagram::diagram, tables_args::TablesArgs};
 
 /// The value of a position (win, draw or loss for the side to move, and the
@@ -32,7 +34,8 @@ use crate::{diagram::diagram, tables_args::TablesArgs};
 /// other line is answered in input order: with `--json` one JSON object a
 /// line (`line`, `fen`, `result`, `dtm_plies`, `dtm_moves`, or `line` and
 /// `error`), else an aligned table. A line longer than 4096 bytes is an
-/// error line. Exit code 0 when every line was answered, 1 when some line
+/// error line, as is a line that is not UTF-8; a byte-order mark at the
+/// start is skipped. Exit code 0 when every line was answered, 1 when some line
 /// was bad (the others are still answered), 2 when the input cannot be
 /// read or the output written.
 #[derive(clap::Args)]
@@ -103,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         pv: san_line(&pos, &pv),
     };
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&out)?);
+        crate::output::print_json(&out)?;
         return Ok(());
     }
     outln!("{}", diagram(pos.board(), Bitboard::EMPTY));
@@ -176,10 +179,6 @@ fn numbered(start: &Chess, sans: &[String]) -> String {
     out.join(" ")
 }
 
-/// The longest input line `--epd` reads, in bytes, its line end excluded;
-/// a longer one is an error line and is skipped without being held.
-pub const MAX_LINE: usize = 4096;
-
 /// Some lines of an `--epd` run were bad: the command exits with code 1.
 #[derive(Debug)]
 pub struct BadLines(pub u64);
@@ -194,60 +193,6 @@ impl fmt::Display for BadLines {
 }
 
 impl std::error::Error for BadLines {}
-
-/// One input line, bounded: its text, or why it has none.
-enum Line {
-    Text(String),
-    TooLong,
-    NotUtf8,
-}
-
-/// Reads the next line (without its `\n` or `\r\n`), holding at most
-/// [`MAX_LINE`] bytes of it; `None` at the end of the input.
-fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
-    buf.clear();
-    let mut too_long = false;
-    let mut read_any = false;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(available) => available,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(err),
-        };
-        if available.is_empty() {
-            if !read_any {
-                return Ok(None);
-            }
-            break;
-        }
-        read_any = true;
-        let newline = available.iter().position(|&b| b == b'\n');
-        let chunk = &available[..newline.unwrap_or(available.len())];
-        if !too_long {
-            if buf.len() + chunk.len() > MAX_LINE + 1 {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(chunk);
-            }
-        }
-        let used = newline.map_or(available.len(), |at| at + 1);
-        reader.consume(used);
-        if newline.is_some() {
-            break;
-        }
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    if too_long || buf.len() > MAX_LINE {
-        return Ok(Some(Line::TooLong));
-    }
-    Ok(Some(match std::str::from_utf8(buf) {
-        Ok(text) => Line::Text(text.to_owned()),
-        Err(_) => Line::NotUtf8,
-    }))
-}
 
 /// The FEN of an input line: a FEN's 6 fields, or an EPD's first 4 (its
 /// operations ignored). `None` for a blank line or a `#` comment.
@@ -326,7 +271,7 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
                 .map_err(|err| anyhow::anyhow!("cannot open {}: {err}", path.display()))?,
         )
     };
-    let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut reader = LineReader::new(BufReader::with_capacity(1 << 16, input));
     let mut out = BufWriter::with_capacity(1 << 16, crate::output::stdout_lock());
     if !json {
         writeln!(
@@ -335,16 +280,16 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
             "line", "result", "moves", "plies"
         )?;
     }
-    let mut buf = Vec::new();
     let mut number = 0u64;
     let mut bad = 0u64;
     loop {
         // Answers go out before the reader waits for more input, so a
         // program feeding lines one at a time gets each answer at once.
-        if reader.buffer().is_empty() {
+        if reader.get_ref().buffer().is_empty() {
             out.flush()?;
         }
-        let Some(line) = read_line(&mut reader, &mut buf)
+        let Some(line) = reader
+            .next_line()
             .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?
         else {
             break;
@@ -355,8 +300,7 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
                 None => continue,
                 Some(answer) => answer,
             },
-            Line::TooLong => Err(format!("the line is longer than {MAX_LINE} bytes")),
-            Line::NotUtf8 => Err("the line is not UTF-8".to_string()),
+            refused => Err(refused.refusal().expect("a line without text")),
         };
         match answer {
             Ok((fen, value)) if json => {
@@ -367,8 +311,7 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
                     dtm_plies: value.plies(),
                     dtm_moves: value.moves(),
                 };
-                serde_json::to_writer(&mut out, &row)?;
-                writeln!(out)?;
+                json_line(&mut out, &row)?;
             }
             Ok((fen, value)) => {
                 let dash = || "-".to_owned();
@@ -383,14 +326,11 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
             Err(error) => {
                 bad += 1;
                 if json {
-                    serde_json::to_writer(
-                        &mut out,
-                        &LineError {
-                            line: number,
-                            error: &error,
-                        },
-                    )?;
-                    writeln!(out)?;
+                    let row = LineError {
+                        line: number,
+                        error: &error,
+                    };
+                    json_line(&mut out, &row)?;
                 } else {
                     writeln!(out, "{number:>6}  error  {error}")?;
                 }

@@ -150,7 +150,7 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> any
         seconds,
     };
     if json {
-        outln!("{}", serde_json::to_string_pretty(&out)?);
+        crate::output::print_json(&out)?;
     } else {
         print_one(&out)?;
     }
@@ -197,7 +197,7 @@ fn one_with_pawns(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Re
         seconds: start.elapsed().as_secs_f64(),
     };
     if json {
-        outln!("{}", serde_json::to_string_pretty(&out)?);
+        crate::output::print_json(&out)?;
     } else {
         print_one(&out)?;
     }
@@ -303,7 +303,7 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
         seconds: start.elapsed().as_secs_f64(),
     };
     if json {
-        outln!("{}", serde_json::to_string_pretty(&out)?);
+        crate::output::print_json(&out)?;
     } else {
         print_every(&out)?;
     }
@@ -436,7 +436,7 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
         seconds: start.elapsed().as_secs_f64(),
     };
     if json {
-        outln!("{}", serde_json::to_string_pretty(&out)?);
+        crate::output::print_json(&out)?;
         return Ok(());
     }
     outln!(

@@ -1,10 +1,11 @@
 //! `ajedrecista uci`: the automata as a UCI engine, so that chess GUIs and
 //! libraries can play against them.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use ajedrecista_automata::{DEFAULT_ILLEGAL_LIMIT, IllegalMoves, MoveList, StrategyName};
+use ajedrecista_input::{Line, LineReader};
 use ajedrecista_tables::{Tablebase, Variant};
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
@@ -41,15 +42,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = Engine::new(Arc::new(args.tables.open()));
     let stdin = io::stdin();
     let mut out = crate::output::stdout_lock();
-    for bytes in stdin.lock().split(b'\n') {
-        // UCI ignores what it cannot read: a line that is not UTF-8 is
-        // reported and skipped, not the end of the engine.
-        let Ok(line) = String::from_utf8(bytes?) else {
-            writeln!(out, "info string a line that is not UTF-8 was ignored")?;
-            out.flush()?;
-            continue;
+    for line in LineReader::new(stdin.lock()) {
+        // UCI ignores what it cannot read: a line that is not UTF-8, or
+        // longer than the limit, is reported and skipped, not the end of
+        // the engine.
+        let line = match line? {
+            Line::Text(line) => line,
+            refused => {
+                let reason = refused.refusal().expect("a line without text");
+                writeln!(out, "info string {reason}; it was ignored")?;
+                out.flush()?;
+                continue;
+            }
         };
-        if !engine.command(line.trim_end_matches('\r'), &mut out)? {
+        if !engine.command(&line, &mut out)? {
             break;
         }
         out.flush()?;

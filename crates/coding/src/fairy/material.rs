@@ -63,12 +63,21 @@ impl FromStr for FairyMaterial {
             }
             Ok(units)
         };
-        Ok(FairyMaterial {
+        let material = FairyMaterial {
             white: side(white, Color::White)?,
             black: side(black, Color::Black)?,
-        })
+        };
+        if material.white.len() + material.black.len() > MAX_MEN {
+            return Err(bad("at most six men in all"));
+        }
+        Ok(material)
     }
 }
+
+/// The most men a material may have, as for the orthodox enumeration and
+/// the tables: a longer text (`K` and 5 000 grasshoppers) is refused as it
+/// is read.
+pub const MAX_MEN: usize = 6;
 
 impl fmt::Display for FairyMaterial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -160,6 +169,15 @@ mod tests {
 
     #[test]
     fn one_rule_for_material() {
+        assert!(
+            format!("K{}vK", "G".repeat(5000))
+                .parse::<FairyMaterial>()
+                .unwrap_err()
+                .to_string()
+                .contains("at most six men")
+        );
+        assert!("KQQQQQvK".parse::<FairyMaterial>().is_err());
+        assert!("KQQQQvK".parse::<FairyMaterial>().is_ok());
         for good in ["KGGvK", "krvk", "KRv*N", "!KQv!K", "KBvKK"] {
             let material: FairyMaterial = good.parse().unwrap();
             assert_eq!(

@@ -1,0 +1,31 @@
+//! Files named on the command line, read whole through the bounded reader
+//! of ajedrecista-input: a file over its limit is one line naming the file
+//! and the limit, not a process that grows until it is killed.
+
+use std::path::Path;
+
+use ajedrecista_input::{InputError, MAX_INPUT_BYTES, open, read_bytes, read_text};
+
+/// The bytes of `path` (`-`: stdin), at most [`MAX_INPUT_BYTES`].
+pub fn read_bytes_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    named(
+        path,
+        open(path)
+            .map_err(InputError::from)
+            .and_then(|file| read_bytes(file, MAX_INPUT_BYTES)),
+    )
+}
+
+/// The text of `path` (`-`: stdin), at most [`MAX_INPUT_BYTES`], UTF-8.
+pub fn read_text_file(path: &Path) -> anyhow::Result<String> {
+    named(
+        path,
+        open(path)
+            .map_err(InputError::from)
+            .and_then(|file| read_text(file, MAX_INPUT_BYTES)),
+    )
+}
+
+fn named<T>(path: &Path, read: Result<T, InputError>) -> anyhow::Result<T> {
+    read.map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))
+}
