@@ -17,7 +17,9 @@ use shakmaty::Square;
 
 use crate::error::{ApiError, ApiJson};
 use crate::routes::{ApiPath, blocking};
+use crate::server::RequestScope;
 use crate::store::{BadGameId, GameId, GameStore, Limits};
+use crate::work::WorkPool;
 
 /// The rook program's white men as loaded: the seed's reference trace
 /// (white king e1, rook a2).
@@ -163,12 +165,19 @@ fn find(calculators: &Calculators, id: &str) -> Result<(GameId, Arc<Mutex<Mk61>>
     Ok((id, mk61))
 }
 
+/// The calculators and the pool their emulation runs on.
+#[derive(Clone)]
+struct Shared {
+    calculators: Calculators,
+    work: Arc<WorkPool>,
+}
+
 async fn create(
-    State(calculators): State<Calculators>,
+    State(Shared { calculators, work }): State<Shared>,
     ApiJson(request): ApiJson<NewCalculator>,
 ) -> Result<Response, ApiError> {
     let result = blocking(move || {
-        let mk61 = build(&request)?;
+        let mk61 = work.run(None, move || build(&request))?;
         // Calculators count as finished: a full store drops the least
         // recently used one.
         let id = calculators
@@ -181,15 +190,18 @@ async fn create(
 }
 
 async fn press(
-    State(calculators): State<Calculators>,
+    State(Shared { calculators, work }): State<Shared>,
+    scope: RequestScope,
     ApiPath(id): ApiPath<String>,
     ApiJson(input): ApiJson<Input>,
 ) -> Result<Response, ApiError> {
     let (id, mk61) = find(&calculators, &id)?;
     let result = blocking(move || {
-        let mut mk61 = mk61.lock().expect("no poisoning");
-        let stopped = apply(&mut mk61, &input)?;
-        Ok(view(id, &mk61, stopped))
+        work.run(Some(scope), move || {
+            let mut mk61 = mk61.lock().expect("no poisoning");
+            let stopped = apply(&mut mk61, &input)?;
+            Ok(view(id, &mk61, stopped))
+        })
     })
     .await?;
     Ok(Json(result).into_response())
@@ -197,10 +209,10 @@ async fn press(
 
 /// The calculator routes, with their own store (4096 calculators, an hour
 /// idle), to be merged into the page's router.
-pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+pub fn routes<S: Clone + Send + Sync + 'static>(work: Arc<WorkPool>) -> Router<S> {
     let calculators: Calculators = Arc::new(GameStore::new(Limits::default()));
     Router::new()
         .route("/api/calculators", post(create))
         .route("/api/calculators/{id}/press", post(press))
-        .with_state(calculators)
+        .with_state(Shared { calculators, work })
 }

@@ -6,8 +6,9 @@
 //!   through the server layer of [`server`] (its limits and time-outs).
 //!
 //! Every bad request gets a 4xx and `{"error": "..."}` ([`ApiError`]); the
-//! blocking work (table builds, audits, machine replies) runs on tokio's
-//! blocking threads.
+//! blocking work of a request runs on tokio's blocking threads, and the
+//! heavy part of it (emulation, audits, table builds) on the bounded
+//! [`work::WorkPool`], apart from them.
 
 pub mod audit;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod probe;
 pub mod store;
 
 pub mod server;
+pub mod work;
 
 mod assets;
 mod calculator;
@@ -40,14 +42,26 @@ pub struct AppState {
     pub tables: Arc<Tablebase>,
     pub audits: audit::AuditCache,
     pub games: GameStore<Session>,
+    /// Emulation, audits and table builds.
+    pub work: Arc<work::WorkPool>,
 }
 
 impl AppState {
     pub fn new(tables: Arc<Tablebase>, limits: Limits) -> Arc<AppState> {
+        AppState::with_pool(tables, limits, work::WorkPool::for_this_machine())
+    }
+
+    /// [`AppState::new`] with the given work pool.
+    pub fn with_pool(
+        tables: Arc<Tablebase>,
+        limits: Limits,
+        pool: work::WorkPool,
+    ) -> Arc<AppState> {
         Arc::new(AppState {
             tables,
             audits: audit::AuditCache::default(),
             games: GameStore::new(limits),
+            work: Arc::new(pool),
         })
     }
 }

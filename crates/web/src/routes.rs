@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use ajedrecista_automata::{Strategy, StrategyName};
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Material, Tablebase, Variant};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
@@ -12,6 +12,7 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
+use shakmaty::Position;
 
 use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
@@ -36,7 +37,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/undo", post(game_undo))
         .route("/api/probe", get(probe))
         .route("/api/audit/{strategy}", get(audit))
-        .merge(crate::calculator::routes())
+        .merge(crate::calculator::routes(Arc::clone(&state.work)))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -54,6 +55,24 @@ pub(crate) async fn blocking<T: Send + 'static>(
             "the request's work stopped unexpectedly",
         ))
     })
+}
+
+/// Whether a probe's table is at hand (in the cache folder), so that the
+/// probe runs on its request thread; else it may build and goes to the work
+/// pool. A query that cannot be read is at hand: its answer is an error.
+fn at_hand(tables: &Tablebase, query: &ProbeQuery) -> bool {
+    let Ok(position) = crate::probe::parse_fen(&query.fen) else {
+        return true;
+    };
+    let variant = match query.fixed_king.as_deref().filter(|s| !s.is_empty()) {
+        None => Variant::Standard,
+        Some(text) => match text.parse() {
+            Ok(square) => Variant::FixedKing(square),
+            Err(_) => return true,
+        },
+    };
+    Material::from_board(position.board())
+        .map_or(true, |material| tables.in_cache_folder(&material, variant))
 }
 
 async fn not_found() -> ApiError {
@@ -123,8 +142,19 @@ async fn probe(
     scope: RequestScope,
     ApiQuery(query): ApiQuery<ProbeQuery>,
 ) -> Response {
-    let tables = Arc::clone(&state.tables);
-    let work = move |scope: &RequestScope| crate::probe::probe(&tables, &query, scope.stop_flag());
+    let shared = Arc::clone(&state);
+    let work = move |scope: &RequestScope| {
+        let tables = Arc::clone(&shared.tables);
+        if at_hand(&tables, &query) {
+            crate::probe::probe(&tables, &query, scope.stop_flag())
+        } else {
+            // A build: on the work pool.
+            let job_scope = scope.clone();
+            shared.work.run(Some(scope.clone()), move || {
+                crate::probe::probe(&tables, &query, job_scope.stop_flag())
+            })
+        }
+    };
     match scope.blocking(work).await {
         Ok(view) => Json(view).into_response(),
         Err(err) => err.into_response(),
@@ -140,7 +170,15 @@ async fn audit(
     let key = AuditKey::parse(&strategy, &query)?;
     let shared = Arc::clone(&state);
     let view = scope
-        .blocking(move |scope| shared.audits.get(&shared.tables, key, scope))
+        .blocking(move |scope| {
+            // No scope for the pool: the audit checks it itself, and
+            // counts a stop (`AuditCache::stopped`).
+            let job_scope = scope.clone();
+            let pool = Arc::clone(&shared.work);
+            pool.run(None, move || {
+                shared.audits.get(&shared.tables, key, &job_scope)
+            })
+        })
         .await?;
     Ok(Json(&*view).into_response())
 }
@@ -167,8 +205,15 @@ async fn new_game(
     ApiJson(request): ApiJson<NewGame>,
 ) -> Result<Response, ApiError> {
     let tables = Arc::clone(&state.tables);
+    let pool = Arc::clone(&state.work);
+    // Tables prepared, or the calculator's first reply: on the work pool.
     let session = scope
-        .blocking(move |scope| crate::games::new_session(tables, &request, scope.stop_flag()))
+        .blocking(move |scope| {
+            let job_scope = scope.clone();
+            pool.run(Some(scope.clone()), move || {
+                crate::games::new_session(tables, &request, job_scope.stop_flag())
+            })
+        })
         .await?;
     let shared = Arc::clone(&state);
     let view = blocking(move || {

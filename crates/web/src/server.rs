@@ -128,6 +128,12 @@ impl RequestScope {
         self.stopped.load(Ordering::Relaxed)
     }
 
+    /// Marks the request stopped, as the server does when its client has
+    /// gone or its time is up.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+    }
+
     /// The flag behind [`RequestScope::stopped`], for domain work that
     /// takes a stop flag (the audit's `AuditOptions::cancel`).
     pub fn stop_flag(&self) -> &AtomicBool {

@@ -127,6 +127,23 @@ async fn perfect_play_from_a_fen_mates_within_the_tables_distance() {
     assert!(end["white_moves"].as_u64().unwrap() <= start_dtm);
 }
 
+/// Issue 29, item 5: move numbers go on past 4294967295, where
+/// shakmaty's counter stops.
+#[tokio::test]
+async fn move_numbers_go_on_past_u32() {
+    let (app, _) = app(Limits::default());
+    let game = new_game(
+        &app,
+        r#"{"strategy": "perfect", "fen": "8/8/8/4k3/8/8/R7/4K3 w - - 0 4294967294"}"#,
+    )
+    .await;
+    let end = play_out(&app, game).await;
+    let pgn = end["pgn"].as_str().unwrap();
+    for number in ["4294967294. ", "4294967295. ", "4294967296. "] {
+        assert!(pgn.contains(number), "{number} in {pgn}");
+    }
+}
+
 #[tokio::test]
 async fn the_calculator_shows_its_display() {
     let (app, _) = app(Limits::default());
