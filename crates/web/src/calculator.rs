@@ -176,8 +176,8 @@ async fn create(
     State(Shared { calculators, work }): State<Shared>,
     ApiJson(request): ApiJson<NewCalculator>,
 ) -> Result<Response, ApiError> {
+    let mk61 = work.run(None, move || build(&request)).await?;
     let result = blocking(move || {
-        let mk61 = work.run(None, move || build(&request))?;
         // Calculators count as finished: a full store drops the least
         // recently used one.
         let id = calculators
@@ -196,14 +196,13 @@ async fn press(
     ApiJson(input): ApiJson<Input>,
 ) -> Result<Response, ApiError> {
     let (id, mk61) = find(&calculators, &id)?;
-    let result = blocking(move || {
-        work.run(Some(scope), move || {
+    let result = work
+        .run(Some(scope), move || {
             let mut mk61 = mk61.lock().expect("no poisoning");
             let stopped = apply(&mut mk61, &input)?;
             Ok(view(id, &mk61, stopped))
         })
-    })
-    .await?;
+        .await?;
     Ok(Json(result).into_response())
 }
 

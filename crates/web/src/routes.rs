@@ -142,20 +142,28 @@ async fn probe(
     scope: RequestScope,
     ApiQuery(query): ApiQuery<ProbeQuery>,
 ) -> Response {
-    let shared = Arc::clone(&state);
-    let work = move |scope: &RequestScope| {
-        let tables = Arc::clone(&shared.tables);
-        if at_hand(&tables, &query) {
-            crate::probe::probe(&tables, &query, scope.stop_flag())
-        } else {
-            // A build: on the work pool.
-            let job_scope = scope.clone();
-            shared.work.run(Some(scope.clone()), move || {
-                crate::probe::probe(&tables, &query, job_scope.stop_flag())
-            })
-        }
+    let tables = Arc::clone(&state.tables);
+    let (query, ready) = match blocking(move || {
+        let ready = at_hand(&tables, &query);
+        Ok((query, ready))
+    })
+    .await
+    {
+        Ok(asked) => asked,
+        Err(err) => return err.into_response(),
     };
-    match scope.blocking(work).await {
+    let tables = Arc::clone(&state.tables);
+    let answer = if ready {
+        let work =
+            move |scope: &RequestScope| crate::probe::probe(&tables, &query, scope.stop_flag());
+        scope.blocking(work).await
+    } else {
+        // A build: on the work pool.
+        let job_scope = scope.clone();
+        let work = move || crate::probe::probe(&tables, &query, job_scope.stop_flag());
+        state.work.run(Some(scope), work).await
+    };
+    match answer {
         Ok(view) => Json(view).into_response(),
         Err(err) => err.into_response(),
     }
@@ -169,16 +177,11 @@ async fn audit(
 ) -> Result<Response, ApiError> {
     let key = AuditKey::parse(&strategy, &query)?;
     let shared = Arc::clone(&state);
-    let view = scope
-        .blocking(move |scope| {
-            // No scope for the pool: the audit checks it itself, and
-            // counts a stop (`AuditCache::stopped`).
-            let job_scope = scope.clone();
-            let pool = Arc::clone(&shared.work);
-            pool.run(None, move || {
-                shared.audits.get(&shared.tables, key, &job_scope)
-            })
-        })
+    // No scope for the pool: the audit checks it itself, and counts a stop
+    // (`AuditCache::stopped`).
+    let view = state
+        .work
+        .run(None, move || shared.audits.get(&shared.tables, key, &scope))
         .await?;
     Ok(Json(&*view).into_response())
 }
@@ -205,14 +208,12 @@ async fn new_game(
     ApiJson(request): ApiJson<NewGame>,
 ) -> Result<Response, ApiError> {
     let tables = Arc::clone(&state.tables);
-    let pool = Arc::clone(&state.work);
     // Tables prepared, or the calculator's first reply: on the work pool.
-    let session = scope
-        .blocking(move |scope| {
-            let job_scope = scope.clone();
-            pool.run(Some(scope.clone()), move || {
-                crate::games::new_session(tables, &request, job_scope.stop_flag())
-            })
+    let job_scope = scope.clone();
+    let session = state
+        .work
+        .run(Some(scope), move || {
+            crate::games::new_session(tables, &request, job_scope.stop_flag())
         })
         .await?;
     let shared = Arc::clone(&state);

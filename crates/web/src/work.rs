@@ -7,9 +7,10 @@
 //!
 //! The pool is bounded twice: its threads (the cores less one, at least
 //! one) and its queue (a request that finds it full is a 503). A request
-//! thread hands work over and sleeps until it is done; a job whose request
-//! has stopped by the time its turn comes (the client gone, the time up)
-//! is not run.
+//! hands its work over and awaits it without holding a thread (each
+//! thread costs a stack and, past a few, a malloc arena of 64 MB of
+//! address space); a job whose request has stopped by the time its turn
+//! comes (the client gone, the time up) is not run.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
@@ -58,15 +59,15 @@ impl WorkPool {
         self.threads
     }
 
-    /// Runs `job` on the pool and waits for its result (blocking: call it
-    /// from a request's blocking work). With a `scope`, a job whose
-    /// request has stopped when its turn comes is not run.
-    pub fn run<T: Send + 'static>(
+    /// Runs `job` on the pool; the request waits for its result without
+    /// holding a thread. With a `scope`, a job whose request has stopped
+    /// when its turn comes is not run.
+    pub async fn run<T: Send + 'static>(
         &self,
         scope: Option<RequestScope>,
         job: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let (done, result) = std::sync::mpsc::channel();
+        let (done, result) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
             if scope.is_some_and(|scope| scope.stopped()) {
                 let _ = done.send(Err(stopped()));
@@ -88,7 +89,7 @@ impl WorkPool {
             }
             Err(TrySendError::Disconnected(_)) => return Err(failed()),
         }
-        result.recv().unwrap_or_else(|_| Err(failed()))
+        result.await.unwrap_or_else(|_| Err(failed()))
     }
 }
 
@@ -137,37 +138,40 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    #[test]
-    fn jobs_run_on_the_pool_and_a_full_queue_is_a_503() {
+    // Two threads: the test blocks one while the other sends the job.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn jobs_run_on_the_pool_and_a_full_queue_is_a_503() {
         let pool = Arc::new(WorkPool::new(1, 1));
-        assert_eq!(pool.run(None, || Ok(6 * 7)).unwrap(), 42);
+        assert_eq!(pool.run(None, || Ok(6 * 7)).await.unwrap(), 42);
         // The thread held, the queue of one filled: the next is refused.
         let (release, held) = std::sync::mpsc::channel::<()>();
-        let held = Mutex::new(held);
+        let (started, holding) = std::sync::mpsc::channel::<()>();
         let busy = {
             let pool = Arc::clone(&pool);
-            std::thread::spawn(move || {
+            tokio::spawn(async move {
                 pool.run(None, move || {
-                    let _ = held.lock().unwrap().recv();
+                    started.send(()).unwrap();
+                    held.recv().unwrap();
                     Ok(())
                 })
+                .await
             })
         };
-        std::thread::sleep(Duration::from_millis(100));
+        holding.recv().unwrap();
         let queued = {
             let pool = Arc::clone(&pool);
-            std::thread::spawn(move || pool.run(None, || Ok(1)))
+            tokio::spawn(async move { pool.run(None, || Ok(1)).await })
         };
-        std::thread::sleep(Duration::from_millis(100));
-        let refused = pool.run(None, || Ok(2)).unwrap_err();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let refused = pool.run(None, || Ok(2)).await.unwrap_err();
         assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
         release.send(()).unwrap();
-        busy.join().unwrap().unwrap();
-        assert_eq!(queued.join().unwrap().unwrap(), 1);
+        busy.await.unwrap().unwrap();
+        assert_eq!(queued.await.unwrap().unwrap(), 1);
     }
 
-    #[test]
-    fn a_stopped_job_is_not_run_and_a_panic_is_a_500() {
+    #[tokio::test]
+    async fn a_stopped_job_is_not_run_and_a_panic_is_a_500() {
         let pool = WorkPool::new(1, 4);
         let scope = RequestScope::default();
         scope.stop();
@@ -175,12 +179,18 @@ mod tests {
             .run(Some(scope), || -> Result<(), ApiError> {
                 panic!("must not run")
             })
+            .await
             .unwrap_err();
         assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
         let failed = pool
             .run(None, || -> Result<(), ApiError> { panic!("a bug") })
+            .await
             .unwrap_err();
         assert_eq!(failed.status, StatusCode::INTERNAL_SERVER_ERROR);
-        assert_eq!(pool.run(None, || Ok(1)).unwrap(), 1, "the thread lives on");
+        assert_eq!(
+            pool.run(None, || Ok(1)).await.unwrap(),
+            1,
+            "the thread lives on"
+        );
     }
 }

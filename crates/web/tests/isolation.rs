@@ -32,12 +32,13 @@ async fn a_probe_is_answered_while_the_work_pool_is_busy() {
     let (release, held) = std::sync::mpsc::channel::<()>();
     let (started, holding) = std::sync::mpsc::channel::<()>();
     let pool = Arc::clone(&state.work);
-    let holder = std::thread::spawn(move || {
+    let holder = tokio::spawn(async move {
         pool.run(None, move || {
             started.send(()).unwrap();
             held.recv().unwrap();
             Ok(())
         })
+        .await
     });
     holding.recv().unwrap();
     let presses: Vec<_> = (0..8)
@@ -65,7 +66,7 @@ async fn a_probe_is_answered_while_the_work_pool_is_busy() {
     }
 
     release.send(()).unwrap();
-    holder.join().unwrap().unwrap();
+    holder.await.unwrap().unwrap();
     for press in presses {
         let answer = tokio::time::timeout(Duration::from_secs(30), press)
             .await
