@@ -44,5 +44,5 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     // The same text as a file for `classify` (FEN/EPD lines or PGN).
-    let _ = read_positions(text);
+    let _ = read_positions(rest, 1000);
 });
