@@ -329,7 +329,7 @@ impl SliceIndexer {
 /// The slices built so far: the bytes of both sides and the positions
 /// deeper than a byte holds.
 struct Built<'a> {
-    bytes: &'a ByColor<Vec<u8>>,
+    bytes: ByColor<&'a [u8]>,
     deep: &'a ByColor<HashMap<usize, u16>>,
 }
 
@@ -364,8 +364,6 @@ struct SliceLayout<'a> {
     pieces: Pieces<'a>,
     indexer: &'a SliceIndexer,
     exit_tables: &'a ExitTables<'a>,
-    /// The first number of this slice.
-    start: usize,
     pushes: ByColor<Vec<Push>>,
     /// The squares a pawn of each side steps to: a position with one of
     /// them empty has a move that leaves the slice.
@@ -430,7 +428,6 @@ impl<'a> SliceLayout<'a> {
             ),
             indexer,
             exit_tables,
-            start: slice * indexer.slice_len(),
             pushes,
             targets,
             built,
@@ -610,38 +607,49 @@ pub(crate) fn build(
         }
     };
     for level in &indexer.levels {
-        let built: Vec<_> = level
-            .clone()
-            .into_par_iter()
-            .map(|slice| {
+        // The slices of the level are written in place; those before it
+        // are built and read.
+        let start = level.start * slice_len;
+        let end = level.end * slice_len;
+        let ByColor { white, black } = &mut bytes;
+        let (white_built, white_level) = white.split_at_mut(start);
+        let (black_built, black_level) = black.split_at_mut(start);
+        let built_bytes = ByColor {
+            white: &*white_built,
+            black: &*black_built,
+        };
+        let overflows: Vec<(usize, Overflow)> = white_level[..end - start]
+            .par_chunks_mut(slice_len)
+            .zip(black_level[..end - start].par_chunks_mut(slice_len))
+            .zip(level.clone())
+            .map(|((white, black), slice)| {
                 let layout = SliceLayout::new(
                     indexer.as_ref(),
                     material,
                     &exit_tables,
                     slice,
                     Built {
-                        bytes: &bytes,
+                        bytes: built_bytes,
                         deep: &deep,
                     },
                 );
-                let start = layout.start;
-                let result = run_layout(layout, material, &inner, tuning)?;
+                let overflow =
+                    run_layout(layout, ByColor { white, black }, material, &inner, tuning)?;
                 let done = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let pawns = indexer.pawns(slice);
                 if progress(Progress::Slice { done, total, pawns }).is_break() {
                     stop.store(true, Ordering::Relaxed);
                 }
-                Ok((start, result))
+                Ok((slice * slice_len, overflow))
             })
             .collect::<Result<_, TableError>>()?;
-        for (start, (slice_bytes, overflow)) in built {
+        for (first, overflow) in overflows {
             for turn in Color::ALL {
-                bytes[turn][start..start + slice_len].copy_from_slice(&slice_bytes[turn]);
                 deep[turn].extend(
                     overflow
                         .side(turn)
                         .iter()
-                        .map(|&(index, plies)| (start + index, plies)),
+                        .map(|&(index, plies)| (first + index, plies)),
                 );
             }
         }

@@ -1396,7 +1396,7 @@ impl<L: Layout> Engine<L> {
 
 /// Both sides' bytes, one of them borrowed for reading and the other for
 /// writing.
-fn split(bytes: &mut ByColor<Vec<u8>>, read: Color) -> (&mut [u8], &mut [u8]) {
+fn split<'a>(bytes: &'a mut ByColor<&mut [u8]>, read: Color) -> (&'a mut [u8], &'a mut [u8]) {
     let ByColor { white, black } = bytes;
     match read {
         Color::White => (white, black),
@@ -1483,7 +1483,15 @@ pub(crate) fn build_tuned(
             Rules::new(material, variant),
             capture_tables,
         );
-        run_layout(pieces, material, progress, tuning)?
+        let mut bytes = ByColor::new_with(|_| zeroed(pieces.size()));
+        let overflow = run_layout(
+            pieces,
+            bytes.as_mut().map(Vec::as_mut_slice),
+            material,
+            progress,
+            tuning,
+        )?;
+        (bytes, overflow)
     };
     Ok(Table::from_parts(
         material.clone(),
@@ -1493,14 +1501,15 @@ pub(crate) fn build_tuned(
     ))
 }
 
-/// The engine on one layout: the bytes of both sides to move and the
-/// overflow list.
+/// The engine on one layout: fills `bytes` (zeroed, the layout's size for
+/// each side to move) and returns the overflow list.
 pub(crate) fn run_layout<L: Layout>(
     layout: L,
+    mut bytes: ByColor<&mut [u8]>,
     material: &Material,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
-) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
+) -> Result<Overflow, TableError> {
     let Tuning { limit, ways } = tuning;
     let size = layout.size();
     let total = 2 * size as u64;
@@ -1515,7 +1524,7 @@ pub(crate) fn run_layout<L: Layout>(
         deep: ByColor::new_with(|_| Mutex::new(HashMap::new())),
     };
     let too_deep = |()| TableError::TooDeep(material.clone());
-    let mut bytes = ByColor::new_with(|_| zeroed(size));
+    debug_assert!(bytes.iter().all(|side| side.len() == size));
 
     // The first pass runs on every core: a stop asked for during it is
     // noted, and the build stops when the side's pass ends.
@@ -1532,7 +1541,7 @@ pub(crate) fn run_layout<L: Layout>(
     let mut counts = ByColor::<Tally>::default();
     for turn in Color::ALL {
         counts[turn] = engine
-            .first_pass(turn, &mut bytes[turn], &first)
+            .first_pass(turn, bytes[turn], &first)
             .map_err(too_deep)?;
         if stop_asked.load(Ordering::Relaxed) {
             return Err(TableError::Stopped(material.clone()));
@@ -1619,7 +1628,7 @@ pub(crate) fn run_layout<L: Layout>(
     debug_assert!(Color::ALL.iter().all(|&turn| {
         bytes[turn].iter().filter(|&&b| b == DEEP).count() == overflow[turn].len()
     }));
-    Ok((bytes, Overflow::new(limit, overflow)))
+    Ok(Overflow::new(limit, overflow))
 }
 
 #[cfg(test)]
