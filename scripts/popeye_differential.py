@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Popeye's answers on seeded positions, as test data for the coding crate.
 
-For each condition and fairy unit of docs/coding.md ("Popeye differential")
-this script places men at random (seeded), biased towards final positions
+For each condition and fairy unit of docs/coding.md ("Agreement with
+Popeye") this script places men at random (seeded), biased towards final positions
 (the attacked royal near an edge, the attackers near it), asks Popeye
 whether the side to move is mated, stalemated or neither, whether it is in
 check and how many moves it has, and writes one row per position to
@@ -123,11 +123,9 @@ def edge_square(rng):
     return rng.randrange(64)
 
 
-def may_stand(letter, white, square):
-    rank = square // 8
-    if letter.upper() == "P":
-        return 1 <= rank <= 6
-    return True
+def may_stand(letter, square):
+    """Pawns never stand on the first or last rank."""
+    return letter != "P" or 1 <= square // 8 <= 6
 
 
 def castling_possible(board):
@@ -150,7 +148,7 @@ def draw_position(rng, category):
 
     def put(square, white, letter, royal=False):
         name = square_name(square)
-        if name in board or not may_stand(letter, white, square):
+        if name in board or not may_stand(letter, square):
             return False
         board[name] = (white, letter, royal)
         return True
@@ -256,7 +254,7 @@ def run_popeye(popeye, problems):
     parts.append("endproblem")
     result = subprocess.run(
         ["stdbuf", "-o0", "-e0", popeye],
-        input="\n".join(parts) + "\n", capture_output=False,
+        input="\n".join(parts) + "\n",
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     answers = [None] * len(problems)
     chunks = re.split(r"^@@(\d+)@@\s*$", result.stdout, flags=re.M)
@@ -324,7 +322,7 @@ def main():
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--candidates", type=int, default=700,
                         help="positions drawn per category before selection")
-    parser.add_argument("--quota", type=int, default=150,
+    parser.add_argument("--quota", type=int, default=120,
                         help="positions kept per category")
     parser.add_argument("--batch", type=int, default=400)
     parser.add_argument("--out", default=os.path.normpath(os.path.join(
