@@ -86,11 +86,21 @@ fn json_lines_to_a_pipe_closed_early_end_quietly() {
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
 }
 
-/// A program that never stops: each key runs it to the run limit.
-fn endless_program(dir: &Path) -> std::path::PathBuf {
+/// The arguments of `mk61 keys --trace --json` pressing `keys` on a
+/// program that never stops (each key runs it to the run limit), its
+/// files written in `dir`.
+fn endless_trace(dir: &Path, keys: &str) -> Vec<String> {
     let program = dir.join("loop.txt");
     std::fs::write(&program, "00. БП  01. 00\n").unwrap();
-    program
+    let keys_file = dir.join("keys.txt");
+    std::fs::write(&keys_file, keys).unwrap();
+    let mut args: Vec<String> = ["mk61", "keys", "--trace", "--json", "--program"]
+        .map(String::from)
+        .into();
+    args.push(program.to_str().unwrap().to_owned());
+    args.push("--keys".to_owned());
+    args.push(keys_file.to_str().unwrap().to_owned());
+    args
 }
 
 /// Items 1 and 10: `mk61 keys --trace --json` writes each step as it
@@ -99,26 +109,13 @@ fn endless_program(dir: &Path) -> std::path::PathBuf {
 #[test]
 fn a_json_trace_streams_and_ends_quietly_on_a_closed_pipe() {
     let dir = tempfile::tempdir().unwrap();
-    let program = endless_program(dir.path());
-    let keys = dir.path().join("keys.txt");
-    std::fs::write(&keys, "VO SP ".repeat(100)).unwrap();
-    let mut child = limited(
-        &[
-            "mk61",
-            "keys",
-            "--trace",
-            "--json",
-            "--program",
-            program.to_str().unwrap(),
-            "--keys",
-            keys.to_str().unwrap(),
-        ],
-        dir.path(),
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let args = endless_trace(dir.path(), &"VO SP ".repeat(100));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child = limited(&args, dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut head = vec![0u8; 1 << 20];
     child
         .stdout
@@ -142,22 +139,9 @@ fn a_json_trace_streams_and_ends_quietly_on_a_closed_pipe() {
 #[test]
 fn a_streamed_json_trace_reads_as_one_document() {
     let dir = tempfile::tempdir().unwrap();
-    let program = endless_program(dir.path());
-    let keys = dir.path().join("keys.txt");
-    std::fs::write(&keys, "7 VO SP").unwrap();
-    let out = run(
-        &[
-            "mk61",
-            "keys",
-            "--trace",
-            "--json",
-            "--program",
-            program.to_str().unwrap(),
-            "--keys",
-            keys.to_str().unwrap(),
-        ],
-        dir.path(),
-    );
+    let args = endless_trace(dir.path(), "7 VO SP");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args, dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let shown = shown.as_array().unwrap();
