@@ -33,6 +33,9 @@ pub struct CatalogEntry {
     pub white_men: &'static str,
     /// Why the web does not run its audit on request, if it does not.
     pub audit_too_slow: Option<&'static str>,
+    /// Whether its moves are the tables' own (perfect play): its games are
+    /// held to their distance to mate, and UCI reports that distance.
+    pub plays_from_tables: bool,
     /// The automaton (`tables` serve perfect play).
     pub build: fn(StrategyName, &Arc<Tablebase>) -> Automaton,
 }
@@ -55,6 +58,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        plays_from_tables: false,
         build: |name, _| Automaton::new(name, Torres),
     },
     CatalogEntry {
@@ -65,6 +69,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1",
         white_men: "8/6Q1/8/8/8/2K5/8/8",
         audit_too_slow: None,
+        plays_from_tables: false,
         build: |name, _| Automaton::new(name, Mk61Queen),
     },
     CatalogEntry {
@@ -78,6 +83,7 @@ pub const CATALOG: &[CatalogEntry] = &[
             "the emulated rook program's audit takes minutes (ajedrecista audit mk61-rook): see \
              mk61-rook-native, equal to it at every start (docs/automata.md)",
         ),
+        plays_from_tables: false,
         build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
     },
     CatalogEntry {
@@ -87,6 +93,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: ROOK_TRACE,
         white_men: ROOK_TRACE_MEN,
         audit_too_slow: None,
+        plays_from_tables: false,
         build: |name, _| Automaton::new(name, Mk61Rook::default()),
     },
     CatalogEntry {
@@ -96,6 +103,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: ROOK_TRACE,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        plays_from_tables: false,
         build: |name, _| {
             Automaton::new(
                 name,
@@ -112,6 +120,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        plays_from_tables: false,
         build: |name, _| Automaton::new(name, RookBox),
     },
     CatalogEntry {
@@ -121,6 +130,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        plays_from_tables: true,
         build: |name, tables| Automaton::new(name, Perfect::new(Arc::clone(tables))),
     },
 ];

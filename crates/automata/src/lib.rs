@@ -8,7 +8,10 @@
 //! - [`Perfect`]: shortest mate from the tables.
 //! - [`Session`]: a person, moving the black king, against an automaton.
 //! - [`audit()`]: the longest defence against an automaton from every start.
+//! - [`app`]: the use cases the front ends call (probe view, audit view,
+//!   selfplay, the UCI engine).
 
+pub mod app;
 pub mod audit;
 pub mod automaton;
 pub mod calculator_game;
@@ -31,6 +34,10 @@ mod test_support;
 pub mod torres;
 pub mod view;
 
+pub use app::{
+    AuditView, AuditViewError, BuildPolicy, ProbeError, ProbeView, SelfplayError, UciAnswer,
+    UciEngine, selfplay,
+};
 pub use audit::{
     Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, SquareCell,
     StartSet, audit, audit_with_options, audit_with_progress, start_positions,

@@ -16,6 +16,7 @@
 
 pub mod code;
 pub mod condition;
+pub mod dispatch;
 pub mod enumerate;
 pub mod etalon;
 pub mod fairy;
@@ -29,6 +30,10 @@ pub mod zone;
 
 pub use code::{Classification, Code};
 pub use condition::SpecialMark;
+pub use dispatch::{
+    Analysis, Census, CensusError, CensusPlan, Coded, CodedError, OrthodoxChoices, Unclassified,
+    rules_named,
+};
 pub use enumerate::{
     Enumeration, EtalonGroup, Legality, OrthodoxMaterial, Selection, enumerate, final_positions,
 };
