@@ -26,8 +26,20 @@ use crate::play::play;
 use crate::strategy::{Refusal, Strategy};
 
 /// Which start positions to audit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumString)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    serde::Deserialize,
+    serde::Serialize,
+)]
 #[strum(serialize_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum StartSet {
     /// Every legal position that meets the automaton's preconditions.
     All,

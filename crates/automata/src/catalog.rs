@@ -11,6 +11,7 @@ use std::sync::Arc;
 use ajedrecista_tables::Tablebase;
 
 use crate::automaton::Automaton;
+use crate::calculator_game::ChessProgram;
 use crate::emulated::{Mk61Queen, Mk61RookEmulated};
 use crate::mk61_rook::{Mk61Rook, OnSignal};
 use crate::perfect::Perfect;
@@ -36,9 +37,56 @@ pub struct CatalogEntry {
     /// Whether its moves are the tables' own (perfect play): its games are
     /// held to their distance to mate, and UCI reports that distance.
     pub plays_from_tables: bool,
+    /// What the play view shows of its replies besides the board.
+    pub panel: Panel,
+    /// The calculator program it runs, for the MK-61 machines.
+    pub calculator: Option<ChessProgram>,
+    /// What a visitor reads about it.
+    pub about: About,
+    /// A note the web's audit view adds under its audit.
+    pub audit_note: Option<&'static str>,
     /// The automaton (`tables` serve perfect play).
     pub build: fn(StrategyName, &Arc<Tablebase>) -> Automaton,
 }
+
+/// What the play view shows of a machine's reply besides the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Panel {
+    /// The 1912 machine's eight lamps (`torres::lamps`).
+    Lamps,
+    /// The MK-61's indicator.
+    Display,
+    /// The board alone.
+    Board,
+}
+
+/// A short account of a machine for a visitor: sentences, a picture with
+/// its caption, and what its lamps or display meant. Each machine has its
+/// own; the picture shows a start the machine uses (its own white men, or
+/// its demonstration game).
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct About {
+    pub text: &'static [&'static str],
+    pub caption: &'static str,
+    /// The picture's board (a FEN's board part).
+    pub board: &'static str,
+    /// Whether the picture marks the squares the black king may be placed
+    /// on against these men.
+    pub marks_starts: bool,
+    pub lamps: &'static [&'static str],
+}
+
+/// The rook program's account, shared by its three forms up to the last
+/// sentence.
+const ROOK_TEXT_1: &str = "A program for the Soviet MK-61 programmable calculator, printed in 1987, in which king and rook mate a lone king, with squares written as two digits (11 = a1, 88 = h8).";
+const ROOK_TEXT_2: &str = "You key in the black king's square; the calculator shows the white reply. Its start test refuses some positions, and in play a good defence can still make it show 9------0. (a position it will not play).";
+const ROOK_DISPLAY: &str = "The display shows the move: 4.2 moves the king to d2, 25. the rook to b5, 1. 25 the rook to b5 with check.";
+const ROOK_SIGNAL: &str = "9------0. means a position the program will not play: the player was told to turn the board a quarter and key the men in again.";
+const TRACE_CAPTION: &str = "The start of the calculator traces this project checks against: white king e1, rook a2, black king e5.";
+const TORRES_CAPTION: &str =
+    "Its own start: white king a8, rook b7; the black king is placed on a marked square.";
+const ILLEGAL_LAMP: &str = "It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules.";
 
 /// Seed 004's game.
 const SEED_004: &str = "8/8/1k6/8/R7/8/5K2/8 w - - 0 1";
@@ -48,6 +96,8 @@ const ROOK_TRACE: &str = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1";
 /// El Ajedrecista's men: king a8, rook b7.
 const TORRES_MEN: &str = "K7/1R6/8/8/8/8/8/8";
 const ROOK_TRACE_MEN: &str = "8/8/8/8/8/8/R7/4K3";
+/// The reference trace's board.
+const ROOK_TRACE_BOARD: &str = "8/8/8/4k3/8/8/R7/4K3";
 
 /// Every automaton; the first is the default opponent.
 pub const CATALOG: &[CatalogEntry] = &[
@@ -59,6 +109,23 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: TORRES_MEN,
         audit_too_slow: None,
         plays_from_tables: false,
+        panel: Panel::Lamps,
+        calculator: None,
+        about: About {
+            text: &[
+                "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
+                "It plays the white king and rook against a person's lone black king and follows a fixed list of six rules, numbered here as in the sources (\"rule 4: tempo\" is a waiting move of the rook).",
+                "From its own starts it always mates, but slowly: against the best defence it needs up to 66 moves (from the black king on d6), where perfect play needs 15.",
+            ],
+            caption: TORRES_CAPTION,
+            board: TORRES_MEN,
+            marks_starts: true,
+            lamps: &[
+                "Eight lamps showed the machine's reply: rook to the a- or h-file, rook one square down, left or right, king one square down, left or right.",
+                "One more lamp lit when the person made an illegal move; as in 1912, the machine stops after three illegal moves.",
+            ],
+        },
+        audit_note: None,
         build: |name, _| Automaton::new(name, Torres),
     },
     CatalogEntry {
@@ -70,6 +137,25 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: "8/6Q1/8/8/8/2K5/8/8",
         audit_too_slow: None,
         plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Queen),
+        about: About {
+            text: &[
+                "In 1987 the magazine Tekhnika Molodezhi printed a program for the Soviet programmable calculators MK-61 and MK-52 in which a queen mates a lone king.",
+                "The white king never leaves c3: Brudno and Landau had shown by computer that from there the queen mates within 23 moves from any start.",
+                "You key in the black king's square; the calculator answers with the queen's square. Here the original program runs on an emulator of the calculator's chips.",
+            ],
+            caption: "The start: white king c3 (it never moves), queen g7; the black king is placed on any free square.",
+            board: "8/6Q1/8/8/8/2K5/8/8",
+            marks_starts: false,
+            lamps: &[
+                "The display shows the queen's square as two digits, file then rank: 27. is b7.",
+                "ЕГГОГ (error) means the queen is about to mate on the edge, or announces a check along the first rank or file: the player presses С/П and the next display gives the move. ЗГГОГ (shown 3.ГГ0Г) announces mate in two; the player answers Cx 2 В/О С/П.",
+            ],
+        },
+        audit_note: Some(
+            "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same 35.",
+        ),
         build: |name, _| Automaton::new(name, Mk61Queen),
     },
     CatalogEntry {
@@ -84,6 +170,20 @@ pub const CATALOG: &[CatalogEntry] = &[
              mk61-rook-native, equal to it at every start (docs/automata.md)",
         ),
         plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Rook),
+        about: About {
+            text: &[
+                ROOK_TEXT_1,
+                ROOK_TEXT_2,
+                "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
+            ],
+            caption: TRACE_CAPTION,
+            board: ROOK_TRACE_BOARD,
+            marks_starts: false,
+            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+        },
+        audit_note: None,
         build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
     },
     CatalogEntry {
@@ -94,6 +194,20 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: ROOK_TRACE_MEN,
         audit_too_slow: None,
         plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Rook),
+        about: About {
+            text: &[
+                ROOK_TEXT_1,
+                ROOK_TEXT_2,
+                "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
+            ],
+            caption: TRACE_CAPTION,
+            board: ROOK_TRACE_BOARD,
+            marks_starts: false,
+            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+        },
+        audit_note: None,
         build: |name, _| Automaton::new(name, Mk61Rook::default()),
     },
     CatalogEntry {
@@ -104,6 +218,20 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: TORRES_MEN,
         audit_too_slow: None,
         plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Rook),
+        about: About {
+            text: &[
+                ROOK_TEXT_1,
+                ROOK_TEXT_2,
+                "This is the program written natively, with the player doing what 9------0. asks: the board is turned a quarter and the men keyed in again, which rescues every game from the White-to-move starts some orientation of the board accepts.",
+            ],
+            caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square, and the board is turned whenever the program asks.",
+            board: TORRES_MEN,
+            marks_starts: true,
+            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+        },
+        audit_note: None,
         build: |name, _| {
             Automaton::new(
                 name,
@@ -121,6 +249,20 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: TORRES_MEN,
         audit_too_slow: None,
         plays_from_tables: false,
+        panel: Panel::Board,
+        calculator: None,
+        about: About {
+            text: &[
+                "Not a historic machine: the box method of chess textbooks for king and rook against king, written as eight rules.",
+                "The rook shuts the black king in a box and makes the box smaller whenever it safely can; the white king comes up to support the rook, and the rook mates on the edge.",
+                "It mates from every White-to-move start, in at most 34 moves, where perfect play needs at most 16.",
+            ],
+            caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square.",
+            board: TORRES_MEN,
+            marks_starts: true,
+            lamps: &[ILLEGAL_LAMP],
+        },
+        audit_note: None,
         build: |name, _| Automaton::new(name, RookBox),
     },
     CatalogEntry {
@@ -131,6 +273,20 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: TORRES_MEN,
         audit_too_slow: None,
         plays_from_tables: true,
+        panel: Panel::Board,
+        calculator: None,
+        about: About {
+            text: &[
+                "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
+                "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
+                "Against it the person plays the longest defence they can find; the Tablebase view shows the value of every move.",
+            ],
+            caption: "The start of the game printed with El Ajedrecista's description: white king f2, rook a4, black king b6.",
+            board: "8/8/1k6/8/R7/8/5K2/8",
+            marks_starts: false,
+            lamps: &[ILLEGAL_LAMP],
+        },
+        audit_note: None,
         build: |name, tables| Automaton::new(name, Perfect::new(Arc::clone(tables))),
     },
 ];
@@ -232,6 +388,15 @@ impl fmt::Debug for StrategyName {
 impl serde::Serialize for StrategyName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Read by name, as [`FromStr`] reads it (the web's requests, the claims
+/// data).
+impl<'de> serde::Deserialize<'de> for StrategyName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 

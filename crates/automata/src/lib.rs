@@ -44,7 +44,7 @@ pub use audit::{
 };
 pub use automaton::{Automaton, Memory};
 pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
-pub use catalog::{CATALOG, CatalogEntry, StrategyName, UnknownStrategy};
+pub use catalog::{About, CATALOG, CatalogEntry, Panel, StrategyName, UnknownStrategy};
 pub use contradiction::{Contradiction, check_tables_game};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};
@@ -60,4 +60,7 @@ pub use session::{
 };
 pub use strategy::{Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, Undefined};
 pub use torres::{Lamp, Torres};
-pub use view::{EndView, GameView, IllegalView, LampView, ReplyView, color_name};
+pub use view::{
+    DisplayState, EndView, GameView, IllegalView, LampView, Place, ReplyView, color_name,
+    display_states,
+};

@@ -837,8 +837,9 @@ fn placed(white_men: &Board, square: Square) -> Option<Chess> {
         .ok()
 }
 
-/// The squares where the black king may start against these white men.
-fn start_squares(automaton: &Automaton, white_men: &Board) -> Vec<Square> {
+/// The squares the black king may be placed on against `white_men`: free,
+/// not next to the white king, and a start of the automaton's own.
+pub fn start_squares(automaton: &Automaton, white_men: &Board) -> Vec<Square> {
     Square::ALL
         .into_iter()
         .filter(|&square| {

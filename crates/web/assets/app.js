@@ -4,7 +4,7 @@
 
 const FILES = "abcdefgh";
 const SVG_NS = "http://www.w3.org/2000/svg";
-const TORRES_LAMPS = [
+const LAMPS_1912 = [
   ["rook_a_file", "Rook to the a-file"],
   ["rook_h_file", "Rook to the h-file"],
   ["rook_down", "Rook one down"],
@@ -32,88 +32,6 @@ const REASON_NOTES = {
 };
 
 const START_SETS = { all: "every legal start", machine: "the machine's own starts" };
-
-// A short account of each machine for a visitor: sentences, the caption of
-// its picture, and what its lamps or display meant.
-const ABOUT = {
-  torres: {
-    text: [
-      "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
-      "It plays the white king and rook against a person's lone black king and follows a fixed list of six rules, numbered here as in the sources (\"rule 4: tempo\" is a waiting move of the rook).",
-      "From its own starts it always mates, but slowly: against the best defence it needs up to 66 moves (from the black king on d6), where perfect play needs 15.",
-    ],
-    caption: "Its own start: white king a8, rook b7; the black king is placed on ranks 1-6 (marked).",
-    fen: "K7/1R6/8/8/8/8/8/8 w - - 0 1",
-    starts: "rank1-6",
-    lamps: [
-      "Eight lamps showed the machine's reply: rook to the a- or h-file, rook one square down, left or right, king one square down, left or right.",
-      "One more lamp lit when the person made an illegal move; as in 1912, the machine stops after three illegal moves.",
-    ],
-  },
-  "mk61-queen": {
-    text: [
-      "In 1987 the magazine Tekhnika Molodezhi printed a program for the Soviet programmable calculators MK-61 and MK-52 in which a queen mates a lone king.",
-      "The white king never leaves c3: Brudno and Landau had shown by computer that from there the queen mates within 23 moves from any start.",
-      "You key in the black king's square; the calculator answers with the queen's square. Here the original program runs on an emulator of the calculator's chips.",
-    ],
-    caption: "The start: white king c3 (it never moves), queen g7; the black king is placed on any free square.",
-    fen: "8/6Q1/8/8/8/2K5/8/8 w - - 0 1",
-    lamps: [
-      "The display shows the queen's square as two digits, file then rank: 27. is b7.",
-      "ЕГГОГ (error) means the queen is about to mate on the edge, or announces a check along the first rank or file: the player presses С/П and the next display gives the move. ЗГГОГ (shown 3.ГГ0Г) announces mate in two; the player answers Cx 2 В/О С/П.",
-    ],
-  },
-  rook: {
-    text: [
-      "A program for the Soviet MK-61 programmable calculator in which king and rook mate a lone king, with squares written as two digits (11 = a1, 88 = h8).",
-      "You key in the black king's square; the calculator shows the white reply. Its start test refuses some positions, and in play a good defence can still make it refuse.",
-      "The variants here are the same program written natively, with the readings of the calculator's conditional jump that the sources disagree on.",
-    ],
-    caption: "The start of the calculator traces this project checks against: white king e1, rook a2, black king e5.",
-    fen: "8/8/8/4k3/8/8/R7/4K3 w - - 0 1",
-    lamps: [
-      "The display shows the move: 4.2 moves the king to d2, 25. the rook to b5, 1. 25 the rook to b5 with check.",
-      "9------0. means a position the program will not play: the player was told to turn the board a quarter and key the men in again.",
-    ],
-  },
-  perfect: {
-    text: [
-      "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
-      "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
-      "Against it the person plays the longest defence they can find; the Tablebase view shows the value of every move.",
-    ],
-    caption: "The start of the game printed with El Ajedrecista's description: white king f2, rook a4, black king b6.",
-    fen: "8/8/1k6/8/R7/8/5K2/8 w - - 0 1",
-    lamps: ["It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules."],
-  },
-};
-
-function aboutOf(name) {
-  return ABOUT[name] || (name && name.startsWith("mk61-rook") ? ABOUT.rook : ABOUT.perfect);
-}
-
-// The README's table of claims: what the buttons run.
-const CLAIMS = [
-  { source: "Seed 004 (El Ajedrecista)", claim: "The machine mates \"in at most 63 moves\".",
-    finding: "False: 66 moves against the best defence from the machine's own start (white king a8, rook b7, black king d6); perfect play mates from there in 15.",
-    audit: { strategy: "torres", starts: "machine", side: "white" } },
-  { source: "Seed 004", claim: "\"The theoretical optimum being 16\".",
-    finding: "True: the longest mate with king and rook against king is 16 moves.",
-    probe: "8/8/8/8/8/2k5/1R6/K7 w - - 0 1" },
-  { source: "Other sources (El Ajedrecista)", claim: "It mates in \"less than 50 moves against any defence\".",
-    finding: "False: from 28 of the 42 starts of the machine the defence lasts beyond move 50.",
-    audit: { strategy: "torres", starts: "machine", side: "white" } },
-  { source: "Seed 001 (MK-61 rook program)", claim: "No wrong position can arise after the start check.",
-    finding: "False: from 1 620 of 50 554 accepted starts the defence makes it show 9------0. mid-game; elsewhere it mates in at most 65 moves.",
-    audit: { strategy: "mk61-rook-native", starts: "all", side: "white" } },
-  { source: "Seed 000 (MK-61 queen program)", claim: "The program mates from any start.",
-    finding: "On the emulator: from 4 of the 35 placements the calculator answers with an illegal knight's move of the queen; elsewhere it mates in at most 22 moves.",
-    audit: { strategy: "mk61-queen", starts: "machine", side: "white" } },
-  { source: "Seed 000 (Brudno and Landau)", claim: "Queen and a king fixed on c3 mate \"within 23 moves\" from any start.",
-    finding: "True, and 23 is reached.", probe: "8/8/6k1/8/8/2K5/8/2Q5 w - - 0 1", fixed: "c3" },
-  { source: "Seed 000", claim: "Only c3 and its mirrors c6, f6, f3 win every start.",
-    finding: "True.", command: "ajedrecista solve KQvK --fixed-king all" },
-];
 
 // Men drawn in a 100 x 100 box: [filled outline, lines].
 const MEN = {
@@ -358,9 +276,9 @@ function setIllegalCount(illegal) {
 }
 
 function renderTorresLamps(lit = []) {
-  const box = $("torres-lamps");
+  const box = $("lamps-1912");
   box.replaceChildren();
-  for (const [name, label] of TORRES_LAMPS) {
+  for (const [name, label] of LAMPS_1912) {
     const lamp = html("div", { class: "t-lamp" + (lit.includes(name) ? " on" : ""), "data-lamp": name });
     lamp.append(html("span", { class: "bulb", "aria-hidden": "true" }), html("span", {}, label + (lit.includes(name) ? " (lit)" : "")));
     box.append(lamp);
@@ -390,36 +308,15 @@ function displayCells(text) {
   return cells;
 }
 
-/**
- * One display state as the MK-61's twelve places: the mantissa's sign,
- * eight digits, the exponent's sign and two digits. `text` is the mantissa
- * and, after a space, the exponent ("1. 25": 10^25).
- */
-function mk61Cells(text) {
-  const blank = () => ({ ch: " ", dot: false });
-  const parts = (text || "").trim().split(/\s+/).filter(Boolean);
-  const signed = (cells) => (cells.length > 1 && cells[0].ch === "-" ? cells : [blank(), ...cells]);
-  const mantissa = signed(displayCells(parts[0] || "")).slice(0, 9);
-  while (mantissa.length < 9) mantissa.push(blank());
-  const exponent = parts.length > 1 ? signed(displayCells(parts[parts.length - 1])).slice(-3) : [];
-  while (exponent.length < 3) exponent.unshift(blank());
-  return [...mantissa, ...exponent];
+/** One display state (text and twelve places, as the server reads it). */
+function drawMk61(svg, state) {
+  drawCells(svg, state ? placeCells(state.places) : []);
+  svg.dataset.text = state ? state.text : "";
 }
 
-/**
- * The displays of one turn, in the order the person saw them: "ЕГГОГ,
- * 61." is the error, then (after С/П) 61.; "9------0. x3, then 87." is the
- * refusal, then the answer after the board was turned.
- */
-function displayStates(text) {
-  return String(text || "").split(/,\s*(?:then\s+)?/)
-    .map((state) => state.replace(/\s+x\d+$/, "").trim())
-    .filter((state) => state.length > 0);
-}
-
-function drawMk61(svg, text) {
-  drawCells(svg, mk61Cells(text));
-  svg.dataset.text = text;
+/** The server's places as cells. */
+function placeCells(places) {
+  return places.map((p) => ({ ch: GLYPH_OF[p.glyph] || p.glyph, dot: p.point }));
 }
 
 /** Twelve places {ch, dot} in seven segments and a point each. */
@@ -443,19 +340,19 @@ function drawCells(svg, cells) {
 }
 
 /** Shows the turn's displays one after the other, 2 s apart. */
-function renderMk61(text, animate) {
+function renderMk61(states, animate) {
+  const key = states.map((state) => state.text).join(", ");
   // A redraw of the same turn leaves its states running.
-  if (!animate && text === play.displayShown) return;
-  play.displayShown = text;
+  if (!animate && key === play.displayShown) return;
+  play.displayShown = key;
   clearTimeout(play.displayTimer);
-  const states = displayStates(text);
-  const svg = $("mk61-display");
+  const svg = $("reply-display");
   const show = (i) => {
-    const state = states[i] || "";
+    const state = states[i] || null;
     drawMk61(svg, state);
     svg.dataset.step = `${i + 1}/${Math.max(1, states.length)}`;
     const next = i + 1 < states.length ? ", then, after С/П, the next display" : "";
-    $("mk61-text").textContent = state ? `Display: ${state}${next}` : "";
+    $("reply-display-text").textContent = state ? `Display: ${state.text}${next}` : "";
     if (i + 1 < states.length) play.displayTimer = setTimeout(() => show(i + 1), 2000);
   };
   show(animate ? 0 : Math.max(0, states.length - 1));
@@ -518,9 +415,10 @@ function renderGame(animate) {
   renderHeading();
 
   renderTorresLamps(reply ? reply.lamps : []);
-  $("torres-lamps").hidden = game.strategy !== "torres";
-  $("mk61").hidden = !game.strategy.startsWith("mk61");
-  renderMk61(reply ? reply.display : "", animate);
+  const panel = (strategyInfo(game.strategy) || { panel: "board" }).panel;
+  $("lamps-1912").hidden = panel !== "lamps";
+  $("mk61").hidden = panel !== "display";
+  renderMk61(reply ? reply.displays : [], animate);
   $("reason").textContent = reply ? `${reply.san}: ${reply.reason}${REASON_NOTES[reply.reason] ? ` (${REASON_NOTES[reply.reason]})` : ""}` : "";
   setIllegalCount(game.illegal);
   $("dtm").textContent = game.end
@@ -805,20 +703,16 @@ function opponentChanged() {
 // --- about the machine ---
 
 function renderAbout(name) {
-  const about = aboutOf(name);
-  $("about-title").textContent = `About: ${labelOf(name)}`;
+  const info = strategyInfo(name);
+  if (!info) return;
+  const about = info.about;
+  $("about-title").textContent = `About: ${info.label}`;
   $("about-text").replaceChildren(...about.text.map((line) => html("p", {}, line)));
   $("about-lamps").replaceChildren(...about.lamps.map((line) => html("p", {}, line)));
   $("about-caption").textContent = about.caption;
-  const marks = {};
-  if (about.starts === "rank1-6") {
-    marks["mark-start"] = [];
-    for (let rank = 0; rank < 6; rank++) for (let file = 0; file < 8; file++) {
-      const square = squareName(file, rank);
-      if (!["a7", "b7"].includes(square)) marks["mark-start"].push(square);
-    }
-  }
-  drawBoard($("about-board"), parseBoard(about.fen), marks, null, about.caption);
+  const marks = about.start_squares.length ? { "mark-start": about.start_squares } : {};
+  const svg = drawBoard($("about-board"), parseBoard(about.board), marks, null, about.caption);
+  svg.dataset.board = about.board;
 }
 
 // --- the audit view ---
@@ -919,9 +813,8 @@ async function runAudit(event) {
     table.append(tr);
   }
   summary.append(table);
-  if (audit.strategy === "mk61-queen") {
-    summary.append(html("p", { class: "hint" }, "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same 35."));
-  }
+  const note = (strategyInfo(audit.strategy) || {}).audit_note;
+  if (note) summary.append(html("p", { class: "hint" }, note));
   drawChart(audit.histogram, audit.perfect_histogram);
   if (audit.longest) {
     replay.plies = audit.longest.plies;
@@ -987,13 +880,10 @@ const CALC_KEYS = [
   [["0", "0", "10ˣ", "НОП"], [".", ".", "⟳", "∧"], ["NEG", "/-/", "АВТ", "∨"], ["VP", "ВП", "ПРГ", "⊕"], ["CX", "Cx", "CF", "ИНВ"]],
 ];
 
-const CALC_HELP = {
-  queen: "The queen program is keyed in with its presets; the display 77. is the queen on g7, the white king stands on c3 and never moves. Key the black king's square as file, point, rank, then С/П (f4: 6 . 4 С/П). The display gives the queen's new square (file, rank). On ЕГГОГ press С/П; on ЗГГОГ press Cx 2 В/О С/П.",
-  rook: "The rook program is keyed in with its presets and the white men of the seed's reference trace: king e1 (X→П3, X→П4), rook a2 (X→П5, X→П6). Key the black king's square as file and rank, then С/П (e5: 5 5 С/П). X.Y moves the king to X,Y; XY. the rook; 1. XY the rook with check; 9------0. refuses the position.",
-  none: "A calculator just switched on: every key works as on the real one, run by the emulator on the server.",
-};
+/** What to key on a calculator just switched on (a chess program brings its own help). */
+const CALC_HELP = "A calculator just switched on: every key works as on the real one, run by the emulator on the server.";
 
-const calc = { id: null, program: null, keys: [], men: {}, busy: false };
+const calc = { id: null, program: null, men: {}, busy: false };
 
 function showCalculator(view) {
   calc.id = view.id;
@@ -1006,30 +896,24 @@ function showCalculator(view) {
 
 /**
  * The program's board, as the person kept it in 1987: the black king on
- * the square keyed before С/П, the white man where the display says (queen
- * `FR.`; rook program: king `F.R`, rook `FR.` or `1. FR` with check); the
- * tables say whether it is mate.
+ * the square keyed before С/П, the white man where the display says (the
+ * server reads the display: `shown`); the tables say whether it is mate.
  */
 async function followGame(token, view) {
-  if (!calc.program) return;
-  if (token !== "SP") { calc.keys.push(token); return; }
-  const typed = calc.keys.join(" ");
-  calc.keys = [];
-  const keyed = calc.program === "queen" ? typed.match(/^([1-8]) \. ([1-8])$/) : typed.match(/^([1-8]) ([1-8])$/);
-  if (keyed) calc.men.king = FILES[Number(keyed[1]) - 1] + keyed[2];
-  const text = view.display.trim().replace(/\s+/g, " ");
-  const square = (f, r) => FILES[Number(f) - 1] + r;
-  let shown = null;
-  if ((shown = text.match(/^([1-8])([1-8])\.$/))) calc.men.man = square(shown[1], shown[2]);
-  else if (calc.program === "rook" && (shown = text.match(/^1\. ([1-8])([1-8])$/))) calc.men.man = square(shown[1], shown[2]);
-  else if (calc.program === "rook" && (shown = text.match(/^([1-8])\.([1-8])$/))) calc.men.white = square(shown[1], shown[2]);
+  if (!calc.program || token !== "SP") return;
+  if (view.keyed) calc.men.king = view.keyed;
+  const shown = view.shown || { kind: "unreadable" };
+  if (shown.kind === "piece" || shown.kind === "piece_check") calc.men.man = shown.square;
+  else if (shown.kind === "king") calc.men.white = shown.square;
+  const moved = ["piece", "piece_check", "king"].includes(shown.kind);
   const men = calcMen();
-  if (!calc.men.king || !shown) {
+  if (!calc.men.king || !moved) {
     drawBoard($("calc-board"), men, {}, null, "The program's game");
-    $("calc-status").textContent = /Г|-/.test(text) ? "The calculator signals: answer it as the help says." : "";
+    const signal = ["error", "mate_in_two", "bad_position"].includes(shown.kind);
+    $("calc-status").textContent = signal ? "The calculator signals: answer it as the help says." : "";
     return;
   }
-  const fixed = calc.program === "queen" ? "&fixed_king=c3" : "";
+  const fixed = calc.program.fixed_king ? `&fixed_king=${calc.program.fixed_king}` : "";
   const response = await api("GET", `/api/probe?fen=${encodeURIComponent(boardFen(men) + " b - - 0 1")}${fixed}`);
   const mate = response.ok && response.body.checkmate;
   drawBoard($("calc-board"), men, mate ? { "mark-mate": [calc.men.king] } : {}, null, "The program's game");
@@ -1039,7 +923,7 @@ async function followGame(token, view) {
 }
 
 function calcMen() {
-  const men = { [calc.men.white]: "K", [calc.men.man]: calc.program === "queen" ? "Q" : "R" };
+  const men = { [calc.men.white]: "K", [calc.men.man]: calc.program.man_letter };
   if (calc.men.king) men[calc.men.king] = "k";
   return men;
 }
@@ -1064,11 +948,10 @@ async function calcLoad(program) {
   const response = await api("POST", "/api/calculators", program ? { program } : {});
   document.body.dataset.calcBusy = "false";
   if (!response.ok) { fieldError("calc-error", humanize(response.body.error)); return; }
-  calc.program = program;
-  calc.keys = [];
-  calc.men = program === "queen" ? { white: "c3", man: "g7", king: null } : { white: "e1", man: "a2", king: null };
+  calc.program = response.body.program;
+  if (calc.program) calc.men = { white: calc.program.white_king, man: calc.program.man, king: null };
   showCalculator(response.body);
-  $("calc-help").textContent = CALC_HELP[program || "none"];
+  $("calc-help").textContent = calc.program ? calc.program.help : CALC_HELP;
   $("calc-status").textContent = "";
   if (program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
   else $("calc-board").replaceChildren();
@@ -1104,27 +987,30 @@ function wireCalculator() {
 
 // --- the claims ---
 
-function renderClaims() {
+/** The claims as the server serves them (the data README's table is made of). */
+async function renderClaims() {
+  const response = await api("GET", "/api/claims");
   const body = $("claims-rows");
   body.replaceChildren();
-  for (const claim of CLAIMS) {
+  for (const claim of response.ok ? response.body : []) {
     const tr = html("tr");
     const action = html("td");
-    if (claim.audit) {
-      const button = html("button", { type: "button" }, `Run the audit of ${labelOf(claim.audit.strategy)}`);
+    const check = claim.check;
+    if (check.audit) {
+      const button = html("button", { type: "button" }, `Run the audit of ${labelOf(check.audit.strategy)}`);
       button.addEventListener("click", () => {
-        $("audit-strategy").value = claim.audit.strategy;
-        $("audit-starts").value = claim.audit.starts;
-        $("audit-side").value = claim.audit.side;
+        $("audit-strategy").value = check.audit.strategy;
+        $("audit-starts").value = check.audit.starts;
+        $("audit-side").value = check.audit.side;
         selectTab($("tab-audit"), true, false);
         runAudit();
       });
       action.append(button);
-    } else if (claim.probe) {
+    } else if (check.longest) {
       const button = html("button", { type: "button" }, "Open a longest mate in the tablebase");
       button.addEventListener("click", () => {
-        $("probe-fen").value = claim.probe;
-        $("probe-fixed").value = claim.fixed || "";
+        $("probe-fen").value = check.longest.record_fen;
+        $("probe-fixed").value = check.longest.fixed_king || "";
         selectTab($("tab-tables"), true, false);
         probe();
       });
@@ -1239,7 +1125,7 @@ async function start() {
   for (const select of [$("opponent"), $("audit-strategy")]) {
     for (const s of play.strategies) select.append(html("option", { value: s.name }, s.label));
   }
-  renderClaims();
+  await renderClaims();
   const params = new URLSearchParams(location.search);
   const tab = $("tab-" + (params.get("view") || "play")) || $("tab-play");
   selectTab(tab, false);

@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::{Strategy, StrategyName};
-use ajedrecista_tables::Tablebase;
+use ajedrecista_automata::app::{CLAIMS, ClaimView, StrategyView};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
@@ -11,7 +10,6 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
-use serde::Serialize;
 
 use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
@@ -30,6 +28,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/app.js", get(assets::app_js))
         .route("/style.css", get(assets::style_css))
         .route("/api/strategies", get(strategies))
+        .route("/api/claims", get(claims))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/moves", post(game_move))
@@ -81,41 +80,12 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
     }
 }
 
-#[derive(Serialize)]
-struct StrategyInfo {
-    name: &'static str,
-    label: &'static str,
-    /// Where its rules come from.
-    source: &'static str,
-    /// The white man besides the king: rook or queen.
-    white_piece: &'static str,
-    /// The game perfect play is taken from: standard or fixed-king-SQ.
-    variant: String,
-    /// A start of the machine's own: the seed's demonstration game.
-    demo_fen: &'static str,
+async fn claims() -> Json<Vec<ClaimView>> {
+    Json(CLAIMS.iter().map(ClaimView::from).collect())
 }
 
-fn describe(name: StrategyName, tables: &Arc<Tablebase>) -> StrategyInfo {
-    let automaton = name.build(tables);
-    StrategyInfo {
-        name: name.as_str(),
-        label: name.label(),
-        source: name.entry().source,
-        white_piece: match automaton.white_piece() {
-            shakmaty::Role::Queen => "queen",
-            _ => "rook",
-        },
-        variant: automaton.variant().to_string(),
-        demo_fen: name.demo_fen(),
-    }
-}
-
-async fn strategies(State(state): Shared) -> Json<Vec<StrategyInfo>> {
-    Json(
-        StrategyName::all()
-            .map(|name| describe(name, &state.tables))
-            .collect(),
-    )
+async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {
+    Json(StrategyView::all(&state.tables))
 }
 
 async fn probe(

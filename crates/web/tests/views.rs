@@ -275,3 +275,42 @@ async fn serves_on_a_loopback_socket_until_shut_down() {
     stop.send(()).unwrap();
     server.await.unwrap().unwrap();
 }
+
+/// The script holds no fact about a machine by its name: what it branches
+/// on (panel, picture, About text, calculator program, audit note) comes
+/// from `/api/strategies`, the claims from `/api/claims`, the meaning of a
+/// display from the server.
+#[tokio::test]
+async fn the_script_names_no_machine_and_reads_no_display() {
+    let (app, _) = app(Limits::default());
+    let script = get(&app, "/app.js").await.text;
+    let strategies: serde_json::Value =
+        serde_json::from_str(&get(&app, "/api/strategies").await.text).unwrap();
+    for info in strategies.as_array().unwrap() {
+        let name = info["name"].as_str().unwrap();
+        for quoted in [
+            format!("\"{name}\""),
+            format!("'{name}'"),
+            format!("`{name}`"),
+        ] {
+            assert!(!script.contains(&quoted), "app.js names {quoted}");
+        }
+        assert!(
+            !info["about"]["text"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
+        assert!(info["panel"].is_string(), "{name}");
+    }
+    for word in ["torres", "mk61-", "startsWith(\"mk", ".match(/"] {
+        assert!(!script.contains(word), "app.js holds {word:?}");
+    }
+    let claims: serde_json::Value =
+        serde_json::from_str(&get(&app, "/api/claims").await.text).unwrap();
+    let claims = claims.as_array().unwrap();
+    assert_eq!(claims.len(), 8);
+    assert!(
+        claims
+            .iter()
+            .all(|claim| !claim["finding"].as_str().unwrap().contains("**"))
+    );
+}
