@@ -47,6 +47,24 @@ pub enum StartSet {
     Machine,
 }
 
+/// Who moves first in an audit's starts (read by name: `white`,
+/// `black`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
 impl StartSet {
     /// The name used in reports and JSON.
     pub fn name(self) -> &'static str {

@@ -39,8 +39,8 @@ pub use app::{
     UciEngine, selfplay,
 };
 pub use audit::{
-    Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, SquareCell,
-    StartSet, audit, audit_with_options, audit_with_progress, start_positions,
+    Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, Side,
+    SquareCell, StartSet, audit, audit_with_options, audit_with_progress, start_positions,
 };
 pub use automaton::{Automaton, Memory};
 pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};

@@ -86,9 +86,6 @@ pub enum CodedError {
     Fairy(#[from] FairyError),
     #[error("a PGN game is orthodox chess; --condition applies to FEN lines")]
     ConditionsOnPgn,
-    /// The input entry could not be read (its reason as the reader gave it).
-    #[error("{0}")]
-    Unreadable(String),
 }
 
 impl Coded {
@@ -118,7 +115,7 @@ impl Coded {
             (Some(line), Ok(_)) if !rules.is_orthodox() => Coded::read(&line, rules),
             (None, Ok(_)) if !rules.is_orthodox() => Err(CodedError::ConditionsOnPgn),
             (_, Ok(position)) => Ok(Coded::orthodox(position.fen_text(), position)),
-            (None, Err(reason)) => Err(CodedError::Unreadable(reason)),
+            (None, Err(reason)) => Err(reason.into()),
         }
     }
 

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use ajedrecista_automata::app::{AuditView, AuditViewError};
 use ajedrecista_automata::{
-    AuditOptions, Cancelled, Contradiction, StartSet, StrategyName, audit_with_options,
+    AuditOptions, Cancelled, Contradiction, Side, StartSet, StrategyName, audit_with_options,
 };
 use ajedrecista_tables::Tablebase;
 use axum::http::StatusCode;
@@ -16,12 +16,14 @@ use shakmaty::Color;
 
 use crate::error::ApiError;
 use crate::server::RequestScope;
+use crate::store::lock;
 
-/// `GET /api/audit/{strategy}?starts=all|machine&side=white|black`
+/// `GET /api/audit/{strategy}?starts=all|machine&side=white|black`: the
+/// start set and the side read by their names (an unknown one is a 400).
 #[derive(Debug, Deserialize)]
 pub struct AuditQuery {
-    pub starts: Option<String>,
-    pub side: Option<String>,
+    pub starts: Option<StartSet>,
+    pub side: Option<Side>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,30 +34,19 @@ pub struct AuditKey {
 }
 
 impl AuditKey {
-    pub fn parse(strategy: &str, query: &AuditQuery) -> Result<AuditKey, ApiError> {
+    /// The key of a request: an unknown strategy is a 404 (no such
+    /// resource), one the web does not audit a 422.
+    pub fn new(strategy: &str, query: &AuditQuery) -> Result<AuditKey, ApiError> {
         let strategy = strategy
             .parse::<StrategyName>()
             .map_err(|err| ApiError::not_found(err.to_string()))?;
         if let Some(why) = strategy.entry().audit_too_slow {
             return Err(ApiError::unprocessable(why));
         }
-        let starts = query.starts.as_deref().unwrap_or("all");
-        let starts = starts
-            .parse::<StartSet>()
-            .map_err(|_| ApiError::bad_request(format!("starts {starts:?}: all or machine")))?;
-        let side = match query.side.as_deref().unwrap_or("white") {
-            "white" => Color::White,
-            "black" => Color::Black,
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "side {other:?}: white or black"
-                )));
-            }
-        };
         Ok(AuditKey {
             strategy,
-            starts,
-            side,
+            starts: query.starts.unwrap_or(StartSet::All),
+            side: query.side.unwrap_or(Side::White).color(),
         })
     }
 }
@@ -83,11 +74,11 @@ impl AuditCache {
         key: AuditKey,
         scope: &RequestScope,
     ) -> Result<Arc<AuditView>, ApiError> {
-        if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
+        if let Some(view) = lock(&self.done).get(&key) {
             return Ok(Arc::clone(view));
         }
-        let _running = self.running.lock().expect("no poisoning");
-        if let Some(view) = self.done.lock().expect("no poisoning").get(&key) {
+        let _running = lock(&self.running);
+        if let Some(view) = lock(&self.done).get(&key) {
             return Ok(Arc::clone(view));
         }
         let mut options = AuditOptions {
@@ -109,10 +100,7 @@ impl AuditCache {
             }
         })?;
         let view = Arc::new(view);
-        self.done
-            .lock()
-            .expect("no poisoning")
-            .insert(key, Arc::clone(&view));
+        lock(&self.done).insert(key, Arc::clone(&view));
         Ok(view)
     }
 

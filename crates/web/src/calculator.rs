@@ -21,7 +21,7 @@ use ajedrecista_automata::app::program_name;
 
 use crate::error::{ApiError, ApiJson};
 use crate::routes::{ApiPath, blocking};
-use crate::store::{BadGameId, GameId, GameStore, Limits};
+use crate::store::{BadGameId, GameId, GameStore, Limits, lock};
 
 /// One calculator and the position of its Р-ГРД-Г switch (the emulator
 /// takes the switch but does not report it).
@@ -255,7 +255,7 @@ async fn press(
 ) -> Result<Response, ApiError> {
     let (id, mk61) = find(&calculators, &id)?;
     let result = blocking(move || {
-        let mut mk61 = mk61.lock().expect("no poisoning");
+        let mut mk61 = lock(&mk61);
         let stopped = apply(&mut mk61, &input)?;
         Ok(view(id, &mk61, stopped))
     })

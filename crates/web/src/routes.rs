@@ -16,7 +16,7 @@ use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::probe::ProbeQuery;
 use crate::server::RequestScope;
-use crate::store::GameId;
+use crate::store::{GameId, lock};
 use crate::{AppState, MAX_BODY_BYTES, assets};
 
 type Shared = State<Arc<AppState>>;
@@ -107,7 +107,7 @@ async fn audit(
     ApiPath(strategy): ApiPath<String>,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> Result<Response, ApiError> {
-    let key = AuditKey::parse(&strategy, &query)?;
+    let key = AuditKey::new(&strategy, &query)?;
     let shared = Arc::clone(&state);
     let view = scope
         .blocking(move |scope| shared.audits.get(&shared.tables, key, scope))
@@ -147,7 +147,7 @@ async fn new_game(
             .insert(session, |session| session.end().is_some())
             .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
         let (_, game) = find_game(&shared, &id.to_string())?;
-        let session = game.lock().expect("no poisoning");
+        let session = lock(&game);
         Ok(crate::games::view(id, &session))
     })
     .await?;
@@ -159,8 +159,10 @@ async fn game_state(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let (id, game) = find_game(&state, &id)?;
-    let session = game.lock().expect("no poisoning");
-    Ok(Json(crate::games::view(id, &session)).into_response())
+    // The lock waits while another request's move is worked out: never on
+    // the async threads.
+    let view = blocking(move || Ok(crate::games::view(id, &lock(&game)))).await?;
+    Ok(Json(view).into_response())
 }
 
 async fn game_move(
@@ -170,7 +172,7 @@ async fn game_move(
 ) -> Result<Response, ApiError> {
     let (id, game) = find_game(&state, &id)?;
     blocking(move || {
-        let mut session = game.lock().expect("no poisoning");
+        let mut session = lock(&game);
         Ok(
             match crate::games::play_move(id, &mut session, &request.text) {
                 Ok(view) => Json(view).into_response(),
@@ -189,6 +191,6 @@ async fn game_undo(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let (id, game) = find_game(&state, &id)?;
-    let mut session = game.lock().expect("no poisoning");
-    Ok(Json(crate::games::undo(id, &mut session)?).into_response())
+    let view = blocking(move || crate::games::undo(id, &mut lock(&game))).await?;
+    Ok(Json(view).into_response())
 }

@@ -12,7 +12,7 @@ use ajedrecista_tables::{
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Square};
 
-use crate::audit::{StartSet, audit};
+use crate::audit::{Side, StartSet, audit};
 use crate::catalog::StrategyName;
 use crate::contradiction::Contradiction;
 use crate::perfect::excess_over_perfect;
@@ -80,23 +80,6 @@ mod square_text {
         Option::<String>::deserialize(d)?
             .map(|text| text.parse().map_err(serde::de::Error::custom))
             .transpose()
-    }
-}
-
-/// The side to move in an audit's starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    White,
-    Black,
-}
-
-impl Side {
-    pub fn color(self) -> Color {
-        match self {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-        }
     }
 }
 

@@ -17,7 +17,7 @@ pub mod strategies;
 pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
-pub use claims::{CLAIMS, Check, Claim, ClaimError, ClaimView, Side};
+pub use claims::{CLAIMS, Check, Claim, ClaimError, ClaimView};
 pub use probe::{
     BuildPolicy, MoveValue, ProbeError, ProbeView, check_fixed_king, probe_value, san_line,
     tables_move,
