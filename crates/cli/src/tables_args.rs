@@ -83,6 +83,14 @@ impl BuildBar {
                 bar.set_message(format!("{label}: rank {rank}, {decided} positions decided"));
                 bar.tick();
             }
+            Progress::Slice { done, total, pawns } => {
+                if bar.length().is_none() {
+                    bar.set_style(bar_style());
+                }
+                bar.set_length(total);
+                bar.set_position(done.min(total));
+                bar.set_message(format!("{label}: slice {pawns}, {done} of {total} done"));
+            }
         }
     }
 }

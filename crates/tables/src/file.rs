@@ -53,9 +53,12 @@ use crate::{
 };
 
 pub const MAGIC: [u8; 8] = *b"AJEDTBL\x1a";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The last version without the overflow, still read.
 const VERSION_2: u32 = 2;
+/// Format 3 numbered a table with pawns by its first pawn's place: only its
+/// pawnless tables are still read.
+const VERSION_3: u32 = 3;
 /// Bits of an overflow entry that hold the plies.
 const PLIES_BITS: u32 = 16;
 const HEADER: usize = 64;
@@ -330,7 +333,12 @@ fn check_header(
         return Err(FileError::BadMagic);
     }
     let version = le_u32(&head[8..12]);
-    if version != VERSION && version != VERSION_2 {
+    let readable = match version {
+        VERSION => true,
+        VERSION_3 | VERSION_2 => !material.has_pawns(),
+        _ => false,
+    };
+    if !readable {
         return Err(FileError::Version(version, VERSION));
     }
     let name = String::from_utf8_lossy(&head[12..28])
@@ -619,10 +627,12 @@ impl Side<'_> {
                 (legal, mated)
             }
             // A sample: shakmaty's rules, independent of the engine's.
-            Numbering::Pawns(_) => match pawn::legal_position(self.material, &squares, self.turn) {
-                Some(pos) => (true, shakmaty::Position::is_checkmate(&pos)),
-                None => (false, false),
-            },
+            Numbering::Slices(_) => {
+                match pawn::legal_position(self.material, &squares, self.turn) {
+                    Some(pos) => (true, shakmaty::Position::is_checkmate(&pos)),
+                    None => (false, false),
+                }
+            }
         }
     }
 }

@@ -21,12 +21,28 @@ pub type Squares = [Square; MAX_MEN];
 /// [`crate::symmetry`]); when both kings stand on the a1-h8 diagonal the
 /// reflection in it is decided by the other men, so that every position has
 /// exactly one number. With a fixed white king there is no symmetry to use:
-/// the number is made of the other men's squares alone.
+/// the number is made of the other men's squares alone. In a slice of a
+/// table with pawns the pawns stand still and break every symmetry: the
+/// number is the squares of the kings and pieces, and the pawns' squares
+/// are the slice's.
 #[derive(Clone, Debug)]
 pub struct Indexer {
     men: usize,
-    fixed_king: Option<Square>,
+    kings: Kings,
     pairs: &'static KingPairs,
+}
+
+/// How the kings are numbered.
+#[derive(Clone, Debug)]
+enum Kings {
+    /// One of the 462 canonical pairs, the board turned to bring them there.
+    Pairs,
+    /// The white king on its square; the black king's square is a digit.
+    Fixed(Square),
+    /// Both kings' squares are digits, as every man's: the kings and pieces
+    /// of a pawn slice, whose pawns (after them in the squares) stand
+    /// where the slice puts them.
+    Free { pawns: Squares, count: usize },
 }
 
 /// Where the positions of a run (the last man on s) have their numbers in
@@ -95,9 +111,24 @@ impl Indexer {
     pub fn new(men: usize, variant: Variant) -> Indexer {
         Indexer {
             men,
-            fixed_king: match variant {
-                Variant::Standard => None,
-                Variant::FixedKing(sq) => Some(sq),
+            kings: match variant {
+                Variant::Standard => Kings::Pairs,
+                Variant::FixedKing(sq) => Kings::Fixed(sq),
+            },
+            pairs: KingPairs::get(),
+        }
+    }
+
+    /// The numbering of the `men` kings and pieces of a pawn slice, whose
+    /// `pawns` stand after them in every placement.
+    pub fn slice(men: usize, pawns: &[Square]) -> Indexer {
+        let mut squares = [Square::A1; MAX_MEN];
+        squares[..pawns.len()].copy_from_slice(pawns);
+        Indexer {
+            men,
+            kings: Kings::Free {
+                pawns: squares,
+                count: pawns.len(),
             },
             pairs: KingPairs::get(),
         }
@@ -115,9 +146,10 @@ impl Indexer {
 
     /// Number of table positions for one side to move.
     pub fn size(&self) -> usize {
-        match self.fixed_king {
-            None => KING_PAIRS << (6 * self.others()),
-            Some(_) => 64 << (6 * self.others()),
+        match self.kings {
+            Kings::Pairs => KING_PAIRS << (6 * self.others()),
+            Kings::Fixed(_) => 64 << (6 * self.others()),
+            Kings::Free { .. } => 1 << (6 * self.men),
         }
     }
 
@@ -126,9 +158,10 @@ impl Indexer {
     #[inline]
     pub fn encode(&self, squares: &[Square]) -> Option<usize> {
         let n = self.men;
-        match self.fixed_king {
-            Some(fixed) => (squares[0] == fixed).then(|| digits(&squares[1..n])),
-            None => {
+        match self.kings {
+            Kings::Fixed(fixed) => (squares[0] == fixed).then(|| digits(&squares[1..n])),
+            Kings::Free { .. } => Some(digits(&squares[..n])),
+            Kings::Pairs => {
                 let (pair, sym) = self.pairs.lookup(squares[0], squares[1])?;
                 let k = self.others();
                 let others = &squares[2..n];
@@ -158,12 +191,17 @@ impl Indexer {
         for i in 0..k {
             squares[self.men - 1 - i] = Square::new(((index >> (6 * i)) & 63) as u32);
         }
-        match self.fixed_king {
-            Some(fixed) => {
+        match self.kings {
+            Kings::Fixed(fixed) => {
                 squares[0] = fixed;
                 squares[1] = Square::new((index >> (6 * k)) as u32);
             }
-            None => {
+            Kings::Free { pawns, count } => {
+                squares[0] = Square::new(((index >> (6 * (k + 1))) & 63) as u32);
+                squares[1] = Square::new(((index >> (6 * k)) & 63) as u32);
+                squares[self.men..self.men + count].copy_from_slice(&pawns[..count]);
+            }
+            Kings::Pairs => {
                 let pair = (index >> (6 * k)) as u16;
                 (squares[0], squares[1]) = self.pairs.pair(pair);
                 if self.pairs.is_diagonal(pair)
@@ -187,7 +225,7 @@ impl Indexer {
     pub fn decode_run(&self, start: usize) -> Option<(Squares, LineMap)> {
         debug_assert_eq!(start % 64, 0);
         let squares = self.decode(start)?;
-        let diagonal = self.fixed_king.is_none()
+        let diagonal = matches!(self.kings, Kings::Pairs)
             && self
                 .pairs
                 .is_diagonal((start >> (6 * self.others())) as u16);
@@ -203,18 +241,20 @@ impl Indexer {
     /// moving a man other than a king keeps the kings' symmetry, unless
     /// both kings stand on the diagonal, where the mirror may flip (then
     /// no man: [`MAX_MEN`]). With a fixed white king, every man from the
-    /// black king on.
+    /// black king on; in a slice, every man.
     #[inline(always)]
     pub fn first_digit_man(&self, index: usize) -> usize {
-        match self.fixed_king {
-            Some(_) => 1,
-            None if self
-                .pairs
-                .is_diagonal((index >> (6 * self.others())) as u16) =>
+        match self.kings {
+            Kings::Free { .. } => 0,
+            Kings::Fixed(_) => 1,
+            Kings::Pairs
+                if self
+                    .pairs
+                    .is_diagonal((index >> (6 * self.others())) as u16) =>
             {
                 MAX_MEN
             }
-            None => 2,
+            Kings::Pairs => 2,
         }
     }
 
@@ -235,7 +275,7 @@ impl Indexer {
             let shift = 6 * (self.men - 1 - man);
             return Some(index & !(63 << shift) | usize::from(to) << shift);
         }
-        if self.fixed_king.is_none() && man < 2 {
+        if matches!(self.kings, Kings::Pairs) && man < 2 {
             // A king move that keeps the kings canonical as they stand
             // changes the king pair only.
             let (wk, bk) = if man == 0 {
@@ -280,7 +320,7 @@ impl Indexer {
                 LineMap::SAME,
             ));
         }
-        if self.fixed_king.is_some() {
+        if !matches!(self.kings, Kings::Pairs) {
             // The fixed king does not move.
             return None;
         }
@@ -333,9 +373,9 @@ impl Indexer {
     /// [`Indexer::king_pair_len`]), `None` for a pair on the diagonal, where
     /// it depends on the other men.
     pub(crate) fn king_pair_weight(&self, pair: usize) -> Option<u64> {
-        match self.fixed_king {
-            Some(_) => Some(1),
-            None => {
+        match self.kings {
+            Kings::Fixed(_) | Kings::Free { .. } => Some(1),
+            Kings::Pairs => {
                 let pair = pair as u16;
                 (!self.pairs.is_diagonal(pair)).then(|| u64::from(self.pairs.multiplicity(pair)))
             }
@@ -347,9 +387,9 @@ impl Indexer {
         let Some(squares) = self.decode(index) else {
             return 0;
         };
-        match self.fixed_king {
-            Some(_) => 1,
-            None => {
+        match self.kings {
+            Kings::Fixed(_) | Kings::Free { .. } => 1,
+            Kings::Pairs => {
                 let pair = (index >> (6 * self.others())) as u16;
                 let kp = KingPairs::get();
                 if kp.is_diagonal(pair) {

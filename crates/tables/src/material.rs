@@ -99,6 +99,18 @@ impl Material {
         Material { men }
     }
 
+    /// The men other than pawns.
+    pub(crate) fn without_pawns(&self) -> Material {
+        Material {
+            men: self
+                .men
+                .iter()
+                .copied()
+                .filter(|p| p.role != Role::Pawn)
+                .collect(),
+        }
+    }
+
     /// The material after man `index`, a pawn, promotes to `role`.
     pub fn promoted(&self, index: usize, role: Role) -> Material {
         let mut roles = ByColor::<Vec<Role>>::default();

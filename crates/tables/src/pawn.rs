@@ -1,121 +1,31 @@
-//! Tables of endgames with pawns (docs/tables.md, "Pawns").
+//! Tables of endgames with pawns (docs/tables.md, "Pawns"): the moves that
+//! leave a table (captures, promotions, and the en passant captures that may
+//! answer a double step), valued from the tables they lead into, and the
+//! table of a material with pawns for probes.
 //!
-//! Pawns have a direction, so only the left-right mirror keeps a value: the
-//! first pawn of the material is brought onto files a-d. Its square (ranks 2
-//! to 7, files a-d: 24 places) is the leading digit of the number, then the
-//! squares of the other men in base 64, in material order.
-//!
-//! These tables are built by the one-byte engine of [`crate::solve`] on the
-//! layout [`Pawns`]: the moves inside a table are the pieces' moves and the
-//! pawns' single and double steps; a capture or a promotion leaves it for
-//! the table of the new material, built first. A table position has no en
-//! passant right: a double step after which the opponent may take en
-//! passant is valued with those captures, and a position that has the
-//! right is valued at probe time from its moves.
+//! These tables are built slice by slice ([`crate::slice`]). A table
+//! position has no en passant right: a double step after which the opponent
+//! may take en passant is valued with those captures, and a position that
+//! has the right is valued at probe time from its moves.
 
 use std::sync::Arc;
 
-use shakmaty::{Bitboard, ByColor, Chess, Color, EnPassantMode, Position, Rank, Role, Square};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position, Rank, Role, Square};
 
 use crate::{
     error::TableError,
     index::Squares,
     material::{MAX_MEN, Material},
-    rules::{Look, Rules},
-    solve::{Exits, Layout, Subtables},
+    rules::Rules,
+    solve::{Exits, Subtables},
     summary::SideSummary,
     table::Table,
     value::Value,
     variant::Variant,
 };
 
-/// Places of the first pawn: ranks 2 to 7 on files a to d.
-const PAWN_PLACES: usize = 24;
-
 /// What a pawn may promote to, in the order of the exits' slots.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-
-/// Numbers and placements of a material with pawns.
-#[derive(Clone, Debug)]
-pub struct PawnIndexer {
-    men: usize,
-    /// The first pawn in material order.
-    pawn: usize,
-}
-
-impl PawnIndexer {
-    pub fn new(material: &Material) -> PawnIndexer {
-        PawnIndexer {
-            men: material.len(),
-            pawn: material
-                .men()
-                .iter()
-                .position(|p| p.role == Role::Pawn)
-                .expect("a material with pawns"),
-        }
-    }
-
-    /// Numbers for one side to move.
-    pub fn size(&self) -> usize {
-        PAWN_PLACES << (6 * (self.men - 1))
-    }
-
-    /// The number of a placement, `None` when the first pawn stands on the
-    /// first or last rank.
-    #[inline]
-    pub fn encode(&self, squares: &[Square]) -> Option<usize> {
-        let pawn = squares[self.pawn];
-        let mirror = pawn.file().to_usize() >= 4;
-        let image = |sq: Square| if mirror { sq.flip_horizontal() } else { sq };
-        let place = Self::place(image(pawn))?;
-        Some(
-            squares[..self.men]
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i != self.pawn)
-                .fold(place, |acc, (_, &sq)| acc * 64 + usize::from(image(sq))),
-        )
-    }
-
-    /// The leading digit of a first pawn on files a-d.
-    #[inline]
-    fn place(pawn: Square) -> Option<usize> {
-        let rank = pawn.rank().to_usize();
-        (1..7)
-            .contains(&rank)
-            .then(|| (rank - 1) * 4 + pawn.file().to_usize())
-    }
-
-    /// The placement of a number.
-    #[inline]
-    pub fn decode(&self, index: usize) -> Squares {
-        let mut squares = [Square::A1; MAX_MEN];
-        let mut rest = index;
-        for i in (0..self.men).rev().filter(|&i| i != self.pawn) {
-            squares[i] = Square::new((rest & 63) as u32);
-            rest >>= 6;
-        }
-        squares[self.pawn] = Square::new(((rest / 4 + 1) * 8 + rest % 4) as u32);
-        squares
-    }
-
-    /// The number of placement `squares` (a decoded one, number `index`)
-    /// with man `man` moved to `to` on the same file if it is the first
-    /// pawn: one digit changes.
-    #[inline(always)]
-    fn moved(&self, index: usize, man: usize, to: Square) -> Option<usize> {
-        let (digit, value) = if man == self.pawn {
-            (self.men - 1, Self::place(to)?)
-        } else {
-            (
-                self.men - 1 - man - usize::from(man < self.pawn),
-                usize::from(to),
-            )
-        };
-        let shift = 6 * digit;
-        Some(index & !(63 << shift) | value << shift)
-    }
-}
 
 /// A kind of move that leaves a table: the table it leads into and where
 /// the men go there.
@@ -201,9 +111,9 @@ fn exit_kinds(material: &Material) -> Vec<ExitKind> {
     kinds
 }
 
-/// The layout of a material with pawns for the engine.
-pub(crate) struct Pawns<'a> {
-    indexer: PawnIndexer,
+/// The moves of a material with pawns that leave its table, and the
+/// tables they lead into.
+pub(crate) struct ExitTables<'a> {
     rules: Rules,
     /// The pawns of each side, by man.
     pawns: ByColor<Vec<usize>>,
@@ -213,7 +123,7 @@ pub(crate) struct Pawns<'a> {
 
 /// One step forwards for a pawn of `color`.
 #[inline]
-fn ahead(sq: Square, color: Color) -> Option<Square> {
+pub(crate) fn ahead(sq: Square, color: Color) -> Option<Square> {
     sq.offset(color.fold_wb(8, -8))
 }
 
@@ -223,13 +133,13 @@ fn behind(sq: Square, color: Color) -> Option<Square> {
     sq.offset(color.fold_wb(-8, 8))
 }
 
-impl<'a> Pawns<'a> {
-    /// The layout of `material`; `subtables` must hold every table of
+impl<'a> ExitTables<'a> {
+    /// The exits of `material`; `subtables` must hold every table of
     /// [`exit_materials`].
     pub(crate) fn new(
         material: &Material,
         subtables: &'a Subtables,
-    ) -> Result<Pawns<'a>, TableError> {
+    ) -> Result<ExitTables<'a>, TableError> {
         let mut exits: Vec<Option<Exit>> = Vec::new();
         exits.resize_with(exit_slot(None, None) + 4 * MAX_MEN + 1, || None);
         for (captured, promoted) in exit_kinds(material) {
@@ -278,8 +188,7 @@ impl<'a> Pawns<'a> {
                 pawns[man.color].push(i);
             }
         }
-        Ok(Pawns {
-            indexer: PawnIndexer::new(material),
+        Ok(ExitTables {
             rules: Rules::new(material, Variant::Standard),
             pawns,
             exits,
@@ -320,39 +229,10 @@ impl<'a> Pawns<'a> {
             .expect("a legal move leads to a legal position")
     }
 
-    /// Whether a pawn of `turn` stands where it promotes by a step.
-    #[inline]
-    fn on_seventh(&self, squares: &Squares, turn: Color) -> bool {
-        let seventh = turn.fold_wb(Rank::Seventh, Rank::Second);
-        self.pawns[turn]
-            .iter()
-            .any(|&i| squares[i].rank() == seventh)
-    }
-
-    /// Whether a pawn of `turn` on its second rank has an enemy pawn on its
-    /// fourth rank on a next file: a double step an en passant capture may
-    /// answer.
-    #[inline]
-    fn may_be_taken_en_passant(&self, squares: &Squares, turn: Color) -> bool {
-        let (second, fourth) =
-            turn.fold_wb((Rank::Second, Rank::Fourth), (Rank::Seventh, Rank::Fifth));
-        self.pawns[turn].iter().any(|&i| {
-            squares[i].rank() == second
-                && self.pawns[!turn].iter().any(|&k| {
-                    squares[k].rank() == fourth
-                        && squares[k]
-                            .file()
-                            .to_u32()
-                            .abs_diff(squares[i].file().to_u32())
-                            == 1
-                })
-        })
-    }
-
     /// The best value for `turn` of its en passant captures of pawn `pawn`,
     /// which has just made a double step in legal placement `squares`;
     /// `None` when there is no legal one.
-    fn en_passant(&self, squares: &Squares, pawn: usize, turn: Color) -> Option<Value> {
+    pub(crate) fn en_passant(&self, squares: &Squares, pawn: usize, turn: Color) -> Option<Value> {
         let occupied = self.rules.occupied(squares);
         let passed = behind(squares[pawn], !turn).expect("a double step");
         self.pawns[turn]
@@ -374,42 +254,10 @@ impl<'a> Pawns<'a> {
             })
             .min_by_key(|v| v.order_key())
     }
-}
 
-impl Layout for Pawns<'_> {
-    const EN_PASSANT: bool = true;
-
-    fn size(&self) -> usize {
-        self.indexer.size()
-    }
-
-    #[inline]
-    fn decode(&self, index: usize) -> Option<Squares> {
-        Some(self.indexer.decode(index))
-    }
-
-    #[inline]
-    fn look(&self, squares: &Squares, turn: Color) -> Look {
-        let back_ranks = Bitboard::from(Rank::First) | Bitboard::from(Rank::Eighth);
-        if Color::ALL
-            .iter()
-            .flat_map(|&c| &self.pawns[c])
-            .any(|&i| back_ranks.contains(squares[i]))
-        {
-            return Look::ILLEGAL;
-        }
-        let mut look = self.rules.look(squares, turn);
-        look.threatens_capture |=
-            self.on_seventh(squares, turn) || self.may_be_taken_en_passant(squares, turn);
-        look
-    }
-
-    #[inline]
-    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
-        self.on_seventh(squares, turn) || self.rules.threatens_capture(squares, turn)
-    }
-
-    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
+    /// The values of the legal captures and promotions of `turn` in
+    /// `squares` (material order).
+    pub(crate) fn exits(&self, squares: &Squares, turn: Color) -> Exits {
         let mut found = Exits::default();
         let last = turn.fold_wb(Rank::Eighth, Rank::First);
         let targets = self.rules.capturable(squares, !turn);
@@ -438,129 +286,6 @@ impl Layout for Pawns<'_> {
             }
         }
         found
-    }
-
-    fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool {
-        let occupied = self.rules.occupied(squares);
-        let legal = |man: usize, to: Square| {
-            self.rules
-                .legal_after(squares, occupied, turn, man, to, None)
-        };
-        !self
-            .rules
-            .quiet_while(squares, turn, |man, to| !legal(man, to))
-            || !self.pushes_while(squares, turn, occupied, |man, to| !legal(man, to))
-    }
-
-    #[inline(always)]
-    fn retractions(
-        &self,
-        index: usize,
-        squares: &Squares,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<Value>),
-    ) {
-        let mover = !turn;
-        self.rules.quiet_while(squares, mover, |man, from| {
-            if let Some(parent) = self.indexer.moved(index, man, from) {
-                f(parent, None);
-            }
-            true
-        });
-        let occupied = self.rules.occupied(squares);
-        let (second, fourth) =
-            mover.fold_wb((Rank::Second, Rank::Fourth), (Rank::Seventh, Rank::Fifth));
-        for &i in &self.pawns[mover] {
-            let Some(one) = behind(squares[i], mover).filter(|&s| !occupied.contains(s)) else {
-                continue;
-            };
-            // A pawn never stood on its first rank.
-            if let Some(parent) = self
-                .indexer
-                .moved(index, i, one)
-                .filter(|_| one.rank() != mover.fold_wb(Rank::First, Rank::Eighth))
-            {
-                f(parent, None);
-            }
-            if squares[i].rank() == fourth
-                && let Some(two) =
-                    behind(one, mover).filter(|&s| !occupied.contains(s) && s.rank() == second)
-                && let Some(parent) = self.indexer.moved(index, i, two)
-            {
-                match self.en_passant(squares, i, turn) {
-                    Some(value) => f(parent, Some(value)),
-                    None => f(parent, None),
-                }
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn inside_moves_while(
-        &self,
-        index: usize,
-        squares: &Squares,
-        turn: Color,
-        mut f: impl FnMut(Option<usize>, Option<Value>) -> bool,
-    ) -> bool {
-        if !self.rules.quiet_while(squares, turn, |man, to| {
-            f(self.indexer.moved(index, man, to), None)
-        }) {
-            return false;
-        }
-        let occupied = self.rules.occupied(squares);
-        let second = turn.fold_wb(Rank::Second, Rank::Seventh);
-        self.pushes_while(squares, turn, occupied, |man, to| {
-            let child = self.indexer.moved(index, man, to);
-            // After a legal double step the opponent may take en passant.
-            let en_passant = if squares[man].rank() == second
-                && to.rank() == turn.fold_wb(Rank::Fourth, Rank::Fifth)
-                && self
-                    .rules
-                    .legal_after(squares, occupied, turn, man, to, None)
-            {
-                let mut after = *squares;
-                after[man] = to;
-                self.en_passant(&after, man, !turn)
-            } else {
-                None
-            };
-            f(child, en_passant)
-        })
-    }
-}
-
-impl Pawns<'_> {
-    /// Calls `f(man, to)` for the single and double steps of `turn`'s pawns
-    /// that do not promote, legal or not, until it returns false; returns
-    /// false if it was stopped.
-    #[inline(always)]
-    fn pushes_while(
-        &self,
-        squares: &Squares,
-        turn: Color,
-        occupied: Bitboard,
-        mut f: impl FnMut(usize, Square) -> bool,
-    ) -> bool {
-        let last = turn.fold_wb(Rank::Eighth, Rank::First);
-        let second = turn.fold_wb(Rank::Second, Rank::Seventh);
-        for &i in &self.pawns[turn] {
-            let Some(one) =
-                ahead(squares[i], turn).filter(|&s| !occupied.contains(s) && s.rank() != last)
-            else {
-                continue;
-            };
-            if !f(i, one) {
-                return false;
-            }
-            if squares[i].rank() == second
-                && let Some(two) = ahead(one, turn).filter(|&s| !occupied.contains(s))
-                && !f(i, two)
-            {
-                return false;
-            }
-        }
-        true
     }
 }
 
@@ -609,7 +334,7 @@ pub(crate) fn with_en_passant(
 }
 
 /// Distance-to-mate values of every position of one material with pawns:
-/// a [`Table`] numbered by [`PawnIndexer`].
+/// a [`Table`] numbered slice by slice ([`crate::slice::SliceIndexer`]).
 pub struct PawnTable {
     table: Arc<Table>,
 }
@@ -648,45 +373,5 @@ impl PawnTable {
     /// mirror image; like men are not told apart).
     pub fn summarize(&self) -> ByColor<SideSummary> {
         crate::summarize(&self.table)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn encode_inverts_decode() {
-        let m: Material = "KPvKP".parse().unwrap();
-        let ix = PawnIndexer::new(&m);
-        assert_eq!(ix.size(), 24 * 64 * 64 * 64);
-        for index in (0..ix.size()).step_by(97) {
-            let squares = ix.decode(index);
-            assert!(!matches!(squares[2].rank(), Rank::First | Rank::Eighth));
-            assert!(squares[2].file().to_usize() < 4);
-            assert_eq!(ix.encode(&squares[..4]), Some(index));
-        }
-        let placement = [Square::C3, Square::F6, Square::G2, Square::A7];
-        let mirror: Vec<Square> = placement.iter().map(|s| s.flip_horizontal()).collect();
-        assert_eq!(ix.encode(&placement), ix.encode(&mirror));
-    }
-
-    #[test]
-    fn a_moved_man_changes_one_digit() {
-        let m: Material = "KRPvKP".parse().unwrap();
-        let ix = PawnIndexer::new(&m);
-        for index in (0..ix.size()).step_by(9973) {
-            let squares = ix.decode(index);
-            for man in 0..m.len() {
-                let to = if man == 3 {
-                    Square::from_coords(squares[3].file(), Rank::Fifth)
-                } else {
-                    Square::H8
-                };
-                let mut moved = squares;
-                moved[man] = to;
-                assert_eq!(ix.moved(index, man, to), ix.encode(&moved[..m.len()]));
-            }
-        }
     }
 }

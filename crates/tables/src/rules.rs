@@ -50,6 +50,9 @@ impl Look {
 pub struct Rules {
     men: [Piece; MAX_MEN],
     len: usize,
+    /// The men the index numbers, first in the list; the men after them
+    /// stand still (the pawns of a slice, see `crate::slice`).
+    indexed: usize,
     white_king_fixed: bool,
     /// The men of each side that move where they attack (not pawns, not a
     /// fixed king), last man first, and how many there are.
@@ -58,14 +61,23 @@ pub struct Rules {
 
 impl Rules {
     pub fn new(material: &Material, variant: Variant) -> Rules {
+        Rules::with_men(
+            material.men(),
+            material.len(),
+            matches!(variant, Variant::FixedKing(_)),
+        )
+    }
+
+    /// The rules of `men` (kings first), of which the first `indexed` are
+    /// numbered by the index and the others stand still.
+    pub(crate) fn with_men(men_list: &[Piece], indexed: usize, white_king_fixed: bool) -> Rules {
         let mut men = [Color::White.king(); MAX_MEN];
-        men[..material.len()].copy_from_slice(material.men());
-        let white_king_fixed = matches!(variant, Variant::FixedKing(_));
+        men[..men_list.len()].copy_from_slice(men_list);
         let mut steppers = ByColor::<([usize; MAX_MEN], usize)>::default();
         // Last men first: theirs are the index's lowest digits, so their
         // moves stay near in memory, and a verification, which stops at
         // the first move not refuted, tries those first.
-        for (i, man) in material.men().iter().enumerate().rev() {
+        for (i, man) in men_list.iter().enumerate().rev() {
             let fixed = i == 0 && white_king_fixed;
             if man.role != Role::Pawn && !fixed {
                 let (list, len) = &mut steppers[man.color];
@@ -75,10 +87,17 @@ impl Rules {
         }
         Rules {
             men,
-            len: material.len(),
+            len: men_list.len(),
+            indexed,
             white_king_fixed,
             steppers,
         }
+    }
+
+    /// How many men there are, those that stand still included.
+    #[inline(always)]
+    pub fn men(&self) -> usize {
+        self.len
     }
 
     /// The men of `color` that move where they attack.
@@ -142,7 +161,7 @@ impl Rules {
     /// True when no two men share a square.
     #[inline]
     pub fn distinct(&self, sq: &Squares) -> bool {
-        self.distinct_before(sq, self.len)
+        self.occupied(sq).count() == self.len
     }
 
     /// Whether the men of `by` (except `skip`, a man just taken) attack
@@ -221,31 +240,41 @@ impl Rules {
     }
 
     /// [`Rules::look`] of the 64 placements that differ only in the last
-    /// man's square (a man after the kings): calls `f(placement, look)` for
-    /// the last man on each square in order. The other men's attacks are computed once; a
-    /// slider's are computed again only when the last man stands on one of
-    /// its lines (a man off those lines blocks nothing).
+    /// indexed man's square (a man after the kings): calls `f(placement,
+    /// look)` for the last man on each square in order. The other men's
+    /// attacks are computed once; a slider's are computed again only when
+    /// the last man stands on one of its lines (a man off those lines
+    /// blocks nothing).
     #[inline]
     pub fn look_run(&self, sq: &Squares, turn: Color, mut f: impl FnMut(&Squares, Look)) {
-        let last = self.len - 1;
+        let last = self.indexed - 1;
         debug_assert!(last >= 2, "the last man is not a king");
         let mut placement = *sq;
-        if !self.distinct_before(sq, last) {
+        let mut others = Bitboard::EMPTY;
+        let mut distinct = true;
+        for (i, &s) in sq[..self.len].iter().enumerate() {
+            if i != last {
+                distinct &= !others.contains(s);
+                others |= s;
+            }
+        }
+        if !distinct {
             for s in Square::ALL {
                 placement[last] = s;
                 f(&placement, Look::ILLEGAL);
             }
             return;
         }
-        let others = sq[..last].iter().fold(Bitboard::EMPTY, |bb, &s| bb | s);
         let mut base = [Bitboard::EMPTY; MAX_MEN];
         let mut sliders = [false; MAX_MEN];
-        for i in 0..last {
+        for i in (0..self.len).filter(|&i| i != last) {
             base[i] = self.attacks(i, sq[i], others);
             sliders[i] = matches!(self.men[i].role, Role::Queen | Role::Rook | Role::Bishop);
         }
         let last_man = self.men[last];
-        let capturable_others = self.capturable_before(sq, !turn, last);
+        let capturable_others = (2..self.len)
+            .filter(|&j| j != last && self.men[j].color != turn)
+            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j]);
         let kings = (sq[Rules::king(turn)], sq[Rules::king(!turn)]);
         for s in Square::ALL {
             placement[last] = s;
@@ -256,7 +285,7 @@ impl Rules {
             let occupied = others | s;
             let mut attacked = ByColor::<Bitboard>::default();
             let mut reach = Bitboard::EMPTY;
-            for i in 0..last {
+            for i in (0..self.len).filter(|&i| i != last) {
                 let attacks = if sliders[i] && base[i].contains(s) {
                     self.attacks(i, sq[i], occupied)
                 } else {
@@ -288,27 +317,6 @@ impl Rules {
                 },
             );
         }
-    }
-
-    /// True when no two of the first `len` men share a square.
-    #[inline]
-    fn distinct_before(&self, sq: &Squares, len: usize) -> bool {
-        let mut seen = Bitboard::EMPTY;
-        for &s in &sq[..len] {
-            if seen.contains(s) {
-                return false;
-            }
-            seen |= s;
-        }
-        true
-    }
-
-    /// [`Rules::capturable`] among the first `len` men.
-    #[inline]
-    fn capturable_before(&self, sq: &Squares, color: Color, len: usize) -> Bitboard {
-        (2..len)
-            .filter(|&j| self.men[j].color == color)
-            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
     /// Whether `turn` attacks an enemy man other than the king: the cheap
@@ -410,7 +418,9 @@ impl Rules {
     /// capture may take.
     #[inline]
     pub fn capturable(&self, sq: &Squares, color: Color) -> Bitboard {
-        self.capturable_before(sq, color, self.len)
+        (2..self.len)
+            .filter(|&j| self.men[j].color == color)
+            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 
     /// Calls `f(man, to)` for the quiet moves of `turn`'s pieces (pawns

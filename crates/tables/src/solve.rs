@@ -14,9 +14,9 @@
 //! The engine knows a table through its [`Layout`]: the numbering, the
 //! moves inside the table and their retractions, and the values of the
 //! moves that leave it (captures, and with pawns promotions). [`Pieces`] is
-//! the layout of pawnless material; `crate::pawn::Pawns` that of material
-//! with pawns, which adds en passant: a double step whose child has an en
-//! passant capture is valued with it (see [`Layout::retractions`]).
+//! the layout of pawnless material; a slice of a table with pawns
+//! (`crate::slice`) is that layout with the pawns standing still, their
+//! steps leaving the slice as captures leave a table.
 //!
 //! The table is cut into blocks of [`BLOCK`] numbers. Each block remembers
 //! which byte values were ever written into it, so a step visits only the
@@ -45,8 +45,8 @@ use crate::{
     index::{Indexer, LineMap, Squares},
     material::Material,
     overflow::Overflow,
-    pawn::Pawns,
     rules::{Look, Move, Rules},
+    slice::{self, PawnSquares},
     table::Table,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
@@ -62,6 +62,13 @@ pub enum Progress {
     /// have been settled so far. How many ranks there will be
     /// is known only at the end.
     Rank { rank: u16, decided: u64 },
+    /// A table with pawns: the slice of `pawns` is built, `done` of
+    /// `total` slices.
+    Slice {
+        done: u64,
+        total: u64,
+        pawns: PawnSquares,
+    },
 }
 
 /// The tables a capture leads into.
@@ -259,7 +266,7 @@ fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
 /// untouched from the system, so its pages are faulted in and cleared by
 /// the first pass on every core rather than here on one (0.45 s of one
 /// core for KQRvKR, in its profile).
-fn zeroed(len: usize) -> Vec<u8> {
+pub(crate) fn zeroed(len: usize) -> Vec<u8> {
     const _: () = assert!(UNDECIDED == 0);
     let mut bytes = vec![UNDECIDED; len];
     #[cfg(target_os = "linux")]
@@ -416,10 +423,6 @@ fn line_mask(chunk: &[u8], t: impl ByteTest) -> u64 {
 /// What the engine needs to know of a table: its numbers, the moves inside
 /// it and their retractions, and the values of the moves that leave it.
 pub(crate) trait Layout: Sync {
-    /// Whether a move inside the table may be answered by an en passant
-    /// capture (pawns of both sides).
-    const EN_PASSANT: bool;
-
     /// Numbers for one side to move.
     fn size(&self) -> usize;
 
@@ -428,8 +431,8 @@ pub(crate) trait Layout: Sync {
     fn decode(&self, index: usize) -> Option<Squares>;
 
     /// Legality and check of a placement, and whether `turn` may have a
-    /// move that leaves the table (`threatens_capture`; with pawns also a
-    /// promotion or a double step an en passant capture answers).
+    /// move that leaves the table (`threatens_capture`; in a pawn slice
+    /// also a pawn's step).
     fn look(&self, squares: &Squares, turn: Color) -> Look;
 
     /// Calls `f(offset, placement)` for the numbers `start..start + len`
@@ -478,43 +481,27 @@ pub(crate) trait Layout: Sync {
     /// Whether `turn` has a legal move inside the table.
     fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool;
 
-    /// Calls `f(parent, en_passant)` for the number of every placement
-    /// (legal or not) from which `!turn` reaches number `index` (placement
-    /// `squares`, `turn` to move) by a move inside the table. For a double
-    /// step after which `turn` may take en passant, `en_passant` is the
-    /// best value those captures give `turn`: the child is then worth the
-    /// better for `turn` of that and the table's value.
-    fn retractions(
-        &self,
-        index: usize,
-        squares: &Squares,
-        turn: Color,
-        f: impl FnMut(usize, Option<Value>),
-    );
+    /// Calls `f(parent)` for the number of every placement (legal or not)
+    /// from which `!turn` reaches number `index` (placement `squares`,
+    /// `turn` to move) by a move inside the table.
+    fn retractions(&self, index: usize, squares: &Squares, turn: Color, f: impl FnMut(usize));
 
     /// [`Layout::retractions`] of the numbers `run + i` for each bit i of
     /// `positions` (`run` a multiple of 64), in any order.
-    fn run_retractions(
-        &self,
-        run: usize,
-        positions: u64,
-        turn: Color,
-        f: impl FnMut(usize, Option<Value>),
-    ) {
+    fn run_retractions(&self, run: usize, positions: u64, turn: Color, f: impl FnMut(usize)) {
         retractions_each(self, run, positions, turn, f);
     }
 
-    /// Calls `f(child, en_passant)` for the moves of `turn` inside the
-    /// table, legal or not (`child` is `None`, or a number whose byte is
-    /// illegal, when the move leaves `turn`'s king in check), until it
-    /// returns false; returns false if it was stopped. `en_passant` as in
-    /// [`Layout::retractions`], for the opponent after the move.
+    /// Calls `f(child)` for the moves of `turn` inside the table, legal or
+    /// not (`child` is `None`, or a number whose byte is illegal, when the
+    /// move leaves `turn`'s king in check), until it returns false; returns
+    /// false if it was stopped.
     fn inside_moves_while(
         &self,
         index: usize,
         squares: &Squares,
         turn: Color,
-        f: impl FnMut(Option<usize>, Option<Value>) -> bool,
+        f: impl FnMut(Option<usize>) -> bool,
     ) -> bool;
 }
 
@@ -541,7 +528,7 @@ fn retractions_each<L: Layout + ?Sized>(
     run: usize,
     positions: u64,
     turn: Color,
-    mut f: impl FnMut(usize, Option<Value>),
+    mut f: impl FnMut(usize),
 ) {
     for i in Bitboard(positions) {
         let index = run + usize::from(i);
@@ -588,7 +575,23 @@ pub(crate) struct Pieces<'a> {
     capture_tables: Vec<Option<&'a Table>>,
 }
 
-impl Pieces<'_> {
+impl<'a> Pieces<'a> {
+    pub(crate) fn new(
+        indexer: Indexer,
+        rules: Rules,
+        capture_tables: Vec<Option<&'a Table>>,
+    ) -> Pieces<'a> {
+        Pieces {
+            indexer,
+            rules,
+            capture_tables,
+        }
+    }
+
+    pub(crate) fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     /// The run from `start`, `None` when its numbers are worked one at a
     /// time (two kings alone: the last digit is a king's) or it has no
     /// canonical number.
@@ -603,9 +606,10 @@ impl Pieces<'_> {
             start,
             squares,
             last,
-            others: squares[..last]
-                .iter()
-                .fold(Bitboard::EMPTY, |bb, &sq| bb | sq),
+            // The men that stand still (a slice's pawns) come after the last.
+            others: (0..self.rules.men())
+                .filter(|&i| i != last)
+                .fold(Bitboard::EMPTY, |bb, i| bb | squares[i]),
             first_digit_man: self.indexer.first_digit_man(start),
         })
     }
@@ -644,8 +648,6 @@ impl Pieces<'_> {
 }
 
 impl Layout for Pieces<'_> {
-    const EN_PASSANT: bool = false;
-
     #[inline(always)]
     fn size(&self) -> usize {
         self.indexer.size()
@@ -778,20 +780,14 @@ impl Layout for Pieces<'_> {
     }
 
     #[inline(always)]
-    fn retractions(
-        &self,
-        index: usize,
-        squares: &Squares,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<Value>),
-    ) {
+    fn retractions(&self, index: usize, squares: &Squares, turn: Color, mut f: impl FnMut(usize)) {
         let first_digit_man = self.indexer.first_digit_man(index);
         self.rules.quiet_while(squares, !turn, |man, from| {
             let parent = self
                 .indexer
                 .moved(index, first_digit_man, squares, man, from);
             if let Some(parent) = parent {
-                f(parent, None);
+                f(parent);
             }
             true
         });
@@ -802,13 +798,7 @@ impl Layout for Pieces<'_> {
     /// retraction of a man other than the last gives the parents of all
     /// the positions it is open to at once, in one line of the other side
     /// (through the [`LineMap`] of the move).
-    fn run_retractions(
-        &self,
-        start: usize,
-        positions: u64,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<Value>),
-    ) {
+    fn run_retractions(&self, start: usize, positions: u64, turn: Color, mut f: impl FnMut(usize)) {
         let Some(run) = self.run(start) else {
             return retractions_each(self, start, positions, turn, f);
         };
@@ -818,7 +808,7 @@ impl Layout for Pieces<'_> {
                 for s in positions {
                     let occupied = run.others | s;
                     for from in self.rules.attacks(man, s, occupied) & !occupied {
-                        f(run.number(from), None);
+                        f(run.number(from));
                     }
                 }
                 continue;
@@ -830,14 +820,14 @@ impl Layout for Pieces<'_> {
                 match self.moved_line(&run, man, from) {
                     Some((parents, map)) => {
                         for s in open {
-                            f(parents + usize::from(map.square(s)), None);
+                            f(parents + usize::from(map.square(s)));
                         }
                     }
                     None => {
                         for s in open {
                             let parent = self.moved_in_run(&run, s, man, from);
                             if let Some(parent) = parent {
-                                f(parent, None);
+                                f(parent);
                             }
                         }
                     }
@@ -852,12 +842,11 @@ impl Layout for Pieces<'_> {
         index: usize,
         squares: &Squares,
         turn: Color,
-        mut f: impl FnMut(Option<usize>, Option<Value>) -> bool,
+        mut f: impl FnMut(Option<usize>) -> bool,
     ) -> bool {
         let first_digit_man = self.indexer.first_digit_man(index);
         self.rules.quiet_while(squares, turn, |man, to| {
-            let child = self.indexer.moved(index, first_digit_man, squares, man, to);
-            f(child, None)
+            f(self.indexer.moved(index, first_digit_man, squares, man, to))
         })
     }
 }
@@ -870,10 +859,6 @@ struct Engine<L> {
     open: ByColor<Vec<OpenRuns>>,
     /// The largest plies of any decisive value written so far.
     deepest: AtomicUsize,
-    /// Undecided positions with a double step that an en passant capture
-    /// wins for the opponent, by side to move: (plies of that win, number).
-    /// Each becomes a candidate when the ply of that win comes.
-    en_passant_wins: ByColor<Mutex<Vec<(u16, usize)>>>,
     /// The deepest plies stored in a byte: a deeper decisive position's
     /// byte is [`DEEP`] and its plies are in `deep`.
     limit: u16,
@@ -924,10 +909,8 @@ impl<L: Layout> Engine<L> {
     /// would mark from the opponent's wins in `plies`: when marking would
     /// visit more.
     fn verify_undecided_pays(&self, turn: Color, plies: u16, counts: &ByColor<Tally>) -> bool {
-        let possible = self.ways != Ways::Retracting
-            && !L::EN_PASSANT
-            && self.layout.works_by_runs()
-            && plies <= self.limit;
+        let possible =
+            self.ways != Ways::Retracting && self.layout.works_by_runs() && plies <= self.limit;
         possible
             && (self.ways == Ways::ByMoves
                 || self.open_runs(turn, OpenRuns::undecided) * RUN_PER_MARKED
@@ -994,10 +977,7 @@ impl<L: Layout> Engine<L> {
             // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
-            None if look.king_steps || self.layout.has_inside_move(squares, turn) => {
-                self.note_en_passant_wins(index, squares, turn)?;
-                Ok(UNDECIDED)
-            }
+            None if look.king_steps || self.layout.has_inside_move(squares, turn) => Ok(UNDECIDED),
             // Every move leaves the table and loses.
             None if exits.any => self.decisive(turn, index, exits.loss),
             None if in_check => self.decisive(turn, index, 0),
@@ -1005,31 +985,6 @@ impl<L: Layout> Engine<L> {
             // it has no move to refute.
             None => Ok(SAFE),
         }
-    }
-
-    /// Notes the moves of an undecided position that an en passant capture
-    /// refutes by a win: the position must be verified at that ply.
-    fn note_en_passant_wins(&self, index: usize, squares: &Squares, turn: Color) -> Result<(), ()> {
-        if !L::EN_PASSANT {
-            return Ok(());
-        }
-        let mut wins = Vec::new();
-        self.layout
-            .inside_moves_while(index, squares, turn, |_, en_passant| {
-                if let Some(Value::Win(plies)) = en_passant {
-                    wins.push(plies);
-                }
-                true
-            });
-        for plies in wins {
-            // Makes the plies loop reach that win's ply.
-            self.note_depth(plies)?;
-            self.en_passant_wins[turn]
-                .lock()
-                .expect("no poisoning")
-                .push((plies, index));
-        }
-        Ok(())
     }
 
     /// Fills the bytes of one side to move; returns them counted.
@@ -1067,10 +1022,9 @@ impl<L: Layout> Engine<L> {
             .try_reduce(Tally::default, |a, b| Ok(a + b))
     }
 
-    /// Calls `f(parent, slot, en_passant)` for the number and byte of
-    /// every position before a move of `!turn` inside the table that led to
-    /// a number of `bytes` (`turn` to move) whose value is `plies` from
-    /// mate (`en_passant` as in [`Layout::retractions`]), in parallel;
+    /// Calls `f(parent, slot)` for the number and byte of every position
+    /// before a move of `!turn` inside the table that led to a number of
+    /// `bytes` (`turn` to move) whose value is `plies` from mate, in parallel;
     /// returns how many of the calls answered true. Past the limit they are
     /// taken from the overflow map. The numbers are retracted a run of 64
     /// at a time ([`Layout::run_retractions`]), and the bytes of a run's
@@ -1082,7 +1036,7 @@ impl<L: Layout> Engine<L> {
         bytes: &[u8],
         plies: u16,
         slots: &[AtomicU8],
-        f: impl Fn(usize, &AtomicU8, Option<Value>) -> bool + Sync,
+        f: impl Fn(usize, &AtomicU8) -> bool + Sync,
     ) -> u64 {
         if plies > self.limit {
             let found: Vec<usize> = self.deep[turn]
@@ -1112,23 +1066,13 @@ impl<L: Layout> Engine<L> {
                         continue;
                     }
                     fetched.clear();
-                    self.layout.run_retractions(
-                        b * BLOCK + run,
-                        positions,
-                        turn,
-                        |parent, en_passant| match en_passant {
-                            None => {
-                                prefetch(&slots[parent]);
-                                fetched.push(parent);
-                            }
-                            // Rare: taken at once.
-                            Some(value) => {
-                                answered += u64::from(f(parent, &slots[parent], Some(value)));
-                            }
-                        },
-                    );
+                    self.layout
+                        .run_retractions(b * BLOCK + run, positions, turn, |parent| {
+                            prefetch(&slots[parent]);
+                            fetched.push(parent);
+                        });
                     for &parent in fetched.iter() {
-                        answered += u64::from(f(parent, &slots[parent], None));
+                        answered += u64::from(f(parent, &slots[parent]));
                     }
                 }
                 answered
@@ -1136,11 +1080,9 @@ impl<L: Layout> Engine<L> {
             .sum()
     }
 
-    /// Calls `f(parent, slot, en_passant)` for the number and byte of
-    /// every position before a move of `!turn` inside the table that led
-    /// to number `index` with `turn` to move (`en_passant` as in
-    /// [`Layout::retractions`]); returns how many of the calls answered
-    /// true. The parents' bytes are fetched all at once first: most of them
+    /// Calls `f(parent, slot)` for the number and byte of every position
+    /// before a move of `!turn` inside the table that led to number `index`
+    /// with `turn` to move; returns how many of the calls answered true. The parents' bytes are fetched all at once first: most of them
     /// are cache misses, and this way they overlap.
     #[inline]
     fn parents(
@@ -1148,28 +1090,19 @@ impl<L: Layout> Engine<L> {
         index: usize,
         turn: Color,
         slots: &[AtomicU8],
-        f: &impl Fn(usize, &AtomicU8, Option<Value>) -> bool,
+        f: &impl Fn(usize, &AtomicU8) -> bool,
     ) -> u64 {
         let squares = self.layout.decode(index).expect("a legal number");
         let mut found = [0usize; 128];
         let mut len = 0;
         let mut answered = 0;
-        self.layout.retractions(
-            index,
-            &squares,
-            turn,
-            |parent, en_passant| match en_passant {
-                None => {
-                    prefetch(&slots[parent]);
-                    found[len] = parent;
-                    len += 1;
-                }
-                // Rare: taken at once.
-                Some(value) => answered += u64::from(f(parent, &slots[parent], Some(value))),
-            },
-        );
+        self.layout.retractions(index, &squares, turn, |parent| {
+            prefetch(&slots[parent]);
+            found[len] = parent;
+            len += 1;
+        });
         for &parent in &found[..len] {
-            answered += u64::from(f(parent, &slots[parent], None));
+            answered += u64::from(f(parent, &slots[parent]));
         }
         answered
     }
@@ -1179,25 +1112,8 @@ impl<L: Layout> Engine<L> {
     fn wins_from(&self, turn: Color, lost: &[u8], parents: &mut [u8], plies: u16) -> u64 {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.retract(turn, lost, plies, parents, |parent, slot, en_passant| {
-            // After a double step the child is worth the better for
-            // its mover of the table's loss and the en passant
-            // captures: a slower loss makes a slower win here, a draw
-            // or a win none.
-            let win = match en_passant {
-                None => plies + 1,
-                Some(Value::Loss(p)) => {
-                    let win = p.max(plies) + 1;
-                    // Makes the plies loop reach a slower win; beyond
-                    // the overflow the build fails after this step.
-                    if self.note_depth(win).is_err() {
-                        self.deepest.fetch_max(usize::from(win), Ordering::Relaxed);
-                        return false;
-                    }
-                    win
-                }
-                Some(_) => return false,
-            };
+        self.retract(turn, lost, plies, parents, |parent, slot| {
+            let win = plies + 1;
             if win <= self.limit {
                 let win = encode_plies(win);
                 let old = slot.load(Ordering::Relaxed);
@@ -1251,12 +1167,11 @@ impl<L: Layout> Engine<L> {
                             let moving = |s: Square| {
                                 let index = start + usize::from(s);
                                 let squares = self.layout.decode(index).expect("a legal number");
-                                !self.layout.inside_moves_while(
-                                    index,
-                                    &squares,
-                                    mover,
-                                    |child, _| child.is_none_or(|child| lost[child] != loss),
-                                )
+                                !self
+                                    .layout
+                                    .inside_moves_while(index, &squares, mover, |child| {
+                                        child.is_none_or(|child| lost[child] != loss)
+                                    })
                             };
                             Bitboard(changeable)
                                 .into_iter()
@@ -1317,28 +1232,13 @@ impl<L: Layout> Engine<L> {
     fn candidates_from(&self, turn: Color, won: &[u8], parents: &mut [u8], plies: u16) {
         let parents = atomic(parents);
         let written = &self.written[!turn];
-        self.retract(turn, won, plies, parents, |parent, slot, _| {
+        self.retract(turn, won, plies, parents, |parent, slot| {
             if slot.load(Ordering::Relaxed) == UNDECIDED {
                 slot.store(CANDIDATE, Ordering::Relaxed);
                 written[parent / BLOCK].add(CANDIDATE);
             }
             false
         });
-    }
-
-    /// Step 2, for en passant: the undecided positions with a double step
-    /// that an en passant capture refutes by a win in `plies` become
-    /// candidates.
-    fn en_passant_candidates(&self, turn: Color, bytes: &mut [u8], plies: u16) {
-        let bytes = atomic(bytes);
-        let wins = self.en_passant_wins[turn].lock().expect("no poisoning");
-        let start = wins.partition_point(|&(p, _)| p < plies);
-        for &(_, index) in wins[start..].iter().take_while(|&&(p, _)| p == plies) {
-            if bytes[index].load(Ordering::Relaxed) == UNDECIDED {
-                bytes[index].store(CANDIDATE, Ordering::Relaxed);
-                self.written[turn][index / BLOCK].add(CANDIDATE);
-            }
-        }
     }
 
     /// Step 3: every position of `turn` to verify (see [`Verified`])
@@ -1475,7 +1375,7 @@ impl<L: Layout> Engine<L> {
         // (or to none, when the kings touch).
         let lost = self
             .layout
-            .inside_moves_while(index, &squares, turn, |child, en_passant| {
+            .inside_moves_while(index, &squares, turn, |child| {
                 child.is_none_or(|child| {
                     let b = children[child];
                     !Unrefuting(won_by).test(b)
@@ -1483,7 +1383,7 @@ impl<L: Layout> Engine<L> {
                             let p = self.deep_plies(!turn, child);
                             p % 2 == 1 && p <= plies
                         })
-                }) || matches!(en_passant, Some(Value::Win(p)) if p <= plies)
+                })
             });
         *byte = if lost {
             self.lost(turn, index, &squares, written, plies)?
@@ -1496,7 +1396,7 @@ impl<L: Layout> Engine<L> {
 
 /// Both sides' bytes, one of them borrowed for reading and the other for
 /// writing.
-fn split(bytes: &mut ByColor<Vec<u8>>, read: Color) -> (&mut [u8], &mut [u8]) {
+fn split<'a>(bytes: &'a mut ByColor<&mut [u8]>, read: Color) -> (&'a mut [u8], &'a mut [u8]) {
     let ByColor { white, black } = bytes;
     match read {
         Color::White => (white, black),
@@ -1564,7 +1464,7 @@ pub(crate) fn build_tuned(
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material.clone()));
         }
-        run(Pawns::new(material, subtables)?, material, progress, tuning)?
+        slice::build(material, subtables, progress, tuning)?
     } else {
         let capture_tables = (0..material.len())
             .map(|man| match variant {
@@ -1578,12 +1478,20 @@ pub(crate) fn build_tuned(
                 _ => Ok(None),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let pieces = Pieces {
-            indexer: Indexer::new(material.len(), variant),
-            rules: Rules::new(material, variant),
+        let pieces = Pieces::new(
+            Indexer::new(material.len(), variant),
+            Rules::new(material, variant),
             capture_tables,
-        };
-        run(pieces, material, progress, tuning)?
+        );
+        let mut bytes = ByColor::new_with(|_| zeroed(pieces.size()));
+        let overflow = run_layout(
+            pieces,
+            bytes.as_mut().map(Vec::as_mut_slice),
+            material,
+            progress,
+            tuning,
+        )?;
+        (bytes, overflow)
     };
     Ok(Table::from_parts(
         material.clone(),
@@ -1593,14 +1501,15 @@ pub(crate) fn build_tuned(
     ))
 }
 
-/// The engine on one layout: the bytes of both sides to move and the
-/// overflow list.
-fn run<L: Layout>(
+/// The engine on one layout: fills `bytes` (zeroed, the layout's size for
+/// each side to move) and returns the overflow list.
+pub(crate) fn run_layout<L: Layout>(
     layout: L,
+    mut bytes: ByColor<&mut [u8]>,
     material: &Material,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
-) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
+) -> Result<Overflow, TableError> {
     let Tuning { limit, ways } = tuning;
     let size = layout.size();
     let total = 2 * size as u64;
@@ -1610,13 +1519,12 @@ fn run<L: Layout>(
         written: ByColor::new_with(|_| (0..blocks).map(|_| Written::default()).collect()),
         open: ByColor::new_with(|_| (0..blocks).map(|_| OpenRuns::default()).collect()),
         deepest: AtomicUsize::new(0),
-        en_passant_wins: ByColor::new_with(|_| Mutex::new(Vec::new())),
         limit,
         ways,
         deep: ByColor::new_with(|_| Mutex::new(HashMap::new())),
     };
     let too_deep = |()| TableError::TooDeep(material.clone());
-    let mut bytes = ByColor::new_with(|_| zeroed(size));
+    debug_assert!(bytes.iter().all(|side| side.len() == size));
 
     // The first pass runs on every core: a stop asked for during it is
     // noted, and the build stops when the side's pass ends.
@@ -1633,15 +1541,11 @@ fn run<L: Layout>(
     let mut counts = ByColor::<Tally>::default();
     for turn in Color::ALL {
         counts[turn] = engine
-            .first_pass(turn, &mut bytes[turn], &first)
+            .first_pass(turn, bytes[turn], &first)
             .map_err(too_deep)?;
         if stop_asked.load(Ordering::Relaxed) {
             return Err(TableError::Stopped(material.clone()));
         }
-        engine.en_passant_wins[turn]
-            .lock()
-            .expect("no poisoning")
-            .sort_unstable();
     }
 
     let mut decided = counts.iter().map(Tally::decisive).sum();
@@ -1682,7 +1586,6 @@ fn run<L: Layout>(
             if verified[!turn] == Verified::Marked {
                 let (won, parents) = split(&mut bytes, turn);
                 engine.candidates_from(turn, won, parents, loss + 1);
-                engine.en_passant_candidates(!turn, parents, loss + 1);
             }
         }
         for turn in Color::ALL {
@@ -1725,7 +1628,7 @@ fn run<L: Layout>(
     debug_assert!(Color::ALL.iter().all(|&turn| {
         bytes[turn].iter().filter(|&&b| b == DEEP).count() == overflow[turn].len()
     }));
-    Ok((bytes, Overflow::new(limit, overflow)))
+    Ok(Overflow::new(limit, overflow))
 }
 
 #[cfg(test)]
@@ -1850,19 +1753,52 @@ mod tests {
         }
     }
 
-    /// The pawn tables the first pawn builder (forwards, on shakmaty
-    /// positions) built, before this engine replaced it.
+    /// The CRC-32 of a pawn table's bytes in the numbering they were
+    /// recorded in, before the slices: the first pawn's place on files a-d
+    /// and ranks 2-7 leading, then the other men's squares in base 64
+    /// (24 * 64^(n-1) numbers a side, white to move first).
+    fn first_pawn_numbering_crc(table: &Table) -> u32 {
+        let material = table.material();
+        let men = material.len();
+        let pawn = material
+            .men()
+            .iter()
+            .position(|p| p.role == shakmaty::Role::Pawn)
+            .unwrap();
+        let mut hasher = crc32fast::Hasher::new();
+        for turn in Color::ALL {
+            let bytes: Vec<u8> = (0..24usize << (6 * (men - 1)))
+                .into_par_iter()
+                .map(|index| {
+                    let mut squares = [Square::A1; crate::MAX_MEN];
+                    let mut rest = index;
+                    for i in (0..men).rev().filter(|&i| i != pawn) {
+                        squares[i] = Square::new((rest & 63) as u32);
+                        rest >>= 6;
+                    }
+                    squares[pawn] = Square::new(((rest / 4 + 1) * 8 + rest % 4) as u32);
+                    table
+                        .numbering()
+                        .encode(&squares[..men])
+                        .map_or(ILLEGAL, |i| table.bytes(turn)[i])
+                })
+                .collect();
+            hasher.update(&bytes);
+        }
+        hasher.finalize()
+    }
+
+    /// Every pawn table of up to four men has the bytes recorded before
+    /// the slices: the first pawn builder's (forwards, on shakmaty
+    /// positions) and the whole-table engine's.
     #[test]
-    fn pawn_tables_have_the_first_pawn_builders_bytes() {
+    fn pawn_tables_have_the_recorded_bytes() {
         let tb = Tablebase::in_memory();
         let recorded = recorded(include_str!("../tests/data/pawn_checksums.txt"));
-        assert_eq!(recorded.len(), 6);
+        assert_eq!(recorded.len(), 11);
         for (material, _, crc) in recorded {
             let table = tb.pawn_table(&material).unwrap();
-            let mut hasher = crc32fast::Hasher::new();
-            hasher.update(table.table().bytes(Color::White));
-            hasher.update(table.table().bytes(Color::Black));
-            assert_eq!(hasher.finalize(), crc, "{material}");
+            assert_eq!(first_pawn_numbering_crc(table.table()), crc, "{material}");
         }
     }
 

@@ -120,7 +120,7 @@ fn count_bytes(table: &Table, turn: Color) -> Box<ByteCounts> {
 
 /// Counts of a table for both sides to move.
 pub fn summarize(table: &Table) -> ByColor<SideSummary> {
-    let orderings = table.material().identical_orderings();
+    let orderings = table.numbering().identical_orderings(table.material());
     ByColor::new_with(|turn: Color| {
         let mut side = SideSummary::default();
         for (slot, counts) in count_bytes(table, turn).iter().enumerate() {
@@ -171,7 +171,7 @@ mod tests {
                     }
                 }
             }
-            side.divide(table.material().identical_orderings());
+            side.divide(table.numbering().identical_orderings(table.material()));
             side
         })
     }

@@ -1,7 +1,10 @@
 //! A finished table: one byte for every number of the index, for each side
 //! to move.
 
-use std::{path::Path, sync::OnceLock};
+use std::{
+    path::Path,
+    sync::{Arc, OnceLock},
+};
 
 use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
 
@@ -11,8 +14,8 @@ use crate::{
     index::{Indexer, Squares},
     material::Material,
     overflow::Overflow,
-    pawn::PawnIndexer,
     rules::Rules,
+    slice::SliceIndexer,
     value::Value,
     variant::Variant,
 };
@@ -35,21 +38,18 @@ fn squares_of(material: &Material, variant: Variant, board: &Board) -> Result<Sq
     Ok(squares)
 }
 
-/// A number with pawns stands for itself and its mirror image.
-const PAWN_WEIGHT: u64 = 2;
-
 /// How a table numbers its placements: by king pair (pawnless material)
-/// or by the first pawn's place (material with pawns).
+/// or slice by slice (material with pawns).
 #[derive(Clone, Debug)]
 pub(crate) enum Numbering {
     Pieces(Indexer),
-    Pawns(PawnIndexer),
+    Slices(Arc<SliceIndexer>),
 }
 
 impl Numbering {
     pub(crate) fn new(material: &Material, variant: Variant) -> Numbering {
         if material.has_pawns() {
-            Numbering::Pawns(PawnIndexer::new(material))
+            Numbering::Slices(SliceIndexer::shared(material))
         } else {
             Numbering::Pieces(Indexer::new(material.len(), variant))
         }
@@ -59,7 +59,7 @@ impl Numbering {
     pub(crate) fn size(&self) -> usize {
         match self {
             Numbering::Pieces(ix) => ix.size(),
-            Numbering::Pawns(ix) => ix.size(),
+            Numbering::Slices(ix) => ix.size(),
         }
     }
 
@@ -68,7 +68,7 @@ impl Numbering {
     pub(crate) fn encode(&self, squares: &[Square]) -> Option<usize> {
         match self {
             Numbering::Pieces(ix) => ix.encode(squares),
-            Numbering::Pawns(ix) => ix.encode(squares),
+            Numbering::Slices(ix) => ix.encode(squares),
         }
     }
 
@@ -78,7 +78,7 @@ impl Numbering {
     pub(crate) fn decode(&self, index: usize) -> Option<Squares> {
         match self {
             Numbering::Pieces(ix) => ix.decode(index),
-            Numbering::Pawns(ix) => Some(ix.decode(index)),
+            Numbering::Slices(ix) => Some(ix.decode(index)),
         }
     }
 
@@ -86,7 +86,7 @@ impl Numbering {
     pub(crate) fn weight(&self, index: usize) -> u64 {
         match self {
             Numbering::Pieces(ix) => ix.weight(index),
-            Numbering::Pawns(_) => PAWN_WEIGHT,
+            Numbering::Slices(ix) => ix.weight(index),
         }
     }
 
@@ -95,7 +95,7 @@ impl Numbering {
     pub(crate) fn weight_block_len(&self) -> usize {
         match self {
             Numbering::Pieces(ix) => ix.king_pair_len(),
-            Numbering::Pawns(_) => 1 << 16,
+            Numbering::Slices(ix) => ix.slice_len(),
         }
     }
 
@@ -104,7 +104,16 @@ impl Numbering {
     pub(crate) fn block_weight(&self, block: usize) -> Option<u64> {
         match self {
             Numbering::Pieces(ix) => ix.king_pair_weight(block),
-            Numbering::Pawns(_) => Some(PAWN_WEIGHT),
+            Numbering::Slices(ix) => Some(ix.weight(block * ix.slice_len())),
+        }
+    }
+
+    /// How many numbers one position has, its like men in every order:
+    /// like pawns are numbered once.
+    pub(crate) fn identical_orderings(&self, material: &Material) -> u64 {
+        match self {
+            Numbering::Pieces(_) => material.identical_orderings(),
+            Numbering::Slices(_) => material.without_pawns().identical_orderings(),
         }
     }
 }

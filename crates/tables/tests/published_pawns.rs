@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use ajedrecista_tables::{Material, PawnIndexer, SideSummary, Tablebase, Value, Variant};
+use ajedrecista_tables::{Material, SideSummary, SliceIndexer, Tablebase, Value, Variant};
 use rayon::prelude::*;
 use shakmaty::{ByColor, CastlingMode, Chess, Color, Position, PositionError, fen::Fen};
 
@@ -292,7 +292,7 @@ fn kbpvk_agrees_with_its_children_everywhere() {
     let tb = in_memory();
     let material: Material = "KBPvK".parse().unwrap();
     let table = tb.pawn_table(&material).unwrap();
-    let size = PawnIndexer::new(&material).size();
+    let size = SliceIndexer::shared(&material).size();
     let summary = table.summarize();
     for turn in [Color::White, Color::Black] {
         let checked: usize = (0..size)

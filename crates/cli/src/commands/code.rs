@@ -20,8 +20,9 @@ pub struct Args {
     /// unit, `!` before an armoured king.
     #[arg(required_unless_present = "popeye", num_args = 1..)]
     fen: Vec<String>,
-    /// A fairy condition: circe, nocapture, grid, ingul, maximummer
-    /// (repeat for several).
+    /// A fairy condition: circe, nocapture, grid, ingul, maximummer,
+    /// whitemaximummer, normalpawn, or Popeye's name (gridchess,
+    /// shieldedkings, blackmaximummer); repeat for several.
     #[arg(long = "condition", value_name = "NAME")]
     conditions: Vec<String>,
     /// Read the position from a file in Popeye's input language (pieces,

@@ -5,7 +5,7 @@
 use shakmaty::{Bitboard, Color, Square};
 
 use super::FairyEtalon;
-use super::position::FairyPosition;
+use super::position::{FairyPosition, Rules};
 use super::{Condition, Kind, Unit};
 use crate::code::Code;
 use crate::condition::SpecialMark;
@@ -21,12 +21,18 @@ pub type FairyFinal = AnalysedFinal<FairyPosition>;
 
 /// The zone of a royal unit on `square`: the king's neighbourhood for a
 /// king (armoured or not), otherwise the squares its walk reaches on an
-/// empty board, read in the spiral of figure 2.
-pub fn zone_of(unit: Unit, square: Square) -> Zone {
+/// empty board, read in the spiral of figure 2 (its pawn part reaches
+/// nothing from its first rank unless `rules` have NormalPawn).
+pub fn zone_of(unit: Unit, square: Square, rules: &Rules) -> Zone {
     if unit.kind == Kind::King {
         return Zone::of_king(square);
     }
-    let probe = FairyPosition::empty(unit.color, super::Rules::default());
+    let walk = rules
+        .conditions()
+        .iter()
+        .copied()
+        .filter(|&condition| condition == Condition::NormalPawn);
+    let probe = FairyPosition::empty(unit.color, Rules::new(walk));
     let reach = probe.attacks(square, unit, Bitboard::EMPTY);
     Zone::spiral(square, reach)
 }
@@ -44,7 +50,7 @@ impl FinalRules for FairyPosition {
             .iter()
             .map(|&royal| {
                 let unit = self.unit_at(royal).expect("royal");
-                let zone = zone_of(unit, royal);
+                let zone = zone_of(unit, royal, self.rules());
                 let marks = marks(self, kind, royal, &zone, &pins);
                 RoyalZone { zone, marks }
             })
@@ -66,7 +72,7 @@ impl FinalRules for FairyPosition {
     }
 
     fn legal_move_count(&self) -> usize {
-        self.legal_moves().len()
+        self.playable_moves().len()
     }
 
     fn all_men(&self) -> Bitboard {
@@ -98,7 +104,7 @@ impl FinalRules for FairyPosition {
     fn non_royal_can_move(&self) -> bool {
         self.legal_moves()
             .iter()
-            .any(|&(from, _)| !self.unit_at(from).is_some_and(|unit| unit.royal))
+            .any(|m| !self.unit_at(m.from).is_some_and(|unit| unit.royal))
     }
 
     fn fen_text(&self) -> String {
@@ -464,13 +470,10 @@ fn is_pure(position: &FairyPosition, kind: FinalKind, zones: &[RoyalZone], pins:
     })
 }
 
-/// Whether the conditions leave a position orthodox enough for shakmaty.
+/// Whether shakmaty could take the position: no condition (a Maximummer
+/// changes the number of moves), orthodox men, one king a side.
 pub fn is_orthodox(position: &FairyPosition) -> bool {
-    position
-        .rules()
-        .conditions()
-        .iter()
-        .all(|condition| *condition == Condition::Maximummer)
+    position.rules().is_orthodox()
         && position.occupied().into_iter().all(|square| {
             let unit = position.unit_at(square).expect("occupied");
             unit.kind.role().is_some() && unit.royal == (unit.kind == Kind::King) && !unit.armoured

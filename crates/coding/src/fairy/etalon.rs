@@ -91,7 +91,7 @@ impl FairyFinal {
                         &royal_zone.zone.offsets(),
                         &royal_zone.marks,
                         symmetry,
-                        &zone_of(unit, image).offsets(),
+                        &zone_of(unit, image, position.rules()).offsets(),
                     ) else {
                         continue 'target;
                     };

@@ -19,7 +19,7 @@ pub use analysis::{FairyFinal, is_orthodox};
 pub use etalon::FairyEtalon;
 pub use material::{FairyEnumeration, FairyMaterial, enumerate_fairy, fairy_final_positions};
 pub use popeye::{PopeyeProblem, parse_popeye};
-pub use position::{FairyPosition, Rules};
+pub use position::{FairyMove, FairyPosition, Rules};
 
 use std::fmt;
 use std::str::FromStr;
@@ -40,7 +40,9 @@ pub enum Part {
     /// just beyond it.
     Hopper(&'static [Offset]),
     /// An orthodox pawn of the unit's colour: pushes, double step from the
-    /// second rank, captures diagonally forward.
+    /// second rank, captures diagonally forward. On the unit's own first
+    /// rank it has no power at all (Popeye's rule), unless
+    /// [`Condition::NormalPawn`]: then it steps one square and captures.
     Pawn,
 }
 
@@ -297,19 +299,30 @@ pub enum Condition {
     Grid,
     /// A king attacks only the squares no enemy unit other than a king
     /// guards (example 7; kings may stand side by side when protected).
+    /// For kings this is Popeye's ShieldedKings, whose name it also takes.
     Ingul,
-    /// The side to move must play its longest move; it never changes which
-    /// positions are final, and the code does not write it.
-    Maximummer,
+    /// Black must play one of its longest moves (Popeye's
+    /// BlackMaximummer; the brochure's `maximummer`). It never changes
+    /// which positions are final, and the code does not write it; it
+    /// does change how many moves Black has.
+    BlackMaximummer,
+    /// White must play one of its longest moves (WhiteMaximummer).
+    WhiteMaximummer,
+    /// The pawn part of a unit on its own first rank steps one square and
+    /// captures, as it does on other ranks (Popeye's NormalPawn). Without
+    /// it that part has no power there.
+    NormalPawn,
 }
 
 impl Condition {
-    pub const ALL: [Condition; 5] = [
+    pub const ALL: [Condition; 7] = [
         Condition::Circe,
         Condition::NoCapture,
         Condition::Grid,
         Condition::Ingul,
-        Condition::Maximummer,
+        Condition::BlackMaximummer,
+        Condition::WhiteMaximummer,
+        Condition::NormalPawn,
     ];
 
     pub fn name(self) -> &'static str {
@@ -318,7 +331,9 @@ impl Condition {
             Condition::NoCapture => "nocapture",
             Condition::Grid => "grid",
             Condition::Ingul => "ingul",
-            Condition::Maximummer => "maximummer",
+            Condition::BlackMaximummer => "blackmaximummer",
+            Condition::WhiteMaximummer => "whitemaximummer",
+            Condition::NormalPawn => "normalpawn",
         }
     }
 
@@ -330,7 +345,16 @@ impl Condition {
             Condition::NoCapture => Some(SpecialMark::NoCapture),
             Condition::Grid => Some(SpecialMark::Grid),
             Condition::Ingul => Some(SpecialMark::Variant('I')),
-            Condition::Maximummer => None,
+            Condition::BlackMaximummer | Condition::WhiteMaximummer | Condition::NormalPawn => None,
+        }
+    }
+
+    /// The side restricted to its longest moves, under a Maximummer.
+    pub fn maximummer_side(self) -> Option<Color> {
+        match self {
+            Condition::BlackMaximummer => Some(Color::Black),
+            Condition::WhiteMaximummer => Some(Color::White),
+            _ => None,
         }
     }
 }
@@ -344,7 +368,10 @@ impl fmt::Display for Condition {
 /// Errors of fairy input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FairyError {
-    #[error("unknown condition {0:?} (known: circe, nocapture, grid, ingul, maximummer)")]
+    #[error(
+        "unknown condition {0:?} (known: circe, nocapture, grid, ingul or shieldedkings, \
+         maximummer or blackmaximummer, whitemaximummer, normalpawn)"
+    )]
     UnknownCondition(String),
     #[error("unknown piece {0:?}")]
     UnknownPiece(String),
@@ -361,17 +388,19 @@ pub enum FairyError {
 impl FromStr for Condition {
     type Err = FairyError;
 
-    /// Names as in Popeye, case-insensitive: `circe`, `nocapture`, `grid`
-    /// (or `gridchess`), `ingul`, `maximummer` (or `blackmaximummer`,
-    /// `whitemaximummer`).
+    /// Our names and Popeye's, case-insensitive: `circe`; `nocapture`;
+    /// `grid` or `gridchess`; `ingul` or `shieldedkings`; `maximummer`
+    /// or `blackmaximummer`; `whitemaximummer`; `normalpawn`.
     fn from_str(text: &str) -> Result<Condition, FairyError> {
         let lower = text.to_ascii_lowercase();
         let condition = match lower.as_str() {
             "circe" => Condition::Circe,
             "nocapture" | "no-capture" | "nc" => Condition::NoCapture,
             "grid" | "gridchess" => Condition::Grid,
-            "ingul" => Condition::Ingul,
-            "maximummer" | "max" | "blackmaximummer" | "whitemaximummer" => Condition::Maximummer,
+            "ingul" | "shieldedkings" => Condition::Ingul,
+            "maximummer" | "max" | "blackmaximummer" => Condition::BlackMaximummer,
+            "whitemaximummer" => Condition::WhiteMaximummer,
+            "normalpawn" => Condition::NormalPawn,
             _ => return Err(FairyError::UnknownCondition(text.to_owned())),
         };
         Ok(condition)

@@ -15,8 +15,15 @@
 //! a colour, the attribute `royal` makes the following units royal; the
 //! attribute `armoured` (ours: Popeye has no armoured kings) makes kings
 //! armoured. `remark`, `author`, `origin` and `title` lines and `option`
-//! words are skipped. The stipulation decides the attacked side: White for
-//! self- and reflex-play (`s#`, `r#`, `hs#`), otherwise Black.
+//! words are skipped, but `option HalfDuplex` swaps the sides.
+//!
+//! The attacked side: a mate or stalemate stipulation names it (White for
+//! self- and reflex-play, `s#`, `r#`, `hs#`; otherwise Black; HalfDuplex
+//! swaps them). Any other stipulation (`~1`, `dia`, `x1`, ...) leaves it to
+//! the position: the side in check (a final position is the attacked
+//! side's mate), else the side Popeye lets play first (Black in help play,
+//! otherwise White; HalfDuplex swaps them), so a stalemate reads as Popeye
+//! reads it.
 
 use shakmaty::{Color, Square};
 
@@ -60,6 +67,7 @@ pub fn parse_popeye(text: &str) -> Result<PopeyeProblem, FairyError> {
     let mut color: Option<Color> = None;
     let mut royal = false;
     let mut armoured = false;
+    let mut half_duplex = false;
     for line in text.lines() {
         for word in line.split_whitespace() {
             let lower = word.to_ascii_lowercase();
@@ -113,7 +121,8 @@ pub fn parse_popeye(text: &str) -> Result<PopeyeProblem, FairyError> {
                 "stipulation" => {
                     stipulation = Some(word.to_owned());
                 }
-                "option" | "endproblem" | "beginproblem" => {}
+                "option" => half_duplex |= lower == "halfduplex",
+                "endproblem" | "beginproblem" => {}
                 "" => {
                     return Err(FairyError::Popeye(format!(
                         "{word}: expected a command (pieces, condition, stipulation)"
@@ -135,24 +144,45 @@ pub fn parse_popeye(text: &str) -> Result<PopeyeProblem, FairyError> {
     let play = lower
         .trim_start_matches("ser-")
         .trim_start_matches("exact-");
-    let attacked = if play.starts_with('s') || play.starts_with('r') || play.starts_with("hs") {
+    // The side mated or stalemated by the goal, or the side playing first.
+    let named = if play.starts_with('s') || play.starts_with('r') || play.starts_with("hs") {
         Color::White
     } else {
         Color::Black
     };
-    let mut position = FairyPosition::empty(attacked, Rules::new(conditions));
+    let first_to_play = if play.starts_with('h') {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let swap = |color: Color| if half_duplex { !color } else { color };
+    let mut board = FairyPosition::empty(Color::White, Rules::new(conditions));
     for (square, unit) in units {
-        if position.unit_at(square).is_some() {
+        if board.unit_at(square).is_some() {
             return Err(FairyError::Popeye(format!("two pieces on {square}")));
         }
-        position.set(square, Some(unit));
+        board.set(square, Some(unit));
     }
+    let attacked = match goal {
+        Some(_) => swap(named),
+        None => side_in_check(&board).unwrap_or(swap(first_to_play)),
+    };
+    let position = board.with_turn(attacked);
     position.legality().map_err(FairyError::Illegal)?;
     Ok(PopeyeProblem {
         position,
         stipulation,
         goal,
     })
+}
+
+/// The side in check, if exactly one is: it can only be the attacked side.
+fn side_in_check(board: &FairyPosition) -> Option<Color> {
+    match Color::ALL.map(|color| board.in_check(color)) {
+        [true, false] => Some(Color::White),
+        [false, true] => Some(Color::Black),
+        _ => None,
+    }
 }
 
 /// `qd5e4` → queen on d5 and e4. The longest piece code that leaves a
@@ -205,6 +235,77 @@ mod tests {
         .unwrap();
         assert_eq!(problem.position.turn(), Color::White);
         assert_eq!(problem.position.rules().conditions().len(), 2);
+    }
+
+    /// Example 6 is White to move (White is mated): `s#6` says so, and a
+    /// stipulation without a goal leaves it to the position (White is in
+    /// check), whoever Popeye lets play first.
+    #[test]
+    fn example_6_is_white_to_move() {
+        for (stipulation, option) in [("s#6", ""), ("~1", ""), ("~1", "option halfduplex")] {
+            let problem = parse_popeye(&format!(
+                "pieces white kg2 pf2h2 rg1h1 black kf4 bh3\nstipulation {stipulation}\n\
+                 condition circe maximummer\n{option}"
+            ))
+            .unwrap();
+            assert_eq!(
+                problem.position.turn(),
+                Color::White,
+                "{stipulation} {option}"
+            );
+        }
+        // A goal names the side: in a direct mate Black is mated, and here
+        // that cannot stand.
+        assert!(matches!(
+            parse_popeye("pieces white kg2 pf2h2 rg1h1 black kf4 bh3\nstipulation #6"),
+            Err(FairyError::Illegal(_))
+        ));
+    }
+
+    /// Without a goal and with nothing in the position to decide, the side
+    /// Popeye lets play first: White, Black under HalfDuplex; HalfDuplex
+    /// also swaps the side a goal names.
+    #[test]
+    fn side_to_play_without_a_goal() {
+        let read = |text: &str| parse_popeye(text).unwrap().position.turn();
+        let pieces = "pieces white ke4 black ke6 ra1\n";
+        assert_eq!(read(&format!("{pieces}stipulation ~1")), Color::White);
+        assert_eq!(
+            read(&format!("{pieces}stipulation ~1 option halfduplex")),
+            Color::Black
+        );
+        assert_eq!(read(&format!("{pieces}stipulation h~1")), Color::Black);
+        assert_eq!(
+            read(&format!("{pieces}stipulation h#2 option halfduplex")),
+            Color::White
+        );
+        // Without a check the side to play stands, as in Popeye.
+        let stalemate = "pieces white ka1 pa2 black kc2 pa3 rb8\nstipulation ~1";
+        assert_eq!(read(stalemate), Color::White);
+        assert_eq!(
+            read(&format!("{stalemate} option halfduplex")),
+            Color::Black
+        );
+    }
+
+    #[test]
+    fn popeye_names_of_conditions() {
+        let problem = parse_popeye(
+            "pieces white kb2 black ka8\nstipulation ~1\n\
+             condition ShieldedKings GridChess NoCapture BlackMaximummer WhiteMaximummer NormalPawn",
+        )
+        .unwrap();
+        assert_eq!(
+            problem.position.rules().conditions(),
+            &[
+                Condition::NoCapture,
+                Condition::Grid,
+                Condition::Ingul,
+                Condition::BlackMaximummer,
+                Condition::WhiteMaximummer,
+                Condition::NormalPawn
+            ]
+        );
     }
 
     #[test]

@@ -2,12 +2,46 @@
 //! the conditions; moves, attacks, checks and final positions.
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 use shakmaty::{Bitboard, Color, File, Rank, Square};
 
 use super::{Condition, FairyError, Kind, Part, Unit};
 use crate::final_position::FinalKind;
 use crate::zone::shifted;
+
+/// A move of the model: a unit goes from one square to another, capturing
+/// what stands there; a pawn on its last rank becomes `promotion`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FairyMove {
+    pub from: Square,
+    pub to: Square,
+    pub promotion: Option<Kind>,
+}
+
+impl FairyMove {
+    fn new(from: Square, to: Square) -> FairyMove {
+        FairyMove {
+            from,
+            to,
+            promotion: None,
+        }
+    }
+
+    fn promoting(from: Square, to: Square, kind: Kind) -> FairyMove {
+        FairyMove {
+            promotion: Some(kind),
+            ..FairyMove::new(from, to)
+        }
+    }
+
+    /// The square of the distance the unit travels, Maximummer's length.
+    pub fn length(self) -> u32 {
+        let files = self.from.file().to_u32().abs_diff(self.to.file().to_u32());
+        let ranks = self.from.rank().to_u32().abs_diff(self.to.rank().to_u32());
+        files * files + ranks * ranks
+    }
+}
 
 /// The conditions in force, each at most once, in a fixed order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -186,6 +220,14 @@ impl FairyPosition {
         self.turn
     }
 
+    /// The same board with `turn` to move.
+    pub fn with_turn(&self, turn: Color) -> FairyPosition {
+        FairyPosition {
+            turn,
+            ..self.clone()
+        }
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -263,6 +305,10 @@ impl FairyPosition {
                     }
                 }
                 Part::Pawn => {
+                    let first = unit.color.fold_wb(Rank::First, Rank::Eighth);
+                    if from.rank() == first && !self.rules.has(Condition::NormalPawn) {
+                        continue;
+                    }
                     let forward = unit.color.fold_wb(1, -1);
                     if capture {
                         targets.extend(shifted(from, (1, forward)));
@@ -365,22 +411,20 @@ impl FairyPosition {
         }
     }
 
-    /// The position after `from`-`to` (a capture if `to` is occupied),
-    /// with Circe rebirth; a pawn reaching its last rank becomes a queen
-    /// (which piece it becomes never decides whether its own king is safe).
-    fn after(&self, from: Square, to: Square) -> FairyPosition {
+    /// The position after `m` (a capture if its target is occupied), with
+    /// Circe rebirth and the promotion.
+    fn after(&self, m: FairyMove) -> FairyPosition {
         let mut next = self.clone();
-        let mut unit = self.unit_at(from).expect("a unit moves");
-        let captured = self.unit_at(to);
-        next.set(from, None);
-        let last = unit.color.fold_wb(Rank::Eighth, Rank::First);
-        if unit.kind == Kind::Pawn && to.rank() == last {
-            unit.kind = Kind::Queen;
+        let mut unit = self.unit_at(m.from).expect("a unit moves");
+        let captured = self.unit_at(m.to);
+        next.set(m.from, None);
+        if let Some(kind) = m.promotion {
+            unit.kind = kind;
         }
-        next.set(to, Some(unit));
+        next.set(m.to, Some(unit));
         if let Some(captured) = captured
             && self.rules.has(Condition::Circe)
-            && let Some(rebirth) = FairyPosition::rebirth_square(captured, to)
+            && let Some(rebirth) = FairyPosition::rebirth_square(captured, m.to)
             && next.unit_at(rebirth).is_none()
         {
             next.set(rebirth, Some(captured));
@@ -389,42 +433,97 @@ impl FairyPosition {
         next
     }
 
-    /// Every legal move of the side to move, as (from, to).
-    pub fn legal_moves(&self) -> Vec<(Square, Square)> {
+    /// What a pawn may become: queen, knight, rook, bishop, and the fairy
+    /// pieces on the board (as Popeye promotes to the pieces of the
+    /// problem).
+    fn promotion_kinds(&self) -> Vec<Kind> {
+        let present: Vec<Kind> = self
+            .occupied()
+            .into_iter()
+            .filter_map(|square| self.unit_at(square).map(|unit| unit.kind))
+            .collect();
+        Kind::ALL
+            .into_iter()
+            .filter(|&kind| {
+                matches!(kind, Kind::Queen | Kind::Knight | Kind::Rook | Kind::Bishop)
+                    || (kind.fairy_name().is_some() && present.contains(&kind))
+            })
+            .collect()
+    }
+
+    /// Calls `visit` on every move of the side to move that the walks and
+    /// conditions allow, whether or not it leaves its own royal in check,
+    /// until `visit` breaks.
+    fn try_moves(&self, mut visit: impl FnMut(FairyMove) -> ControlFlow<()>) -> ControlFlow<()> {
         let occupied = self.occupied();
-        let mut moves = Vec::new();
+        let capturable = if self.rules.has(Condition::NoCapture) {
+            Bitboard::EMPTY
+        } else {
+            self.by_color(!self.turn) & !self.royals(!self.turn).into_iter().collect::<Bitboard>()
+        };
+        let last = self.turn.fold_wb(Rank::Eighth, Rank::First);
         for from in self.by_color(self.turn) {
             let unit = self.unit_at(from).expect("occupied");
-            let mut targets = self.quiet_targets(from, unit, occupied);
-            if !self.rules.has(Condition::NoCapture) {
-                targets |= self.attacks(from, unit, occupied)
-                    & self.by_color(!self.turn)
-                    & !self.royals(!self.turn).into_iter().collect::<Bitboard>();
-            }
+            let targets = self.quiet_targets(from, unit, occupied)
+                | (self.attacks(from, unit, occupied) & capturable);
             for to in targets {
-                if !self.after(from, to).in_check(self.turn) {
-                    moves.push((from, to));
+                if unit.kind == Kind::Pawn && to.rank() == last {
+                    for kind in self.promotion_kinds() {
+                        visit(FairyMove::promoting(from, to, kind))?;
+                    }
+                } else {
+                    visit(FairyMove::new(from, to))?;
                 }
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether `m` leaves the mover's royal units out of check.
+    fn is_legal(&self, m: FairyMove) -> bool {
+        !self.after(m).in_check(self.turn)
+    }
+
+    /// Every legal move of the side to move, a promotion once for each
+    /// piece the pawn may become.
+    pub fn legal_moves(&self) -> Vec<FairyMove> {
+        let mut moves = Vec::new();
+        let _ = self.try_moves(|m| {
+            if self.is_legal(m) {
+                moves.push(m);
+            }
+            ControlFlow::Continue(())
+        });
+        moves
+    }
+
+    /// The moves the side to move may play: its legal moves, or under a
+    /// Maximummer of its colour the longest of them (by the square of the
+    /// distance between the squares, as Popeye measures).
+    pub fn playable_moves(&self) -> Vec<FairyMove> {
+        let mut moves = self.legal_moves();
+        let restricted = self
+            .rules
+            .conditions()
+            .iter()
+            .any(|condition| condition.maximummer_side() == Some(self.turn));
+        if restricted && let Some(longest) = moves.iter().map(|m| m.length()).max() {
+            moves.retain(|m| m.length() == longest);
         }
         moves
     }
 
-    /// Whether the side to move has a legal move (stops at the first).
+    /// Whether the side to move has a legal move (stops at the first). A
+    /// Maximummer never changes it: some legal move is the longest.
     pub fn has_legal_move(&self) -> bool {
-        let occupied = self.occupied();
-        let capturable =
-            self.by_color(!self.turn) & !self.royals(!self.turn).into_iter().collect::<Bitboard>();
-        self.by_color(self.turn).into_iter().any(|from| {
-            let unit = self.unit_at(from).expect("occupied");
-            let mut targets = self.quiet_targets(from, unit, occupied);
-            if !self.rules.has(Condition::NoCapture) {
-                targets |= self.attacks(from, unit, occupied) & capturable;
+        self.try_moves(|m| {
+            if self.is_legal(m) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-            targets
-                .into_iter()
-                .any(|to| !self.after(from, to).in_check(self.turn))
         })
+        .is_break()
     }
 
     /// Whether the side to move is mated (or stalemated): the check is

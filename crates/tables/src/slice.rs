@@ -1,0 +1,714 @@
+//! Tables with pawns, slice by slice (docs/tables.md, "Pawns").
+//!
+//! A pawn move cannot be taken back, so the positions of a material with
+//! pawns fall into *slices*, one for each placement of the pawns. Inside a
+//! slice only the kings and pieces move; a pawn's step leads into a more
+//! advanced slice, a capture or a promotion into a smaller table. The
+//! slices are built most advanced first, each by the engine of
+//! [`crate::solve`] on the pawnless layout with the pawns standing still
+//! ([`SliceLayout`]), whose pawn steps are valued, like captures, from the
+//! slices already built.
+//!
+//! The numbering ([`SliceIndexer`]): the slice's ordinal, then the squares
+//! of the kings and pieces in base 64. Pawns stand on the 48 squares of
+//! ranks 2 to 7, like pawns once (in the order of their squares), and of a
+//! placement of the pawns and its mirror image (files a-h turned to h-a)
+//! only one is a slice, the one with the smaller pawn squares; a number
+//! stands for its placement and that mirror image, except in a slice whose
+//! pawns are their own mirror image, which holds both.
+
+use std::{
+    collections::HashMap,
+    fmt,
+    ops::{ControlFlow, Range},
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+};
+
+use rayon::prelude::*;
+use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
+
+use crate::{
+    error::TableError,
+    index::{Indexer, Squares},
+    material::{MAX_MEN, Material},
+    overflow::Overflow,
+    pawn::{ExitTables, ahead},
+    rules::{Look, Rules},
+    solve::{ByteTest, Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
+    value::{DEEP, Value, decode_byte},
+};
+
+/// The pawns of a slice: their squares in material order, like pawns
+/// smallest square first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PawnSquares {
+    squares: [Square; MAX_MEN],
+    white: u8,
+    black: u8,
+}
+
+impl PawnSquares {
+    fn squares(&self) -> &[Square] {
+        &self.squares[..usize::from(self.white + self.black)]
+    }
+
+    /// How far the pawns have gone: a step of one square adds 1.
+    fn advancement(&self) -> u32 {
+        let white = usize::from(self.white);
+        self.squares()
+            .iter()
+            .enumerate()
+            .map(|(i, sq)| {
+                let rank = sq.rank().to_u32();
+                if i < white { rank - 1 } else { 6 - rank }
+            })
+            .sum()
+    }
+
+    /// The same pawns, like pawns in order of their squares.
+    fn sorted(mut self) -> PawnSquares {
+        let white = usize::from(self.white);
+        let len = white + usize::from(self.black);
+        self.squares[..white].sort_unstable();
+        self.squares[white..len].sort_unstable();
+        self
+    }
+
+    /// The pawns of the mirror image (files a-h turned to h-a), sorted.
+    fn mirrored(mut self) -> PawnSquares {
+        let len = usize::from(self.white + self.black);
+        for sq in &mut self.squares[..len] {
+            *sq = sq.flip_horizontal();
+        }
+        self.sorted()
+    }
+
+    /// Base-64 number of the squares.
+    fn key(&self) -> usize {
+        self.squares()
+            .iter()
+            .fold(0, |acc, &sq| acc * 64 + usize::from(sq))
+    }
+}
+
+impl fmt::Display for PawnSquares {
+    /// `e4 v d5`: white's pawns, then black's.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let white = usize::from(self.white);
+        let side = |squares: &[Square]| -> String {
+            if squares.is_empty() {
+                "-".to_owned()
+            } else {
+                squares
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        };
+        write!(
+            f,
+            "{} v {}",
+            side(&self.squares()[..white]),
+            side(&self.squares()[white..])
+        )
+    }
+}
+
+/// In [`SliceIndexer`]'s places: not a placement of pawns.
+const NO_SLICE: u32 = u32::MAX;
+/// In [`SliceIndexer`]'s places: the slice holds the mirror image.
+const MIRRORED: u32 = 1 << 31;
+
+/// Numbers and placements of a material with pawns, slice by slice.
+#[derive(Debug)]
+pub struct SliceIndexer {
+    men: usize,
+    /// The kings and pieces (their places in the material), then the
+    /// pawns: the order of a slice's placements.
+    order: [usize; MAX_MEN],
+    pieces: usize,
+    slices: Vec<PawnSquares>,
+    /// For every placement of the pawns (their squares in material order,
+    /// base 64): its slice, with [`MIRRORED`] when the slice holds its
+    /// mirror image; [`NO_SLICE`] when it is none.
+    places: Vec<u32>,
+    /// The slices of each advancement, most advanced first: the order of
+    /// the build.
+    levels: Vec<Range<usize>>,
+}
+
+impl SliceIndexer {
+    /// The numbering of `material`, made once a process: a table, its file
+    /// and every probe share it.
+    pub fn shared(material: &Material) -> Arc<SliceIndexer> {
+        static MADE: OnceLock<Mutex<HashMap<Material, Arc<SliceIndexer>>>> = OnceLock::new();
+        let mut made = MADE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(
+            made.entry(material.clone())
+                .or_insert_with(|| Arc::new(SliceIndexer::new(material))),
+        )
+    }
+
+    pub fn new(material: &Material) -> SliceIndexer {
+        let men = material.men();
+        let is_pawn = |i: &usize| men[*i].role == Role::Pawn;
+        let mut order = [0; MAX_MEN];
+        let pieces: Vec<usize> = (0..men.len()).filter(|i| !is_pawn(i)).collect();
+        let pawns: Vec<usize> = (0..men.len()).filter(is_pawn).collect();
+        order[..pieces.len()].copy_from_slice(&pieces);
+        order[pieces.len()..men.len()].copy_from_slice(&pawns);
+        let white = pawns
+            .iter()
+            .filter(|&&i| men[i].color == Color::White)
+            .count();
+        let of = |squares: &[Square]| {
+            let mut set = PawnSquares {
+                squares: [Square::A1; MAX_MEN],
+                white: white as u8,
+                black: (pawns.len() - white) as u8,
+            };
+            set.squares[..squares.len()].copy_from_slice(squares);
+            set
+        };
+
+        // Every placement of the pawns on ranks 2-7, one square each.
+        let places_len = 1 << (6 * pawns.len());
+        let on_board = |key: usize| -> Option<PawnSquares> {
+            let squares: Vec<Square> = (0..pawns.len())
+                .rev()
+                .map(|i| Square::new(((key >> (6 * i)) & 63) as u32))
+                .collect();
+            let occupied = squares.iter().fold(Bitboard::EMPTY, |bb, &s| bb | s);
+            let inner = !(Bitboard::from(Rank::First) | Bitboard::from(Rank::Eighth));
+            (occupied.count() == squares.len() && inner.is_superset(occupied)).then(|| of(&squares))
+        };
+        let canonical = |set: PawnSquares| -> (PawnSquares, bool) {
+            let sorted = set.sorted();
+            let mirror = set.mirrored();
+            if mirror.key() < sorted.key() {
+                (mirror, true)
+            } else {
+                (sorted, false)
+            }
+        };
+        let mut slices: Vec<PawnSquares> = (0..places_len)
+            .filter_map(on_board)
+            .filter(|&set| canonical(set) == (set, false))
+            .collect();
+        slices.sort_by_key(|set| (std::cmp::Reverse(set.advancement()), set.key()));
+        let ordinal: HashMap<usize, u32> = slices
+            .iter()
+            .enumerate()
+            .map(|(i, set)| (set.key(), i as u32))
+            .collect();
+        let places = (0..places_len)
+            .into_par_iter()
+            .map(|key| match on_board(key) {
+                Some(set) => {
+                    let (slice, mirrored) = canonical(set);
+                    ordinal[&slice.key()] | if mirrored { MIRRORED } else { 0 }
+                }
+                None => NO_SLICE,
+            })
+            .collect();
+        let mut levels: Vec<Range<usize>> = Vec::new();
+        for (i, set) in slices.iter().enumerate() {
+            match levels.last_mut() {
+                Some(level) if slices[level.start].advancement() == set.advancement() => {
+                    level.end = i + 1
+                }
+                _ => levels.push(i..i + 1),
+            }
+        }
+        SliceIndexer {
+            men: men.len(),
+            order,
+            pieces: pieces.len(),
+            slices,
+            places,
+            levels,
+        }
+    }
+
+    /// Numbers of one slice.
+    pub fn slice_len(&self) -> usize {
+        1 << (6 * self.pieces)
+    }
+
+    /// Numbers for one side to move.
+    pub fn size(&self) -> usize {
+        self.slices.len() * self.slice_len()
+    }
+
+    /// How many slices there are.
+    pub fn slices(&self) -> usize {
+        self.slices.len()
+    }
+
+    /// The slice of a number.
+    pub fn slice_of(&self, index: usize) -> usize {
+        index >> (6 * self.pieces)
+    }
+
+    /// The pawns of slice `slice`.
+    pub fn pawns(&self, slice: usize) -> PawnSquares {
+        self.slices[slice]
+    }
+
+    /// Whether the pawns of slice `slice` are their own mirror image.
+    pub fn symmetric(&self, slice: usize) -> bool {
+        self.slices[slice].mirrored() == self.slices[slice]
+    }
+
+    /// The slice and mirroring of the pawns of a placement (material
+    /// order), `None` when they stand on no slice's squares.
+    #[inline]
+    fn place(&self, squares: &[Square]) -> Option<(usize, bool)> {
+        let key = self.order[self.pieces..self.men]
+            .iter()
+            .fold(0, |acc, &i| acc * 64 + usize::from(squares[i]));
+        let place = self.places[key];
+        (place != NO_SLICE).then_some(((place & !MIRRORED) as usize, place & MIRRORED != 0))
+    }
+
+    /// The number of a placement (material order), `None` when its pawns
+    /// stand on the first or last rank or share a square.
+    #[inline]
+    pub fn encode(&self, squares: &[Square]) -> Option<usize> {
+        let (slice, mirrored) = self.place(squares)?;
+        let image = |sq: Square| if mirrored { sq.flip_horizontal() } else { sq };
+        Some(
+            self.order[..self.pieces]
+                .iter()
+                .fold(slice, |acc, &i| acc * 64 + usize::from(image(squares[i]))),
+        )
+    }
+
+    /// The placement of a number, in material order.
+    #[inline]
+    pub fn decode(&self, index: usize) -> Squares {
+        let mut squares = [Square::A1; MAX_MEN];
+        let pawns = self.slices[self.slice_of(index)];
+        for (k, &i) in self.order[..self.pieces].iter().enumerate() {
+            squares[i] = Square::new(((index >> (6 * (self.pieces - 1 - k))) & 63) as u32);
+        }
+        for (&i, &sq) in self.order[self.pieces..self.men]
+            .iter()
+            .zip(pawns.squares())
+        {
+            squares[i] = sq;
+        }
+        squares
+    }
+
+    /// How many placements of the board number `index` stands for.
+    pub fn weight(&self, index: usize) -> u64 {
+        if self.symmetric(self.slice_of(index)) {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The men of the material in slice order.
+    fn men_in_order(&self, material: &Material) -> Vec<Piece> {
+        self.order[..self.men]
+            .iter()
+            .map(|&i| material.men()[i])
+            .collect()
+    }
+}
+
+/// The slices built so far: the bytes of both sides and the positions
+/// deeper than a byte holds.
+struct Built<'a> {
+    bytes: ByColor<&'a [u8]>,
+    deep: &'a ByColor<HashMap<usize, u16>>,
+}
+
+impl Built<'_> {
+    /// The value of a legal position of a slice built.
+    fn value(&self, turn: Color, index: usize) -> Value {
+        match self.bytes[turn][index] {
+            DEEP => Value::decisive(self.deep[turn][&index]),
+            byte => decode_byte(byte).expect("a legal position of a slice built"),
+        }
+    }
+}
+
+/// A pawn step that leaves a slice for another.
+struct Push {
+    /// The pawn (its place in the slice's order).
+    pawn: usize,
+    to: Square,
+    /// The squares that must be empty.
+    path: Bitboard,
+    /// The first number of the slice it leads into.
+    child: usize,
+    /// That slice holds the mirror image.
+    mirrored: bool,
+    /// A double step, which an en passant capture may answer.
+    double: bool,
+}
+
+/// The engine's layout of one slice: the pawnless layout of its kings and
+/// pieces, with the pawns standing still, whose steps leave the slice.
+struct SliceLayout<'a> {
+    pieces: Pieces<'a>,
+    indexer: &'a SliceIndexer,
+    exit_tables: &'a ExitTables<'a>,
+    pushes: ByColor<Vec<Push>>,
+    /// The squares a pawn of each side steps to: a position with one of
+    /// them empty has a move that leaves the slice.
+    targets: ByColor<Bitboard>,
+    built: Built<'a>,
+}
+
+impl<'a> SliceLayout<'a> {
+    fn new(
+        indexer: &'a SliceIndexer,
+        material: &Material,
+        exit_tables: &'a ExitTables<'a>,
+        slice: usize,
+        built: Built<'a>,
+    ) -> SliceLayout<'a> {
+        let pawns = indexer.slices[slice];
+        let men = indexer.men_in_order(material);
+        let pawn_squares = pawns.squares();
+        let standing = pawn_squares.iter().fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        let mut pushes = ByColor::<Vec<Push>>::default();
+        let mut targets = ByColor::<Bitboard>::default();
+        for (k, &from) in pawn_squares.iter().enumerate() {
+            let color = men[indexer.pieces + k].color;
+            let Some(one) = ahead(from, color).filter(|&s| !standing.contains(s)) else {
+                continue;
+            };
+            targets[color] |= one;
+            if one.rank() == color.fold_wb(Rank::Eighth, Rank::First) {
+                // A promotion: the exit tables value it.
+                continue;
+            }
+            let mut steps = vec![(one, Bitboard::from(one), false)];
+            if from.rank() == color.fold_wb(Rank::Second, Rank::Seventh)
+                && let Some(two) = ahead(one, color).filter(|&s| !standing.contains(s))
+            {
+                steps.push((two, Bitboard::from(one) | two, true));
+            }
+            for (to, path, double) in steps {
+                let mut moved = [Square::A1; MAX_MEN];
+                for (j, &i) in indexer.order[indexer.pieces..indexer.men]
+                    .iter()
+                    .enumerate()
+                {
+                    moved[i] = if j == k { to } else { pawn_squares[j] };
+                }
+                let (child, mirrored) = indexer.place(&moved).expect("a step stays on the board");
+                pushes[color].push(Push {
+                    pawn: indexer.pieces + k,
+                    to,
+                    path,
+                    child: child * indexer.slice_len(),
+                    mirrored,
+                    double,
+                });
+            }
+        }
+        SliceLayout {
+            pieces: Pieces::new(
+                Indexer::slice(indexer.pieces, pawn_squares),
+                Rules::with_men(&men, indexer.pieces, false),
+                Vec::new(),
+            ),
+            indexer,
+            exit_tables,
+            pushes,
+            targets,
+            built,
+        }
+    }
+
+    /// Whether `turn` has a pawn step (or promotion) open on `occupied`.
+    #[inline(always)]
+    fn may_step(&self, turn: Color, occupied: Bitboard) -> bool {
+        (self.targets[turn] & !occupied).any()
+    }
+
+    /// A placement of the slice (slice order) in material order.
+    fn in_material_order(&self, squares: &Squares) -> Squares {
+        let mut placed = [Square::A1; MAX_MEN];
+        for (k, &i) in self.indexer.order[..self.indexer.men].iter().enumerate() {
+            placed[i] = squares[k];
+        }
+        placed
+    }
+
+    /// The value for `!turn` of the position after `push`, legal, from
+    /// `squares`.
+    fn after_push(&self, squares: &Squares, turn: Color, push: &Push) -> Value {
+        let image = |sq: Square| {
+            if push.mirrored {
+                sq.flip_horizontal()
+            } else {
+                sq
+            }
+        };
+        let index = squares[..self.indexer.pieces]
+            .iter()
+            .fold(0, |acc, &sq| acc * 64 + usize::from(image(sq)));
+        let value = self.built.value(!turn, push.child + index);
+        if !push.double {
+            return value;
+        }
+        let mut after = *squares;
+        after[push.pawn] = push.to;
+        let pawn = self.indexer.order[push.pawn];
+        match self
+            .exit_tables
+            .en_passant(&self.in_material_order(&after), pawn, !turn)
+        {
+            Some(capture) if capture.order_key() < value.order_key() => capture,
+            _ => value,
+        }
+    }
+}
+
+impl Layout for SliceLayout<'_> {
+    #[inline(always)]
+    fn size(&self) -> usize {
+        self.indexer.slice_len()
+    }
+
+    #[inline(always)]
+    fn decode(&self, index: usize) -> Option<Squares> {
+        self.pieces.decode(index)
+    }
+
+    #[inline(always)]
+    fn look(&self, squares: &Squares, turn: Color) -> Look {
+        let mut look = self.pieces.look(squares, turn);
+        look.threatens_capture |= self.may_step(turn, self.pieces.rules().occupied(squares));
+        look
+    }
+
+    fn looks(
+        &self,
+        start: usize,
+        len: usize,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        self.pieces
+            .looks(start, len, turn, |i, placement| match placement {
+                Some((squares, mut look)) => {
+                    look.threatens_capture |=
+                        self.may_step(turn, self.pieces.rules().occupied(squares));
+                    f(i, Some((squares, look)))
+                }
+                None => f(i, None),
+            })
+    }
+
+    #[inline(always)]
+    fn moving_into(
+        &self,
+        run: usize,
+        turn: Color,
+        positions: u64,
+        opponent: &[u8],
+        test: impl ByteTest,
+    ) -> Option<u64> {
+        self.pieces
+            .moving_into(run, turn, positions, opponent, test)
+    }
+
+    fn works_by_runs(&self) -> bool {
+        self.pieces.works_by_runs()
+    }
+
+    #[inline(always)]
+    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
+        self.pieces.rules().threatens_capture(squares, turn)
+            || self.may_step(turn, self.pieces.rules().occupied(squares))
+    }
+
+    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
+        let mut found = self
+            .exit_tables
+            .exits(&self.in_material_order(squares), turn);
+        let rules = self.pieces.rules();
+        let occupied = rules.occupied(squares);
+        for push in &self.pushes[turn] {
+            if !push.path.intersects(occupied)
+                && rules.legal_after(squares, occupied, turn, push.pawn, push.to, None)
+            {
+                found.add(self.after_push(squares, turn, push));
+            }
+        }
+        found
+    }
+
+    #[inline(always)]
+    fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool {
+        self.pieces.has_inside_move(squares, turn)
+    }
+
+    #[inline(always)]
+    fn retractions(&self, index: usize, squares: &Squares, turn: Color, f: impl FnMut(usize)) {
+        self.pieces.retractions(index, squares, turn, f)
+    }
+
+    #[inline(always)]
+    fn run_retractions(&self, run: usize, positions: u64, turn: Color, f: impl FnMut(usize)) {
+        self.pieces.run_retractions(run, positions, turn, f)
+    }
+
+    #[inline(always)]
+    fn inside_moves_while(
+        &self,
+        index: usize,
+        squares: &Squares,
+        turn: Color,
+        f: impl FnMut(Option<usize>) -> bool,
+    ) -> bool {
+        self.pieces.inside_moves_while(index, squares, turn, f)
+    }
+}
+
+/// Builds the bytes of a material with pawns, slice by slice, most
+/// advanced first; the slices of one advancement, which lead into none of
+/// each other, are built in parallel. `subtables` must hold every table a
+/// capture or a promotion leads into.
+pub(crate) fn build(
+    material: &Material,
+    subtables: &Subtables,
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
+    tuning: Tuning,
+) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
+    let indexer = SliceIndexer::shared(material);
+    let exit_tables = ExitTables::new(material, subtables)?;
+    let slice_len = indexer.slice_len();
+    let mut bytes = ByColor::new_with(|_| zeroed(indexer.size()));
+    let mut deep = ByColor::<HashMap<usize, u16>>::default();
+    let done = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let total = indexer.slices() as u64;
+    let inner = |_: Progress| {
+        if stop.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    for level in &indexer.levels {
+        // The slices of the level are written in place; those before it
+        // are built and read.
+        let start = level.start * slice_len;
+        let end = level.end * slice_len;
+        let ByColor { white, black } = &mut bytes;
+        let (white_built, white_level) = white.split_at_mut(start);
+        let (black_built, black_level) = black.split_at_mut(start);
+        let built_bytes = ByColor {
+            white: &*white_built,
+            black: &*black_built,
+        };
+        let overflows: Vec<(usize, Overflow)> = white_level[..end - start]
+            .par_chunks_mut(slice_len)
+            .zip(black_level[..end - start].par_chunks_mut(slice_len))
+            .zip(level.clone())
+            .map(|((white, black), slice)| {
+                let layout = SliceLayout::new(
+                    indexer.as_ref(),
+                    material,
+                    &exit_tables,
+                    slice,
+                    Built {
+                        bytes: built_bytes,
+                        deep: &deep,
+                    },
+                );
+                let overflow =
+                    run_layout(layout, ByColor { white, black }, material, &inner, tuning)?;
+                let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+                let pawns = indexer.pawns(slice);
+                if progress(Progress::Slice { done, total, pawns }).is_break() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                Ok((slice * slice_len, overflow))
+            })
+            .collect::<Result<_, TableError>>()?;
+        for (first, overflow) in overflows {
+            for turn in Color::ALL {
+                deep[turn].extend(
+                    overflow
+                        .side(turn)
+                        .iter()
+                        .map(|&(index, plies)| (first + index, plies)),
+                );
+            }
+        }
+    }
+    let listed = ByColor::new_with(|turn| {
+        let mut listed: Vec<(usize, u16)> = deep[turn].drain().collect();
+        listed.sort_unstable();
+        listed
+    });
+    Ok((bytes, Overflow::new(tuning.limit, listed)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_inverts_decode() {
+        for name in ["KPvK", "KPPvK", "KPvKP", "KRPvKP", "KPPvKP"] {
+            let material: Material = name.parse().unwrap();
+            let ix = SliceIndexer::new(&material);
+            let step = ix.size() / 5000 + 1;
+            for index in (0..ix.size()).step_by(step) {
+                let squares = ix.decode(index);
+                assert_eq!(ix.encode(&squares[..material.len()]), Some(index), "{name}");
+                let mirror: Vec<Square> = squares[..material.len()]
+                    .iter()
+                    .map(|s| s.flip_horizontal())
+                    .collect();
+                let symmetric = ix.symmetric(ix.slice_of(index));
+                assert_eq!(ix.encode(&mirror) == Some(index), !symmetric, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn like_pawns_are_numbered_once_and_slices_go_most_advanced_first() {
+        let material: Material = "KPPvK".parse().unwrap();
+        let ix = SliceIndexer::new(&material);
+        // Two like pawns on 48 squares, a placement and its mirror image
+        // once: (1128 + 24 symmetric pairs) / 2.
+        assert_eq!(ix.slices(), (48 * 47 / 2 + 24) / 2);
+        let both = [Square::E1, Square::E8, Square::B2, Square::C7];
+        let swapped = [Square::E1, Square::E8, Square::C7, Square::B2];
+        assert_eq!(ix.encode(&both), ix.encode(&swapped));
+        let advancement: Vec<u32> = ix.slices.iter().map(PawnSquares::advancement).collect();
+        assert!(advancement.is_sorted_by(|a, b| a >= b));
+        assert_eq!(ix.levels.len(), 11);
+        let on_eighth = [Square::E1, Square::E8, Square::B8, Square::C7];
+        assert_eq!(ix.encode(&on_eighth), None);
+    }
+
+    #[test]
+    fn pawns_read_white_then_black() {
+        let material: Material = "KPvKP".parse().unwrap();
+        let ix = SliceIndexer::new(&material);
+        let index = ix
+            .encode(&[Square::E1, Square::E8, Square::E4, Square::D5])
+            .unwrap();
+        assert_eq!(ix.pawns(ix.slice_of(index)).to_string(), "d4 v e5");
+    }
+}
