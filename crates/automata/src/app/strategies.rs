@@ -86,7 +86,7 @@ impl StrategyView {
             panel: entry.panel,
             calculator: entry.calculator.map(program_name),
             about: AboutView {
-                text: about.text,
+                text: &about.text,
                 caption: about.caption,
                 board: about.board,
                 start_squares: marked.iter().map(ToString::to_string).collect(),

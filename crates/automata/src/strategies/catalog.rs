@@ -67,7 +67,7 @@ pub enum Panel {
 /// its demonstration game).
 #[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct About {
-    pub text: &'static [&'static str],
+    pub text: [&'static str; 3],
     pub caption: &'static str,
     /// The picture's board (a FEN's board part).
     pub board: &'static str,
@@ -87,6 +87,18 @@ const TRACE_CAPTION: &str = "The start of the calculator traces this project che
 const TORRES_CAPTION: &str =
     "Its own start: white king a8, rook b7; the black king is placed on a marked square.";
 const ILLEGAL_LAMP: &str = "It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules.";
+
+/// The account of the rook program played from the reference trace's
+/// start, its last sentence its own.
+const fn rook_trace_about(last: &'static str) -> About {
+    About {
+        text: [ROOK_TEXT_1, ROOK_TEXT_2, last],
+        caption: TRACE_CAPTION,
+        board: ROOK_TRACE_BOARD,
+        marks_starts: false,
+        lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+    }
+}
 
 /// Seed 004's game.
 const SEED_004: &str = "8/8/1k6/8/R7/8/5K2/8 w - - 0 1";
@@ -112,7 +124,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         panel: Panel::Lamps,
         calculator: None,
         about: About {
-            text: &[
+            text: [
                 "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
                 "It plays the white king and rook against a person's lone black king and follows a fixed list of six rules, numbered here as in the sources (\"rule 4: tempo\" is a waiting move of the rook).",
                 "From its own starts it always mates, but slowly: against the best defence it needs up to 66 moves (from the black king on d6), where perfect play needs 15.",
@@ -140,7 +152,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         panel: Panel::Display,
         calculator: Some(ChessProgram::Queen),
         about: About {
-            text: &[
+            text: [
                 "In 1987 the magazine Tekhnika Molodezhi printed a program for the Soviet programmable calculators MK-61 and MK-52 in which a queen mates a lone king.",
                 "The white king never leaves c3: Brudno and Landau had shown by computer that from there the queen mates within 23 moves from any start.",
                 "You key in the black king's square; the calculator answers with the queen's square. Here the original program runs on an emulator of the calculator's chips.",
@@ -172,17 +184,9 @@ pub const CATALOG: &[CatalogEntry] = &[
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Rook),
-        about: About {
-            text: &[
-                ROOK_TEXT_1,
-                ROOK_TEXT_2,
-                "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
-            ],
-            caption: TRACE_CAPTION,
-            board: ROOK_TRACE_BOARD,
-            marks_starts: false,
-            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
-        },
+        about: rook_trace_about(
+            "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
+        ),
         audit_note: None,
         build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
     },
@@ -196,17 +200,9 @@ pub const CATALOG: &[CatalogEntry] = &[
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Rook),
-        about: About {
-            text: &[
-                ROOK_TEXT_1,
-                ROOK_TEXT_2,
-                "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
-            ],
-            caption: TRACE_CAPTION,
-            board: ROOK_TRACE_BOARD,
-            marks_starts: false,
-            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
-        },
+        about: rook_trace_about(
+            "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
+        ),
         audit_note: None,
         build: |name, _| Automaton::new(name, Mk61Rook::default()),
     },
@@ -221,7 +217,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         panel: Panel::Display,
         calculator: Some(ChessProgram::Rook),
         about: About {
-            text: &[
+            text: [
                 ROOK_TEXT_1,
                 ROOK_TEXT_2,
                 "This is the program written natively, with the player doing what 9------0. asks: the board is turned a quarter and the men keyed in again, which rescues every game from the White-to-move starts some orientation of the board accepts.",
@@ -252,7 +248,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         panel: Panel::Board,
         calculator: None,
         about: About {
-            text: &[
+            text: [
                 "Not a historic machine: the box method of chess textbooks for king and rook against king, written as eight rules.",
                 "The rook shuts the black king in a box and makes the box smaller whenever it safely can; the white king comes up to support the rook, and the rook mates on the edge.",
                 "It mates from every White-to-move start, in at most 34 moves, where perfect play needs at most 16.",
@@ -276,7 +272,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         panel: Panel::Board,
         calculator: None,
         about: About {
-            text: &[
+            text: [
                 "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
                 "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
                 "Against it the person plays the longest defence they can find; the Tablebase view shows the value of every move.",
