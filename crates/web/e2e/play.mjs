@@ -343,15 +343,19 @@ async function main() {
   check(/^ 61\. +$/.test(answer), `then the answer 61. in the mantissa (${JSON.stringify(answer)})`);
   check((await readDisplay(page)) === answer, "and the answer stays");
   step(`the calculator showed "${error.trim()}", then "${answer.trim()}"`);
-  await page.evaluate(() => drawMk61(document.getElementById("reply-display"), play.game.last_reply.displays[0]));
+  // The page's modules, imported again in the page: the same instances.
+  await page.evaluate(async () => {
+    const view = await import("/js/play.js");
+    view.drawMk61(document.getElementById("reply-display"), view.play.game.last_reply.displays[0]);
+  });
   await page.screenshot({ path: join(outDir, "web-e2e-mk61-error.png") });
   check((await readDisplay(page)).trim() === "ЕГГ0Г", `the turn's first state redrawn is ЕГГОГ (${await readDisplay(page)})`);
   // Every glyph of the indicator drawn and read back (the server's places
   // for ЗГГОГ, 3.ГГ0Г, are tested in the automata crate's view.rs).
-  await page.evaluate(() => drawCells(document.getElementById("reply-display"),
+  await page.evaluate(async () => (await import("/js/play.js")).drawCells(document.getElementById("reply-display"),
     [..."0123456789-L"].map((ch, i) => ({ ch, dot: i === 3 }))));
   check((await readDisplay(page)) === "0123.456789-L", `digits, minus and L (${await readDisplay(page)})`);
-  await page.evaluate(() => drawCells(document.getElementById("reply-display"),
+  await page.evaluate(async () => (await import("/js/play.js")).drawCells(document.getElementById("reply-display"),
     [..."CГЕ "].map((ch) => ({ ch, dot: false }))));
   check((await readDisplay(page)).startsWith("CГЕ "), `C, Г, Е and blank (${await readDisplay(page)})`);
 

@@ -25,7 +25,7 @@ type Shared = State<Arc<AppState>>;
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::app_js))
+        .route("/js/{file}", get(script))
         .route("/style.css", get(assets::style_css))
         .route("/api/strategies", get(strategies))
         .route("/api/claims", get(claims))
@@ -53,6 +53,10 @@ pub(crate) async fn blocking<T: Send + 'static>(
             "the request's work stopped unexpectedly",
         ))
     })
+}
+
+async fn script(Path(file): Path<String>) -> Response {
+    assets::script(&file).unwrap_or_else(|| ApiError::not_found("no such script").into_response())
 }
 
 async fn not_found() -> ApiError {
