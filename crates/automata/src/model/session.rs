@@ -214,6 +214,20 @@ impl IllegalCount {
     pub fn stopped(self) -> bool {
         self.limit > 0 && self.count >= self.limit
     }
+
+    /// The rule the limit sets, in the one wording every front end shows:
+    /// `as in 1912, the machine stops after three illegal moves`; `None`
+    /// without a limit.
+    pub fn rule(self) -> Option<String> {
+        let limit = match self.limit {
+            0 => return None,
+            3 => "three".to_string(),
+            n => n.to_string(),
+        };
+        Some(format!(
+            "as in 1912, the machine stops after {limit} illegal moves"
+        ))
+    }
 }
 
 /// A person, moving the black king, against an automaton.

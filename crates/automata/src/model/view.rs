@@ -153,12 +153,14 @@ impl From<&GameEnd> for EndView {
 }
 
 /// The illegal moves so far.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct IllegalView {
     pub count: u32,
     /// 0: no limit.
     pub limit: u32,
     pub stopped: bool,
+    /// The limit's rule in words ([`IllegalCount::rule`]).
+    pub rule: Option<String>,
 }
 
 impl From<IllegalCount> for IllegalView {
@@ -167,6 +169,7 @@ impl From<IllegalCount> for IllegalView {
             count: illegal.count,
             limit: illegal.limit,
             stopped: illegal.stopped(),
+            rule: illegal.rule(),
         }
     }
 }
@@ -181,6 +184,8 @@ pub struct LampView {
     /// 0: no limit.
     pub limit: u32,
     pub stopped: bool,
+    /// The limit's rule in words ([`IllegalCount::rule`]).
+    pub rule: Option<String>,
 }
 
 impl LampView {
@@ -191,6 +196,7 @@ impl LampView {
             count: illegal.count,
             limit: illegal.limit,
             stopped: illegal.stopped(),
+            rule: illegal.rule(),
         }
     }
 }

@@ -43,10 +43,6 @@ export function setStatus(text, kind = "") {
   $("board-lamp").classList.toggle("on", kind === "lamp-text");
 }
 
-/** The machine stops after this many illegal moves, as in 1912. */
-export function limitText(limit) {
-  return `as in 1912, the machine stops after ${limit === 3 ? "three" : limit} illegal moves`;
-}
 
 export function setLamp(lamp) {
   play.lamp = lamp;
@@ -57,9 +53,9 @@ export function setLamp(lamp) {
 }
 
 export function setIllegalCount(illegal) {
-  const { count, limit, stopped } = illegal;
+  const { count, limit, stopped, rule } = illegal;
   $("lamp-count").textContent = limit
-    ? `${count} of ${limit} illegal moves${stopped ? ": the machine has stopped" : ""} (${limitText(limit)})`
+    ? `${count} of ${limit} illegal moves${stopped ? ": the machine has stopped" : ""} (${rule})`
     : `${count} illegal moves`;
 }
 
@@ -233,7 +229,7 @@ export function renderGame(animate) {
   if (lamp && lamp.stopped) setStatus(`Illegal: ${humanize(lamp.reason)}. ${humanize(game.end ? game.end.text : "")}`, "lamp-text");
   else if (game.end) setStatus(humanize(game.end.text), "over");
   else if (lamp) {
-    const why = game.placing ? ` It counts: ${limitText(lamp.limit)}.` : "";
+    const why = game.placing ? ` It counts: ${lamp.rule}.` : "";
     setStatus(`Illegal: ${humanize(lamp.reason)} (${lamp.count} of ${lamp.limit}).${why}`, "lamp-text");
   } else if (game.placing) setStatus("Place the black king on one of the marked squares.");
   else setStatus(reply && game.moves.length
