@@ -4,14 +4,14 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 
-use crate::parse_position;
+use crate::{BadMove, CodingError, parse_position};
 
 /// One position of an input, or why it could not be read.
 #[derive(Clone, Debug)]
 pub struct Entry {
     /// Where it came from: `line 3`, `game 2 (Kniest - Brown)`.
     pub source: String,
-    pub position: Result<Chess, String>,
+    pub position: Result<Chess, CodingError>,
     /// The line itself, for FEN/EPD input: a caller with fairy rules reads
     /// it again as an extended FEN.
     pub line: Option<String>,
@@ -31,7 +31,7 @@ pub fn read_positions(text: &str) -> Vec<Entry> {
             })
             .map(|(i, line)| Entry {
                 source: format!("line {}", i + 1),
-                position: parse_position(line).map_err(|error| error.to_string()),
+                position: parse_position(line),
                 line: Some(line.trim().to_owned()),
             })
             .collect()
@@ -69,19 +69,22 @@ impl Game {
         }
     }
 
-    fn final_position(&self) -> Result<Chess, String> {
+    fn final_position(&self) -> Result<Chess, CodingError> {
         let mut position = match self.tag("FEN") {
-            Some(fen) => parse_position(fen).map_err(|error| error.to_string())?,
+            Some(fen) => parse_position(fen)?,
             None => Chess::default(),
         };
         for (ply, token) in move_tokens(&self.movetext).into_iter().enumerate() {
-            let san: SanPlus = token
-                .parse()
-                .map_err(|_| format!("bad move {token:?} at ply {}", ply + 1))?;
+            let bad = |reason| CodingError::BadMove {
+                reason,
+                token: token.clone(),
+                ply: ply + 1,
+            };
+            let san: SanPlus = token.parse().map_err(|_| bad(BadMove::Unreadable))?;
             let m = san
                 .san
                 .to_move(&position)
-                .map_err(|_| format!("illegal move {token:?} at ply {}", ply + 1))?;
+                .map_err(|_| bad(BadMove::Illegal))?;
             position.play_unchecked(m);
         }
         Ok(position)
@@ -185,9 +188,15 @@ mod tests {
     #[test]
     fn illegal_moves_are_reported() {
         let entries = read_positions("[Event \"?\"]\n\n1. e4 e5 2. Ke3 *\n");
-        assert_eq!(
-            entries[0].position.as_ref().unwrap_err(),
-            "illegal move \"Ke3\" at ply 3"
-        );
+        let err = entries[0].position.as_ref().unwrap_err();
+        assert!(matches!(
+            err,
+            CodingError::BadMove {
+                reason: BadMove::Illegal,
+                ply: 3,
+                ..
+            }
+        ));
+        assert_eq!(err.to_string(), "illegal move \"Ke3\" at ply 3");
     }
 }
