@@ -1,83 +1,99 @@
-//! UCI lines as `uci` reads them: each `position startpos|fen FEN [moves
-//! ...]` line goes through the same domain call (`MoveList::
-//! from_position_command`), its illegal move is counted against the limit,
-//! and with White to move the automaton's move is replayed through a
-//! session (`MoveList::automaton_move`). `setoption name Strategy value X`
-//! picks the automaton among the cheap ones (the emulated calculators take
-//! milliseconds a reply); `ucinewgame` clears the count. Other lines are
-//! ignored, as UCI says.
+//! UCI lines through the engine `ajedrecista uci` runs (the automata
+//! crate's `UciEngine`), one line at a time. `setoption name Strategy`
+//! lines are kept only for the cheap automata (the emulated calculators
+//! take milliseconds a reply); the tables build three men at most (a
+//! four-man build takes seconds, past the run's time-out: the tables have
+//! their own tests), so perfect play and the tables' fallback answer from
+//! three-man tables or refuse. Checked: every `bestmove` is legal in the
+//! game the last `position` line set (the start position after a refused
+//! one), and a move list read whole reads back the same.
 #![no_main]
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
-use ajedrecista_automata::{IllegalMoves, MoveList, StrategyName};
+use ajedrecista_automata::{MoveList, StrategyName, UciEngine};
+use ajedrecista_tables::Tablebase;
 use libfuzzer_sys::fuzz_target;
-use shakmaty::{Color, Position};
+use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};
 
 #[path = "shared/cheap_automata.rs"]
 mod cheap_automata;
-use cheap_automata::{CHEAP, TABLES};
+use cheap_automata::CHEAP;
+
+/// Tables of three men, built on first use and kept for later inputs.
+static SMALL_TABLES: LazyLock<Arc<Tablebase>> =
+    LazyLock::new(|| Arc::new(Tablebase::in_memory().building_up_to(3)));
 
 fuzz_target!(|data: &[u8]| {
-    let [limit, rest @ ..] = data else { return };
-    let mut strategy = StrategyName::TORRES;
-    let mut illegal = IllegalMoves::new(u32::from(limit % 5));
-    // UCI skips a line it cannot read; so does this target.
-    for line in rest.split(|&b| b == b'\n').take(32) {
+    let mut engine = UciEngine::new(Arc::clone(&SMALL_TABLES));
+    let mut position = Chess::default();
+    // The position a held `go infinite` answer was found in.
+    let mut searched = Chess::default();
+    for line in data.split(|&b| b == b'\n').take(32) {
         let Ok(line) = std::str::from_utf8(line) else {
             continue;
         };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
-            ["ucinewgame", ..] => illegal.clear(),
-            ["setoption", "name", "Strategy", "value", name] => {
-                if let Ok(name) = name.parse::<StrategyName>()
-                    && CHEAP.contains(&name)
-                {
-                    strategy = name;
+            ["setoption", "name", "Strategy", "value", name, ..] => {
+                let cheap = name
+                    .parse::<StrategyName>()
+                    .is_ok_and(|name| CHEAP.contains(&name));
+                if !cheap {
+                    continue;
                 }
             }
             ["position", words @ ..] => {
-                let Ok(game) = MoveList::from_position_command(words) else {
-                    continue;
+                position = match MoveList::from_position_command(words) {
+                    Ok(game) => {
+                        assert_reads_back(&game);
+                        game.position()
+                    }
+                    Err(_) => Chess::default(),
                 };
-                illegal.record(&game);
-                let position = game.position();
-                assert_legal_line(&game);
-                if game.illegal.is_none() {
-                    // A list read whole reads back the same.
-                    let texts: Vec<String> = game
-                        .moves
-                        .iter()
-                        .map(|mv| mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
-                        .collect();
-                    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-                    assert_eq!(MoveList::read(game.start.clone(), &texts), game);
-                }
-                // Perfect play on four men or more builds tables in memory
-                // first (seconds, past the run's time-out): not this
-                // target's concern, and the tables have their own tests.
-                let cheap_tables =
-                    strategy != StrategyName::PERFECT || position.board().occupied().count() <= 3;
-                if position.turn() == Color::White
-                    && !position.legal_moves().is_empty()
-                    && illegal.end().is_none()
-                    && cheap_tables
-                    && let Ok(reply) = game.automaton_move(Arc::clone(&TABLES), strategy)
-                {
-                    assert!(position.is_legal(reply.mv), "{line}");
-                }
+            }
+            ["go", rest @ ..] if rest.iter().any(|w| *w == "infinite" || *w == "ponder") => {
+                searched = position.clone();
             }
             _ => {}
+        }
+        let answered = match words.first() {
+            Some(&"go") => &position,
+            _ => &searched,
+        };
+        let answer = engine.command(line);
+        for said in &answer.lines {
+            if let Some(text) = said.strip_prefix("bestmove ")
+                && text != "0000"
+            {
+                let mv = text
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|mv| mv.to_move(answered).ok());
+                assert!(mv.is_some(), "{line}: bestmove {text}");
+            }
+        }
+        if answer.quit {
+            break;
         }
     }
 });
 
-/// Every move the list kept is legal where it is played.
-fn assert_legal_line(game: &MoveList) {
+/// Every move the list kept is legal where it is played, and the list
+/// written as UCI reads back the same.
+fn assert_reads_back(game: &MoveList) {
     let mut position = game.start.clone();
     for &mv in &game.moves {
         assert!(position.is_legal(mv));
         position.play_unchecked(mv);
+    }
+    if game.illegal.is_none() {
+        let texts: Vec<String> = game
+            .moves
+            .iter()
+            .map(|mv| mv.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        assert_eq!(&MoveList::read(game.start.clone(), &texts), game);
     }
 }

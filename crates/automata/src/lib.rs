@@ -1,4 +1,7 @@
 //! The historic mating automata as strategies, and their exact audit.
+//! Folders by concept: [`strategies`] (the machines and the catalog),
+//! [`model`] (games, sessions, views), [`analysis`] (the audit), [`app`]
+//! (the use cases the front ends call).
 //!
 //! - [`Strategy`]: an automaton playing White, with its own memory.
 //! - [`Torres`]: El Ajedrecista (1912).
@@ -8,36 +11,36 @@
 //! - [`Perfect`]: shortest mate from the tables.
 //! - [`Session`]: a person, moving the black king, against an automaton.
 //! - [`audit()`]: the longest defence against an automaton from every start.
+//! - [`app`]: the use cases the front ends call (probe view, audit view,
+//!   selfplay, the UCI engine).
 
-pub mod audit;
-pub mod automaton;
-pub mod calculator_game;
-pub mod catalog;
-pub mod contradiction;
-pub mod defence;
-pub mod emulated;
-pub mod game;
-pub mod krk;
-pub mod mk61_rook;
-pub mod perfect;
-pub mod play;
-pub mod replay;
-pub mod rook_box;
-pub mod seed_square;
-pub mod session;
-pub mod strategy;
+pub mod analysis;
+pub mod app;
+pub mod model;
+pub mod strategies;
 #[cfg(test)]
 mod test_support;
-pub mod torres;
-pub mod view;
 
+// Each concept's module also under the crate root, where the crate's users
+// and its own modules name it.
+pub use analysis::{audit, contradiction};
+pub use model::{defence, game, move_input, play, replay, session, view};
+pub use strategies::{
+    automaton, calculator_game, catalog, emulated, krk, mk61_rook, perfect, rook_box, seed_square,
+    strategy, torres,
+};
+
+pub use app::{
+    AuditView, AuditViewError, BuildPolicy, ProbeError, ProbeView, SelfplayError, UciAnswer,
+    UciEngine, selfplay,
+};
 pub use audit::{
-    Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, SquareCell,
-    StartSet, audit, audit_with_options, audit_with_progress, start_positions,
+    Audit, AuditOptions, AuditProgress, Cancelled, FailureKind, GameGraph, Outcome, Side,
+    SquareCell, StartSet, audit, audit_with_options, audit_with_progress, start_positions,
 };
 pub use automaton::{Automaton, Memory};
 pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
-pub use catalog::{CATALOG, CatalogEntry, StrategyName, UnknownStrategy};
+pub use catalog::{About, CATALOG, CatalogEntry, Panel, StrategyName, UnknownStrategy};
 pub use contradiction::{Contradiction, check_tables_game};
 pub use defence::{DefenceKind, RandomDefence, UnknownDefence};
 pub use emulated::{Mk61Queen, Mk61RookEmulated};
@@ -53,4 +56,7 @@ pub use session::{
 };
 pub use strategy::{Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, Undefined};
 pub use torres::{Lamp, Torres};
-pub use view::{EndView, GameView, IllegalView, LampView, ReplyView, color_name};
+pub use view::{
+    DisplayState, EndView, GameView, IllegalView, LampView, Place, ReplyView, color_name,
+    display_states,
+};

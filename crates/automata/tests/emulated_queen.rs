@@ -45,7 +45,6 @@ fn queen_audit_white_to_move() {
         .filter_map(|result| result.position.board().king_of(Color::Black))
         .collect();
     assert_eq!(failing, [Square::F4, Square::H5, Square::D6, Square::E8]);
-    eprintln!("{excess:?}");
     // Perfect play (the fixed-king tables) from the same starts: at most 18
     // moves, 18 from the program's worst start; Brudno and Landau's 23 is
     // over every queen square (tests/perfect.rs).

@@ -88,7 +88,9 @@ fn compare_every_line(starts: &[Chess], max_moves: usize) -> usize {
                     (Ok((a, _)), Ok((b, _))) => {
                         assert_eq!((&a.display, a.mv), (&b.display, b.mv), "{position:?}")
                     }
-                    (Err(Refusal::Precondition(_)), Err(Refusal::Precondition(_))) => {}
+                    (Err(Refusal::Precondition(a)), Err(Refusal::Precondition(b))) => {
+                        assert_eq!(a, b, "{position:?}")
+                    }
                     _ => panic!("{position:?}: {native_answer:?} against {emulated_answer:?}"),
                 }
                 (native_answer.ok(), emulated_answer.ok())
@@ -171,19 +173,22 @@ fn sampled_starts_get_the_same_first_answer() {
     assert_eq!(starts.len(), 50_554);
     let accepted: Vec<Chess> = starts.into_iter().step_by(25).collect();
     compare_first_answers(&accepted);
-    let rejected: Vec<Chess> = rejected_starts().into_iter().step_by(200).collect();
-    assert!(rejected.len() > 500, "{}", rejected.len());
+    let rejected = rejected_starts();
+    assert_eq!(rejected.len(), 124_614);
+    let rejected: Vec<Chess> = rejected.into_iter().step_by(200).collect();
     compare_first_answers(&rejected);
 }
 
 /// Every start, accepted or rejected, gets the same first answer (long: run
 /// once with `--ignored`, figures in docs/automata.md).
 #[test]
-#[ignore]
+#[ignore = "17 min: every accepted and rejected start on the emulator; run once, figures in docs/automata.md"]
 fn every_start_gets_the_same_first_answer() {
     let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
+    assert_eq!(starts.len(), 50_554);
     compare_first_answers(&starts);
     let rejected = rejected_starts();
+    assert_eq!(rejected.len(), 124_614);
     compare_first_answers(&rejected);
     eprintln!(
         "{} accepted and {} rejected starts compared",
@@ -209,11 +214,12 @@ fn lines_from_sampled_starts_get_the_same_answers() {
 /// than the board and the start flag (the stack holds earlier inputs), so
 /// its game graph is far larger than the native program's.
 #[test]
-#[ignore]
+#[ignore = "5 min: whole lines on the emulator; run once, figures in docs/automata.md"]
 fn whole_lines_from_sampled_starts_get_the_same_answers() {
     let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
     let sample: Vec<Chess> = starts.iter().step_by(2500).cloned().collect();
     let compared = compare_every_line(&sample, usize::MAX);
+    assert_eq!((sample.len(), compared), (21, 33_439));
     eprintln!("{} starts, {compared} answers compared", sample.len());
 }
 
@@ -260,7 +266,7 @@ fn r0_minus_one_on_the_emulator() {
 /// for both sides to move (long: run once with `--ignored`; the figures
 /// are in docs/automata.md).
 #[test]
-#[ignore]
+#[ignore = "5 min: the whole audit on the emulator, both sides; run once, figures in docs/automata.md"]
 fn the_emulated_audit_is_the_native_audit() {
     for side in [Color::White, Color::Black] {
         let native = audit(&Mk61Rook::default(), StartSet::All, side);

@@ -29,7 +29,21 @@ pub struct OrthodoxMaterial {
 #[error("bad material {text:?}: {reason} (expected e.g. KQvK, KBNvK, KQvKP)")]
 pub struct BadMaterial {
     text: String,
-    reason: String,
+    reason: NotOrthodox,
+}
+
+/// Why a material is no orthodox material of at most six men.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotOrthodox {
+    /// Not even fairy material (the one material parser refused it).
+    #[error(transparent)]
+    Unreadable(#[from] FairyError),
+    #[error("a fairy unit")]
+    FairyUnit,
+    #[error("each side needs exactly one king")]
+    KingCount,
+    #[error("at most six men in all")]
+    TooManyMen,
 }
 
 impl FromStr for OrthodoxMaterial {
@@ -38,7 +52,7 @@ impl FromStr for OrthodoxMaterial {
     fn from_str(text: &str) -> Result<OrthodoxMaterial, BadMaterial> {
         let fairy: FairyMaterial = text.parse().map_err(|error: FairyError| BadMaterial {
             text: text.to_owned(),
-            reason: error.to_string(),
+            reason: error.into(),
         })?;
         OrthodoxMaterial::try_from(&fairy)
     }
@@ -48,9 +62,9 @@ impl TryFrom<&FairyMaterial> for OrthodoxMaterial {
     type Error = BadMaterial;
 
     fn try_from(fairy: &FairyMaterial) -> Result<OrthodoxMaterial, BadMaterial> {
-        let bad = |reason: &str| BadMaterial {
+        let bad = |reason: NotOrthodox| BadMaterial {
             text: fairy.to_string(),
-            reason: reason.to_owned(),
+            reason,
         };
         let side = |color: Color| -> Result<Vec<Role>, BadMaterial> {
             let units = fairy.units(color);
@@ -60,11 +74,11 @@ impl TryFrom<&FairyMaterial> for OrthodoxMaterial {
                     .kind
                     .role()
                     .filter(|_| unit.royal == (unit.kind == Kind::King) && !unit.armoured)
-                    .ok_or_else(|| bad("a fairy unit"))?;
+                    .ok_or_else(|| bad(NotOrthodox::FairyUnit))?;
                 roles.push(role);
             }
             if roles.iter().filter(|&&role| role == Role::King).count() != 1 {
-                return Err(bad("each side needs exactly one king"));
+                return Err(bad(NotOrthodox::KingCount));
             }
             roles.retain(|&role| role != Role::King);
             roles.sort_by_key(|&role| std::cmp::Reverse(role));
@@ -75,7 +89,7 @@ impl TryFrom<&FairyMaterial> for OrthodoxMaterial {
             black: side(Color::Black)?,
         };
         if material.white.len() + material.black.len() > 4 {
-            return Err(bad("at most six men in all"));
+            return Err(bad(NotOrthodox::TooManyMen));
         }
         Ok(material)
     }

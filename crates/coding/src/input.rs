@@ -4,14 +4,14 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 
-use crate::parse_position;
+use crate::{BadMove, CodingError, parse_position};
 
 /// One position of an input, or why it could not be read.
 #[derive(Clone, Debug)]
 pub struct Entry {
     /// Where it came from: `line 3`, `game 2 (Kniest - Brown)`.
     pub source: String,
-    pub position: Result<Chess, String>,
+    pub position: Result<Chess, CodingError>,
     /// The line itself, for FEN/EPD input: a caller with fairy rules reads
     /// it again as an extended FEN.
     pub line: Option<String>,
@@ -61,12 +61,12 @@ pub fn read_positions(bytes: &[u8], limit: usize) -> Result<Vec<Entry>, TooManyP
                     .map(|(i, line)| match line {
                         Ok(line) => Entry {
                             source: format!("line {}", i + 1),
-                            position: parse_position(line).map_err(|error| error.to_string()),
+                            position: parse_position(line),
                             line: Some(line.trim().to_owned()),
                         },
                         Err(_) => Entry {
                             source: format!("line {}", i + 1),
-                            position: Err(NOT_UTF8.to_owned()),
+                            position: Err(CodingError::NotUtf8 { line: i + 1 }),
                             line: None,
                         },
                     }),
@@ -81,9 +81,6 @@ pub fn read_positions(bytes: &[u8], limit: usize) -> Result<Vec<Entry>, TooManyP
     }
     Ok(read)
 }
-
-/// Why a line that is not UTF-8 is not read.
-const NOT_UTF8: &str = "the line is not UTF-8";
 
 /// A game being read: its tags and its movetext.
 #[derive(Default)]
@@ -118,22 +115,25 @@ impl Game {
         }
     }
 
-    fn final_position(&self) -> Result<Chess, String> {
+    fn final_position(&self) -> Result<Chess, CodingError> {
         if let Some(line) = self.not_utf8 {
-            return Err(format!("line {line}: {NOT_UTF8}"));
+            return Err(CodingError::NotUtf8 { line });
         }
         let mut position = match self.tag("FEN") {
-            Some(fen) => parse_position(fen).map_err(|error| error.to_string())?,
+            Some(fen) => parse_position(fen)?,
             None => Chess::default(),
         };
         for (ply, token) in move_tokens(&self.movetext).into_iter().enumerate() {
-            let san: SanPlus = token
-                .parse()
-                .map_err(|_| format!("bad move {token:?} at ply {}", ply + 1))?;
+            let bad = |reason| CodingError::BadMove {
+                reason,
+                token: token.clone(),
+                ply: ply + 1,
+            };
+            let san: SanPlus = token.parse().map_err(|_| bad(BadMove::Unreadable))?;
             let m = san
                 .san
                 .to_move(&position)
-                .map_err(|_| format!("illegal move {token:?} at ply {}", ply + 1))?;
+                .map_err(|_| bad(BadMove::Illegal))?;
             position.play_unchecked(m);
         }
         Ok(position)
@@ -268,10 +268,16 @@ mod tests {
     #[test]
     fn illegal_moves_are_reported() {
         let entries = read_positions(b"[Event \"?\"]\n\n1. e4 e5 2. Ke3 *\n", 10).unwrap();
-        assert_eq!(
-            entries[0].position.as_ref().unwrap_err(),
-            "illegal move \"Ke3\" at ply 3"
-        );
+        let err = entries[0].position.as_ref().unwrap_err();
+        assert!(matches!(
+            err,
+            CodingError::BadMove {
+                reason: BadMove::Illegal,
+                ply: 3,
+                ..
+            }
+        ));
+        assert_eq!(err.to_string(), "illegal move \"Ke3\" at ply 3");
     }
 
     #[test]
@@ -281,7 +287,7 @@ mod tests {
         let entries = read_positions(pgn, 10).unwrap();
         assert_eq!(entries.len(), 2);
         assert_eq!(
-            entries[0].position.as_ref().unwrap_err(),
+            entries[0].position.as_ref().unwrap_err().to_string(),
             "line 2: the line is not UTF-8"
         );
         assert!(entries[1].position.as_ref().unwrap().is_checkmate());
@@ -290,8 +296,8 @@ mod tests {
         assert_eq!(entries.len(), 3);
         assert_eq!(entries[1].source, "line 2");
         assert_eq!(
-            entries[1].position.as_ref().unwrap_err(),
-            "the line is not UTF-8"
+            entries[1].position.as_ref().unwrap_err().to_string(),
+            "line 2: the line is not UTF-8"
         );
     }
 

@@ -16,6 +16,7 @@
 
 pub mod code;
 pub mod condition;
+pub mod dispatch;
 pub mod enumerate;
 pub mod etalon;
 pub mod fairy;
@@ -29,8 +30,13 @@ pub mod zone;
 
 pub use code::{Classification, Code};
 pub use condition::SpecialMark;
+pub use dispatch::{
+    Analysis, Census, CensusError, CensusPlan, Coded, CodedError, OrthodoxChoices, Unclassified,
+    rules_named,
+};
 pub use enumerate::{
-    Enumeration, EtalonGroup, Legality, OrthodoxMaterial, Selection, enumerate, final_positions,
+    BadMaterial, Enumeration, EtalonGroup, Legality, NotOrthodox, OrthodoxMaterial, Selection,
+    enumerate, final_positions,
 };
 pub use etalon::{Etalon, EtalonError};
 pub use final_position::{
@@ -41,16 +47,48 @@ pub use symbol::{Mark, Symbol};
 pub use symmetry::Symmetry;
 pub use zone::{Zone, ZoneShape};
 
-use shakmaty::fen::{Epd, Fen};
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::fen::{Epd, Fen, ParseFenError};
+use shakmaty::{CastlingMode, Chess, PositionError};
 
-/// Errors of this crate.
-#[derive(Debug, thiserror::Error)]
+/// A text that is no position to code.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum CodingError {
     #[error("bad FEN {text:?}: {reason}")]
-    BadFen { text: String, reason: String },
+    BadFen { text: String, reason: ParseFenError },
     #[error("{text:?}: {reason}")]
-    IllegalPosition { text: String, reason: String },
+    IllegalPosition {
+        text: String,
+        /// Boxed: it holds the position.
+        reason: Box<PositionError<Chess>>,
+    },
+    /// A PGN game's move that cannot be read or played.
+    #[error("{reason} move {token:?} at ply {ply}")]
+    BadMove {
+        reason: BadMove,
+        token: String,
+        ply: usize,
+    },
+    /// A line of an input that is not UTF-8 (from 1).
+    #[error("line {line}: the line is not UTF-8")]
+    NotUtf8 { line: usize },
+}
+
+/// Why a PGN game's move was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadMove {
+    /// Not SAN.
+    Unreadable,
+    /// SAN, but not legal where it is played.
+    Illegal,
+}
+
+impl std::fmt::Display for BadMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BadMove::Unreadable => "bad",
+            BadMove::Illegal => "illegal",
+        })
+    }
 }
 
 /// Reads a position from a FEN, or from an EPD line (its operations are
@@ -67,7 +105,7 @@ pub fn parse_position(text: &str) -> Result<Chess, CodingError> {
                 .parse::<Epd>()
                 .map_err(|_| CodingError::BadFen {
                     text: text.to_owned(),
-                    reason: fen_error.to_string(),
+                    reason: fen_error,
                 })?;
             epd.into_setup()
         }
@@ -76,6 +114,6 @@ pub fn parse_position(text: &str) -> Result<Chess, CodingError> {
         .position(CastlingMode::Standard)
         .map_err(|error| CodingError::IllegalPosition {
             text: text.to_owned(),
-            reason: error.to_string(),
+            reason: Box::new(error),
         })
 }

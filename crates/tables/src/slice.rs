@@ -381,6 +381,8 @@ struct SliceLayout<'a> {
     /// The squares a pawn of each side steps to: a position with one of
     /// them empty has a move that leaves the slice.
     targets: ByColor<Bitboard>,
+    /// Those of them on the last rank: promotions.
+    promotions: ByColor<Bitboard>,
     built: Built<'a>,
 }
 
@@ -398,6 +400,7 @@ impl<'a> SliceLayout<'a> {
         let standing = pawn_squares.iter().fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
         let mut pushes = ByColor::<Vec<Push>>::default();
         let mut targets = ByColor::<Bitboard>::default();
+        let mut promotions = ByColor::<Bitboard>::default();
         for (k, &from) in pawn_squares.iter().enumerate() {
             let color = men[indexer.pieces + k].color;
             let Some(one) = ahead(from, color).filter(|&s| !standing.contains(s)) else {
@@ -405,7 +408,8 @@ impl<'a> SliceLayout<'a> {
             };
             targets[color] |= one;
             if one.rank() == color.fold_wb(Rank::Eighth, Rank::First) {
-                // A promotion: the exit tables value it.
+                // The exit tables value promotions.
+                promotions[color] |= one;
                 continue;
             }
             let mut steps = vec![(one, Bitboard::from(one), false)];
@@ -443,6 +447,7 @@ impl<'a> SliceLayout<'a> {
             exit_tables,
             pushes,
             targets,
+            promotions,
             built,
         }
     }
@@ -552,11 +557,17 @@ impl Layout for SliceLayout<'_> {
     }
 
     fn exits(&self, squares: &Squares, turn: Color) -> Exits {
-        let mut found = self
-            .exit_tables
-            .exits(&self.in_material_order(squares), turn);
         let rules = self.pieces.rules();
         let occupied = rules.occupied(squares);
+        // Most positions have a pawn step and nothing to take.
+        let mut found = if rules.threatens_capture(squares, turn)
+            || self.promotions[turn].intersects(!occupied)
+        {
+            self.exit_tables
+                .exits(&self.in_material_order(squares), turn)
+        } else {
+            Exits::default()
+        };
         for push in &self.pushes[turn] {
             if !push.path.intersects(occupied)
                 && rules.legal_after(squares, occupied, turn, push.pawn, push.to, None)

@@ -114,7 +114,7 @@ const GLYPHS = {
 };
 
 /** The calculator display as drawn: each place's lit segments to a glyph, "." for a lit point. */
-async function readDisplay(page, svg = "#mk61-display") {
+async function readDisplay(page, svg = "#reply-display") {
   const places = await page.$$eval(`${svg} g[data-place]`, (groups) => groups.map((g) => ({
     segments: [...g.querySelectorAll("rect.seg-on")].map((r) => r.dataset.seg).sort().join(""),
     point: Boolean(g.querySelector('circle.seg-on[data-seg="p"]')),
@@ -323,7 +323,7 @@ async function main() {
   // Each drawn state of the display, read back from its segments in the
   // page as it is drawn (the first lasts 2 s only).
   await page.evaluate((glyphs) => {
-    const svg = document.getElementById("mk61-display");
+    const svg = document.getElementById("reply-display");
     window.shownStates = [];
     new MutationObserver(() => {
       const text = [...svg.querySelectorAll("g[data-place]")].map((g) => {
@@ -335,7 +335,7 @@ async function main() {
   }, GLYPHS);
   await typeMove(page, "Kc1");
   check((await page.textContent("#status")).startsWith("Checkmate"), "the queen program mates");
-  await page.waitForFunction(() => document.getElementById("mk61-display").dataset.step === "2/2");
+  await page.waitForFunction(() => document.getElementById("reply-display").dataset.step === "2/2");
   const states = await page.evaluate(() => window.shownStates);
   check(states.length === 2, `two displays in time (${JSON.stringify(states)})`);
   const [error, answer] = states;
@@ -343,15 +343,19 @@ async function main() {
   check(/^ 61\. +$/.test(answer), `then the answer 61. in the mantissa (${JSON.stringify(answer)})`);
   check((await readDisplay(page)) === answer, "and the answer stays");
   step(`the calculator showed "${error.trim()}", then "${answer.trim()}"`);
-  await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЕГГОГ"));
+  // The page's modules, imported again in the page: the same instances.
+  await page.evaluate(async () => {
+    const view = await import("/js/play.js");
+    view.drawMk61(document.getElementById("reply-display"), view.play.game.last_reply.displays[0]);
+  });
   await page.screenshot({ path: join(outDir, "web-e2e-mk61-error.png") });
-  // Every glyph of the indicator, and ЗГГОГ with its point, drawn and read back.
-  await page.evaluate(() => drawMk61(document.getElementById("mk61-display"), "ЗГГОГ"));
-  check((await readDisplay(page)).trim() === "3.ГГ0Г", `ЗГГОГ is drawn 3.ГГ0Г (${await readDisplay(page)})`);
-  await page.evaluate(() => drawCells(document.getElementById("mk61-display"),
+  check((await readDisplay(page)).trim() === "ЕГГ0Г", `the turn's first state redrawn is ЕГГОГ (${await readDisplay(page)})`);
+  // Every glyph of the indicator drawn and read back (the server's places
+  // for ЗГГОГ, 3.ГГ0Г, are tested in the automata crate's view.rs).
+  await page.evaluate(async () => (await import("/js/play.js")).drawCells(document.getElementById("reply-display"),
     [..."0123456789-L"].map((ch, i) => ({ ch, dot: i === 3 }))));
   check((await readDisplay(page)) === "0123.456789-L", `digits, minus and L (${await readDisplay(page)})`);
-  await page.evaluate(() => drawCells(document.getElementById("mk61-display"),
+  await page.evaluate(async () => (await import("/js/play.js")).drawCells(document.getElementById("reply-display"),
     [..."CГЕ "].map((ch) => ({ ch, dot: false }))));
   check((await readDisplay(page)).startsWith("CГЕ "), `C, Г, Е and blank (${await readDisplay(page)})`);
 
@@ -379,7 +383,10 @@ async function main() {
 
   // Item 8: the claims page runs its audit; the About text of each machine.
   await openView(page, "claims");
-  check((await page.locator("#claims-rows tr").count()) === 7, "the claims table has the README's seven claims");
+  const claims = await page.evaluate(async () => (await fetch("/api/claims")).json());
+  check(claims.length === 8 && (await page.locator("#claims-rows tr").count()) === claims.length, "the claims table has the data's eight claims (README's table)");
+  const rows = await page.$$eval("#claims-rows tr", (trs) => trs.map((tr) => [...tr.cells].slice(0, 3).map((td) => td.textContent)));
+  claims.forEach((claim, i) => check(JSON.stringify(rows[i]) === JSON.stringify([claim.source, claim.claim, claim.finding]), `claim ${i + 1} shows the data's source, claim and finding`));
   await page.click("#claims-rows tr:first-child button");
   await page.waitForSelector("#view-audit:not([hidden])");
   await page.waitForSelector("#audit-chart rect.bar-a");
@@ -388,7 +395,7 @@ async function main() {
   await page.click("#replay-last");
   check((await page.textContent("#replay-caption")).includes("#"), "the longest game replays to mate");
   await openView(page, "claims");
-  await page.click("#claims-rows tr:nth-child(5) button");
+  await page.click("#claims-rows tr:nth-child(6) button");
   await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
   check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
   await openView(page, "claims");
@@ -396,15 +403,34 @@ async function main() {
   await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("mate in"));
   check((await page.textContent("#probe-summary")).includes("mate in 16 "), "the claim's position is a mate in 16");
   await openView(page, "play");
-  for (const name of await page.$$eval("#opponent option", (options) => options.map((o) => o.value))) {
-    await page.selectOption("#opponent", name);
+  // Every machine's About text and picture are its own: the catalog's, as
+  // /api/strategies serves it, and no two machines share a text.
+  const strategies = await page.evaluate(async () => (await fetch("/api/strategies")).json());
+  check(strategies.length === await page.locator("#opponent option").count(), "one opponent per machine of the catalog");
+  const seenTexts = new Set();
+  for (const info of strategies) {
+    await page.selectOption("#opponent", info.name);
     await idle(page);
     const about = await page.textContent("#about");
-    check(about.length > 300 && (await page.locator("#about-board svg").count()) === 1, `an About text with a picture for ${name}`);
-    if (name === "torres") check(about.includes("Torres y Quevedo") && about.includes("1912") && about.includes("Eight lamps"), "El Ajedrecista's About names its maker and lamps");
+    check(about.length > 300 && (await page.locator("#about-board svg").count()) === 1, `an About text with a picture for ${info.name}`);
+    const paragraphs = await page.$$eval("#about-text p", (ps) => ps.map((p) => p.textContent));
+    check(JSON.stringify(paragraphs) === JSON.stringify(info.about.text), `${info.name}: the About text is the catalog's`);
+    check(!seenTexts.has(paragraphs.join(" ")), `${info.name}: an About text of its own`);
+    seenTexts.add(paragraphs.join(" "));
+    check((await page.textContent("#about-title")) === `About: ${info.label}`, `${info.name}: the About title names it`);
+    check((await page.textContent("#about-caption")) === info.about.caption, `${info.name}: its picture's caption`);
+    check((await page.getAttribute("#about-board svg", "data-board")) === info.about.board, `${info.name}: the picture is its board`);
+    const pieces = await page.locator("#about-board svg [data-man]").count();
+    const expected = [...info.about.board].filter((c) => /[a-zA-Z]/.test(c)).length;
+    check(pieces === expected, `${info.name}: the picture shows its ${expected} men (${pieces})`);
+    check((await page.locator("#about-board circle[data-mark]").count()) === info.about.start_squares.length,
+      `${info.name}: the picture marks its ${info.about.start_squares.length} start squares`);
+    const demoBoard = info.demo_fen.split(" ")[0];
+    check(info.about.board === info.white_men || info.about.board === demoBoard, `${info.name}: the picture shows a start it uses`);
     if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
     await idle(page);
   }
+  check(strategies[0].about.text.join(" ").includes("Torres y Quevedo") && strategies[0].about.lamps.join(" ").includes("Eight lamps"), "El Ajedrecista's About names its maker and lamps");
 
   // The clickable MK-61: the queen program, key by key, to mate.
   await openView(page, "calculator");

@@ -5,7 +5,17 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
+/// The script: one ES module per view (`/js/NAME`), `main.js` first.
+const SCRIPTS: [(&str, &str); 8] = [
+    ("main.js", include_str!("../assets/js/main.js")),
+    ("common.js", include_str!("../assets/js/common.js")),
+    ("board.js", include_str!("../assets/js/board.js")),
+    ("play.js", include_str!("../assets/js/play.js")),
+    ("audit.js", include_str!("../assets/js/audit.js")),
+    ("tables.js", include_str!("../assets/js/tables.js")),
+    ("calculator.js", include_str!("../assets/js/calculator.js")),
+    ("claims.js", include_str!("../assets/js/claims.js")),
+];
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 
 /// Only this server's own scripts, styles and requests.
@@ -29,8 +39,12 @@ pub async fn index() -> Response {
     asset("text/html; charset=utf-8", INDEX_HTML)
 }
 
-pub async fn app_js() -> Response {
-    asset("text/javascript; charset=utf-8", APP_JS)
+/// `/js/NAME`: one module of the script, or `None` for no such module.
+pub fn script(name: &str) -> Option<Response> {
+    SCRIPTS
+        .iter()
+        .find(|(file, _)| *file == name)
+        .map(|(_, text)| asset("text/javascript; charset=utf-8", text))
 }
 
 pub async fn style_css() -> Response {

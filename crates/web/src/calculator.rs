@@ -5,7 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use ajedrecista_automata::calculator_game::{CalculatorGame, GAME_RUN_LIMIT, SetupError};
+use ajedrecista_automata::calculator_game::{
+    CalculatorGame, ChessProgram, GAME_RUN_LIMIT, SetupError, Shown, ShownView,
+};
 use ajedrecista_mk61::{AngleUnit, Calculator, Display, Key};
 use axum::Router;
 use axum::extract::State;
@@ -15,16 +17,13 @@ use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use shakmaty::Square;
 
+use ajedrecista_automata::app::program_name;
+
 use crate::error::{ApiError, ApiJson};
 use crate::routes::{ApiPath, blocking};
 use crate::server::RequestScope;
-use crate::store::{BadGameId, GameId, GameStore, Limits};
+use crate::store::{BadGameId, GameId, GameStore, Limits, lock};
 use crate::work::WorkPool;
-
-/// The rook program's white men as loaded: the seed's reference trace
-/// (white king e1, rook a2).
-const ROOK_WHITE_KING: Square = Square::E1;
-const ROOK_ROOK: Square = Square::A2;
 
 /// One calculator and the position of its Р-ГРД-Г switch (the emulator
 /// takes the switch but does not report it).
@@ -32,9 +31,18 @@ const ROOK_ROOK: Square = Square::A2;
 pub struct Mk61 {
     calculator: Calculator,
     switch: AngleUnit,
+    /// The chess program keyed in, if any.
+    program: Option<ChessProgram>,
+    /// The keys pressed since the last С/П.
+    typed: Vec<Key>,
+    /// The black king's square the keys before the last С/П entered.
+    keyed: Option<Square>,
 }
 
 type Calculators = Arc<GameStore<Mk61>>;
+
+/// The keys kept between С/П presses: a square takes three.
+const MAX_TYPED: usize = 8;
 
 /// `POST /api/calculators`
 #[derive(Debug, Deserialize)]
@@ -73,6 +81,43 @@ pub struct CalculatorView {
     /// False if the last key started a program that had not stopped within
     /// the run limit (it is stopped there; С/П stops a real one).
     pub stopped: bool,
+    /// With a chess program keyed in: what the display means to it (the
+    /// automata crate reads it, as in a game).
+    pub shown: Option<ShownView>,
+    /// The chess program keyed in, with its white men as it starts.
+    pub program: Option<ProgramView>,
+    /// The black king's square the keys before the last С/П entered, in
+    /// the program's format.
+    pub keyed: Option<String>,
+}
+
+/// A chess program as the page follows its game.
+#[derive(Debug, Serialize)]
+pub struct ProgramView {
+    /// `queen` or `rook`.
+    pub name: &'static str,
+    pub white_king: String,
+    /// The other white man: its square and letter (`Q`, `R`).
+    pub man: String,
+    pub man_letter: char,
+    /// The square the white king never leaves, if the program fixes it.
+    pub fixed_king: Option<String>,
+    /// How to key a game in.
+    pub help: &'static str,
+}
+
+impl From<ChessProgram> for ProgramView {
+    fn from(program: ChessProgram) -> ProgramView {
+        let (king, man, role) = program.start_men();
+        ProgramView {
+            name: program_name(program),
+            white_king: king.to_string(),
+            man: man.to_string(),
+            man_letter: role.upper_char(),
+            fixed_king: program.fixed_king().map(|square| square.to_string()),
+            help: program.keying_help(),
+        }
+    }
 }
 
 fn switch_label(unit: AngleUnit) -> &'static str {
@@ -99,6 +144,9 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
             .collect(),
         switch: switch_label(mk61.switch),
         stopped,
+        shown: mk61.program.map(|_| ShownView::from(&Shown::read(display))),
+        program: mk61.program.map(ProgramView::from),
+        keyed: mk61.keyed.map(|square| square.to_string()),
     }
 }
 
@@ -106,22 +154,33 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
 /// the emulator).
 fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
     let setup = |err: SetupError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string());
-    let calculator = match request.program.as_deref() {
-        None => Calculator::new(AngleUnit::Radians),
-        Some("queen") => CalculatorGame::queen().map_err(setup)?.calculator().clone(),
-        Some("rook") => CalculatorGame::rook(ROOK_WHITE_KING, ROOK_ROOK)
-            .map_err(setup)?
-            .calculator()
-            .clone(),
+    let program = match request.program.as_deref() {
+        None => None,
+        Some("queen") => Some(ChessProgram::Queen),
+        Some("rook") => Some(ChessProgram::Rook),
         Some(other) => {
             return Err(ApiError::unprocessable(format!(
                 "no program {other:?} (queen or rook)"
             )));
         }
     };
+    let calculator = match program {
+        None => Calculator::new(AngleUnit::Radians),
+        Some(ChessProgram::Queen) => CalculatorGame::queen().map_err(setup)?.calculator().clone(),
+        Some(ChessProgram::Rook) => {
+            let (king, rook, _) = ChessProgram::Rook.start_men();
+            CalculatorGame::rook(king, rook)
+                .map_err(setup)?
+                .calculator()
+                .clone()
+        }
+    };
     Ok(Mk61 {
         calculator,
         switch: AngleUnit::Radians,
+        program,
+        typed: Vec::new(),
+        keyed: None,
     })
 }
 
@@ -133,6 +192,15 @@ fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
             let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownKey| {
                 ApiError::bad_request(err.to_string())
             })?;
+            mk61.keyed = None;
+            if key == Key::RunStop {
+                mk61.keyed = mk61
+                    .program
+                    .and_then(|program| program.keyed_square(&mk61.typed));
+                mk61.typed.clear();
+            } else if mk61.typed.len() < MAX_TYPED {
+                mk61.typed.push(key);
+            }
             Ok(mk61
                 .calculator
                 .press_with_limit(key, GAME_RUN_LIMIT)
@@ -198,7 +266,7 @@ async fn press(
     let (id, mk61) = find(&calculators, &id)?;
     let result = work
         .run(Some(scope), move || {
-            let mut mk61 = mk61.lock().expect("no poisoning");
+            let mut mk61 = lock(&mk61);
             let stopped = apply(&mut mk61, &input)?;
             Ok(view(id, &mk61, stopped))
         })

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use ajedrecista_automata::app::BuildPolicy;
 use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, LampView, MoveError, Opening, Session, StrategyName, UndoError,
 };
@@ -12,7 +13,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::probe::parse_fen;
+use crate::probe::{parse_fen, probe_error, table_error};
 use crate::store::GameId;
 
 /// `POST /api/games`
@@ -72,10 +73,12 @@ pub fn new_session(
         Some(text) => {
             let position = parse_fen(text)?;
             let variant = ajedrecista_tables::Variant::Standard;
-            let material = crate::probe::probeable_material(&tables, &position, variant)?;
+            let material = BuildPolicy::Interactive
+                .material(&tables, &position, variant)
+                .map_err(|err| probe_error(err, "new game"))?;
             tables
                 .prepare(&material, variant, stop)
-                .map_err(|err| crate::probe::table_error(err, "new game"))?;
+                .map_err(|err| table_error(err, "new game"))?;
             Opening::Position(position)
         }
     };

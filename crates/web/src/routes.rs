@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::{Strategy, StrategyName};
+use ajedrecista_automata::app::{CLAIMS, ClaimView, StrategyView};
 use ajedrecista_tables::{Material, Tablebase, Variant};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
@@ -11,7 +11,6 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
-use serde::Serialize;
 use shakmaty::Position;
 
 use crate::audit::{AuditKey, AuditQuery};
@@ -19,7 +18,7 @@ use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::probe::ProbeQuery;
 use crate::server::RequestScope;
-use crate::store::GameId;
+use crate::store::{GameId, lock};
 use crate::{AppState, MAX_BODY_BYTES, assets};
 
 type Shared = State<Arc<AppState>>;
@@ -28,9 +27,10 @@ type Shared = State<Arc<AppState>>;
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::app_js))
+        .route("/js/{file}", get(script))
         .route("/style.css", get(assets::style_css))
         .route("/api/strategies", get(strategies))
+        .route("/api/claims", get(claims))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/moves", post(game_move))
@@ -75,6 +75,10 @@ fn at_hand(tables: &Tablebase, query: &ProbeQuery) -> bool {
         .map_or(true, |material| tables.in_cache_folder(&material, variant))
 }
 
+async fn script(Path(file): Path<String>) -> Response {
+    assets::script(&file).unwrap_or_else(|| ApiError::not_found("no such script").into_response())
+}
+
 async fn not_found() -> ApiError {
     ApiError::not_found("no such page or API route")
 }
@@ -100,41 +104,12 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
     }
 }
 
-#[derive(Serialize)]
-struct StrategyInfo {
-    name: &'static str,
-    label: &'static str,
-    /// Where its rules come from.
-    source: &'static str,
-    /// The white man besides the king: rook or queen.
-    white_piece: &'static str,
-    /// The game perfect play is taken from: standard or fixed-king-SQ.
-    variant: String,
-    /// A start of the machine's own: the seed's demonstration game.
-    demo_fen: &'static str,
+async fn claims() -> Json<Vec<ClaimView>> {
+    Json(CLAIMS.iter().map(ClaimView::from).collect())
 }
 
-fn describe(name: StrategyName, tables: &Arc<Tablebase>) -> StrategyInfo {
-    let automaton = name.build(tables);
-    StrategyInfo {
-        name: name.as_str(),
-        label: name.label(),
-        source: name.entry().source,
-        white_piece: match automaton.white_piece() {
-            shakmaty::Role::Queen => "queen",
-            _ => "rook",
-        },
-        variant: automaton.variant().to_string(),
-        demo_fen: name.demo_fen(),
-    }
-}
-
-async fn strategies(State(state): Shared) -> Json<Vec<StrategyInfo>> {
-    Json(
-        StrategyName::all()
-            .map(|name| describe(name, &state.tables))
-            .collect(),
-    )
+async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {
+    Json(StrategyView::all(&state.tables))
 }
 
 async fn probe(
@@ -175,7 +150,7 @@ async fn audit(
     ApiPath(strategy): ApiPath<String>,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> Result<Response, ApiError> {
-    let key = AuditKey::parse(&strategy, &query)?;
+    let key = AuditKey::new(&strategy, &query)?;
     let shared = Arc::clone(&state);
     // No scope for the pool: the audit checks it itself, and counts a stop
     // (`AuditCache::stopped`).
@@ -223,7 +198,7 @@ async fn new_game(
             .insert(session, |session| session.end().is_some())
             .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
         let (_, game) = find_game(&shared, &id.to_string())?;
-        let session = game.lock().expect("no poisoning");
+        let session = lock(&game);
         Ok(crate::games::view(id, &session))
     })
     .await?;
@@ -235,8 +210,10 @@ async fn game_state(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let (id, game) = find_game(&state, &id)?;
-    let session = game.lock().expect("no poisoning");
-    Ok(Json(crate::games::view(id, &session)).into_response())
+    // The lock waits while another request's move is worked out: never on
+    // the async threads.
+    let view = blocking(move || Ok(crate::games::view(id, &lock(&game)))).await?;
+    Ok(Json(view).into_response())
 }
 
 async fn game_move(
@@ -246,7 +223,7 @@ async fn game_move(
 ) -> Result<Response, ApiError> {
     let (id, game) = find_game(&state, &id)?;
     blocking(move || {
-        let mut session = game.lock().expect("no poisoning");
+        let mut session = lock(&game);
         Ok(
             match crate::games::play_move(id, &mut session, &request.text) {
                 Ok(view) => Json(view).into_response(),
@@ -265,6 +242,6 @@ async fn game_undo(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let (id, game) = find_game(&state, &id)?;
-    let mut session = game.lock().expect("no poisoning");
-    Ok(Json(crate::games::undo(id, &mut session)?).into_response())
+    let view = blocking(move || crate::games::undo(id, &mut lock(&game))).await?;
+    Ok(Json(view).into_response())
 }

@@ -6,8 +6,22 @@ use std::collections::hash_map::RandomState;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// Locks state that requests share (a game, a calculator, the store, the
+/// audit cache), whatever an earlier request left: a panic in one
+/// request's blocking work while it held the lock (which axum turns into
+/// a 500 for that request) must not make every later request for the same
+/// game panic too. *Choice*: the state is taken as the panic left it and
+/// the lock cleared; a session changes its state only once a turn is
+/// whole, so a game goes on from its last whole turn.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| {
+        mutex.clear_poison();
+        poisoned.into_inner()
+    })
+}
 
 /// A game's id: 64 unguessable bits, written as 16 hex digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,7 +112,7 @@ impl<G> GameStore<G> {
     /// that `is_finished`; if every game is still in play, the new game is
     /// refused: games in play are never dropped for new ones.
     pub fn insert(&self, game: G, is_finished: impl Fn(&G) -> bool) -> Result<GameId, StoreFull> {
-        let mut inner = self.inner.lock().expect("no poisoning");
+        let mut inner = lock(&self.inner);
         let now = Instant::now();
         if inner.games.len() >= self.limits.max_games {
             let idle = self.limits.idle;
@@ -143,7 +157,7 @@ impl<G> GameStore<G> {
     /// The game of this id, unless it has expired; the request counts as a
     /// use.
     pub fn get(&self, id: GameId) -> Option<Arc<Mutex<G>>> {
-        let mut inner = self.inner.lock().expect("no poisoning");
+        let mut inner = lock(&self.inner);
         let now = Instant::now();
         let expired = now.duration_since(inner.games.get(&id)?.last_used) >= self.limits.idle;
         if expired {
@@ -157,7 +171,7 @@ impl<G> GameStore<G> {
 
     /// Number of games kept (expired ones included until they are swept).
     pub fn len(&self) -> usize {
-        self.inner.lock().expect("no poisoning").games.len()
+        lock(&self.inner).games.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -184,6 +198,26 @@ mod tests {
         ] {
             assert!(bad.parse::<GameId>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_panic_while_a_game_is_locked_does_not_take_the_game_down() {
+        let store = GameStore::new(Limits::default());
+        let id = store.insert(7, |_| false).unwrap();
+        let game = store.get(id).unwrap();
+        let panicked = std::thread::spawn(move || {
+            let mut held = lock(&game);
+            *held = 8;
+            panic!("a request's work fails");
+        })
+        .join();
+        assert!(panicked.is_err());
+        let game = store.get(id).unwrap();
+        assert_eq!(*lock(&game), 8);
+        assert!(
+            !game.is_poisoned(),
+            "the lock is cleared for later requests"
+        );
     }
 
     #[test]

@@ -86,9 +86,8 @@ async fn a_kpvk_position_is_probed_with_its_promotions() {
 #[tokio::test]
 async fn the_page_draws_every_man() {
     let (app, _) = app(Limits::default());
-    let script = get(&app, "/app.js").await;
-    assert_eq!(script.status, StatusCode::OK);
+    let script = common::script(&app).await;
     for man in ["k", "q", "r", "b", "n", "p"] {
-        assert!(script.text.contains(&format!("\n  {man}: [\"M")), "{man}");
+        assert!(script.contains(&format!("\n  {man}: [\"M")), "{man}");
     }
 }

@@ -18,10 +18,16 @@ async fn the_page_is_served_whole_from_the_binary() {
     let (app, _) = app(Limits::default());
     let page = get(&app, "/").await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.text.contains("<script src=\"/app.js\""));
+    assert!(
+        page.text
+            .contains("<script type=\"module\" src=\"/js/main.js\"")
+    );
     let policy = page.headers["content-security-policy"].to_str().unwrap();
     assert!(policy.contains("default-src 'self'"), "{policy}");
-    for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+    for (path, kind) in [
+        ("/js/main.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
         let asset = get(&app, path).await;
         assert_eq!(asset.status, StatusCode::OK);
         assert!(
@@ -32,9 +38,17 @@ async fn the_page_is_served_whole_from_the_binary() {
         );
         assert!(asset.text.len() > 1000, "{path} is empty");
     }
-    // Nothing is loaded from another host.
-    for path in ["/", "/app.js", "/style.css"] {
-        let text = get(&app, path).await.text;
+    get(&app, "/js/none.js").await.error(StatusCode::NOT_FOUND);
+    // Nothing is loaded from another host: the page, every module of the
+    // script, the style.
+    let script = common::script(&app).await;
+    assert!(script.len() > 10_000);
+    let texts = [
+        ("/", get(&app, "/").await.text),
+        ("the script", script),
+        ("/style.css", get(&app, "/style.css").await.text),
+    ];
+    for (path, text) in texts {
         for pattern in [
             "src=\"http",
             "href=\"http",
@@ -274,4 +288,43 @@ async fn serves_on_a_loopback_socket_until_shut_down() {
     assert!(answer.contains("\"name\":\"torres\""));
     stop.send(()).unwrap();
     server.await.unwrap().unwrap();
+}
+
+/// The script holds no fact about a machine by its name: what it branches
+/// on (panel, picture, About text, calculator program, audit note) comes
+/// from `/api/strategies`, the claims from `/api/claims`, the meaning of a
+/// display from the server.
+#[tokio::test]
+async fn the_script_names_no_machine_and_reads_no_display() {
+    let (app, _) = app(Limits::default());
+    let script = common::script(&app).await;
+    let strategies: serde_json::Value =
+        serde_json::from_str(&get(&app, "/api/strategies").await.text).unwrap();
+    for info in strategies.as_array().unwrap() {
+        let name = info["name"].as_str().unwrap();
+        for quoted in [
+            format!("\"{name}\""),
+            format!("'{name}'"),
+            format!("`{name}`"),
+        ] {
+            assert!(!script.contains(&quoted), "the script names {quoted}");
+        }
+        assert!(
+            !info["about"]["text"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
+        assert!(info["panel"].is_string(), "{name}");
+    }
+    for word in ["torres", "mk61-", "startsWith(\"mk", ".match(/"] {
+        assert!(!script.contains(word), "the script holds {word:?}");
+    }
+    let claims: serde_json::Value =
+        serde_json::from_str(&get(&app, "/api/claims").await.text).unwrap();
+    let claims = claims.as_array().unwrap();
+    assert_eq!(claims.len(), 8);
+    assert!(
+        claims
+            .iter()
+            .all(|claim| !claim["finding"].as_str().unwrap().contains("**"))
+    );
 }

@@ -1,23 +1,21 @@
 //! `ajedrecista audit`: how long an automaton takes against the longest
 //! defence, from every start position.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use ajedrecista_automata::app::{AuditView, AuditViewError, ExcessView};
 use ajedrecista_automata::{
     Audit, AuditOptions, AuditProgress, Cancelled, SquareCell, StartSet, Strategy, StrategyName,
-    audit_with_options, excess_over_perfect,
+    audit_with_options, color_name, fen_of,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::output::out;
 use crate::tables_args::TablesArgs;
 use anyhow::Context;
-use serde::Serialize;
-use shakmaty::fen::Fen;
-use shakmaty::{Color, EnPassantMode, File, Rank, Square};
+use shakmaty::{Color, File, Rank, Square};
 
 /// How many moves an automaton needs from every start position against a
 /// defender who knows it and holds out longest (exact), where it fails, and
@@ -56,27 +54,6 @@ enum Side {
     White,
     Black,
     Both,
-}
-
-/// One audit for `--json`, in the documented field order.
-#[derive(Serialize)]
-struct AuditJson {
-    strategy: String,
-    starts_set: &'static str,
-    side_to_move: &'static str,
-    starts: usize,
-    failures: BTreeMap<&'static str, usize>,
-    worst_moves: Option<u16>,
-    worst_fen: Option<String>,
-    worst_pgn: Option<String>,
-    histogram: Vec<(u16, usize)>,
-    excess_over_perfect: Option<ExcessJson>,
-}
-
-#[derive(Serialize)]
-struct ExcessJson {
-    max: u16,
-    mean: f64,
 }
 
 /// Set by Ctrl-C: the audit stops at its next progress point.
@@ -196,63 +173,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     stop_on_ctrl_c()?;
     let audits = run_audits(&args.strategy.build(&tables), set, &sides)
-        .map_err(|Cancelled| anyhow::anyhow!("interrupted: the audit stopped before its end"))?;
+        .map_err(|Cancelled| interrupted())?;
     let mut reports = Vec::new();
     for audit in &audits {
-        let excess = excess_over_perfect(audit, &tables).context("perfect play from the tables")?;
-        reports.push((audit, excess));
+        let view = AuditView::new(audit, &tables, || INTERRUPTED.load(Ordering::Relaxed)).map_err(
+            |err| match err {
+                AuditViewError::Stopped => interrupted(),
+                err => anyhow::Error::new(err).context("perfect play from the tables"),
+            },
+        )?;
+        reports.push((audit, view));
     }
     if args.json {
-        let objects: Vec<AuditJson> = reports
-            .iter()
-            .map(|(audit, excess)| to_json(audit, excess.as_ref()))
-            .collect();
-        match objects.as_slice() {
+        let views: Vec<&AuditView> = reports.iter().map(|(_, view)| view).collect();
+        match views.as_slice() {
             [one] => crate::output::print_json(one)?,
             many => crate::output::print_json(&many)?,
         }
     } else {
-        for (audit, excess) in &reports {
-            out!("{}", to_text(audit, excess.as_ref()));
+        for (audit, view) in &reports {
+            out!("{}", to_text(audit, view.excess_over_perfect.as_ref()));
         }
     }
     Ok(())
 }
 
-fn fen(position: &shakmaty::Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
+fn interrupted() -> anyhow::Error {
+    anyhow::anyhow!("interrupted: the audit stopped before its end")
 }
 
-fn side_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-fn to_json(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> AuditJson {
-    AuditJson {
-        strategy: audit.strategy.to_string(),
-        starts_set: audit.starts_set.name(),
-        side_to_move: side_name(audit.side_to_move),
-        starts: audit.results.len(),
-        failures: audit.failures_by_name(),
-        worst_moves: audit.worst_moves(),
-        worst_fen: audit.worst.as_ref().map(|game| fen(&game.start)),
-        worst_pgn: audit.worst.as_ref().map(|game| game.to_pgn()),
-        histogram: audit.histogram().into_iter().collect(),
-        excess_over_perfect: excess.map(|excess| ExcessJson {
-            max: excess.max,
-            mean: excess.mean,
-        }),
-    }
-}
-
-fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> String {
+fn to_text(audit: &Audit, excess: Option<&ExcessView>) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let w = &mut out;
-    let side = side_name(audit.side_to_move);
+    let side = color_name(audit.side_to_move);
     writeln!(
         w,
         "audit of {}: {} starts, {side} to move",
@@ -271,18 +225,23 @@ fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Stri
             w,
             "    {:<14}{count:>7}   e.g. {}",
             kind.name(),
-            fen(&example.start)
+            fen_of(&example.start)
         )
         .ok();
     }
     match (&audit.worst, audit.worst_moves()) {
         (Some(game), Some(moves)) => {
-            writeln!(w, "  worst case    {moves} moves from {}", fen(&game.start)).ok();
+            writeln!(
+                w,
+                "  worst case    {moves} moves from {}",
+                fen_of(&game.start)
+            )
+            .ok();
             if let Some(excess) = excess {
                 writeln!(
                     w,
                     "                (perfect play mates from there in {})",
-                    excess.at_worst_start
+                    excess.perfect_at_worst_start
                 )
                 .ok();
             }
@@ -351,37 +310,6 @@ mod tests {
     use ajedrecista_automata::{Torres, audit};
 
     use super::*;
-
-    #[test]
-    fn json_has_the_documented_fields_in_order() {
-        let audit = audit(&Torres, StartSet::Machine, Color::White);
-        let excess = ajedrecista_automata::Excess {
-            max: 3,
-            mean: 1.5,
-            perfect_worst: 16,
-            at_worst_start: 13,
-        };
-        let text = serde_json::to_string(&to_json(&audit, Some(&excess))).unwrap();
-        let keys = [
-            "\"strategy\":\"torres\"",
-            "\"starts_set\":\"machine\"",
-            "\"side_to_move\":\"white\"",
-            "\"starts\":42",
-            "\"failures\":{\"cycle\":0,",
-            "\"worst_moves\":",
-            "\"worst_fen\":\"",
-            "\"worst_pgn\":\"[Event",
-            "\"histogram\":[[",
-            "\"excess_over_perfect\":{\"max\":3,\"mean\":1.5}",
-        ];
-        let mut from = 0;
-        for key in keys {
-            let at = text[from..]
-                .find(key)
-                .unwrap_or_else(|| panic!("{key} after {from} in {text}"));
-            from += at + key.len();
-        }
-    }
 
     #[test]
     fn text_report_shows_the_board_of_black_king_starts() {

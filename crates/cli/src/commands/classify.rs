@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use ajedrecista_coding::code::Classification;
 use ajedrecista_coding::symbol::{Mark, Symbol};
-use ajedrecista_coding::{FinalRules, read_positions};
+use ajedrecista_coding::{Coded, read_positions, rules_named};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
-use super::code::{Analysis, Coded, parse_rules};
+use super::code::Render;
 use crate::output::outln;
 
 /// Arguments of `ajedrecista classify`.
@@ -52,7 +52,7 @@ const MAX_POSITIONS: usize = 50_000;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let bytes = crate::input::read_bytes_file(&args.file)?;
-    let rules = parse_rules(&args.conditions)?;
+    let rules = rules_named(&args.conditions)?;
     let entries = read_positions(&bytes, MAX_POSITIONS)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     drop(bytes);
@@ -65,27 +65,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut classified: Vec<(String, Option<Value>, Classification)> = Vec::new();
     let mut skipped: Vec<(String, String)> = Vec::new();
     for entry in bar.wrap_iter(entries.into_iter()) {
-        // FEN lines are read again with the conditions, or as extended
-        // FEN when shakmaty refuses them; PGN games are orthodox.
-        let coded = match (entry.line, entry.position) {
-            (Some(line), Err(_)) => Coded::read(&line, &rules),
-            (Some(line), Ok(_)) if !rules.is_orthodox() => Coded::read(&line, &rules),
-            (None, Ok(_)) if !rules.is_orthodox() => Err(anyhow::anyhow!(
-                "a PGN game is orthodox chess; --condition applies to FEN lines"
-            )),
-            (_, Ok(position)) => Ok(Coded::Orthodox(Box::new(Analysis::of(
-                position.fen_text(),
-                position,
-            )))),
-            (None, Err(reason)) => Err(anyhow::anyhow!(reason)),
-        };
-        match coded {
-            Err(error) => skipped.push((entry.source, format!("{error:#}"))),
+        let source = entry.source.clone();
+        match Coded::of_entry(entry, &rules) {
+            Err(error) => skipped.push((source, error.to_string())),
             Ok(coded) => match coded.classification() {
-                Err(reason) => skipped.push((entry.source, reason)),
+                Err(reason) => skipped.push((source, reason.to_string())),
                 Ok(class) => {
                     let object = args.json.then(|| coded.to_json());
-                    classified.push((entry.source, object, class));
+                    classified.push((source, object, class));
                 }
             },
         }

@@ -3,12 +3,9 @@
 use std::path::PathBuf;
 
 use crate::output::out;
-use ajedrecista_coding::fairy::{
-    Condition, FairyError, FairyEtalon, FairyPosition, Rules, is_orthodox, parse_popeye,
-};
+use ajedrecista_coding::fairy::{FairyEtalon, FairyPosition, parse_popeye};
 use ajedrecista_coding::{
-    AnalysedFinal, Classification, CodingError, Etalon, EtalonError, FinalKind, FinalRules, Zone,
-    parse_position,
+    AnalysedFinal, Analysis, Coded, Etalon, FinalKind, FinalRules, Zone, rules_named,
 };
 use serde_json::{Value, json};
 use shakmaty::{Chess, File, Position, Rank, Square};
@@ -41,10 +38,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(path) => {
             let text = crate::input::read_text_file(path)?;
             let problem = parse_popeye(&text)?;
-            let fen = problem.position.to_string();
-            Coded::Fairy(Box::new(Analysis::of(fen, problem.position)))
+            Coded::fairy(problem.position.to_string(), problem.position)
         }
-        None => Coded::read(&args.fen.join(" "), &parse_rules(&args.conditions)?)?,
+        None => Coded::read(&args.fen.join(" "), &rules_named(&args.conditions)?)?,
     };
     if args.json {
         crate::output::print_json(&coded.to_json())?;
@@ -54,71 +50,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The conditions named on the command line.
-pub fn parse_rules(names: &[String]) -> anyhow::Result<Rules> {
-    let conditions = names
-        .iter()
-        .map(|name| name.parse::<Condition>())
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Rules::new(conditions))
+/// The JSON object and the text of a coded position (docs/coding.md).
+pub trait Render {
+    fn to_json(&self) -> Value;
+    fn to_text(&self) -> String;
 }
 
-/// A position coded by the orthodox path (shakmaty) or by the fairy rules
-/// model: without conditions, a FEN shakmaty reads goes the orthodox way,
-/// so its output is what it always was.
-pub enum Coded {
-    Orthodox(Box<Analysis<Chess>>),
-    Fairy(Box<Analysis<FairyPosition>>),
-}
-
-impl Coded {
-    /// Reads a FEN (orthodox or extended) under `rules`.
-    pub fn read(fen: &str, rules: &Rules) -> anyhow::Result<Coded> {
-        let fen = fen.trim().to_owned();
-        if rules.is_orthodox() {
-            match parse_position(&fen) {
-                Ok(position) => return Ok(Coded::Orthodox(Box::new(Analysis::of(fen, position)))),
-                Err(orthodox_error) => {
-                    return match FairyPosition::from_fen(&fen, rules.clone()) {
-                        Ok(position) if !is_orthodox(&position) => {
-                            Ok(Coded::Fairy(Box::new(Analysis::of(fen, position))))
-                        }
-                        Err(error @ FairyError::UnknownPiece(_)) => Err(error.into()),
-                        // Syntax only the fairy reader knows (`*n`, `!K`,
-                        // fairy letters): its verdict is the reason.
-                        Err(error @ FairyError::Illegal(_))
-                            if matches!(orthodox_error, CodingError::BadFen { .. }) =>
-                        {
-                            Err(error.into())
-                        }
-                        _ => Err(orthodox_error.into()),
-                    };
-                }
-            }
-        }
-        let position = FairyPosition::from_fen(&fen, rules.clone())?;
-        Ok(Coded::Fairy(Box::new(Analysis::of(fen, position))))
-    }
-
-    pub fn to_json(&self) -> Value {
+impl Render for Coded {
+    fn to_json(&self) -> Value {
         match self {
             Coded::Orthodox(analysis) => analysis.to_json(),
             Coded::Fairy(analysis) => analysis.to_json(),
         }
     }
 
-    pub fn to_text(&self) -> String {
+    fn to_text(&self) -> String {
         match self {
             Coded::Orthodox(analysis) => analysis.to_text(),
             Coded::Fairy(analysis) => analysis.to_text(),
-        }
-    }
-
-    /// The classification of the etalon, or why there is none.
-    pub fn classification(&self) -> Result<Classification, String> {
-        match self {
-            Coded::Orthodox(analysis) => analysis.classification(),
-            Coded::Fairy(analysis) => analysis.classification(),
         }
     }
 }
@@ -128,9 +77,6 @@ pub trait Shown: FinalRules {
     /// The width of a zone number in the diagram: fairy zones may have
     /// more than nine squares.
     const NUMBER_WIDTH: usize;
-
-    /// The conditions, where the rules have them (JSON `conditions`).
-    fn conditions(&self) -> Option<Vec<String>>;
 
     /// The man on `square` as the diagram shows it.
     fn token_at(&self, square: Square) -> String;
@@ -144,10 +90,6 @@ pub trait Shown: FinalRules {
 
 impl Shown for Chess {
     const NUMBER_WIDTH: usize = 2;
-
-    fn conditions(&self) -> Option<Vec<String>> {
-        None
-    }
 
     fn token_at(&self, square: Square) -> String {
         self.board()
@@ -176,11 +118,6 @@ impl Shown for Chess {
 impl Shown for FairyPosition {
     const NUMBER_WIDTH: usize = 3;
 
-    fn conditions(&self) -> Option<Vec<String>> {
-        let names = self.rules().conditions().iter();
-        Some(names.map(|condition| condition.name().to_owned()).collect())
-    }
-
     fn token_at(&self, square: Square) -> String {
         self.unit_at(square)
             .map_or(".".to_owned(), |unit| unit.fen_token())
@@ -195,51 +132,16 @@ impl Shown for FairyPosition {
     }
 }
 
-/// A final position with its etalon (or why the search failed).
-pub type Found<P> = (AnalysedFinal<P>, Result<Etalon<P>, EtalonError>);
-
-/// A position with its analysis, ready to print.
-pub struct Analysis<P: FinalRules> {
-    pub fen: String,
-    pub conditions: Option<Vec<String>>,
-    /// The analysis, or why the position is not final.
-    pub outcome: Result<Found<P>, String>,
-}
-
-impl<P: Shown> Analysis<P> {
-    pub fn of(fen: String, position: P) -> Analysis<P> {
-        let conditions = position.conditions();
-        let outcome = AnalysedFinal::analyse(position)
-            .map(|fp| {
-                let etalon = fp.etalon();
-                (fp, etalon)
-            })
-            .map_err(|not_final| not_final.to_string());
-        Analysis {
-            fen,
-            conditions,
-            outcome,
-        }
-    }
-
-    /// The classification of the etalon, or why there is none.
-    pub fn classification(&self) -> Result<Classification, String> {
-        match &self.outcome {
-            Err(reason) => Err(reason.clone()),
-            Ok((_, Err(error))) => Err(error.to_string()),
-            Ok((_, Ok(etalon))) => Ok(etalon.code().classification()),
-        }
-    }
-
+impl<P: Shown> Render for Analysis<P> {
     /// The JSON object of docs/coding.md (with the conditions under fairy
     /// rules).
-    pub fn to_json(&self) -> Value {
+    fn to_json(&self) -> Value {
         let mut object = json!({"fen": self.fen});
         if let Some(conditions) = &self.conditions {
             object["conditions"] = json!(conditions);
         }
         let fields = match &self.outcome {
-            Err(reason) => json!({"final": "none", "reason": reason}),
+            Err(reason) => json!({"final": "none", "reason": reason.to_string()}),
             Ok((fp, etalon)) => {
                 let mut fields = json!({
                     "final": fp.kind().name(),
@@ -274,7 +176,7 @@ impl<P: Shown> Analysis<P> {
         object
     }
 
-    pub fn to_text(&self) -> String {
+    fn to_text(&self) -> String {
         let mut out = format!("Position   {}\n", self.fen);
         if let Some(conditions) = self.conditions.as_ref().filter(|c| !c.is_empty()) {
             out += &format!("Conditions {}\n", conditions.join(", "));

@@ -3,9 +3,8 @@
 use std::fmt;
 
 use crate::output::outln;
-use ajedrecista_coding::fairy::{FairyMaterial, enumerate_fairy};
 use ajedrecista_coding::{
-    Enumeration, FinalKind, Legality, OrthodoxMaterial, Selection, enumerate,
+    Census, CensusPlan, Enumeration, FinalKind, Legality, OrthodoxChoices, Selection,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
@@ -72,83 +71,62 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         FinalKind::Mate
     };
-    // One parser for material; orthodox material without conditions goes
-    // the orthodox way (qualities, legality conventions).
-    let fairy: FairyMaterial = args.material.parse()?;
-    let material = match OrthodoxMaterial::try_from(&fairy) {
-        Ok(material) if args.conditions.is_empty() => material,
-        _ => return run_fairy(&args, fairy, kind),
+    let choices = OrthodoxChoices {
+        legality: args.legality.legality(),
+        selection: if args.ideal {
+            Selection::Ideal
+        } else {
+            Selection::Model
+        },
+        given: args.ideal || args.model || !matches!(args.legality, LegalityArg::Board),
     };
-    let selection = if args.ideal {
-        Selection::Ideal
-    } else {
-        Selection::Model
+    let plan = CensusPlan::new(&args.material, &args.conditions, choices)?;
+    let bar = match &plan {
+        CensusPlan::Orthodox(material, _) => ProgressBar::new(64)
+            .with_style(
+                ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {pos}/{len} squares of the black king",
+                )?
+                .progress_chars("=> "),
+            )
+            .with_message(material.to_string()),
+        CensusPlan::Fairy(material, _) => {
+            let bar = ProgressBar::new_spinner().with_message(format!("{material}: enumerating"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            bar
+        }
     };
-    let bar = ProgressBar::new(64).with_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} squares of the black king")?
-            .progress_chars("=> "),
-    );
-    bar.set_message(format!("{material}"));
-    let found = enumerate(
-        &material,
-        kind,
-        args.legality.legality(),
-        selection,
-        &|| bar.inc(1),
-    );
+    let census = plan.run(kind, &|| bar.inc(1));
     bar.finish_and_clear();
-    let which = if args.ideal { "ideal" } else { "model" };
-    Census {
-        heading: format!(", legality {}", args.legality.name()),
-        json_fields: json!({"legality": args.legality.name()}),
-        which,
-        ideal_column: true,
+    match census {
+        Census::Orthodox(found) => Shown {
+            heading: format!(", legality {}", args.legality.name()),
+            json_fields: json!({"legality": args.legality.name()}),
+            which: if args.ideal { "ideal" } else { "model" },
+            ideal_column: true,
+        }
+        .print(&found, args.stalemate, args.json),
+        Census::Fairy(found, rules) => {
+            let conditions: Vec<&str> = rules.conditions().iter().map(|c| c.name()).collect();
+            let heading = if conditions.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", conditions.join(", "))
+            };
+            Shown {
+                heading,
+                json_fields: json!({"conditions": conditions}),
+                which: "all",
+                ideal_column: false,
+            }
+            .print(&found, args.stalemate, args.json)
+        }
     }
-    .print(&found, args.stalemate, args.json)
-}
-
-/// The most men of a fairy census: KGGvK takes about 6 s and holds every
-/// final position until they are grouped.
-const MAX_FAIRY_MEN: usize = 4;
-
-/// Fairy material or conditions: every final position, grouped by ЭП code,
-/// with the number of pure, model and ideal ones.
-fn run_fairy(args: &Args, material: FairyMaterial, kind: FinalKind) -> anyhow::Result<()> {
-    if args.ideal || args.model || !matches!(args.legality, LegalityArg::Board) {
-        anyhow::bail!("--ideal, --model and --legality apply to orthodox material only");
-    }
-    let men =
-        material.units(shakmaty::Color::White).len() + material.units(shakmaty::Color::Black).len();
-    if men > MAX_FAIRY_MEN {
-        anyhow::bail!(
-            "{material}: the census with fairy units or conditions takes at most \
-             {MAX_FAIRY_MEN} men (it holds every final position; each man more multiplies \
-             its time by about 60)"
-        );
-    }
-    let rules = super::code::parse_rules(&args.conditions)?;
-    let bar = ProgressBar::new_spinner().with_message(format!("{material}: enumerating"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    let found = enumerate_fairy(&material, &rules, kind);
-    bar.finish_and_clear();
-    let conditions: Vec<&str> = rules.conditions().iter().map(|c| c.name()).collect();
-    let heading = if conditions.is_empty() {
-        String::new()
-    } else {
-        format!(", {}", conditions.join(", "))
-    };
-    Census {
-        heading,
-        json_fields: json!({"conditions": conditions}),
-        which: "all",
-        ideal_column: false,
-    }
-    .print(&found, args.stalemate, args.json)
 }
 
 /// How a census is printed: what the heading and the JSON add, which
 /// positions the table groups, and whether it has a column `ideal`.
-struct Census {
+struct Shown {
     /// After "black to move" in the heading.
     heading: String,
     /// Added to the JSON object.
@@ -157,7 +135,7 @@ struct Census {
     ideal_column: bool,
 }
 
-impl Census {
+impl Shown {
     fn print<M: fmt::Display>(
         &self,
         found: &Enumeration<M>,

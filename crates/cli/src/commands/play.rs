@@ -279,12 +279,10 @@ fn introduce(screen: &Screen, session: &Session, out: &mut impl Write) -> io::Re
         "{} plays White; you move the black king. Type help for help.",
         screen.emphasis(session.strategy().label())
     )?;
-    let limit = session.illegal().limit;
-    if limit > 0 {
-        writeln!(
-            out,
-            "After {limit} illegal moves the machine stops playing."
-        )?;
+    if let Some(rule) = session.illegal().rule() {
+        let mut letters = rule.chars();
+        let first = letters.next().map(|c| c.to_ascii_uppercase());
+        writeln!(out, "{}{}.", first.unwrap_or_default(), letters.as_str())?;
     }
     if session.placing().is_some() {
         let squares = session.start_squares();

@@ -7,13 +7,11 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_value};
+use ajedrecista_automata::fen_of;
 use ajedrecista_tables::{Tablebase, Variant};
 use serde::Serialize;
-use shakmaty::{
-    Bitboard, CastlingMode, Chess, EnPassantMode, Position, Square,
-    fen::Fen,
-    san::{San, SanPlus},
-};
+use shakmaty::{Bitboard, Position, Square};
 
 use ajedrecista_input::{Line, LineReader};
 
@@ -56,24 +54,6 @@ pub struct Args {
     tables: TablesArgs,
 }
 
-#[derive(Serialize)]
-struct MoveJson {
-    uci: String,
-    san: String,
-    result: &'static str,
-    dtm_plies: Option<u16>,
-}
-
-#[derive(Serialize)]
-struct ProbeJson {
-    fen: String,
-    result: &'static str,
-    dtm_plies: Option<u16>,
-    dtm_moves: Option<u16>,
-    moves: Vec<MoveJson>,
-    pv: Vec<String>,
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let variant = crate::tables_args::variant(args.fixed_king);
     let tb = args.tables.open();
@@ -85,33 +65,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_deref()
         .expect("clap requires a FEN without --epd");
     let pos = crate::fen::parse_fen(fen)?;
-    check_fixed_king(&pos, variant)?;
-    let value = tb.probe(&pos, variant)?;
-    let moves = tb.moves(&pos, variant)?;
-    let pv = tb.principal_variation(&pos, variant)?;
-    let out = ProbeJson {
-        fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
-        result: value.wdl().as_str(),
-        dtm_plies: value.plies(),
-        dtm_moves: value.moves(),
-        moves: moves
-            .iter()
-            .map(|&(mv, v)| MoveJson {
-                uci: mv.to_uci(CastlingMode::Standard).to_string(),
-                san: San::from_move(&pos, mv).to_string(),
-                result: v.wdl().as_str(),
-                dtm_plies: v.plies(),
-            })
-            .collect(),
-        pv: san_line(&pos, &pv),
-    };
+    let view = ProbeView::new(&tb, &pos, variant, BuildPolicy::Patient, None)?;
     if args.json {
-        crate::output::print_json(&out)?;
+        crate::output::print_json(&view)?;
         return Ok(());
     }
+    let dash = |n: Option<u16>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
     outln!("{}", diagram(pos.board(), Bitboard::EMPTY));
-    outln!("{}", out.fen);
-    outln!("{} to move: {}", pos.turn(), value);
+    outln!("{}", view.fen);
+    outln!("{} to move: {}", pos.turn(), view.value);
     outln!();
     outln!(
         "{:<8} {:<6} {:<6} {:>6} {:>6}",
@@ -121,62 +83,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "moves",
         "plies"
     );
-    for (m, &(_, v)) in out.moves.iter().zip(&moves) {
-        let dash = || "-".to_owned();
+    for m in &view.moves {
         outln!(
             "{:<8} {:<6} {:<6} {:>6} {:>6}",
             m.san,
             m.uci,
             m.result,
-            v.moves().map_or_else(dash, |n| n.to_string()),
-            v.plies().map_or_else(dash, |n| n.to_string())
+            dash(m.dtm_moves),
+            dash(m.dtm_plies)
         );
     }
-    if !out.pv.is_empty() {
+    if !view.pv.is_empty() {
         outln!();
-        outln!("principal variation: {}", numbered(&pos, &out.pv));
+        outln!("principal variation: {}", view.numbered_pv(&pos));
     }
     Ok(())
-}
-
-/// In the fixed-king game, the white king must stand on its square.
-fn check_fixed_king(pos: &Chess, variant: Variant) -> anyhow::Result<()> {
-    if let Variant::FixedKing(sq) = variant
-        && pos.board().king_of(shakmaty::Color::White) != Some(sq)
-    {
-        anyhow::bail!("the white king must stand on {sq}, its fixed square");
-    }
-    Ok(())
-}
-
-/// SAN of a line of moves from `pos`, with check and mate marks.
-pub fn san_line(pos: &Chess, line: &[shakmaty::Move]) -> Vec<String> {
-    let mut pos = pos.clone();
-    line.iter()
-        .map(|&mv| SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string())
-        .collect()
-}
-
-/// A line in SAN with move numbers: `1. Qb7+ Kd8 2. ...`.
-fn numbered(start: &Chess, sans: &[String]) -> String {
-    // u64: the line goes on past a fullmove number of u32::MAX.
-    let mut number = u64::from(start.fullmoves().get());
-    let mut white = start.turn() == shakmaty::Color::White;
-    let mut out = Vec::new();
-    for (i, san) in sans.iter().enumerate() {
-        if white {
-            out.push(format!("{number}. {san}"));
-        } else if i == 0 {
-            out.push(format!("{number}... {san}"));
-        } else {
-            out.push(san.clone());
-        }
-        if !white {
-            number += 1;
-        }
-        white = !white;
-    }
-    out.join(" ")
 }
 
 /// Some lines of an `--epd` run were bad: the command exits with code 1.
@@ -251,12 +172,8 @@ fn probe_line(
     };
     let answer = || -> anyhow::Result<_> {
         let pos = crate::fen::parse_fen(&fen)?;
-        check_fixed_king(&pos, variant)?;
-        let value = tb.probe(&pos, variant)?;
-        Ok((
-            Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
-            value,
-        ))
+        let value = probe_value(tb, &pos, variant, BuildPolicy::Patient)?;
+        Ok((fen_of(&pos), value))
     };
     Some(answer().map_err(|err| format!("{err:#}")))
 }

@@ -76,3 +76,28 @@ pub async fn get(app: &Router, uri: &str) -> Answer {
 pub async fn post_json(app: &Router, uri: &str, json: &str) -> Answer {
     send(app, Method::POST, uri, Some(("application/json", json))).await
 }
+
+/// The page's whole script: `/js/main.js` and every module it imports,
+/// fetched from the server (each must be served). Not every test file
+/// reads it.
+#[allow(dead_code)]
+pub async fn script(app: &Router) -> String {
+    let mut queue = vec!["main.js".to_string()];
+    let mut seen = std::collections::HashSet::new();
+    let mut text = String::new();
+    while let Some(name) = queue.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let module = get(app, &format!("/js/{name}")).await;
+        assert_eq!(module.status, axum::http::StatusCode::OK, "/js/{name}");
+        for line in module.text.lines() {
+            if let Some((_, from)) = line.split_once(" from \"./") {
+                queue.push(from.trim_end_matches("\";").to_string());
+            }
+        }
+        text.push_str(&module.text);
+    }
+    assert!(seen.len() >= 8, "{seen:?}");
+    text
+}

@@ -11,7 +11,7 @@ use ajedrecista_mk61::{
     AngleUnit, Calculator, Display, EntryError, Glyph, Key, PackedCalculator, Program,
     QUEEN_PRESETS, ROOK_PRESETS,
 };
-use shakmaty::Square;
+use shakmaty::{Role, Square};
 
 use crate::mk61_rook::Answer;
 use crate::seed_square::{square_digits, square_of_digits};
@@ -77,6 +77,46 @@ impl ChessProgram {
         match self {
             ChessProgram::Queen => vec![digit_key(file), Key::Point, digit_key(rank), Key::RunStop],
             ChessProgram::Rook => vec![digit_key(file), digit_key(rank), Key::RunStop],
+        }
+    }
+
+    /// The black king's square that `keys`, typed before С/П, enter (the
+    /// seed's format: `file . rank` for the queen program, `file rank` for
+    /// the rook program); `None` if they enter none.
+    pub fn keyed_square(self, keys: &[Key]) -> Option<Square> {
+        Square::ALL.into_iter().find(|&square| {
+            let typed = self.king_keys(square);
+            typed[..typed.len() - 1] == *keys
+        })
+    }
+
+    /// The white men as the program starts (the rook program's are the
+    /// reference trace's, which the web keys in): the king, the other man
+    /// and its role.
+    pub fn start_men(self) -> (Square, Square, Role) {
+        match self {
+            ChessProgram::Queen => (Square::C3, Square::G7, Role::Queen),
+            ChessProgram::Rook => (Square::E1, Square::A2, Role::Rook),
+        }
+    }
+
+    /// How a person keys a game in, as the web's calculator view says it.
+    pub fn keying_help(self) -> &'static str {
+        match self {
+            ChessProgram::Queen => {
+                "The queen program is keyed in with its presets; the display 77. is the queen on g7, the white king stands on c3 and never moves. Key the black king's square as file, point, rank, then С/П (f4: 6 . 4 С/П). The display gives the queen's new square (file, rank). On ЕГГОГ press С/П; on ЗГГОГ press Cx 2 В/О С/П."
+            }
+            ChessProgram::Rook => {
+                "The rook program is keyed in with its presets and the white men of the seed's reference trace: king e1 (X→П3, X→П4), rook a2 (X→П5, X→П6). Key the black king's square as file and rank, then С/П (e5: 5 5 С/П). X.Y moves the king to X,Y; XY. the rook; 1. XY the rook with check; 9------0. refuses the position."
+            }
+        }
+    }
+
+    /// The square the white king never leaves, if the program fixes it.
+    pub fn fixed_king(self) -> Option<Square> {
+        match self {
+            ChessProgram::Queen => Some(Square::C3),
+            ChessProgram::Rook => None,
         }
     }
 
@@ -214,6 +254,43 @@ impl Shown {
             _ => None,
         };
         shown.unwrap_or(Shown::Unreadable(display))
+    }
+}
+
+/// What a display means, for a front end (the web's clickable MK-61
+/// follows the program's game with it): `{"kind": "king", "square": "d2"}`,
+/// `{"kind": "error"}`, ...
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ShownView {
+    King { square: String },
+    Piece { square: String },
+    PieceCheck { square: String },
+    Error,
+    MateInTwo,
+    BadPosition,
+    Unreadable,
+    Running,
+}
+
+impl From<&Shown> for ShownView {
+    fn from(shown: &Shown) -> ShownView {
+        match *shown {
+            Shown::King(square) => ShownView::King {
+                square: square.to_string(),
+            },
+            Shown::Piece(square) => ShownView::Piece {
+                square: square.to_string(),
+            },
+            Shown::PieceCheck(square) => ShownView::PieceCheck {
+                square: square.to_string(),
+            },
+            Shown::Error => ShownView::Error,
+            Shown::MateInTwo => ShownView::MateInTwo,
+            Shown::BadPosition => ShownView::BadPosition,
+            Shown::Unreadable(_) => ShownView::Unreadable,
+            Shown::Running => ShownView::Running,
+        }
     }
 }
 

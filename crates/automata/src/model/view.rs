@@ -24,10 +24,111 @@ pub struct ReplyView {
     pub reason: &'static str,
     /// The calculator's display.
     pub display: String,
+    /// The same, one state after another as the person saw them, each as
+    /// the indicator's twelve places.
+    pub displays: Vec<DisplayState>,
     pub check: bool,
     pub mate: bool,
     /// The lamps of the 1912 machine that show this move.
     pub lamps: Vec<Lamp>,
+}
+
+/// One state of the MK-61's indicator.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DisplayState {
+    /// In the seeds' notation: `27.`, `4.2`, `1. 25`, `ЕГГОГ`.
+    pub text: String,
+    /// The twelve places: the mantissa's sign, eight digits, the
+    /// exponent's sign and two digits.
+    pub places: Vec<Place>,
+}
+
+/// One place of the indicator: a glyph (`0`-`9`, `-`, `L`, `C`, `Г`, `Е`
+/// or a space) and its point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Place {
+    pub glyph: char,
+    pub point: bool,
+}
+
+/// The displays of one turn, in the order the person saw them: "ЕГГОГ,
+/// 61." is the error, then (after С/П) 61.; "9------0. x3, then 87." is
+/// the refusal, then the answer after the board was turned.
+pub fn display_states(text: &str) -> Vec<DisplayState> {
+    text.split(',')
+        .map(|state| {
+            let state = state.trim();
+            let state = state.strip_prefix("then ").unwrap_or(state);
+            match state.rsplit_once(" x") {
+                Some((shown, count)) if count.bytes().all(|b| b.is_ascii_digit()) => shown,
+                _ => state,
+            }
+            .trim()
+        })
+        .filter(|state| !state.is_empty())
+        .map(|state| DisplayState {
+            text: state.to_owned(),
+            places: places(state),
+        })
+        .collect()
+}
+
+/// A display text as the twelve places: the mantissa and, after a space,
+/// the exponent (`1. 25`: 10^25).
+fn places(text: &str) -> Vec<Place> {
+    const BLANK: Place = Place {
+        glyph: ' ',
+        point: false,
+    };
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let signed = |cells: Vec<Place>| match cells.first() {
+        Some(first) if cells.len() > 1 && first.glyph == '-' => cells,
+        _ => std::iter::once(BLANK).chain(cells).collect(),
+    };
+    let mut mantissa = signed(cells(parts.first().copied().unwrap_or("")));
+    mantissa.resize(9, BLANK);
+    let mut exponent = match parts.len() {
+        0 | 1 => Vec::new(),
+        n => {
+            let cells = signed(cells(parts[n - 1]));
+            cells[cells.len().saturating_sub(3)..].to_vec()
+        }
+    };
+    while exponent.len() < 3 {
+        exponent.insert(0, BLANK);
+    }
+    mantissa.extend(exponent);
+    mantissa
+}
+
+/// Characters as places, a point joining the glyph before; the error
+/// words' letters as the indicator shows them (О is 0, З is 3 with its
+/// point, the Latin E is Е).
+fn cells(text: &str) -> Vec<Place> {
+    let mut cells: Vec<Place> = Vec::new();
+    for c in text.chars() {
+        if c == '.' {
+            match cells.last_mut() {
+                Some(last) => last.point = true,
+                None => cells.push(Place {
+                    glyph: ' ',
+                    point: true,
+                }),
+            }
+            continue;
+        }
+        let glyph = match c {
+            'E' => 'Е',
+            'О' | 'O' => '0',
+            'З' => '3',
+            c => c,
+        };
+        cells.push(Place {
+            glyph,
+            point: c == 'З',
+        });
+    }
+    cells
 }
 
 /// How the game ended.
@@ -52,12 +153,14 @@ impl From<&GameEnd> for EndView {
 }
 
 /// The illegal moves so far.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct IllegalView {
     pub count: u32,
     /// 0: no limit.
     pub limit: u32,
     pub stopped: bool,
+    /// The limit's rule in words ([`IllegalCount::rule`]).
+    pub rule: Option<String>,
 }
 
 impl From<IllegalCount> for IllegalView {
@@ -66,6 +169,7 @@ impl From<IllegalCount> for IllegalView {
             count: illegal.count,
             limit: illegal.limit,
             stopped: illegal.stopped(),
+            rule: illegal.rule(),
         }
     }
 }
@@ -80,6 +184,8 @@ pub struct LampView {
     /// 0: no limit.
     pub limit: u32,
     pub stopped: bool,
+    /// The limit's rule in words ([`IllegalCount::rule`]).
+    pub rule: Option<String>,
 }
 
 impl LampView {
@@ -90,6 +196,7 @@ impl LampView {
             count: illegal.count,
             limit: illegal.limit,
             stopped: illegal.stopped(),
+            rule: illegal.rule(),
         }
     }
 }
@@ -156,6 +263,7 @@ fn reply_view(reply: &MachineMove, session: &Session) -> ReplyView {
         numeric: reply.numeric.clone(),
         reason: reply.reason,
         display: reply.display.clone(),
+        displays: display_states(&reply.display),
         check: reply.check,
         mate,
         lamps: torres::lamps(reply.mv, &session.board()),
@@ -187,6 +295,41 @@ impl Session {
             white_moves: self.white_moves(),
             can_undo: self.can_undo(),
             pgn: game.map(|game| game.to_pgn()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(states: &[DisplayState]) -> Vec<String> {
+        let glyphs = |state: &DisplayState| -> String {
+            state
+                .places
+                .iter()
+                .map(|place| match place.point {
+                    true => format!("{}.", place.glyph),
+                    false => place.glyph.to_string(),
+                })
+                .collect()
+        };
+        states.iter().map(glyphs).collect()
+    }
+
+    #[test]
+    fn a_turn_reads_as_its_states_in_twelve_places() {
+        let states = display_states("9------0. x3, then 87.");
+        assert_eq!(states.len(), 2);
+        assert_eq!(states[0].text, "9------0.");
+        assert_eq!(shown(&states), [" 9------0.   ", " 87.         "]);
+        let states = display_states("ЕГГОГ, 61.");
+        assert_eq!(shown(&states), [" ЕГГ0Г      ", " 61.         "]);
+        assert_eq!(shown(&display_states("1. 25")), [" 1.        25"]);
+        assert_eq!(shown(&display_states("ЗГГОГ")), [" 3.ГГ0Г      "]);
+        assert!(display_states("").is_empty());
+        for state in display_states("4.2, 25., 1. 25") {
+            assert_eq!(state.places.len(), 12);
         }
     }
 }

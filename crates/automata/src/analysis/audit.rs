@@ -26,13 +26,43 @@ use crate::play::play;
 use crate::strategy::{Refusal, Strategy};
 
 /// Which start positions to audit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::EnumString)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    serde::Deserialize,
+    serde::Serialize,
+)]
 #[strum(serialize_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum StartSet {
     /// Every legal position that meets the automaton's preconditions.
     All,
     /// The automaton's own historic start positions.
     Machine,
+}
+
+/// Who moves first in an audit's starts (read by name: `white`,
+/// `black`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
 }
 
 impl StartSet {

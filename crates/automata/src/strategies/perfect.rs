@@ -3,11 +3,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use ajedrecista_tables::{
-    MAX_MEN, MAX_MEN_WITH_PAWNS, Material, Table, TableError, Tablebase, Value, Variant,
-};
+use ajedrecista_tables::{MAX_MEN, Material, Table, TableError, Tablebase, Value, Variant};
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
+use crate::app::BuildPolicy;
 use crate::audit::{Audit, Outcome};
 use crate::catalog::StrategyName;
 use crate::contradiction::Contradiction;
@@ -105,7 +104,7 @@ impl Strategy for Perfect {
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
         let men = board.occupied().count();
         match Material::from_board(board) {
-            Ok(_) if men <= MAX_MEN_WITH_PAWNS => Ok(()),
+            Ok(_) if men <= BuildPolicy::Patient.most_men_built(Variant::Standard) => Ok(()),
             _ => Err(Refusal::Precondition(Precondition::NotInTables(men))),
         }
     }

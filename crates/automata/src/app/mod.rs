@@ -1,0 +1,27 @@
+//! The application layer: the use cases every front end (the command
+//! line, UCI, the web, the fuzz targets) calls alike, so that a front end
+//! only reads input and renders what comes back.
+//! - [`probe`]: a position's tablebase view, the fixed-king rule and which
+//!   tables may be built on request ([`BuildPolicy`]).
+//! - [`audit_view`]: an audit with perfect play beside it.
+//! - [`claims`]: the sources' claims and the figures that test them.
+//! - [`selfplay`](mod@selfplay): one demonstration game.
+//! - [`uci`]: the UCI engine, a line in and the lines to answer out.
+//! - [`strategies`]: the catalog as front ends read it.
+
+pub mod audit_view;
+pub mod claims;
+pub mod probe;
+pub mod selfplay;
+pub mod strategies;
+pub mod uci;
+
+pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
+pub use claims::{CLAIMS, Check, Claim, ClaimError, ClaimView};
+pub use probe::{
+    BuildPolicy, MoveValue, ProbeError, ProbeView, check_fixed_king, probe_value, san_line,
+    tables_move,
+};
+pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
+pub use strategies::{AboutView, StrategyView, program_name};
+pub use uci::{MAX_ILLEGAL_LIMIT, NOT_UTF8, UciAnswer, UciEngine};

@@ -1,0 +1,306 @@
+//! The tablebase view of a position: its value, every move with its value,
+//! the principal variation in SAN; the fixed-king rule; and which tables a
+//! front end may have built on request. `probe`, UCI's fallback move and
+//! the web's probe and new-game routes all ask here.
+
+use std::sync::atomic::AtomicBool;
+
+use ajedrecista_tables::{
+    MAX_MEN_WITH_PAWNS, Material, MaterialError, TableError, Tablebase, Value, Variant,
+};
+use serde::Serialize;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
+
+use crate::game::fen_of;
+use crate::view::color_name;
+
+/// Which tables a probe may have built when they are neither in memory nor
+/// in the cache folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildPolicy {
+    /// Whatever the tablebase builds itself: up to five men (a six-man
+    /// table takes an hour and 16 GB, and is built only when named by
+    /// `solve`). The command line, and perfect play's precondition.
+    Patient,
+    /// An answer within seconds (the web, UCI): up to four men, three in
+    /// the fixed-king game, larger tables only from the cache folder. A
+    /// five-man build takes minutes and a quarter of a gigabyte; the
+    /// fixed-king game has a table per square of the king (64 three-man
+    /// tables take 0.5 MB, four-man ones 34 MB a material). Built tables
+    /// stay in memory: the 26 four-man tables take about 100 MB.
+    Interactive,
+}
+
+impl BuildPolicy {
+    /// The most men of a table built on request under this policy.
+    pub const fn most_men_built(self, variant: Variant) -> usize {
+        match (self, variant) {
+            (BuildPolicy::Patient, _) => MAX_MEN_WITH_PAWNS,
+            (BuildPolicy::Interactive, Variant::Standard) => 4,
+            (BuildPolicy::Interactive, Variant::FixedKing(_)) => 3,
+        }
+    }
+
+    /// The material of `position`, if its table may be had under this
+    /// policy (in the cache folder, or small enough to build).
+    pub fn material(
+        self,
+        tables: &Tablebase,
+        position: &Chess,
+        variant: Variant,
+    ) -> Result<Material, ProbeError> {
+        let material = Material::from_board(position.board())?;
+        let limit = self.most_men_built(variant);
+        if material.len() > limit && !tables.in_cache_folder(&material, variant) {
+            return Err(ProbeError::NotBuiltOnRequest {
+                material,
+                variant,
+                limit,
+            });
+        }
+        Ok(material)
+    }
+}
+
+/// Why a position has no tablebase view.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("the white king must stand on {0}, its fixed square")]
+    KingNotOnFixedSquare(Square),
+    #[error(transparent)]
+    Material(#[from] MaterialError),
+    #[error(
+        "{material} ({variant}): tables of more than {limit} men are served only when built beforehand (ajedrecista solve)"
+    )]
+    NotBuiltOnRequest {
+        material: Material,
+        variant: Variant,
+        limit: usize,
+    },
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// In the fixed-king game the white king stands on its square.
+pub fn check_fixed_king(position: &Chess, variant: Variant) -> Result<(), ProbeError> {
+    match variant {
+        Variant::FixedKing(square) if position.board().king_of(Color::White) != Some(square) => {
+            Err(ProbeError::KingNotOnFixedSquare(square))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The value of `position` alone (`probe --epd`'s lines): the fixed-king
+/// rule and the policy checked, then the tables asked.
+pub fn probe_value(
+    tables: &Tablebase,
+    position: &Chess,
+    variant: Variant,
+    policy: BuildPolicy,
+) -> Result<Value, ProbeError> {
+    check_fixed_king(position, variant)?;
+    policy.material(tables, position, variant)?;
+    Ok(tables.probe(position, variant)?)
+}
+
+/// The tables' best move in orthodox chess (UCI's answer where the
+/// automaton has none). The caller has seen a legal move.
+pub fn tables_move(
+    tables: &Tablebase,
+    position: &Chess,
+    policy: BuildPolicy,
+) -> Result<Move, ProbeError> {
+    policy.material(tables, position, Variant::Standard)?;
+    let moves = tables.moves(position, Variant::Standard)?;
+    Ok(moves.first().expect("the caller has seen a legal move").0)
+}
+
+/// One legal move and what the side to move gets by playing it.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveValue {
+    pub uci: String,
+    pub san: String,
+    /// What the mover gets by playing it: win, draw or loss.
+    pub result: &'static str,
+    pub dtm_plies: Option<u16>,
+    pub dtm_moves: Option<u16>,
+    /// The position after the move.
+    pub fen: String,
+}
+
+/// A position as the tables see it (docs/json.md, `probe`; docs/web.md,
+/// `/api/probe`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeView {
+    /// The value itself, for text output (`result` and the distances
+    /// below are its JSON form).
+    #[serde(skip)]
+    pub value: Value,
+    pub fen: String,
+    pub material: String,
+    pub variant: String,
+    pub turn: &'static str,
+    /// For the side to move.
+    pub result: &'static str,
+    pub dtm_plies: Option<u16>,
+    pub dtm_moves: Option<u16>,
+    pub checkmate: bool,
+    pub stalemate: bool,
+    /// Best first.
+    pub moves: Vec<MoveValue>,
+    /// The principal variation in SAN, with `+` and `#`.
+    pub pv: Vec<String>,
+}
+
+impl ProbeView {
+    /// The view of `position` under `policy`; with `stop`, its tables are
+    /// had first under that flag ([`TableError::Stopped`] once it is
+    /// raised: work that may be abandoned, such as a web request).
+    pub fn new(
+        tables: &Tablebase,
+        position: &Chess,
+        variant: Variant,
+        policy: BuildPolicy,
+        stop: Option<&AtomicBool>,
+    ) -> Result<ProbeView, ProbeError> {
+        check_fixed_king(position, variant)?;
+        let material = policy.material(tables, position, variant)?;
+        if let Some(stop) = stop {
+            tables.prepare(&material, variant, stop)?;
+        }
+        let value = tables.probe(position, variant)?;
+        let moves = tables.moves(position, variant)?;
+        let pv = tables.principal_variation(position, variant)?;
+        Ok(ProbeView {
+            value,
+            fen: fen_of(position),
+            material: material.to_string(),
+            variant: variant.to_string(),
+            turn: color_name(position.turn()),
+            result: value.wdl().as_str(),
+            dtm_plies: value.plies(),
+            dtm_moves: value.moves(),
+            checkmate: position.is_checkmate(),
+            stalemate: position.is_stalemate(),
+            moves: moves
+                .iter()
+                .map(|&(mv, value)| move_value(position, mv, value))
+                .collect(),
+            pv: san_line(position, &pv),
+        })
+    }
+
+    /// The principal variation with move numbers: `1. Qb7+ Kd8 2. ...`,
+    /// `1... Kd8` when Black moves first.
+    pub fn numbered_pv(&self, start: &Chess) -> String {
+        // u64: the line goes on past a fullmove number of u32::MAX.
+        let mut number = u64::from(start.fullmoves().get());
+        let mut white = start.turn() == Color::White;
+        let mut out = Vec::new();
+        for (i, san) in self.pv.iter().enumerate() {
+            if white {
+                out.push(format!("{number}. {san}"));
+            } else if i == 0 {
+                out.push(format!("{number}... {san}"));
+            } else {
+                out.push(san.clone());
+            }
+            if !white {
+                number += 1;
+            }
+            white = !white;
+        }
+        out.join(" ")
+    }
+}
+
+fn move_value(position: &Chess, mv: Move, value: Value) -> MoveValue {
+    let mut after = position.clone();
+    after.play_unchecked(mv);
+    MoveValue {
+        uci: mv.to_uci(CastlingMode::Standard).to_string(),
+        san: San::from_move(position, mv).to_string(),
+        result: value.wdl().as_str(),
+        dtm_plies: value.plies(),
+        dtm_moves: value.moves(),
+        fen: fen_of(&after),
+    }
+}
+
+/// SAN of a line of moves from `position`, with check and mate marks.
+pub fn san_line(position: &Chess, line: &[Move]) -> Vec<String> {
+    let mut position = position.clone();
+    line.iter()
+        .map(|&mv| SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ajedrecista_tables::{CastlingRights, read_fen};
+
+    fn position(fen: &str) -> Chess {
+        read_fen(fen, CastlingRights::Refused).unwrap()
+    }
+
+    #[test]
+    fn the_interactive_policy_builds_four_men_and_three_with_a_fixed_king() {
+        let tables = Tablebase::in_memory();
+        let five = position("8/8/8/8/8/2k5/1R6/KQ5r w - - 0 1");
+        let err = BuildPolicy::Interactive
+            .material(&tables, &five, Variant::Standard)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "KQRvKR (standard): tables of more than 4 men are served only when built beforehand (ajedrecista solve)"
+        );
+        assert!(
+            BuildPolicy::Patient
+                .material(&tables, &five, Variant::Standard)
+                .is_ok()
+        );
+        let four = position("8/8/8/8/8/2k5/1R6/KQ6 w - - 0 1");
+        let fixed = Variant::FixedKing(Square::A1);
+        assert!(matches!(
+            BuildPolicy::Interactive.material(&tables, &four, fixed),
+            Err(ProbeError::NotBuiltOnRequest { limit: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn the_view_holds_the_value_the_moves_and_a_numbered_line() {
+        let tables = Tablebase::in_memory();
+        let start = position("8/8/8/8/8/2k5/8/K6Q w - - 0 1");
+        let view = ProbeView::new(
+            &tables,
+            &start,
+            Variant::Standard,
+            BuildPolicy::Patient,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            (view.result, view.dtm_plies, view.dtm_moves),
+            ("win", Some(11), Some(6))
+        );
+        assert_eq!(view.moves[0].result, "win");
+        assert_eq!(view.pv.len(), 11);
+        assert!(view.numbered_pv(&start).starts_with("1. "));
+        assert!(view.pv.last().unwrap().ends_with('#'));
+        let err = ProbeView::new(
+            &tables,
+            &start,
+            Variant::FixedKing(Square::B1),
+            BuildPolicy::Patient,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the white king must stand on b1, its fixed square"
+        );
+    }
+}

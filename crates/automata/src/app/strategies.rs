@@ -1,0 +1,146 @@
+//! The catalog as front ends read it (`/api/strategies`): every fact a
+//! front end would otherwise write down by machine name.
+
+use std::sync::Arc;
+
+use ajedrecista_tables::Tablebase;
+use serde::Serialize;
+use shakmaty::{Board, Role};
+
+use crate::calculator_game::ChessProgram;
+use crate::catalog::{Panel, StrategyName};
+use crate::session::start_squares;
+use crate::strategy::Strategy;
+
+/// One automaton of the catalog.
+#[derive(Debug, Clone, Serialize)]
+pub struct StrategyView {
+    pub name: &'static str,
+    pub label: &'static str,
+    /// Where its rules come from.
+    pub source: &'static str,
+    /// The white man besides the king: rook or queen.
+    pub white_piece: &'static str,
+    /// The game perfect play is taken from: standard or fixed-king-SQ.
+    pub variant: String,
+    /// A start of the machine's own: the seed's demonstration game.
+    pub demo_fen: &'static str,
+    /// The white men a person places the black king against.
+    pub white_men: &'static str,
+    /// What the play view shows of its replies besides the board: `lamps`,
+    /// `display` or `board`.
+    pub panel: Panel,
+    /// The calculator program it runs (`queen`, `rook`), if any.
+    pub calculator: Option<&'static str>,
+    pub about: AboutView,
+    /// A note under its audit.
+    pub audit_note: Option<&'static str>,
+    /// Why the web does not run its audit, if it does not.
+    pub audit_refused: Option<&'static str>,
+}
+
+/// What a visitor reads about a machine, with its picture.
+#[derive(Debug, Clone, Serialize)]
+pub struct AboutView {
+    pub text: &'static [&'static str],
+    pub caption: &'static str,
+    /// The picture's board (a FEN's board part).
+    pub board: &'static str,
+    /// The squares marked on the picture: where the black king may be
+    /// placed against its men (empty when the picture marks none).
+    pub start_squares: Vec<String>,
+    pub lamps: &'static [&'static str],
+}
+
+/// The name of a calculator program as the calculator routes take it.
+pub fn program_name(program: ChessProgram) -> &'static str {
+    match program {
+        ChessProgram::Queen => "queen",
+        ChessProgram::Rook => "rook",
+    }
+}
+
+impl StrategyView {
+    pub fn new(name: StrategyName, tables: &Arc<Tablebase>) -> StrategyView {
+        let entry = name.entry();
+        let automaton = name.build(tables);
+        let about = &entry.about;
+        let marked = match about.marks_starts {
+            true => {
+                let board: Board = about.board.parse().expect("the catalog's boards are valid");
+                start_squares(&automaton, &board)
+            }
+            false => Vec::new(),
+        };
+        StrategyView {
+            name: entry.name,
+            label: entry.label,
+            source: entry.source,
+            white_piece: match automaton.white_piece() {
+                Role::Queen => "queen",
+                _ => "rook",
+            },
+            variant: automaton.variant().to_string(),
+            demo_fen: entry.demo_fen,
+            white_men: entry.white_men,
+            panel: entry.panel,
+            calculator: entry.calculator.map(program_name),
+            about: AboutView {
+                text: &about.text,
+                caption: about.caption,
+                board: about.board,
+                start_squares: marked.iter().map(ToString::to_string).collect(),
+                lamps: about.lamps,
+            },
+            audit_note: entry.audit_note,
+            audit_refused: entry.audit_too_slow,
+        }
+    }
+
+    /// Every automaton, in catalog order.
+    pub fn all(tables: &Arc<Tablebase>) -> Vec<StrategyView> {
+        StrategyName::all()
+            .map(|name| StrategyView::new(name, tables))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Every machine's account is its own, and its picture shows a start
+    /// the machine uses: its own white men, or its demonstration game.
+    #[test]
+    fn every_about_is_its_own_and_shows_a_start_it_uses() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let views = StrategyView::all(&tables);
+        let texts: HashSet<_> = views.iter().map(|view| view.about.text).collect();
+        assert_eq!(texts.len(), views.len(), "two machines share an About text");
+        for view in &views {
+            let demo_board = view.demo_fen.split(' ').next().unwrap();
+            assert!(
+                view.about.board == view.white_men || view.about.board == demo_board,
+                "{}: the picture {} is neither its men {} nor its demo {}",
+                view.name,
+                view.about.board,
+                view.white_men,
+                demo_board
+            );
+            if view.about.board == view.white_men && view.name != "mk61-queen" {
+                assert!(!view.about.start_squares.is_empty(), "{}", view.name);
+            }
+            assert_eq!(view.calculator.is_some(), view.panel == Panel::Display);
+        }
+        let turning = views
+            .iter()
+            .find(|view| view.name == "mk61-rook-native-turning")
+            .unwrap();
+        assert_eq!(turning.about.board, turning.white_men);
+        let torres = &views[0];
+        assert!(torres.about.start_squares.contains(&"d6".to_string()));
+        assert!(!torres.about.start_squares.contains(&"a7".to_string()));
+    }
+}

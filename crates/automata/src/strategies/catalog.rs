@@ -1,0 +1,458 @@
+//! The catalog: every automaton, once. An entry gives its name, label,
+//! source, demonstration start, the white men a person places the black
+//! king against, and a constructor; the command line, the UCI engine, the
+//! web and the audit list and build automata only from here. Adding an
+//! automaton is one entry and its module.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use ajedrecista_tables::Tablebase;
+
+use crate::automaton::Automaton;
+use crate::calculator_game::ChessProgram;
+use crate::emulated::{Mk61Queen, Mk61RookEmulated};
+use crate::mk61_rook::{Mk61Rook, OnSignal};
+use crate::perfect::Perfect;
+use crate::rook_box::RookBox;
+use crate::torres::Torres;
+
+/// One automaton of the catalog.
+pub struct CatalogEntry {
+    /// The name on the command line, in UCI and in the web's URLs.
+    pub name: &'static str,
+    /// What people see.
+    pub label: &'static str,
+    /// Where its rules come from.
+    pub source: &'static str,
+    /// A start for a demonstration game: the source's own where there is
+    /// one.
+    pub demo_fen: &'static str,
+    /// The white men (board part of a FEN) a person places the black king
+    /// against in a game from the machine's own start.
+    pub white_men: &'static str,
+    /// Why the web does not run its audit on request, if it does not.
+    pub audit_too_slow: Option<&'static str>,
+    /// Whether its moves are the tables' own (perfect play): its games are
+    /// held to their distance to mate, and UCI reports that distance.
+    pub plays_from_tables: bool,
+    /// What the play view shows of its replies besides the board.
+    pub panel: Panel,
+    /// The calculator program it runs, for the MK-61 machines.
+    pub calculator: Option<ChessProgram>,
+    /// What a visitor reads about it.
+    pub about: About,
+    /// A note the web's audit view adds under its audit.
+    pub audit_note: Option<&'static str>,
+    /// The automaton (`tables` serve perfect play).
+    pub build: fn(StrategyName, &Arc<Tablebase>) -> Automaton,
+}
+
+/// What the play view shows of a machine's reply besides the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Panel {
+    /// The 1912 machine's eight lamps (`torres::lamps`).
+    Lamps,
+    /// The MK-61's indicator.
+    Display,
+    /// The board alone.
+    Board,
+}
+
+/// A short account of a machine for a visitor: sentences, a picture with
+/// its caption, and what its lamps or display meant. Each machine has its
+/// own; the picture shows a start the machine uses (its own white men, or
+/// its demonstration game).
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct About {
+    pub text: [&'static str; 3],
+    pub caption: &'static str,
+    /// The picture's board (a FEN's board part).
+    pub board: &'static str,
+    /// Whether the picture marks the squares the black king may be placed
+    /// on against these men.
+    pub marks_starts: bool,
+    pub lamps: &'static [&'static str],
+}
+
+/// The rook program's account, shared by its three forms up to the last
+/// sentence.
+const ROOK_TEXT_1: &str = "A program for the Soviet MK-61 programmable calculator, printed in 1987, in which king and rook mate a lone king, with squares written as two digits (11 = a1, 88 = h8).";
+const ROOK_TEXT_2: &str = "You key in the black king's square; the calculator shows the white reply. Its start test refuses some positions, and in play a good defence can still make it show 9------0. (a position it will not play).";
+const ROOK_DISPLAY: &str = "The display shows the move: 4.2 moves the king to d2, 25. the rook to b5, 1. 25 the rook to b5 with check.";
+const ROOK_SIGNAL: &str = "9------0. means a position the program will not play: the player was told to turn the board a quarter and key the men in again.";
+const TRACE_CAPTION: &str = "The start of the calculator traces this project checks against: white king e1, rook a2, black king e5.";
+const TORRES_CAPTION: &str =
+    "Its own start: white king a8, rook b7; the black king is placed on a marked square.";
+const ILLEGAL_LAMP: &str = "It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules.";
+
+/// The account of the rook program played from the reference trace's
+/// start, its last sentence its own.
+const fn rook_trace_about(last: &'static str) -> About {
+    About {
+        text: [ROOK_TEXT_1, ROOK_TEXT_2, last],
+        caption: TRACE_CAPTION,
+        board: ROOK_TRACE_BOARD,
+        marks_starts: false,
+        lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+    }
+}
+
+/// Seed 004's game.
+const SEED_004: &str = "8/8/1k6/8/R7/8/5K2/8 w - - 0 1";
+/// The rook program's reference trace (white king e1, rook a2, black king
+/// e5).
+const ROOK_TRACE: &str = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1";
+/// El Ajedrecista's men: king a8, rook b7.
+const TORRES_MEN: &str = "K7/1R6/8/8/8/8/8/8";
+const ROOK_TRACE_MEN: &str = "8/8/8/8/8/8/R7/4K3";
+/// The reference trace's board.
+const ROOK_TRACE_BOARD: &str = "8/8/8/4k3/8/8/R7/4K3";
+
+/// Every automaton; the first is the default opponent.
+pub const CATALOG: &[CatalogEntry] = &[
+    CatalogEntry {
+        name: "torres",
+        label: "El Ajedrecista (Torres y Quevedo, 1912)",
+        source: "specs/torres.md; seed 004",
+        demo_fen: SEED_004,
+        white_men: TORRES_MEN,
+        audit_too_slow: None,
+        plays_from_tables: false,
+        panel: Panel::Lamps,
+        calculator: None,
+        about: About {
+            text: [
+                "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
+                "It plays the white king and rook against a person's lone black king and follows a fixed list of six rules, numbered here as in the sources (\"rule 4: tempo\" is a waiting move of the rook).",
+                "From its own starts it always mates, but slowly: against the best defence it needs up to 66 moves (from the black king on d6), where perfect play needs 15.",
+            ],
+            caption: TORRES_CAPTION,
+            board: TORRES_MEN,
+            marks_starts: true,
+            lamps: &[
+                "Eight lamps showed the machine's reply: rook to the a- or h-file, rook one square down, left or right, king one square down, left or right.",
+                "One more lamp lit when the person made an illegal move; as in 1912, the machine stops after three illegal moves.",
+            ],
+        },
+        audit_note: None,
+        build: |name, _| Automaton::new(name, Torres),
+    },
+    CatalogEntry {
+        name: "mk61-queen",
+        label: "MK-61 queen program (1987), on the emulator",
+        source: "seed 000",
+        // Seed 000's example: the black king set on a8.
+        demo_fen: "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1",
+        white_men: "8/6Q1/8/8/8/2K5/8/8",
+        audit_too_slow: None,
+        plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Queen),
+        about: About {
+            text: [
+                "In 1987 the magazine Tekhnika Molodezhi printed a program for the Soviet programmable calculators MK-61 and MK-52 in which a queen mates a lone king.",
+                "The white king never leaves c3: Brudno and Landau had shown by computer that from there the queen mates within 23 moves from any start.",
+                "You key in the black king's square; the calculator answers with the queen's square. Here the original program runs on an emulator of the calculator's chips.",
+            ],
+            caption: "The start: white king c3 (it never moves), queen g7; the black king is placed on any free square.",
+            board: "8/6Q1/8/8/8/2K5/8/8",
+            marks_starts: false,
+            lamps: &[
+                "The display shows the queen's square as two digits, file then rank: 27. is b7.",
+                "ЕГГОГ (error) means the queen is about to mate on the edge, or announces a check along the first rank or file: the player presses С/П and the next display gives the move. ЗГГОГ (shown 3.ГГ0Г) announces mate in two; the player answers Cx 2 В/О С/П.",
+            ],
+        },
+        audit_note: Some(
+            "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same 35.",
+        ),
+        build: |name, _| Automaton::new(name, Mk61Queen),
+    },
+    CatalogEntry {
+        name: "mk61-rook",
+        label: "MK-61 rook program (1987), on the emulator",
+        source: "seed 001",
+        demo_fen: ROOK_TRACE,
+        white_men: ROOK_TRACE_MEN,
+        // Each answer is a calculator run and the state graph is large.
+        audit_too_slow: Some(
+            "the emulated rook program's audit takes minutes (ajedrecista audit mk61-rook): see \
+             mk61-rook-native, equal to it at every start (docs/automata.md)",
+        ),
+        plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Rook),
+        about: rook_trace_about(
+            "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
+        ),
+        audit_note: None,
+        build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
+    },
+    CatalogEntry {
+        name: "mk61-rook-native",
+        label: "MK-61 rook program, native",
+        source: "seed 001, as the emulator runs the listing",
+        demo_fen: ROOK_TRACE,
+        white_men: ROOK_TRACE_MEN,
+        audit_too_slow: None,
+        plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Rook),
+        about: rook_trace_about(
+            "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
+        ),
+        audit_note: None,
+        build: |name, _| Automaton::new(name, Mk61Rook::default()),
+    },
+    CatalogEntry {
+        name: "mk61-rook-native-turning",
+        label: "MK-61 rook, native, turning the board when asked",
+        source: "seed 001, the player turning the board on 9------0.",
+        demo_fen: ROOK_TRACE,
+        white_men: TORRES_MEN,
+        audit_too_slow: None,
+        plays_from_tables: false,
+        panel: Panel::Display,
+        calculator: Some(ChessProgram::Rook),
+        about: About {
+            text: [
+                ROOK_TEXT_1,
+                ROOK_TEXT_2,
+                "This is the program written natively, with the player doing what 9------0. asks: the board is turned a quarter and the men keyed in again, which rescues every game from the White-to-move starts some orientation of the board accepts.",
+            ],
+            caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square, and the board is turned whenever the program asks.",
+            board: TORRES_MEN,
+            marks_starts: true,
+            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+        },
+        audit_note: None,
+        build: |name, _| {
+            Automaton::new(
+                name,
+                Mk61Rook {
+                    on_signal: OnSignal::TurnTheBoard,
+                },
+            )
+        },
+    },
+    CatalogEntry {
+        name: "rook-box",
+        label: "The textbook box method (KRK)",
+        source: "the textbook rook mate, as written in docs/automata.md",
+        demo_fen: SEED_004,
+        white_men: TORRES_MEN,
+        audit_too_slow: None,
+        plays_from_tables: false,
+        panel: Panel::Board,
+        calculator: None,
+        about: About {
+            text: [
+                "Not a historic machine: the box method of chess textbooks for king and rook against king, written as eight rules.",
+                "The rook shuts the black king in a box and makes the box smaller whenever it safely can; the white king comes up to support the rook, and the rook mates on the edge.",
+                "It mates from every White-to-move start, in at most 34 moves, where perfect play needs at most 16.",
+            ],
+            caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square.",
+            board: TORRES_MEN,
+            marks_starts: true,
+            lamps: &[ILLEGAL_LAMP],
+        },
+        audit_note: None,
+        build: |name, _| Automaton::new(name, RookBox),
+    },
+    CatalogEntry {
+        name: "perfect",
+        label: "Perfect play (the tables)",
+        source: "the tables (ranking method)",
+        demo_fen: SEED_004,
+        white_men: TORRES_MEN,
+        audit_too_slow: None,
+        plays_from_tables: true,
+        panel: Panel::Board,
+        calculator: None,
+        about: About {
+            text: [
+                "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",
+                "It shows what the machines could have done: \"Perfect play mates in 15\" means that White, playing best, mates in 15 moves whatever Black does.",
+                "Against it the person plays the longest defence they can find; the Tablebase view shows the value of every move.",
+            ],
+            caption: "The start of the game printed with El Ajedrecista's description: white king f2, rook a4, black king b6.",
+            board: "8/8/1k6/8/R7/8/5K2/8",
+            marks_starts: false,
+            lamps: &[ILLEGAL_LAMP],
+        },
+        audit_note: None,
+        build: |name, tables| Automaton::new(name, Perfect::new(Arc::clone(tables))),
+    },
+];
+
+/// An automaton of the catalog, by its place there.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StrategyName(usize);
+
+impl StrategyName {
+    /// El Ajedrecista, the default opponent.
+    pub const TORRES: StrategyName = StrategyName::lookup("torres");
+    /// Shortest mate by the tables.
+    pub const PERFECT: StrategyName = StrategyName::lookup("perfect");
+
+    /// The entry named `name`, found at compile time.
+    const fn lookup(name: &str) -> StrategyName {
+        let mut i = 0;
+        while i < CATALOG.len() {
+            if same_text(CATALOG[i].name, name) {
+                return StrategyName(i);
+            }
+            i += 1;
+        }
+        panic!("no such automaton in the catalog")
+    }
+
+    /// Every automaton, in catalog order.
+    pub const ALL: [StrategyName; CATALOG.len()] = {
+        let mut all = [StrategyName(0); CATALOG.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = StrategyName(i);
+            i += 1;
+        }
+        all
+    };
+
+    /// Every automaton, in catalog order.
+    pub fn all() -> impl ExactSizeIterator<Item = StrategyName> {
+        StrategyName::ALL.into_iter()
+    }
+
+    /// The automaton named `name`, if there is one.
+    pub fn named(name: &str) -> Option<StrategyName> {
+        Self::all().find(|known| known.as_str() == name)
+    }
+
+    /// Its entry in the catalog.
+    pub fn entry(self) -> &'static CatalogEntry {
+        &CATALOG[self.0]
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.entry().name
+    }
+
+    pub fn label(self) -> &'static str {
+        self.entry().label
+    }
+
+    /// A start position for a demonstration game.
+    pub fn demo_fen(self) -> &'static str {
+        self.entry().demo_fen
+    }
+
+    /// The automaton (`tables` serve perfect play).
+    pub fn build(self, tables: &Arc<Tablebase>) -> Automaton {
+        (self.entry().build)(self, tables)
+    }
+}
+
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl fmt::Display for StrategyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for StrategyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for StrategyName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Read by name, as [`FromStr`] reads it (the web's requests, the claims
+/// data).
+impl<'de> serde::Deserialize<'de> for StrategyName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A name that is no automaton.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy {name:?} (known: {})", known_names())]
+pub struct UnknownStrategy {
+    pub name: String,
+}
+
+fn known_names() -> String {
+    StrategyName::all()
+        .map(StrategyName::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl FromStr for StrategyName {
+    type Err = UnknownStrategy;
+
+    fn from_str(name: &str) -> Result<StrategyName, UnknownStrategy> {
+        StrategyName::named(name).ok_or_else(|| UnknownStrategy {
+            name: name.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::Strategy;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    #[test]
+    fn every_entry_builds_its_own_automaton_and_demo() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let mut names = std::collections::HashSet::new();
+        for name in StrategyName::all() {
+            assert!(names.insert(name.as_str()), "{name} twice");
+            assert_eq!(name.as_str().parse::<StrategyName>(), Ok(name));
+            let automaton = name.build(&tables);
+            assert_eq!(automaton.name(), name.as_str());
+            assert_eq!(automaton.catalog_name(), name);
+            let demo: Chess = name
+                .demo_fen()
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            assert_eq!(automaton.precondition(demo.board()), Ok(()), "{name}");
+            let men: shakmaty::Board = name.entry().white_men.parse().unwrap();
+            assert_eq!(men.by_color(shakmaty::Color::Black).count(), 0, "{name}");
+        }
+        assert_eq!(StrategyName::TORRES.as_str(), "torres");
+        assert_eq!(StrategyName::PERFECT.as_str(), "perfect");
+        let err = "mk61-rook-turning".parse::<StrategyName>().unwrap_err();
+        assert!(
+            err.to_string().contains("known: torres, mk61-queen"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,15 @@
+//! The automata themselves: the [`Strategy`](strategy::Strategy) contract,
+//! each machine's rules, the catalog that lists them and the erased
+//! [`Automaton`](automaton::Automaton) every front end runs.
+
+pub mod automaton;
+pub mod calculator_game;
+pub mod catalog;
+pub mod emulated;
+pub mod krk;
+pub mod mk61_rook;
+pub mod perfect;
+pub mod rook_box;
+pub mod seed_square;
+pub mod strategy;
+pub mod torres;

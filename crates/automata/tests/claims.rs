@@ -1,0 +1,89 @@
+//! The claims data (data/claims.json): every row's figures re-measured by
+//! the domain call of its command, and README's table made of the rows.
+
+use std::sync::{Arc, LazyLock};
+
+use ajedrecista_automata::app::CLAIMS;
+use ajedrecista_tables::Tablebase;
+
+static TABLES: LazyLock<Arc<Tablebase>> = LazyLock::new(|| Arc::new(Tablebase::in_memory()));
+
+/// Measures row `index` and compares every figure it states.
+fn row(index: usize) {
+    let claim = &CLAIMS[index];
+    let measured = claim
+        .measure(&TABLES)
+        .unwrap_or_else(|err| panic!("{}: {err}", claim.claim));
+    assert!(!claim.figures.is_empty(), "{}: no figures", claim.claim);
+    for (name, expected) in &claim.figures {
+        assert_eq!(
+            measured.get(name),
+            Some(expected),
+            "{}: {name} (measured {measured:?})",
+            claim.claim
+        );
+    }
+}
+
+#[test]
+fn every_row_has_a_test() {
+    assert_eq!(
+        CLAIMS.len(),
+        8,
+        "a row added to claims.json needs its test here"
+    );
+}
+
+#[test]
+fn torres_mates_in_66_not_63() {
+    row(0);
+}
+
+#[test]
+fn the_longest_krk_mate_is_16() {
+    row(1);
+}
+
+#[test]
+fn torres_lasts_beyond_move_50_from_28_starts() {
+    row(2);
+}
+
+#[test]
+fn the_box_method_mates_in_34() {
+    row(3);
+}
+
+#[test]
+fn the_rook_program_shows_a_wrong_position_from_1620_starts() {
+    row(4);
+}
+
+#[test]
+fn the_queen_program_moves_illegally_from_4_placements() {
+    row(5);
+}
+
+#[test]
+fn a_king_fixed_on_c3_mates_within_23() {
+    row(6);
+}
+
+#[test]
+fn only_c3_and_its_mirrors_win_every_start() {
+    row(7);
+}
+
+/// README's claims table is the data's rows, in order, and nothing else.
+#[test]
+fn the_readme_table_is_the_claims_data() {
+    let readme = include_str!("../../../README.md");
+    let header = "| claim (source) | finding | command |\n|---|---|---|\n";
+    let start = readme.find(header).expect("README has the claims table") + header.len();
+    let table: Vec<&str> = readme[start..]
+        .lines()
+        .take_while(|line| line.starts_with('|'))
+        .collect();
+    let rows: Vec<String> = CLAIMS.iter().map(|claim| claim.readme_row()).collect();
+    assert_eq!(table, rows);
+}
