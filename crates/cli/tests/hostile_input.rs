@@ -29,6 +29,16 @@ fn limited(args: &[&str], tables: &Path) -> Command {
     command
 }
 
+/// `command` started with its stdin, stdout and stderr piped.
+fn spawn_piped(command: &mut Command) -> Child {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Waits for `child` at most `wait`, killing it if it is not done.
 fn wait_within(mut child: Child, wait: Duration) -> Output {
     let start = Instant::now();
@@ -63,14 +73,11 @@ fn one_line_error(out: &Output, wanted: &str) {
 #[test]
 fn json_lines_to_a_pipe_closed_early_end_quietly() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
-        .args(["probe", "--epd", "-", "--json"])
-        .env("AJEDRECISTA_TABLES", dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(
+        Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+            .args(["probe", "--epd", "-", "--json"])
+            .env("AJEDRECISTA_TABLES", dir.path()),
+    );
     let mut input = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let lines = format!("{KRK}\n").repeat(20_000);
@@ -378,12 +385,7 @@ fn an_endless_stdin_line_is_skipped_under_the_memory_limit() {
         (vec!["play"], "Ignored: the line is longer than 4096 bytes."),
         (vec!["mk61"], "ignored: the line is longer than 4096 bytes"),
     ] {
-        let mut child = limited(&args, dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_piped(&mut limited(&args, dir.path()));
         let mut input = child.stdin.take().unwrap();
         let feeder = std::thread::spawn(move || {
             let zeros = vec![0u8; 1 << 20];
