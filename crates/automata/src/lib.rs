@@ -46,7 +46,7 @@ pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
 pub use replay::{IllegalMoves, MoveList, PositionCommandError, ReplayStop};
-pub use rook_box::RookBox;
+pub use rook_box::{BoxPhase, RookBox};
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
     Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,

@@ -128,9 +128,6 @@ pub enum Precondition {
         "the rook's rank must separate the kings (white king on one side, black king on the other)"
     )]
     RookRankApart,
-    /// The box method's rook does not fence the black king in.
-    #[error("the rook's file or rank must lie between the kings (the box)")]
-    NoBox,
     /// The rook program shows `9------0.`.
     #[error("{WHY_TURN}")]
     TurnTheBoard,

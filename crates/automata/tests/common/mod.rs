@@ -62,3 +62,19 @@ pub fn read_pgn(text: &str) -> (Chess, Vec<Move>) {
         .expect("readable PGN")
         .expect("one game")
 }
+
+/// The game's PGN, read back move by move (each SAN legal where it is
+/// played), ends in checkmate after `white_moves` White moves.
+#[allow(dead_code)] // not every test binary replays games
+pub fn assert_replays_to_mate(game: &ajedrecista_automata::Game, white_moves: u16) {
+    let pgn = game.to_pgn();
+    let (start, moves) = read_pgn(&pgn);
+    let mut position = start;
+    for mv in &moves {
+        assert!(position.is_legal(*mv), "{mv:?} in {pgn}");
+        position.play_unchecked(*mv);
+    }
+    assert!(position.is_checkmate(), "no mate at the end of {pgn}");
+    let white = moves.len().div_ceil(2);
+    assert_eq!(white, usize::from(white_moves), "{pgn}");
+}
