@@ -14,6 +14,7 @@ use crate::automaton::Automaton;
 use crate::emulated::{Mk61Queen, Mk61RookEmulated};
 use crate::mk61_rook::{Mk61Rook, OnSignal};
 use crate::perfect::Perfect;
+use crate::queen_box::QueenBox;
 use crate::rook_box::RookBox;
 use crate::torres::Torres;
 
@@ -113,6 +114,15 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: TORRES_MEN,
         audit_too_slow: None,
         build: |name, _| Automaton::new(name, RookBox),
+    },
+    CatalogEntry {
+        name: "queen-box",
+        label: "The textbook queen mate (KQK)",
+        source: "the textbook queen mate, as written in docs/automata.md",
+        demo_fen: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        white_men: "8/8/8/8/8/8/8/3QK3",
+        audit_too_slow: None,
+        build: |name, _| Automaton::new(name, QueenBox),
     },
     CatalogEntry {
         name: "perfect",

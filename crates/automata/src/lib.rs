@@ -21,6 +21,7 @@ pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
 pub mod play;
+pub mod queen_box;
 pub mod replay;
 pub mod rook_box;
 pub mod seed_square;
@@ -45,6 +46,7 @@ pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use queen_box::QueenBox;
 pub use replay::{IllegalMoves, MoveList, PositionCommandError, ReplayStop};
 pub use rook_box::{BoxPhase, RookBox};
 pub use session::{

@@ -53,13 +53,19 @@ const REPOSITION: &str = "rule C5: the rook makes ready to cut the black king of
 /// The box: how many squares the rook's file and rank leave the black king
 /// (its side of each line; the whole width where it stands on the line).
 fn room(krk: &Krk) -> u32 {
+    box_room(krk.rook, krk.black_king)
+}
+
+/// The box a piece's file and rank on `line` leave a black king on
+/// `black_king`, in squares.
+pub(crate) fn box_room(line: Square, black_king: Square) -> u32 {
     let side = |rook: u32, king: u32| match king.cmp(&rook) {
         Ordering::Less => rook,
         Ordering::Greater => 7 - rook,
         Ordering::Equal => 8,
     };
-    side(krk.rook.file().to_u32(), krk.black_king.file().to_u32())
-        * side(krk.rook.rank().to_u32(), krk.black_king.rank().to_u32())
+    side(line.file().to_u32(), black_king.file().to_u32())
+        * side(line.rank().to_u32(), black_king.rank().to_u32())
 }
 
 /// The rook's file or rank lies strictly between the kings.
@@ -124,11 +130,11 @@ fn critical_square(krk: &Krk) -> Square {
     )
 }
 
-fn manhattan(a: Square, b: Square) -> u32 {
+pub(crate) fn manhattan(a: Square, b: Square) -> u32 {
     a.file().distance(b.file()) + a.rank().distance(b.rank())
 }
 
-fn on_edge(square: Square) -> bool {
+pub(crate) fn on_edge(square: Square) -> bool {
     [0, 7].contains(&square.file().to_u32()) || [0, 7].contains(&square.rank().to_u32())
 }
 

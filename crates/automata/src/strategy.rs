@@ -115,6 +115,9 @@ pub enum Precondition {
     /// Not king and queen against king (the queen program).
     #[error("the queen program plays king and queen against king only")]
     NotKqk,
+    /// Not the material a teaching method plays (its name, the material).
+    #[error("{0} plays {1} only")]
+    Material(&'static str, &'static str),
     /// The queen program starts from one position only.
     #[error(
         "the queen program starts with the white king on c3, the queen on g7 and a lone black king"
