@@ -77,6 +77,7 @@ struct AuditJson {
 struct ExcessJson {
     max: u16,
     mean: f64,
+    histogram: Vec<(u16, usize)>,
 }
 
 /// Set by Ctrl-C: the audit stops at its next progress point.
@@ -245,6 +246,7 @@ fn to_json(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Audi
         excess_over_perfect: excess.map(|excess| ExcessJson {
             max: excess.max,
             mean: excess.mean,
+            histogram: excess.histogram.clone().into_iter().collect(),
         }),
     }
 }
@@ -305,6 +307,12 @@ fn to_text(audit: &Audit, excess: Option<&ajedrecista_automata::Excess>) -> Stri
             excess.perfect_worst, excess.max, excess.mean
         )
         .ok();
+        let excesses: Vec<String> = excess
+            .histogram
+            .iter()
+            .map(|(over, count)| format!("+{over}: {count}"))
+            .collect();
+        writeln!(w, "  excess        {}", excesses.join(", ")).ok();
     }
 
     let histogram = audit.histogram();
@@ -359,6 +367,7 @@ mod tests {
         let excess = ajedrecista_automata::Excess {
             max: 3,
             mean: 1.5,
+            histogram: [(0, 1), (3, 1)].into(),
             perfect_worst: 16,
             at_worst_start: 13,
         };
@@ -373,7 +382,7 @@ mod tests {
             "\"worst_fen\":\"",
             "\"worst_pgn\":\"[Event",
             "\"histogram\":[[",
-            "\"excess_over_perfect\":{\"max\":3,\"mean\":1.5}",
+            "\"excess_over_perfect\":{\"max\":3,\"mean\":1.5,\"histogram\":[[0,1],[3,1]]}",
         ];
         let mut from = 0;
         for key in keys {
