@@ -47,7 +47,8 @@ syzygy_name() {
 subtables() {
     "$ours" solve "$1" --tables "$ours_dir" --json >/dev/null
     (cd "$ours_dir" && ls -- *.standard.ajt) | sed 's/\.standard\.ajt$//' | grep -vx "$1" |
-        awk '{ print length($0), $0 }' | sort -n | cut -d' ' -f2 || true
+        awk '{ men = gsub(/[KQRBNP]/, "&"); pawns = gsub(/P/, "P"); print men, pawns, $0 }' |
+        sort -k1,1n -k2,2n -k3 | cut -d' ' -f3 || true
 }
 
 echo "== subtables" >&2

@@ -42,7 +42,7 @@ fn one(material: &str) {
     for _ in 0..runs {
         let start = Instant::now();
         let first_rank = std::sync::OnceLock::new();
-        let table = build(&material, Variant::Standard, &subtables, &|p| {
+        let table = build(&material, Variant::Standard, subtables.clone(), &|p| {
             if matches!(p, Progress::Rank { .. }) {
                 first_rank.get_or_init(|| start.elapsed().as_secs_f64());
             }

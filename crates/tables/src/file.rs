@@ -855,7 +855,7 @@ mod tests {
         let table = crate::solve::build_tuned(
             &material,
             Variant::Standard,
-            &subtables,
+            subtables,
             &|_| std::ops::ControlFlow::Continue(()),
             crate::solve::Tuning {
                 limit: 20,

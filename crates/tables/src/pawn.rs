@@ -76,9 +76,9 @@ fn material_of(men: &[(usize, shakmaty::Piece)]) -> Material {
 /// Every table a move of `material` may leave it for, under the name it is
 /// held by (a material with pawns by its canonical one): captures,
 /// promotions, and promotions that capture.
-pub(crate) fn exit_materials(material: &Material) -> Vec<Material> {
+pub(crate) fn exit_materials(material: &Material, promotions: Promotions) -> Vec<Material> {
     let mut found = Vec::new();
-    for (captured, promoted) in exit_kinds(material) {
+    for (captured, promoted) in exit_kinds(material, promotions) {
         let next = material_of(&men_after(material, captured, promoted)).table_material();
         if !found.contains(&next) {
             found.push(next);
@@ -91,12 +91,20 @@ pub(crate) fn exit_materials(material: &Material) -> Vec<Material> {
 /// promoting man and its new role, if any.
 type ExitKind = (Option<usize>, Option<(usize, Role)>);
 
+/// Whether the moves that leave a table include promotions: none are
+/// possible while no pawn stands on its seventh rank.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Promotions {
+    Included,
+    Excluded,
+}
+
 /// The kinds of moves that leave a table.
-fn exit_kinds(material: &Material) -> Vec<ExitKind> {
+fn exit_kinds(material: &Material, promotions: Promotions) -> Vec<ExitKind> {
     let men = material.men();
     let mut kinds: Vec<_> = (2..men.len()).map(|j| (Some(j), None)).collect();
     for (i, man) in men.iter().enumerate() {
-        if man.role != Role::Pawn {
+        if man.role != Role::Pawn || promotions == Promotions::Excluded {
             continue;
         }
         for role in PROMOTIONS {
@@ -134,15 +142,16 @@ fn behind(sq: Square, color: Color) -> Option<Square> {
 }
 
 impl<'a> ExitTables<'a> {
-    /// The exits of `material`; `subtables` must hold every table of
-    /// [`exit_materials`].
+    /// The exits of `material`, promotions included or not; `subtables`
+    /// must hold every table of [`exit_materials`].
     pub(crate) fn new(
         material: &Material,
         subtables: &'a Subtables,
+        promotions: Promotions,
     ) -> Result<ExitTables<'a>, TableError> {
         let mut exits: Vec<Option<Exit>> = Vec::new();
         exits.resize_with(exit_slot(None, None) + 4 * MAX_MEN + 1, || None);
-        for (captured, promoted) in exit_kinds(material) {
+        for (captured, promoted) in exit_kinds(material, promotions) {
             let men = men_after(material, captured, promoted);
             let next = material_of(&men);
             let flip = next.has_pawns() && next.canonical() != next;

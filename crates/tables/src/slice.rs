@@ -35,7 +35,7 @@ use crate::{
     index::{Indexer, Squares},
     material::{MAX_MEN, Material},
     overflow::Overflow,
-    pawn::{ExitTables, ahead},
+    pawn::{ExitTables, Promotions, ahead, exit_materials},
     rules::{Look, Rules},
     solve::{ByteTest, Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
     value::{DEEP, Value, decode_byte},
@@ -66,6 +66,19 @@ impl PawnSquares {
                 if i < white { rank - 1 } else { 6 - rank }
             })
             .sum()
+    }
+
+    /// Whether a pawn stands on its seventh rank, a step from promotion.
+    fn on_seventh(&self) -> bool {
+        let white = usize::from(self.white);
+        self.squares().iter().enumerate().any(|(i, sq)| {
+            sq.rank()
+                == if i < white {
+                    Rank::Seventh
+                } else {
+                    Rank::Second
+                }
+        })
     }
 
     /// The same pawns, like pawns in order of their squares.
@@ -584,15 +597,20 @@ impl Layout for SliceLayout<'_> {
 /// Builds the bytes of a material with pawns, slice by slice, most
 /// advanced first; the slices of one advancement, which lead into none of
 /// each other, are built in parallel. `subtables` must hold every table a
-/// capture or a promotion leads into.
+/// capture or a promotion leads into; the tables only promotions lead
+/// into are dropped once no slice left has a pawn on its seventh rank.
 pub(crate) fn build(
     material: &Material,
-    subtables: &Subtables,
+    mut subtables: Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
 ) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
     let indexer = SliceIndexer::shared(material);
-    let exit_tables = ExitTables::new(material, subtables)?;
+    let last_promoting = indexer.levels.iter().rposition(|level| {
+        level
+            .clone()
+            .any(|slice| indexer.slices[slice].on_seventh())
+    });
     let slice_len = indexer.slice_len();
     let mut bytes = ByColor::new_with(|_| zeroed(indexer.size()));
     let mut deep = ByColor::<HashMap<usize, u16>>::default();
@@ -606,7 +624,15 @@ pub(crate) fn build(
             ControlFlow::Continue(())
         }
     };
-    for level in &indexer.levels {
+    for (l, level) in indexer.levels.iter().enumerate() {
+        let promotions = if last_promoting.is_some_and(|last| l <= last) {
+            Promotions::Included
+        } else {
+            let needed = exit_materials(material, Promotions::Excluded);
+            subtables.retain(|held, _| needed.contains(held));
+            Promotions::Excluded
+        };
+        let exit_tables = ExitTables::new(material, &subtables, promotions)?;
         // The slices of the level are written in place; those before it
         // are built and read.
         let start = level.start * slice_len;

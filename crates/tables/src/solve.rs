@@ -1408,13 +1408,15 @@ fn split<'a>(bytes: &'a mut ByColor<&mut [u8]>, read: Color) -> (&'a mut [u8], &
 /// table of every material a capture or a promotion leads to (none for the
 /// fixed-king game, where a capture ends the game); a material with pawns
 /// is held under its canonical material (see [`Material::canonical`]).
+/// The build owns them: a table with pawns drops those it no longer needs
+/// (the promotions', once no pawn is left on its seventh rank).
 /// `progress` is told where the build stands; when it answers `Break`, the
 /// build stops with [`TableError::Stopped`] (at the next rank, or at the
 /// end of a side's first pass).
 pub fn build(
     material: &Material,
     variant: Variant,
-    subtables: &Subtables,
+    subtables: Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
 ) -> Result<Table, TableError> {
     build_tuned(material, variant, subtables, progress, Tuning::PRODUCTION)
@@ -1455,7 +1457,7 @@ impl Tuning {
 pub(crate) fn build_tuned(
     material: &Material,
     variant: Variant,
-    subtables: &Subtables,
+    subtables: Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
 ) -> Result<Table, TableError> {
@@ -1676,7 +1678,7 @@ mod tests {
                 ..Tuning::PRODUCTION
             };
             let no_progress = |_| ControlFlow::Continue(());
-            let table = build_tuned(&material, variant, &subtables, &no_progress, tuning).unwrap();
+            let table = build_tuned(&material, variant, subtables, &no_progress, tuning).unwrap();
             let mut hasher = crc32fast::Hasher::new();
             hasher.update(table.bytes(Color::White));
             hasher.update(table.bytes(Color::Black));
@@ -1820,7 +1822,7 @@ mod tests {
         let lowered = build_tuned(
             material,
             normal.variant(),
-            subtables,
+            subtables.clone(),
             &|_| ControlFlow::Continue(()),
             Tuning {
                 limit,

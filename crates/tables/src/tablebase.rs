@@ -252,8 +252,7 @@ impl Tablebase {
         if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
         }
-        let table = self.build(material, variant, &subtables, stop)?;
-        drop(subtables);
+        let table = self.build(material, variant, subtables, stop)?;
         self.save(&table);
         Ok(self.keep(key, table, kept))
     }
@@ -306,7 +305,7 @@ impl Tablebase {
         if variant != Variant::Standard {
             return Ok(subtables);
         }
-        for sub in pawn::exit_materials(material) {
+        for sub in pawn::exit_materials(material, pawn::Promotions::Included) {
             let table = if sub.has_pawns() {
                 Arc::clone(self.pawn_table_in(&sub, stop)?.table())
             } else {
@@ -363,7 +362,7 @@ impl Tablebase {
         &self,
         material: &Material,
         variant: Variant,
-        subtables: &Subtables,
+        subtables: Subtables,
         stop: &AtomicBool,
     ) -> Result<Table, TableError> {
         self.event(Event::Building {
@@ -441,8 +440,7 @@ impl Tablebase {
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
-        let table = self.build(&material, Variant::Standard, &subtables, stop)?;
-        drop(subtables);
+        let table = self.build(&material, Variant::Standard, subtables, stop)?;
         self.save(&table);
         Ok(keep(table))
     }

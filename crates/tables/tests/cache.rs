@@ -269,7 +269,7 @@ fn a_stopped_build_keeps_nothing() {
     let subtables = tb.subtables(&material, Variant::Standard).unwrap();
     let ranks = std::sync::atomic::AtomicUsize::new(0);
     let stopped =
-        ajedrecista_tables::build(&material, Variant::Standard, &subtables, &|p| match p {
+        ajedrecista_tables::build(&material, Variant::Standard, subtables, &|p| match p {
             ajedrecista_tables::Progress::Rank { .. }
                 if ranks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 2 =>
             {
