@@ -9,8 +9,7 @@ use ajedrecista_automata::{
     FailureKind, GameGraph, Outcome, QueenBox, StartSet, StrategyName, audit, excess_over_perfect,
 };
 use ajedrecista_tables::Tablebase;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position, Role};
+use shakmaty::{Color, Role};
 
 #[test]
 fn with_white_to_move_the_queen_method_mates_from_every_start() {
@@ -34,31 +33,15 @@ fn with_white_to_move_the_queen_method_mates_from_every_start() {
 #[test]
 fn with_black_to_move_it_fails_only_where_the_queen_hangs_at_the_start() {
     let audit = audit(&QueenBox, StartSet::All, Color::Black);
-    for result in &audit.results {
-        let board = result.position.board();
-        let queen = board.by_role(Role::Queen).first().expect("a queen");
-        let black = board.king_of(Color::Black).expect("a black king");
-        let white = board.king_of(Color::White).expect("a white king");
-        let hangs = black.distance(queen) == 1 && white.distance(queen) > 1;
-        match result.outcome {
-            Outcome::Failure(kind) => {
-                assert_eq!(kind, FailureKind::LostPiece, "{:?}", result.position);
-                assert!(hangs, "{:?}", result.position);
-            }
-            Outcome::Mate(_) => assert!(!hangs, "{:?}", result.position),
-        }
-    }
+    assert_eq!(audit.failures()[&FailureKind::LostPiece], 22_176);
+    assert_eq!(audit.worst_moves(), Some(19));
+    common::assert_fails_only_where_the_man_hangs(&audit, Role::Queen);
 }
 
 #[test]
 fn it_mates_from_the_demonstration_start_in_the_catalog() {
     let name: StrategyName = "queen-box".parse().unwrap();
-    let start: Chess = name
-        .demo_fen()
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
+    let start = common::position(name.demo_fen());
     let mut graph = GameGraph::new(&QueenBox);
     let Outcome::Mate(moves) = graph.outcome(&start) else {
         panic!("no mate from {}", name.demo_fen());

@@ -10,15 +10,7 @@ use ajedrecista_automata::{
     excess_over_perfect,
 };
 use ajedrecista_tables::Tablebase;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position, Role};
-
-fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use shakmaty::{Color, Role};
 
 #[test]
 fn with_white_to_move_the_box_method_mates_from_every_start() {
@@ -57,20 +49,7 @@ fn with_black_to_move_it_fails_only_where_the_rook_hangs_at_the_start() {
     let audit = audit(&RookBox, StartSet::All, Color::Black);
     let failures = audit.failures();
     assert_eq!(failures[&FailureKind::LostPiece], 22_176);
-    for result in &audit.results {
-        let board = result.position.board();
-        let rook = board.by_role(Role::Rook).first().expect("a rook");
-        let black = board.king_of(Color::Black).expect("a black king");
-        let white = board.king_of(Color::White).expect("a white king");
-        let hangs = black.distance(rook) == 1 && white.distance(rook) > 1;
-        match result.outcome {
-            Outcome::Failure(kind) => {
-                assert_eq!(kind, FailureKind::LostPiece);
-                assert!(hangs, "{:?}", result.position);
-            }
-            Outcome::Mate(_) => assert!(!hangs, "{:?}", result.position),
-        }
-    }
+    common::assert_fails_only_where_the_man_hangs(&audit, Role::Rook);
     assert_eq!(audit.worst_moves(), Some(35));
 }
 
@@ -79,7 +58,7 @@ fn with_black_to_move_it_fails_only_where_the_rook_hangs_at_the_start() {
 #[test]
 fn it_mates_from_the_textbook_start_and_the_former_cycles() {
     let mut graph = GameGraph::new(&RookBox);
-    let textbook = position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    let textbook = common::position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
     let Outcome::Mate(moves) = graph.outcome(&textbook) else {
         panic!("no mate from the textbook start");
     };
@@ -93,7 +72,7 @@ fn it_mates_from_the_textbook_start_and_the_former_cycles() {
         .collect();
     assert_eq!(former.len(), 55);
     for fen in former {
-        let start = position(fen);
+        let start = common::position(fen);
         assert_eq!(RookBox.start(&start), BoxPhase::CutOff, "{fen}");
         let Outcome::Mate(moves) = graph.outcome(&start) else {
             panic!("{fen}: {:?}", graph.outcome(&start));
