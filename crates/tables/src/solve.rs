@@ -1804,6 +1804,18 @@ mod tests {
         }
     }
 
+    /// KRPvKR's bytes in format 3's numbering, as the whole-table engine
+    /// built them: the CRC-32 of its format-3 file's chunks, decompressed
+    /// (2026-12-02, docs/tables.md "Pawns").
+    #[test]
+    #[ignore = "a five-man build: minutes, or read from the cache folder ($AJEDRECISTA_TABLES)"]
+    fn krpvkr_keeps_the_whole_table_engines_bytes() {
+        let table = Tablebase::new(None)
+            .pawn_table(&"KRPvKR".parse().unwrap())
+            .unwrap();
+        assert_eq!(first_pawn_numbering_crc(table.table()), 0xfee4_5231);
+    }
+
     /// The deepest plies of a table.
     fn longest(table: &Table) -> u16 {
         Color::ALL
