@@ -26,8 +26,8 @@ mod test_support;
 pub use analysis::{audit, contradiction};
 pub use model::{defence, game, move_input, play, replay, session, view};
 pub use strategies::{
-    automaton, calculator_game, catalog, emulated, krk, mk61_rook, perfect, rook_box, seed_square,
-    strategy, torres,
+    automaton, calculator_game, catalog, emulated, krk, mk61_rook, perfect, queen_box, rook_box,
+    seed_square, strategy, torres,
 };
 
 pub use app::{
@@ -48,8 +48,9 @@ pub use game::{Game, GameEnd, Ply, fen_of};
 pub use mk61_rook::{Answer, Mk61Rook, Mk61RookMemory, OnSignal};
 pub use perfect::{Excess, Perfect, excess_over_perfect, perfect_defence, perfect_moves};
 pub use play::play;
+pub use queen_box::QueenBox;
 pub use replay::{IllegalMoves, MoveList, PositionCommandError, ReplayStop};
-pub use rook_box::RookBox;
+pub use rook_box::{BoxPhase, RookBox};
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
     Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,

@@ -1,51 +1,84 @@
-//! The textbook box method: its audit over every start with the rook
-//! between the kings (docs/automata.md, "rook-box").
+//! The textbook box method: its audit over every king-and-rook start
+//! (docs/automata.md, "rook-box").
+
+mod common;
 
 use std::sync::Arc;
 
 use ajedrecista_automata::{
-    FailureKind, Outcome, RookBox, StartSet, StrategyName, audit, excess_over_perfect,
+    BoxPhase, FailureKind, GameGraph, Outcome, RookBox, StartSet, Strategy, StrategyName, audit,
+    excess_over_perfect,
 };
 use ajedrecista_tables::Tablebase;
-use shakmaty::{Color, Position, Role};
+use shakmaty::{Color, Role};
 
 #[test]
 fn with_white_to_move_the_box_method_mates_from_every_start() {
     let audit = audit(&RookBox, StartSet::All, Color::White);
-    assert_eq!(audit.results.len(), 87_808);
+    assert_eq!(audit.results.len(), 175_168);
     assert!(
         audit.failures().values().all(|&count| count == 0),
         "{:?}",
         audit.failures()
     );
-    assert_eq!(audit.worst_moves(), Some(34));
+    assert_eq!(audit.worst_moves(), Some(35));
+    let worst = audit.worst.as_ref().expect("a longest game");
+    common::assert_replays_to_mate(worst, 35);
     let tables = Arc::new(Tablebase::in_memory());
     let excess = excess_over_perfect(&audit, &tables)
         .unwrap()
         .expect("mates");
-    assert_eq!((excess.max, excess.perfect_worst), (22, 16));
+    assert_eq!((excess.max, excess.perfect_worst), (29, 16));
+    // From the starts with the rook already between the kings (the first
+    // version's precondition) the box rules play as before: at most 34.
+    let divided: Vec<u16> = audit
+        .results
+        .iter()
+        .filter(|result| RookBox.start(&result.position) == BoxPhase::Box)
+        .map(|result| match result.outcome {
+            Outcome::Mate(moves) => moves,
+            Outcome::Failure(kind) => panic!("{kind:?}"),
+        })
+        .collect();
+    assert_eq!(divided.len(), 87_808);
+    assert_eq!(divided.iter().max(), Some(&34));
 }
 
 #[test]
 fn with_black_to_move_it_fails_only_where_the_rook_hangs_at_the_start() {
     let audit = audit(&RookBox, StartSet::All, Color::Black);
     let failures = audit.failures();
-    assert!(failures[&FailureKind::LostPiece] > 0);
-    for result in &audit.results {
-        let board = result.position.board();
-        let rook = board.by_role(Role::Rook).first().expect("a rook");
-        let black = board.king_of(Color::Black).expect("a black king");
-        let white = board.king_of(Color::White).expect("a white king");
-        let hangs = black.distance(rook) == 1 && white.distance(rook) > 1;
-        match result.outcome {
-            Outcome::Failure(kind) => {
-                assert_eq!(kind, FailureKind::LostPiece);
-                assert!(hangs, "{:?}", result.position);
-            }
-            Outcome::Mate(_) => assert!(!hangs, "{:?}", result.position),
-        }
+    assert_eq!(failures[&FailureKind::LostPiece], 22_176);
+    common::assert_fails_only_where_the_man_hangs(&audit, Role::Rook);
+    assert_eq!(audit.worst_moves(), Some(35));
+}
+
+/// The manual's start (kings on e1 and e8, rook h1) and the 55 starts from
+/// which the first version, without the cutting-off phase, cycled.
+#[test]
+fn it_mates_from_the_textbook_start_and_the_former_cycles() {
+    let mut graph = GameGraph::new(&RookBox);
+    let textbook = common::position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    let Outcome::Mate(moves) = graph.outcome(&textbook) else {
+        panic!("no mate from the textbook start");
+    };
+    let game = graph.game(&textbook);
+    common::assert_replays_to_mate(&game, moves);
+    // The manual's first move: the rook cuts the king off on the seventh.
+    assert_eq!(game.plies()[0].san, "Rh7");
+    let former: Vec<&str> = include_str!("data/rook_box_former_cycles.fen")
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .collect();
+    assert_eq!(former.len(), 55);
+    for fen in former {
+        let start = common::position(fen);
+        assert_eq!(RookBox.start(&start), BoxPhase::CutOff, "{fen}");
+        let Outcome::Mate(moves) = graph.outcome(&start) else {
+            panic!("{fen}: {:?}", graph.outcome(&start));
+        };
+        common::assert_replays_to_mate(&graph.game(&start), moves);
     }
-    assert_eq!(audit.worst_moves(), Some(34));
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Exact distance-to-mate tables for small pawnless endgames, built by the
-//! ranking method of Brudno and Landau (retrograde analysis).
+//! Exact distance-to-mate tables, built by the ranking method of Brudno and
+//! Landau (retrograde analysis): 3 to 5 men with pawns (slice by slice, one
+//! slice a placement of the pawns), six without, and the fixed-king game.
 //!
 //! Conventions (as in docs/tables.md):
 //! - a position is legal when the men stand on distinct squares and the side

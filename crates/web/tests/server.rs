@@ -565,7 +565,7 @@ async fn wait_until(done: impl Fn() -> bool) -> bool {
 }
 
 /// An audit that takes far longer than the stop takes to arrive: the box
-/// method over its 87 808 starts, about 0.8 s. El Ajedrecista's whole
+/// method over its 175 168 starts, about 2 s. El Ajedrecista's whole
 /// audit takes about 50 ms, as long as the 50 ms time limit below, so it
 /// could end before being told to stop.
 const LONG_AUDIT: &str = "/api/audit/rook-box";

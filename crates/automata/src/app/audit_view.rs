@@ -37,6 +37,8 @@ impl Replay {
 pub struct ExcessView {
     pub max: u16,
     pub mean: f64,
+    /// (moves beyond perfect play, starts), fewest first.
+    pub histogram: Vec<(u16, usize)>,
     /// Perfect play's longest mate over the starts.
     pub perfect_worst: u16,
     /// Perfect play's moves from the automaton's worst start.
@@ -121,6 +123,7 @@ impl AuditView {
             excess_over_perfect: excess.map(|excess| ExcessView {
                 max: excess.max,
                 mean: excess.mean,
+                histogram: excess.histogram.clone().into_iter().collect(),
                 perfect_worst: excess.perfect_worst,
                 perfect_at_worst_start: excess.at_worst_start,
             }),

@@ -15,6 +15,7 @@ use crate::calculator_game::ChessProgram;
 use crate::emulated::{Mk61Queen, Mk61RookEmulated};
 use crate::mk61_rook::{Mk61Rook, OnSignal};
 use crate::perfect::Perfect;
+use crate::queen_box::QueenBox;
 use crate::rook_box::RookBox;
 use crate::torres::Torres;
 
@@ -249,9 +250,9 @@ pub const CATALOG: &[CatalogEntry] = &[
         calculator: None,
         about: About {
             text: [
-                "Not a historic machine: the box method of chess textbooks for king and rook against king, written as eight rules.",
-                "The rook shuts the black king in a box and makes the box smaller whenever it safely can; the white king comes up to support the rook, and the rook mates on the edge.",
-                "It mates from every White-to-move start, in at most 34 moves, where perfect play needs at most 16.",
+                "Not a historic machine: the box method of chess textbooks for king and rook against king, written as a teacher states it.",
+                "First the rook cuts the black king off (guarding or withdrawing itself when attacked); then it shuts the king in a box and makes the box smaller whenever it safely can, the white king comes up to support the rook, and the rook mates on the edge.",
+                "It mates from every White-to-move start, in at most 35 moves, where perfect play needs at most 16.",
             ],
             caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square.",
             board: TORRES_MEN,
@@ -260,6 +261,30 @@ pub const CATALOG: &[CatalogEntry] = &[
         },
         audit_note: None,
         build: |name, _| Automaton::new(name, RookBox),
+    },
+    CatalogEntry {
+        name: "queen-box",
+        label: "The textbook queen mate (KQK)",
+        source: "the textbook queen mate, as written in docs/automata.md",
+        demo_fen: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        white_men: "8/8/8/8/8/8/8/3QK3",
+        audit_too_slow: None,
+        plays_from_tables: false,
+        panel: Panel::Board,
+        calculator: None,
+        about: About {
+            text: [
+                "Not a historic machine: the first mate chess teachers teach, king and queen against king, written as nine rules.",
+                "The queen keeps a knight's move from the black king and shrinks its box, never leaving it without a move; once the king is on the edge, the white king comes up and the queen mates.",
+                "It mates from every White-to-move start, in at most 19 moves, where perfect play needs at most 10.",
+            ],
+            caption: "Its start in a game here: white king e1, queen d1; the black king is placed on a marked square.",
+            board: "8/8/8/8/8/8/8/3QK3",
+            marks_starts: true,
+            lamps: &[ILLEGAL_LAMP],
+        },
+        audit_note: None,
+        build: |name, _| Automaton::new(name, QueenBox),
     },
     CatalogEntry {
         name: "perfect",

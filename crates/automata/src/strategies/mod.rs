@@ -9,6 +9,7 @@ pub mod emulated;
 pub mod krk;
 pub mod mk61_rook;
 pub mod perfect;
+pub mod queen_box;
 pub mod rook_box;
 pub mod seed_square;
 pub mod strategy;

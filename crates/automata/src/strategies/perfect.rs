@@ -189,10 +189,12 @@ pub fn perfect_moves(tables: &Tablebase, position: &Chess) -> Result<Option<u16>
 
 /// How many more moves the automaton needs than perfect play, over the
 /// starts it mates from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Excess {
     pub max: u16,
     pub mean: f64,
+    /// Number of mated starts per excess (moves over perfect play).
+    pub histogram: std::collections::BTreeMap<u16, usize>,
     /// The longest perfect mate over the same starts.
     pub perfect_worst: u16,
     /// Perfect play's mate from the audit's worst start.
@@ -218,6 +220,7 @@ pub fn excess_over_perfect(
     let mut count = 0u64;
     let mut perfect_worst = 0;
     let mut at_worst_start = None;
+    let mut histogram = std::collections::BTreeMap::new();
     for result in &audit.results {
         let position = &result.position;
         let perfect = table
@@ -255,6 +258,7 @@ pub fn excess_over_perfect(
         }
         let excess = moves - perfect;
         max = max.max(excess);
+        *histogram.entry(excess).or_default() += 1;
         perfect_worst = perfect_worst.max(perfect);
         sum += u64::from(excess);
         count += 1;
@@ -265,6 +269,7 @@ pub fn excess_over_perfect(
     Ok((count > 0).then(|| Excess {
         max,
         mean: sum as f64 / count as f64,
+        histogram,
         perfect_worst,
         at_worst_start,
     }))

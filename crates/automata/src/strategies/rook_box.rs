@@ -18,9 +18,21 @@ use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 use crate::krk::Krk;
 use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
 
-/// The box method. It remembers nothing: each move follows from the board.
+/// The box method. It remembers one thing: whether the black king has been
+/// cut off yet (the first phase is over once the rook's line lies between
+/// the kings; from then on the box rules play, whatever the board).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RookBox;
+
+/// The method's two phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoxPhase {
+    /// The rook's line does not yet lie between the kings: cut the king
+    /// off (rules C1-C4).
+    CutOff,
+    /// The king has been cut off: the box rules (1-8).
+    Box,
+}
 
 /// The rules, in the order they are tried.
 const MATE: &str = "rule 1: mate";
@@ -32,17 +44,28 @@ const GUARD: &str =
 const KEEP: &str = "rule 6: a waiting move of the rook that keeps the box";
 const FAR: &str = "rule 7: the attacked rook goes to the far end of its line";
 const DIVIDE: &str = "rule 8: the rook goes between the kings";
+const CUT_OFF: &str = "rule C2: the rook cuts the black king off";
+const SHELTER: &str = "rule C3: the black king attacks the rook: the king guards it";
+const WITHDRAW: &str = "rule C3: the black king attacks the rook: it goes far away";
+const KING_UP: &str = "rule C4: the king comes nearer to the black king";
+const REPOSITION: &str = "rule C5: the rook makes ready to cut the black king off";
 
 /// The box: how many squares the rook's file and rank leave the black king
 /// (its side of each line; the whole width where it stands on the line).
 fn room(krk: &Krk) -> u32 {
+    box_room(krk.rook, krk.black_king)
+}
+
+/// The box a piece's file and rank on `line` leave a black king on
+/// `black_king`, in squares.
+pub(crate) fn box_room(line: Square, black_king: Square) -> u32 {
     let side = |rook: u32, king: u32| match king.cmp(&rook) {
         Ordering::Less => rook,
         Ordering::Greater => 7 - rook,
         Ordering::Equal => 8,
     };
-    side(krk.rook.file().to_u32(), krk.black_king.file().to_u32())
-        * side(krk.rook.rank().to_u32(), krk.black_king.rank().to_u32())
+    side(line.file().to_u32(), black_king.file().to_u32())
+        * side(line.rank().to_u32(), black_king.rank().to_u32())
 }
 
 /// The rook's file or rank lies strictly between the kings.
@@ -107,11 +130,11 @@ fn critical_square(krk: &Krk) -> Square {
     )
 }
 
-fn manhattan(a: Square, b: Square) -> u32 {
+pub(crate) fn manhattan(a: Square, b: Square) -> u32 {
     a.file().distance(b.file()) + a.rank().distance(b.rank())
 }
 
-fn on_edge(square: Square) -> bool {
+pub(crate) fn on_edge(square: Square) -> bool {
     [0, 7].contains(&square.file().to_u32()) || [0, 7].contains(&square.rank().to_u32())
 }
 
@@ -169,9 +192,9 @@ fn forces(position: &Chess, mv: Move, white_moves: u32, goal: &dyn Fn(&Chess) ->
         })
 }
 
-/// The decision list: the move and the rule that chose it.
-fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> {
-    let moves: Vec<(Move, Chess, Krk)> = position
+/// The white moves of `position` with the position and the men after each.
+fn children(position: &Chess, krk: &Krk) -> Vec<(Move, Chess, Krk)> {
+    position
         .legal_moves()
         .into_iter()
         .map(|mv| {
@@ -179,7 +202,90 @@ fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> 
             child.play_unchecked(mv);
             (mv, child, after(krk, mv))
         })
-        .collect();
+        .collect()
+}
+
+/// The first phase, while the rook's line is not between the kings.
+fn decide_cut_off(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> {
+    let moves = children(position, krk);
+    if let Some((mv, ..)) = moves.iter().find(|(_, child, _)| child.is_checkmate()) {
+        return Ok((*mv, MATE));
+    }
+    // C2: a sound rook move that puts the rook's line between the kings;
+    // the smallest box, then the rook farthest from the black king.
+    if let Some((mv, ..)) = moves
+        .iter()
+        .filter(|(mv, child, after)| mv.role() == Role::Rook && sound(child, after))
+        .filter(|(_, _, after)| rook_divides(after))
+        .min_by_key(|(_, _, after)| {
+            (
+                room(after),
+                std::cmp::Reverse(after.rook.distance(after.black_king)),
+            )
+        })
+    {
+        return Ok((*mv, CUT_OFF));
+    }
+    // C3: the rook attacked and not guarded: guard it with the king, or
+    // else take it to the far end of a line, away from the black king.
+    let attacked = krk.black_king.distance(krk.rook) == 1 && krk.white_king.distance(krk.rook) != 1;
+    if attacked {
+        if let Some((mv, ..)) = moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::King && sound(child, after))
+            .min_by_key(|(_, _, after)| after.white_king.distance(after.black_king))
+        {
+            return Ok((*mv, SHELTER));
+        }
+        if let Some((mv, ..)) = moves
+            .iter()
+            .filter(|(mv, child, after)| mv.role() == Role::Rook && sound(child, after))
+            .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
+        {
+            return Ok((*mv, WITHDRAW));
+        }
+    }
+    // C4: the king walks towards the black king (so that the rook finds a
+    // line between them), diagonal steps first.
+    let distance = manhattan(krk.white_king, krk.black_king);
+    if let Some((mv, ..)) = moves
+        .iter()
+        .filter(|(mv, child, after)| mv.role() == Role::King && sound(child, after))
+        .filter(|(_, _, after)| manhattan(after.white_king, after.black_king) < distance)
+        .min_by_key(|(_, _, after)| manhattan(after.white_king, after.black_king))
+    {
+        return Ok((*mv, KING_UP));
+    }
+    // C5: the king cannot come nearer: the rook steps off the kings' line
+    // to a square from which it can cut the king off next move, farthest
+    // from the black king.
+    moves
+        .iter()
+        .filter(|(mv, child, after)| mv.role() == Role::Rook && sound(child, after))
+        .filter(|(_, child, after)| can_cut_next(child, after))
+        .max_by_key(|(_, _, after)| after.rook.distance(after.black_king))
+        .map(|(mv, ..)| (*mv, REPOSITION))
+        .ok_or(Refusal::RuleUndefined(Undefined::NoBoxRule))
+}
+
+/// With the black king standing still, the rook could put its line
+/// between the kings with its next move (`child`: Black to move).
+fn can_cut_next(child: &Chess, after: &Krk) -> bool {
+    let Ok(white_again) = child.clone().swap_turn() else {
+        return false;
+    };
+    white_again.legal_moves().into_iter().any(|mv| {
+        mv.role() == Role::Rook && {
+            let cut = self::after(after, mv);
+            rook_divides(&cut) && cut.black_king.distance(cut.rook) > 1
+        }
+    })
+}
+
+/// The decision list of the box, once the king is cut off: the move and
+/// the rule that chose it.
+fn decide_box(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> {
+    let moves = children(position, krk);
     if let Some((mv, ..)) = moves.iter().find(|(_, child, _)| child.is_checkmate()) {
         return Ok((*mv, MATE));
     }
@@ -262,39 +368,48 @@ fn decide(position: &Chess, krk: &Krk) -> Result<(Move, &'static str), Refusal> 
 }
 
 impl Strategy for RookBox {
-    type Memory = ();
+    type Memory = BoxPhase;
 
     fn name(&self) -> &'static str {
         "rook-box"
     }
 
-    /// King and rook against king, the rook already between the kings:
-    /// the box the method starts from.
+    /// King and rook against king, from any start.
     fn precondition(&self, board: &shakmaty::Board) -> Result<(), Refusal> {
-        let krk = Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
+        Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
             "the box method",
         )))?;
-        if !rook_divides(&krk) {
-            return Err(Refusal::Precondition(Precondition::NoBox));
-        }
         Ok(())
     }
 
-    fn start(&self, _start: &Chess) {}
+    /// The box phase when the rook already stands between the kings.
+    fn start(&self, start: &Chess) -> BoxPhase {
+        match Krk::from_board(start.board()).is_some_and(|krk| rook_divides(&krk)) {
+            true => BoxPhase::Box,
+            false => BoxPhase::CutOff,
+        }
+    }
 
-    fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
+    fn reply(&self, position: &Chess, phase: &BoxPhase) -> Result<(Reply, BoxPhase), Refusal> {
         let krk = Krk::from_board(position.board()).ok_or(Refusal::Precondition(
             Precondition::NotKrk("the box method"),
         ))?;
         debug_assert_eq!(position.turn(), Color::White);
-        let (mv, reason) = decide(position, &krk)?;
+        let (mv, reason) = match phase {
+            BoxPhase::Box => decide_box(position, &krk)?,
+            BoxPhase::CutOff => decide_cut_off(position, &krk)?,
+        };
+        let phase = match rook_divides(&after(&krk, mv)) {
+            true => BoxPhase::Box,
+            false => *phase,
+        };
         Ok((
             Reply {
                 mv,
                 reason,
                 display: None,
             },
-            (),
+            phase,
         ))
     }
 }

@@ -115,6 +115,9 @@ pub enum Precondition {
     /// Not king and queen against king (the queen program).
     #[error("the queen program plays king and queen against king only")]
     NotKqk,
+    /// Not the material a teaching method plays (its name, the material).
+    #[error("{0} plays {1} only")]
+    Material(&'static str, &'static str),
     /// The queen program starts from one position only.
     #[error(
         "the queen program starts with the white king on c3, the queen on g7 and a lone black king"
@@ -128,9 +131,6 @@ pub enum Precondition {
         "the rook's rank must separate the kings (white king on one side, black king on the other)"
     )]
     RookRankApart,
-    /// The box method's rook does not fence the black king in.
-    #[error("the rook's file or rank must lie between the kings (the box)")]
-    NoBox,
     /// The rook program shows `9------0.`.
     #[error("{WHY_TURN}")]
     TurnTheBoard,

@@ -62,3 +62,54 @@ pub fn read_pgn(text: &str) -> (Chess, Vec<Move>) {
         .expect("readable PGN")
         .expect("one game")
 }
+
+/// The game's PGN, read back move by move (each SAN legal where it is
+/// played), ends in checkmate after `white_moves` White moves.
+#[allow(dead_code)] // not every test binary replays games
+pub fn assert_replays_to_mate(game: &ajedrecista_automata::Game, white_moves: u16) {
+    let pgn = game.to_pgn();
+    let (start, moves) = read_pgn(&pgn);
+    let mut position = start;
+    for mv in &moves {
+        assert!(position.is_legal(*mv), "{mv:?} in {pgn}");
+        position.play_unchecked(*mv);
+    }
+    assert!(position.is_checkmate(), "no mate at the end of {pgn}");
+    let white = moves.len().div_ceil(2);
+    assert_eq!(white, usize::from(white_moves), "{pgn}");
+}
+
+/// The position of a FEN the test knows to be legal.
+#[allow(dead_code)] // not every test binary reads FENs
+pub fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .expect("a FEN")
+        .into_position(CastlingMode::Standard)
+        .expect("a legal position")
+}
+
+/// With Black to move, the audit fails exactly at the starts where the
+/// black king can take the white man (`role`) unguarded, and there by the
+/// loss of it.
+#[allow(dead_code)] // only the teaching methods' tests
+pub fn assert_fails_only_where_the_man_hangs(
+    audit: &ajedrecista_automata::Audit,
+    role: shakmaty::Role,
+) {
+    use ajedrecista_automata::{FailureKind, Outcome};
+    use shakmaty::Color;
+    for result in &audit.results {
+        let board = result.position.board();
+        let man = board.by_role(role).first().expect("the white man");
+        let black = board.king_of(Color::Black).expect("a black king");
+        let white = board.king_of(Color::White).expect("a white king");
+        let hangs = black.distance(man) == 1 && white.distance(man) > 1;
+        match result.outcome {
+            Outcome::Failure(kind) => {
+                assert_eq!(kind, FailureKind::LostPiece, "{:?}", result.position);
+                assert!(hangs, "{:?}", result.position);
+            }
+            Outcome::Mate(_) => assert!(!hangs, "{:?}", result.position),
+        }
+    }
+}

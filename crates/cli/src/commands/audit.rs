@@ -263,6 +263,12 @@ fn to_text(audit: &Audit, excess: Option<&ExcessView>) -> String {
             excess.perfect_worst, excess.max, excess.mean
         )
         .ok();
+        let excesses: Vec<String> = excess
+            .histogram
+            .iter()
+            .map(|(over, count)| format!("+{over}: {count}"))
+            .collect();
+        writeln!(w, "  excess        {}", excesses.join(", ")).ok();
     }
 
     let histogram = audit.histogram();
