@@ -41,12 +41,13 @@ syzygy_name() {
     fi
 }
 
-# Every smaller table a capture or a promotion leads into, smallest first:
-# what both programs need on disk. Ours builds them itself; Syzygy's are
-# generated and saved in RTBPATH.
+# Every smaller table a capture or a promotion leads into, smallest first
+# (the tables measured left out): what both programs need on disk. Ours
+# builds them itself; Syzygy's are generated and saved in RTBPATH.
 subtables() {
     "$ours" solve "$1" --tables "$ours_dir" --json >/dev/null
-    (cd "$ours_dir" && ls -- *.standard.ajt) | sed 's/\.standard\.ajt$//' | grep -vx "$1" |
+    (cd "$ours_dir" && ls -- *.standard.ajt) | sed 's/\.standard\.ajt$//' |
+        grep -vxF -f <(printf '%s\n' "${tables[@]}") |
         awk '{ men = gsub(/[KQRBNP]/, "&"); pawns = gsub(/P/, "P"); print men, pawns, $0 }' |
         sort -k1,1n -k2,2n -k3 | cut -d' ' -f3 || true
 }
