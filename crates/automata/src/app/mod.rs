@@ -24,4 +24,4 @@ pub use probe::{
 };
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
 pub use strategies::{AboutView, StrategyView, program_name};
-pub use uci::{MAX_ILLEGAL_LIMIT, NOT_UTF8, UciAnswer, UciEngine};
+pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine};

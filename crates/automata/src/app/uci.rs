@@ -15,10 +15,6 @@ use crate::session::DEFAULT_ILLEGAL_LIMIT;
 /// The highest IllegalMoveLimit offered.
 pub const MAX_ILLEGAL_LIMIT: u32 = 1000;
 
-/// What the engine says to a line that is not UTF-8 (UCI ignores what it
-/// cannot read: the line is skipped, not the end of the engine).
-pub const NOT_UTF8: &str = "info string a line that is not UTF-8 was ignored";
-
 /// The engine between commands. White is played by the automaton set with
 /// the Strategy option; where it has no move, the tables answer for small
 /// material ([`BuildPolicy::Interactive`]).
