@@ -395,7 +395,7 @@ async function main() {
   await page.click("#replay-last");
   check((await page.textContent("#replay-caption")).includes("#"), "the longest game replays to mate");
   await openView(page, "claims");
-  await page.click("#claims-rows tr:nth-child(6) button");
+  await page.locator("#claims-rows tr", { hasText: "the MK-61 queen program mates" }).locator("button").click();
   await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
   check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
   await openView(page, "claims");
