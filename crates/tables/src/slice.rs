@@ -635,12 +635,12 @@ pub(crate) fn build(
             ControlFlow::Continue(())
         }
     };
+    let captured_into = exit_materials(material, Promotions::Excluded);
     for (l, level) in indexer.levels.iter().enumerate() {
         let promotions = if last_promoting.is_some_and(|last| l <= last) {
             Promotions::Included
         } else {
-            let needed = exit_materials(material, Promotions::Excluded);
-            subtables.retain(|held, _| needed.contains(held));
+            subtables.retain(|held, _| captured_into.contains(held));
             Promotions::Excluded
         };
         let exit_tables = ExitTables::new(material, &subtables, promotions)?;
