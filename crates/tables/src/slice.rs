@@ -339,17 +339,36 @@ impl SliceIndexer {
     }
 }
 
-/// The slices built so far: the bytes of both sides and the positions
-/// deeper than a byte holds.
+/// The bytes of the levels of one build, both sides, from number `first`.
+struct Level {
+    first: usize,
+    advancement: u32,
+    bytes: ByColor<Vec<u8>>,
+}
+
+impl Level {
+    fn holds(&self, index: usize) -> bool {
+        (self.first..self.first + self.bytes.white.len()).contains(&index)
+    }
+}
+
+/// The levels a build still reads (those its pawn steps lead into) and the
+/// positions deeper than a byte holds.
+#[derive(Clone, Copy)]
 struct Built<'a> {
-    bytes: ByColor<&'a [u8]>,
+    levels: &'a [Level],
     deep: &'a ByColor<HashMap<usize, u16>>,
 }
 
 impl Built<'_> {
     /// The value of a legal position of a slice built.
     fn value(&self, turn: Color, index: usize) -> Value {
-        match self.bytes[turn][index] {
+        let level = self
+            .levels
+            .iter()
+            .find(|level| level.holds(index))
+            .expect("a step leads into a level held");
+        match level.bytes[turn][index - level.first] {
             DEEP => Value::decisive(self.deep[turn][&index]),
             byte => decode_byte(byte).expect("a legal position of a slice built"),
         }
@@ -605,17 +624,31 @@ impl Layout for SliceLayout<'_> {
     }
 }
 
+/// Where the levels of a build go, most advanced first, each once built:
+/// `first` is the number of its first position, `bytes` both sides' bytes.
+pub(crate) trait LevelSink {
+    fn level(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError>;
+}
+
+/// How many levels back a pawn step leads: a double step adds 2 to the
+/// advancement.
+const STEP_REACH: u32 = 2;
+
 /// Builds the bytes of a material with pawns, slice by slice, most
-/// advanced first; the slices of one advancement, which lead into none of
-/// each other, are built in parallel. `subtables` must hold every table a
-/// capture or a promotion leads into; the tables only promotions lead
-/// into are dropped once no slice left has a pawn on its seventh rank.
+/// advanced first, and hands them to `sink` a level (one advancement) at a
+/// time; the slices of a level, which lead into none of each other, are
+/// built in parallel. Memory holds the level being built and the two
+/// before it, which its pawn steps lead into, not the whole table.
+/// `subtables` must hold every table a capture or a promotion leads into;
+/// the tables only promotions lead into are dropped once no slice left has
+/// a pawn on its seventh rank. Returns the positions deeper than a byte.
 pub(crate) fn build(
     material: &Material,
     mut subtables: Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
-) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
+    sink: &mut dyn LevelSink,
+) -> Result<Overflow, TableError> {
     let indexer = SliceIndexer::shared(material);
     let last_promoting = indexer.levels.iter().rposition(|level| {
         level
@@ -623,7 +656,7 @@ pub(crate) fn build(
             .any(|slice| indexer.slices[slice].on_seventh())
     });
     let slice_len = indexer.slice_len();
-    let mut bytes = ByColor::new_with(|_| zeroed(indexer.size()));
+    let mut held: Vec<Level> = Vec::new();
     let mut deep = ByColor::<HashMap<usize, u16>>::default();
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -636,7 +669,7 @@ pub(crate) fn build(
         }
     };
     let captured_into = exit_materials(material, Promotions::Excluded);
-    for (l, level) in indexer.levels.iter().enumerate() {
+    for (l, slices) in indexer.levels.iter().enumerate() {
         let promotions = if last_promoting.is_some_and(|last| l <= last) {
             Promotions::Included
         } else {
@@ -644,32 +677,26 @@ pub(crate) fn build(
             Promotions::Excluded
         };
         let exit_tables = ExitTables::new(material, &subtables, promotions)?;
-        // The slices of the level are written in place; those before it
-        // are built and read.
-        let start = level.start * slice_len;
-        let end = level.end * slice_len;
-        let ByColor { white, black } = &mut bytes;
-        let (white_built, white_level) = white.split_at_mut(start);
-        let (black_built, black_level) = black.split_at_mut(start);
-        let built_bytes = ByColor {
-            white: &*white_built,
-            black: &*black_built,
+        let advancement = indexer.slices[slices.start].advancement();
+        held.retain(|level| level.advancement <= advancement + STEP_REACH);
+        let first = slices.start * slice_len;
+        let mut level = Level {
+            first,
+            advancement,
+            bytes: ByColor::new_with(|_| zeroed(slices.len() * slice_len)),
         };
-        let overflows: Vec<(usize, Overflow)> = white_level[..end - start]
+        let ByColor { white, black } = &mut level.bytes;
+        let built = Built {
+            levels: &held,
+            deep: &deep,
+        };
+        let overflows: Vec<(usize, Overflow)> = white
             .par_chunks_mut(slice_len)
-            .zip(black_level[..end - start].par_chunks_mut(slice_len))
-            .zip(level.clone())
+            .zip(black.par_chunks_mut(slice_len))
+            .zip(slices.clone())
             .map(|((white, black), slice)| {
-                let layout = SliceLayout::new(
-                    indexer.as_ref(),
-                    material,
-                    &exit_tables,
-                    slice,
-                    Built {
-                        bytes: built_bytes,
-                        deep: &deep,
-                    },
-                );
+                let layout =
+                    SliceLayout::new(indexer.as_ref(), material, &exit_tables, slice, built);
                 let overflow =
                     run_layout(layout, ByColor { white, black }, material, &inner, tuning)?;
                 let done = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -690,13 +717,15 @@ pub(crate) fn build(
                 );
             }
         }
+        sink.level(first, level.bytes.as_ref().map(Vec::as_slice))?;
+        held.push(level);
     }
     let listed = ByColor::new_with(|turn| {
         let mut listed: Vec<(usize, u16)> = deep[turn].drain().collect();
         listed.sort_unstable();
         listed
     });
-    Ok((bytes, Overflow::new(tuning.limit, listed)))
+    Ok(Overflow::new(tuning.limit, listed))
 }
 
 #[cfg(test)]

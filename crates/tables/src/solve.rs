@@ -1422,6 +1422,19 @@ pub fn build(
     build_tuned(material, variant, subtables, progress, Tuning::PRODUCTION)
 }
 
+/// The levels of a build with pawns gathered into the whole table.
+struct WholeTable(ByColor<Vec<u8>>);
+
+impl slice::LevelSink for WholeTable {
+    fn level(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+        for turn in Color::ALL {
+            debug_assert_eq!(self.0[turn].len(), first);
+            self.0[turn].extend_from_slice(bytes[turn]);
+        }
+        Ok(())
+    }
+}
+
 /// How a step chooses between retracting the positions it starts from and
 /// looking at the moves of the positions it may decide (see
 /// docs/tables.md, "Two ways a step").
@@ -1466,7 +1479,11 @@ pub(crate) fn build_tuned(
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material.clone()));
         }
-        slice::build(material, subtables, progress, tuning)?
+        let mut whole = WholeTable(ByColor::new_with(|_| {
+            Vec::with_capacity(Table::numbers_per_side(material, variant))
+        }));
+        let overflow = slice::build(material, subtables, progress, tuning, &mut whole)?;
+        (whole.0, overflow)
     } else {
         let capture_tables = (0..material.len())
             .map(|man| match variant {
