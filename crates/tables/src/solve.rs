@@ -31,6 +31,7 @@
 use std::{
     collections::HashMap,
     ops::ControlFlow,
+    path::{Path, PathBuf},
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
@@ -42,6 +43,7 @@ use shakmaty::{Bitboard, ByColor, Color, Square};
 
 use crate::{
     error::TableError,
+    file::{self, FileWriter},
     index::{Indexer, LineMap, Squares},
     material::Material,
     overflow::Overflow,
@@ -1433,6 +1435,49 @@ impl slice::LevelSink for WholeTable {
         }
         Ok(())
     }
+}
+
+/// The levels of a build with pawns written into the table's file.
+struct ToFile {
+    writer: FileWriter,
+    path: PathBuf,
+}
+
+impl slice::LevelSink for ToFile {
+    fn level(&mut self, _first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+        for turn in Color::ALL {
+            self.writer
+                .append(turn, bytes[turn])
+                .map_err(|source| TableError::Io {
+                    path: self.path.clone(),
+                    source,
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the table of a material with pawns straight into its file in
+/// `dir`, level by level, so that the whole table is never in memory (see
+/// [`build`] for `subtables` and `progress`); returns the file's path.
+pub(crate) fn build_pawn_file(
+    material: &Material,
+    subtables: Subtables,
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
+    dir: &Path,
+) -> Result<PathBuf, TableError> {
+    let path = dir.join(file::file_name(material, Variant::Standard));
+    let io_error = |source| TableError::Io {
+        path: path.clone(),
+        source,
+    };
+    let writer = FileWriter::create(dir, material, Variant::Standard).map_err(io_error)?;
+    let mut sink = ToFile {
+        writer,
+        path: path.clone(),
+    };
+    let overflow = slice::build(material, subtables, progress, Tuning::PRODUCTION, &mut sink)?;
+    sink.writer.finish(&overflow).map_err(io_error)
 }
 
 /// How a step chooses between retracting the positions it starts from and
