@@ -1427,8 +1427,8 @@ pub fn build(
 /// The levels of a build with pawns gathered into the whole table.
 struct WholeTable(ByColor<Vec<u8>>);
 
-impl slice::LevelSink for WholeTable {
-    fn level(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+impl slice::SliceSink for WholeTable {
+    fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
         for turn in Color::ALL {
             debug_assert_eq!(self.0[turn].len(), first);
             self.0[turn].extend_from_slice(bytes[turn]);
@@ -1443,8 +1443,8 @@ struct ToFile {
     path: PathBuf,
 }
 
-impl slice::LevelSink for ToFile {
-    fn level(&mut self, _first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+impl slice::SliceSink for ToFile {
+    fn put(&mut self, _first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
         for turn in Color::ALL {
             self.writer
                 .append(turn, bytes[turn])
