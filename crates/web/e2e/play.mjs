@@ -20,7 +20,7 @@ const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const deadline = setTimeout(() => fail("the browser test took over 8 minutes"), 480_000);
 
-const DESKTOP = { width: 1280, height: 1000 };
+const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const VIEWS = ["play", "audit", "tables", "calculator", "claims"];
 
@@ -572,6 +572,16 @@ async function main() {
   check((await readDisplay(page, "#calc-display")).trim() === "77.", "the queen program starts with 77.");
   const shownByKeys = [];
   for (const square of ["f4", "f3", "e2", "f1", "e1", "d1", "c1"]) {
+    if (square === "f1") {
+      // Issue 27 item 4: a reload in the middle of the game resumes it.
+      const before = [await readDisplay(page, "#calc-display"), await page.getAttribute("#calc-board svg", "aria-label")];
+      check(new URL(page.url()).searchParams.get("calc"), `the calculator's id is in the address (${page.url()})`);
+      await page.reload();
+      await ready(page);
+      await calcIdle(page);
+      const after = [await readDisplay(page, "#calc-display"), await page.getAttribute("#calc-board svg", "aria-label")];
+      check(JSON.stringify(before) === JSON.stringify(after), `a reload resumes the calculator game (${before} / ${after})`);
+    }
     for (const key of [String("abcdefgh".indexOf(square[0]) + 1), ".", square[1], "SP"]) {
       await page.click(`#calc-keys button[data-key="${key}"]`);
       await calcIdle(page);
@@ -587,6 +597,31 @@ async function main() {
   step(`the calculator, key by key: ${shownByKeys.join(", ")}; ${await page.textContent("#calc-status")}`);
   check(shownByKeys.includes("ЕГГ0Г"), "the calculator showed ЕГГОГ on the way");
   check((await page.locator("#calc-board .mark-mate").count()) === 1, "the mate is marked on the calculator's board");
+  // Keying mistakes are explained in a sentence.
+  const keyIn = async (keys) => {
+    for (const key of keys) {
+      await page.click(`#calc-keys button[data-key="${key}"]`);
+      await calcIdle(page);
+    }
+    return page.textContent("#calc-status");
+  };
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  let told = await keyIn(["6", "4", "SP"]);
+  check(told.includes("not a square as this program takes them"), `6 4 С/П without the point is explained (${told})`);
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  told = await keyIn(["4", ".", "4", "SP"]);
+  check(told.includes("next to the white king"), `a king next to the white king is explained (${told})`);
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  told = await keyIn(["7", ".", "7", "SP"]);
+  check(told.includes("where a white man stands"), `keying the queen's square is explained (${told})`);
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  await keyIn(["6", ".", "4", "SP"]);
+  told = await keyIn(["1", ".", "8", "SP"]);
+  check(told.includes("no king move"), `a jump from f4 to a8 is explained (${told})`);
   await page.click("#calc-rook");
   await calcIdle(page);
   for (const key of ["5", "5", "SP"]) {
@@ -641,6 +676,12 @@ async function main() {
   said = await announcements(page);
   check(said.length === 1 && said[0].includes("Illegal"), `an illegal move is announced once (${JSON.stringify(said)})`);
   check((await page.textContent("#lamp-count")).startsWith("1 of 3"), "a real illegal move counts");
+  const reasonBefore = await page.textContent("#lamp-reason");
+  await page.reload();
+  await ready(page);
+  check((await page.textContent("#lamp-reason")) === reasonBefore && (await page.getAttribute("#lamp", "data-on")) === "true",
+    `a reload keeps the lamp and its reason (${reasonBefore})`);
+  await countAnnouncements(page);
   await typeMove(page, "Ka1");
   await typeMove(page, "Ka1");
   check(await page.isDisabled("#move-input"), "after the stop the move field is closed");
@@ -721,6 +762,10 @@ async function main() {
       if (size === "phone") await noOverflow(page, `${view} at 390 px`);
       const contrastFound = await svgTextContrast(page, `${view} (${size})`);
       if (view === "play") step(`SVG text of the play view at ${size}: ${contrastFound.count} texts, lowest contrast ${contrastFound.worst.toFixed(2)}:1`);
+      if (size === "phone" && view === "calculator") {
+        const board = await page.locator("#calc-board").boundingBox();
+        check(board.y < viewport.height, `on a phone the calculator's board starts on the first screen (${board.y})`);
+      }
       const intro = await page.locator(`#view-${view} .intro`).boundingBox();
       check(intro && intro.y + intro.height <= viewport.height, `${view} (${size}): the introduction is on the first screen`);
       await axe(page, `${view} (${size})`, violations);
@@ -759,6 +804,14 @@ async function main() {
   const newGameTop = (await page.locator("#new-game").boundingBox()).y;
   check(machineTop < newGameTop, "on a phone the machine's panel comes before the New-game panel");
   await page.screenshot({ path: join(outDir, "web-e2e-phone.png") });
+  // Against a calculator, its display is on the first screen too.
+  await chooseOpponent(page, "mk61-queen");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await clickSquare(page, "f4");
+  await idle(page);
+  const display = await page.locator("#reply-display").boundingBox();
+  check(display.y + display.height <= PHONE.height, `the calculator display is on a phone's first screen (${JSON.stringify(display)})`);
+
 
   check(errors.length === 0, `no script errors: ${errors.join("; ")}`);
   check(foreign.length === 0, `no request beyond the server: ${foreign.join(", ")}`);

@@ -18,6 +18,9 @@ export const CALC_KEYS = [
 /** What to key on a calculator just switched on (a chess program brings its own help). */
 export const CALC_HELP = "A calculator just switched on: every key works as on the real one, run by the emulator on the server.";
 
+/** Key names such as С/П kept whole on a line: a word joiner after each slash. */
+export function keyNames(text) { return text.replace(/\//g, "/\u2060"); }
+
 export const calc = { id: null, program: null, men: {}, busy: false };
 
 export function showCalculator(view) {
@@ -84,7 +87,7 @@ export async function calcResume(id) {
   const kept = JSON.parse(sessionStorage.getItem(`calc-${id}`) || "null");
   if (calc.program) calc.men = kept ? kept.men : { white: calc.program.white_king, man: calc.program.man, king: null };
   showCalculator(response.body);
-  $("calc-help").textContent = calc.program ? calc.program.help : CALC_HELP;
+  $("calc-help").textContent = keyNames(calc.program ? calc.program.help : CALC_HELP);
   $("calc-status").textContent = kept ? kept.status : "";
   if (calc.program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
   return true;
@@ -140,7 +143,7 @@ export async function calcLoad(program) {
   calc.program = response.body.program;
   if (calc.program) calc.men = { white: calc.program.white_king, man: calc.program.man, king: null };
   showCalculator(response.body);
-  $("calc-help").textContent = calc.program ? calc.program.help : CALC_HELP;
+  $("calc-help").textContent = keyNames(calc.program ? calc.program.help : CALC_HELP);
   $("calc-status").textContent = "";
   if (program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
   else $("calc-board").replaceChildren();
