@@ -742,6 +742,21 @@ async function main() {
   await page.click("#probe-back");
   await page.waitForFunction(() => new URLSearchParams(location.search).get("fen").includes(" w "));
   check(!(await page.isDisabled("#probe-forward")), "forward is open after back");
+  // A build's progress, from the tables' own reports (KRvKB: a four-man
+  // table built on request, about a second).
+  await page.fill("#probe-fen", "8/8/8/4k3/8/2b5/R7/4K3 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("KRvKB"), null, { timeout: 60_000 });
+  const buildSeen = await page.evaluate(() => document.body.dataset.buildSeen);
+  check(["first_pass", "rank"].includes(buildSeen), `the build's progress was shown (${buildSeen})`);
+  // Errors in words.
+  await page.fill("#probe-fen", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById("probe-error").textContent.length > 0);
+  check((await page.textContent("#probe-error")).includes("side not to move is in check"), "an illegal position is explained in words");
+  await page.fill("#probe-fen", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForSelector("#probe-moves tr");
   await page.click("#probe-flip");
   await page.waitForSelector('#probe-board svg[data-flipped="true"]');
   await page.reload();

@@ -34,6 +34,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/strategies", get(strategies))
         .route("/api/claims", get(claims))
         .route("/api/starts", get(starts))
+        .route("/api/builds", get(builds))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/moves", post(game_move))
@@ -113,6 +114,11 @@ async fn claims() -> Json<Vec<ClaimView>> {
 
 async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {
     Json(StrategyView::all(&state.tables))
+}
+
+/// `GET /api/builds`: the table builds under way, for a progress bar.
+async fn builds(State(state): Shared) -> Json<Vec<crate::builds::BuildView>> {
+    Json(state.builds.now())
 }
 
 /// `GET /api/starts?fen=FEN`: which automata take the position as a start,

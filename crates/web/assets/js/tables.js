@@ -45,6 +45,30 @@ export function wireTables() {
   if (fen) $("probe-fen").value = fen;
 }
 
+/**
+ * While a probe is answered, the table builds under way (the tables'
+ * own progress reports, /api/builds) as a progress bar.
+ */
+function watchBuilds() {
+  let running = true;
+  const poll = async () => {
+    if (!running) return;
+    const response = await api("GET", "/api/builds");
+    if (!running) return;
+    const build = response.ok ? response.body[0] : null;
+    $("probe-build").hidden = !build;
+    if (build) {
+      const bar = $("probe-progress");
+      if (build.total) { bar.max = build.total; bar.value = build.done; } else bar.removeAttribute("value");
+      $("probe-build-text").textContent = `Building the table ${build.table}: ${build.text}.`;
+      document.body.dataset.buildSeen = build.stage;
+    }
+    setTimeout(poll, 250);
+  };
+  setTimeout(poll, 100);
+  return { stop: () => { running = false; $("probe-build").hidden = true; } };
+}
+
 export function clearProbe() {
   $("probe-board").replaceChildren();
   $("probe-moves").replaceChildren();
@@ -61,7 +85,9 @@ export async function probe(event, options = {}) {
   clearProbe();
   fieldError("probe-error", "");
   $("probe-summary").textContent = "Probing...";
+  const watching = watchBuilds();
   const response = await api("GET", `/api/probe?${query}`);
+  watching.stop();
   if (!response.ok) {
     clearProbe();
     fieldError("probe-error", humanize(response.body.error));
