@@ -44,8 +44,10 @@ function check(condition, message) {
   if (!condition) throw new Error(message);
 }
 
+const started = Date.now();
+
 function step(text) {
-  console.log(`web e2e: ${text}`);
+  console.log(`web e2e: [${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
 }
 
 /** Starts the server on a free loopback port; resolves to its URL. */
@@ -511,6 +513,7 @@ async function main() {
   await page.locator("#claims-rows tr", { hasText: "the MK-61 queen program mates" }).locator("button").click();
   await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
   check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
+  step("claims figures");
   // Issue 27 item 6: every claim's figures are in the view its button opens.
   for (const [i, claim] of claims.entries()) {
     if (!claim.check.audit) continue;
@@ -565,6 +568,7 @@ async function main() {
   check(JSON.stringify(lampWords) === JSON.stringify(strategies[0].panel_lamps.map((l) => l.label)), `the 1912 lamps are the catalog's (${lampWords})`);
   check(strategies[0].about.text.join(" ").includes("Torres y Quevedo") && strategies[0].about.lamps.join(" ").includes("Eight lamps"), "El Ajedrecista's About names its maker and lamps");
 
+  step("calculator");
   // The clickable MK-61: the queen program, key by key, to mate.
   await openView(page, "calculator");
   await page.click("#calc-queen");
@@ -632,6 +636,7 @@ async function main() {
   step(`the rook program, king to e5: ${(await readDisplay(page, "#calc-display")).trim()}; ${await page.textContent("#calc-status")}`);
 
 
+  step("issue 27 checks");
   // Issue 27, round two of the page (its numbered findings).
   // Item 10: an unknown game id: a notice at the top and a board to start on.
   await page.goto(`${url}?game=0123456789abcdef`);
@@ -700,6 +705,7 @@ async function main() {
   // Item 11: with --max-games 3 (a second server), a fourth visitor still plays.
   // (The store's eviction is tested in crates/web/tests/games.rs.)
 
+  step("audit checks");
   // Item 6: honest start sets, failures in words, the stand-in audit, the comparison.
   await openView(page, "audit");
   await page.waitForFunction(() => document.getElementById("compare-rows").dataset.filled === "true", null, { timeout: 240_000 });
@@ -729,6 +735,7 @@ async function main() {
   await page.waitForSelector("#audit-chart rect.bar-a");
   check((await page.textContent("#audit-summary")).includes("native"), "the stand-in's audit runs on a click");
 
+  step("tablebase checks");
   // Item 12: the tablebase view as an analysis board.
   await openView(page, "tables");
   await page.fill("#probe-fen", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
@@ -764,6 +771,7 @@ async function main() {
   await page.waitForSelector("#probe-moves tr");
   check((await page.inputValue("#probe-fen")).includes(" w "), "a reload keeps the position");
 
+  step("every view");
   // Every view at desktop and phone size: screenshots, internal names,
   // overflow (item 7) and axe-core.
   const violations = [];
