@@ -210,17 +210,6 @@ impl FailureKind {
         }
     }
 
-    /// Every kind, in the order of the audit's counts.
-    pub const ALL: [FailureKind; 7] = [
-        FailureKind::Cycle,
-        FailureKind::LostPiece,
-        FailureKind::Stalemate,
-        FailureKind::IllegalMove,
-        FailureKind::WrongDisplay,
-        FailureKind::Refusal,
-        FailureKind::OutsideRules,
-    ];
-
     fn of(refusal: &Refusal) -> FailureKind {
         match refusal {
             Refusal::Precondition(_) => FailureKind::Refusal,

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use ajedrecista_tables::Tablebase;
 use serde::Serialize;
 use shakmaty::Position;
+use strum::IntoEnumIterator;
 
 use crate::audit::{Audit, FailureKind, Outcome};
 use crate::contradiction::Contradiction;
@@ -106,10 +107,8 @@ impl AuditView {
         check()?;
         let excess = excess_over_perfect(audit, tables)?;
         let mut perfect = BTreeMap::new();
-        let mut without_a_win: BTreeMap<&'static str, usize> = FailureKind::ALL
-            .iter()
-            .map(|kind| (kind.name(), 0))
-            .collect();
+        let mut without_a_win: BTreeMap<&'static str, usize> =
+            FailureKind::iter().map(|kind| (kind.name(), 0)).collect();
         for result in &audit.results {
             check()?;
             let position = &result.position;
@@ -131,8 +130,7 @@ impl AuditView {
             starts: audit.results.len(),
             nodes: audit.nodes,
             failures: audit.failures_by_name(),
-            failure_words: FailureKind::ALL
-                .iter()
+            failure_words: FailureKind::iter()
                 .map(|kind| (kind.name(), kind.words()))
                 .collect(),
             failures_without_a_win: without_a_win,
