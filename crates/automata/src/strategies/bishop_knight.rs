@@ -4,19 +4,13 @@
 //! there), then mate. The rule list is written out in docs/automata.md
 //! ("bishop-knight").
 
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Role};
+use shakmaty::{Bitboard, Board, Color, Role};
 
-use crate::minor_mate::{FACING_WEIGHT, king_from_facing, method_move, room_towards, white_man};
-use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
+use crate::minor_mate::{FACING_WEIGHT, MinorMethod, king_from_facing, room_towards, white_man};
 
 /// Delétang's method. It remembers nothing.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BishopKnight;
-
-const NOT_KBNK: Refusal = Refusal::Precondition(Precondition::Material(
-    "Delétang's method",
-    "king, bishop and knight against king",
-));
 
 /// The corners of the colour of the bishop's squares.
 fn bishop_corners(board: &Board) -> Bitboard {
@@ -27,15 +21,25 @@ fn bishop_corners(board: &Board) -> Bitboard {
     Bitboard::CORNERS & colour
 }
 
-/// How far on the method is (smaller is further): the king's room, each
-/// square weighed by its steps from the nearer corner of the bishop's
-/// colour, and six times the white king's distance from where he helps to
-/// mate.
-fn measure(board: &Board) -> u32 {
-    room_towards(board, bishop_corners(board)) + FACING_WEIGHT * king_from_facing(board)
+impl MinorMethod for BishopKnight {
+    const NAME: &'static str = "bishop-knight";
+    const METHOD: &'static str = "Delétang's method";
+    const MATERIAL: &'static str = "king, bishop and knight against king";
+    const PIECES: &'static [Role] = &[Role::Bishop, Role::Knight];
+
+    /// A white king, bishop and knight and a black king.
+    fn is_material(board: &Board) -> bool {
+        is_kbnk(board)
+    }
+
+    /// The king's room, each square weighed by its steps from the nearer
+    /// corner of the bishop's colour, and six times the white king's
+    /// distance from where he helps to mate.
+    fn measure(board: &Board) -> u32 {
+        room_towards(board, bishop_corners(board)) + FACING_WEIGHT * king_from_facing(board)
+    }
 }
 
-/// A white king, bishop and knight and a black king.
 fn is_kbnk(board: &Board) -> bool {
     let white = board.by_color(Color::White);
     board.occupied().count() == 4
@@ -43,51 +47,4 @@ fn is_kbnk(board: &Board) -> bool {
         && (board.by_role(Role::Knight) & white).count() == 1
         && board.king_of(Color::White).is_some()
         && board.king_of(Color::Black).is_some()
-}
-
-impl Strategy for BishopKnight {
-    type Memory = ();
-
-    fn name(&self) -> &'static str {
-        "bishop-knight"
-    }
-
-    fn white_pieces(&self) -> &'static [Role] {
-        &[Role::Bishop, Role::Knight]
-    }
-
-    fn symmetric(&self) -> bool {
-        true
-    }
-
-    /// The audit computes the answers ahead on all cores: a start set of
-    /// four men is large.
-    fn costly_replies(&self) -> bool {
-        true
-    }
-
-    /// King, bishop and knight against king.
-    fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        match is_kbnk(board) {
-            true => Ok(()),
-            false => Err(NOT_KBNK),
-        }
-    }
-
-    fn start(&self, _start: &Chess) {}
-
-    fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
-        self.precondition(position.board())?;
-        let (mv, reason) = method_move(position, measure).ok_or(Refusal::RuleUndefined(
-            Undefined::NoMethodRule("Delétang's method"),
-        ))?;
-        Ok((
-            Reply {
-                mv,
-                reason,
-                display: None,
-            },
-            (),
-        ))
-    }
 }

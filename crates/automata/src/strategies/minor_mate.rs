@@ -5,7 +5,73 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
+use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
 use crate::symmetry::canonical_key;
+
+/// A minor-piece method: its material and its measure; the rules are
+/// the ones below, shared ([`method_move`]).
+pub(crate) trait MinorMethod: Sync {
+    /// The name on the command line.
+    const NAME: &'static str;
+    /// The method, as its refusals name it.
+    const METHOD: &'static str;
+    /// The material it plays, as its refusal names it.
+    const MATERIAL: &'static str;
+    /// The white men besides the king.
+    const PIECES: &'static [Role];
+    /// Whether the board holds the method's material.
+    fn is_material(board: &Board) -> bool;
+    /// How far on the method is: smaller is further.
+    fn measure(board: &Board) -> u32;
+}
+
+/// Every minor-piece method is a strategy that remembers nothing and
+/// plays every image of a board alike.
+impl<M: MinorMethod> Strategy for M {
+    type Memory = ();
+
+    fn name(&self) -> &'static str {
+        M::NAME
+    }
+
+    fn white_pieces(&self) -> &'static [Role] {
+        M::PIECES
+    }
+
+    fn symmetric(&self) -> bool {
+        true
+    }
+
+    /// The audit computes the answers ahead on all cores: a start set of
+    /// four men is large.
+    fn costly_replies(&self) -> bool {
+        true
+    }
+
+    fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+        match M::is_material(board) {
+            true => Ok(()),
+            false => Err(Refusal::Precondition(Precondition::Material(
+                M::METHOD,
+                M::MATERIAL,
+            ))),
+        }
+    }
+
+    fn start(&self, _start: &Chess) {}
+
+    fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
+        self.precondition(position.board())?;
+        let (mv, reason) = method_move(position, M::measure)
+            .ok_or(Refusal::RuleUndefined(Undefined::NoMethodRule(M::METHOD)))?;
+        let reply = Reply {
+            mv,
+            reason,
+            display: None,
+        };
+        Ok((reply, ()))
+    }
+}
 
 /// A move of White's and the position after it (Black to move).
 struct Choice {
@@ -247,10 +313,7 @@ const HORIZON: u32 = 2;
 
 /// White's move by the rules of a minor-piece method whose progress is
 /// `measure`, with the rule that gives it; `None` only in a stalemate.
-pub(crate) fn method_move(
-    position: &Chess,
-    measure: impl Fn(&Board) -> u32,
-) -> Option<(Move, &'static str)> {
+fn method_move(position: &Chess, measure: impl Fn(&Board) -> u32) -> Option<(Move, &'static str)> {
     let all = choices(position);
     if let Some(choice) = all.iter().find(|choice| choice.child.is_checkmate()) {
         return Some((choice.mv, MATE));
