@@ -25,9 +25,10 @@ mod test_support;
 // and its own modules name it.
 pub use analysis::{audit, contradiction};
 pub use model::{defence, game, move_input, play, replay, session, view};
+pub(crate) use strategies::minor_mate;
 pub use strategies::{
-    automaton, calculator_game, catalog, emulated, krk, mk61_rook, perfect, queen_box, rook_box,
-    seed_square, strategy, torres,
+    automaton, bishop_knight, bishops, calculator_game, catalog, emulated, krk, mk61_rook, perfect,
+    queen_box, rook_box, seed_square, strategy, symmetry, torres,
 };
 
 pub use app::{
@@ -39,6 +40,8 @@ pub use audit::{
     SquareCell, StartSet, audit, audit_with_options, audit_with_progress, start_positions,
 };
 pub use automaton::{Automaton, Memory};
+pub use bishop_knight::BishopKnight;
+pub use bishops::Bishops;
 pub use calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 pub use catalog::{About, CATALOG, CatalogEntry, Panel, StrategyName, UnknownStrategy};
 pub use contradiction::{Contradiction, check_tables_game};

@@ -340,8 +340,8 @@ fn start_positions_hold_the_strategy_piece() {
         fn name(&self) -> &'static str {
             "queen-waits"
         }
-        fn white_piece(&self) -> shakmaty::Role {
-            shakmaty::Role::Queen
+        fn white_pieces(&self) -> &'static [shakmaty::Role] {
+            &[shakmaty::Role::Queen]
         }
         fn precondition(&self, board: &Board) -> Result<(), Refusal> {
             match board.king_of(Color::White) {

@@ -90,8 +90,8 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
         fn name(&self) -> &'static str {
             "fixed-king-queen"
         }
-        fn white_piece(&self) -> Role {
-            Role::Queen
+        fn white_pieces(&self) -> &'static [Role] {
+            &[Role::Queen]
         }
         fn variant(&self) -> Variant {
             Variant::FixedKing(Square::C3)

@@ -17,13 +17,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ajedrecista_tables::Variant;
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
+use shakmaty::{Board, CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
 use strum::IntoEnumIterator;
 
 use crate::game::Game;
-use crate::krk::{board_key, three_men_board};
+use crate::krk::board_key;
 use crate::play::play;
 use crate::strategy::{Refusal, Strategy};
+use crate::symmetry::{canonical_key, canonical_position, class_size};
 
 /// Which start positions to audit.
 #[derive(
@@ -130,40 +131,82 @@ const ANSWER_CHUNK: usize = 256;
 const CANCEL_CHECK_STEPS: usize = 4096;
 
 /// Every start position of `set` with `side` to move: a white king, the
-/// strategy's white piece and a black king, legal, meeting the
-/// precondition (or in the machine's own set), and, with Black to move,
-/// with a move for Black (a game that is over is no start).
+/// strategy's white men and a black king, legal, meeting the precondition
+/// (or in the machine's own set), and, with Black to move, with a move for
+/// Black (a game that is over is no start). For a
+/// [symmetric](Strategy::symmetric) strategy, one start of each class of
+/// turned and reflected images: the image with the least key.
 pub fn start_positions<S: Strategy>(strategy: &S, set: StartSet, side: Color) -> Vec<Chess> {
-    let man = strategy.white_piece().of(Color::White);
+    let symmetric = strategy.symmetric();
+    // Every class of images has a member with the white king in the
+    // triangle a1-d1-d4.
+    let white_kings: Vec<Square> = match symmetric {
+        true => Square::ALL
+            .into_iter()
+            .filter(|square| square.rank() <= shakmaty::Rank::Fourth)
+            .filter(|square| square.rank().to_u32() <= square.file().to_u32())
+            .filter(|square| square.file() <= shakmaty::File::D)
+            .collect(),
+        false => Square::ALL.to_vec(),
+    };
+    let mut classes = HashSet::new();
     let mut starts = Vec::new();
-    for white_king in Square::ALL {
-        for square in Square::ALL {
-            for black_king in Square::ALL {
-                if square == white_king || black_king == white_king || black_king == square {
-                    continue;
-                }
-                let board = three_men_board(white_king, man, square, black_king);
-                let wanted = match set {
-                    StartSet::All => strategy.precondition(&board).is_ok(),
-                    StartSet::Machine => strategy.is_machine_start(&board),
-                };
-                if !wanted {
-                    continue;
-                }
-                let mut setup = Setup::empty();
-                setup.board = board;
-                setup.turn = side;
-                let Ok(position) = setup.position::<Chess>(CastlingMode::Standard) else {
-                    continue;
-                };
-                if side == Color::Black && position.legal_moves().is_empty() {
-                    continue;
-                }
-                starts.push(position);
+    for white_king in white_kings {
+        let mut board = Board::empty();
+        board.set_piece_at(white_king, Color::White.king());
+        place_men(&mut board, strategy.white_pieces(), 0, &mut |board| {
+            let wanted = match set {
+                StartSet::All => strategy.precondition(board).is_ok(),
+                StartSet::Machine => strategy.is_machine_start(board),
+            };
+            if !wanted || (symmetric && !classes.insert(canonical_key(board))) {
+                return;
             }
-        }
+            let mut setup = Setup::empty();
+            setup.board = board.clone();
+            setup.turn = side;
+            let Ok(position) = setup.position::<Chess>(CastlingMode::Standard) else {
+                return;
+            };
+            if side == Color::Black && position.legal_moves().is_empty() {
+                return;
+            }
+            starts.push(match symmetric {
+                true => canonical_position(&position),
+                false => position,
+            });
+        });
     }
     starts
+}
+
+/// Calls `visit` with `board` and `pieces` set on it (white, from square
+/// index `from` on for the first), then a black king, on every free
+/// squares. A man of the same kind as the one before it goes on a later
+/// square, so that two bishops are placed once, not twice.
+fn place_men(board: &mut Board, pieces: &[Role], from: usize, visit: &mut impl FnMut(&Board)) {
+    let Some((&role, rest)) = pieces.split_first() else {
+        for black_king in Square::ALL {
+            if board.piece_at(black_king).is_none() {
+                board.set_piece_at(black_king, Color::Black.king());
+                visit(board);
+                board.discard_piece_at(black_king);
+            }
+        }
+        return;
+    };
+    for square in Square::ALL.into_iter().skip(from) {
+        if board.piece_at(square).is_some() {
+            continue;
+        }
+        board.set_piece_at(square, role.of(Color::White));
+        let next = match rest.first() == Some(&role) {
+            true => square.to_usize() + 1,
+            false => 0,
+        };
+        place_men(board, rest, next, visit);
+        board.discard_piece_at(square);
+    }
 }
 
 /// How an automaton fails to mate. The order is the defender's preference
@@ -269,8 +312,10 @@ struct Frame<M> {
 struct NodeState {
     /// `None` while the node is on the search stack.
     outcome: Option<Outcome>,
-    /// The defender's choice.
-    defence: Option<Move>,
+    /// The defender's choice, as the key of the position it leads to (a
+    /// move of the node's own position would not fit the other images of
+    /// a symmetric class).
+    defence: Option<u64>,
 }
 
 /// White's answer in a (white-to-move position, memory): the move and the
@@ -280,6 +325,9 @@ type Answer<M> = Result<(Move, M), FailureKind>;
 /// The game graph of one automaton, solved lazily from the starts asked for.
 pub struct GameGraph<'a, S: Strategy> {
     strategy: &'a S,
+    /// Whether one node stands for a class of images: positions are then
+    /// kept as the image with the least key.
+    symmetric: bool,
     index: HashMap<(u64, S::Memory), usize>,
     nodes: Vec<NodeState>,
     /// The automaton's answers, kept when they are costly
@@ -292,6 +340,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
     pub fn new(strategy: &'a S) -> Self {
         GameGraph {
             strategy,
+            symmetric: strategy.symmetric(),
             index: HashMap::new(),
             nodes: Vec::new(),
             answers: HashMap::new(),
@@ -315,6 +364,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
         options: &mut AuditOptions<'_>,
     ) -> Result<usize, Cancelled> {
         let strategy = self.strategy;
+        let symmetric = self.symmetric;
         let mut level: Vec<(Chess, S::Memory)> = Vec::new();
         let mut queued = HashSet::new();
         let mut queue =
@@ -322,7 +372,8 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
              memory: S::Memory,
              level: &mut Vec<(Chess, S::Memory)>,
              answers: &HashMap<(u64, S::Memory), Answer<S::Memory>>| {
-                let key = (node_key(&position), memory);
+                let position = node_position(symmetric, position);
+                let key = (board_key(position.board()), memory);
                 if !answers.contains_key(&key) && queued.insert(key.clone()) {
                     level.push((position, key.1));
                 }
@@ -371,7 +422,8 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                         }
                     }
                 }
-                self.answers.insert((node_key(&position), memory), answer);
+                self.answers
+                    .insert((board_key(position.board()), memory), answer);
             }
             level = next;
         }
@@ -409,7 +461,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                     self.solve(position, memory, options)?.after_white_move()
                 }
             },
-            Color::Black => self.solve(start.clone(), memory, options)?,
+            Color::Black => self.solve(self.node(start.clone()), memory, options)?,
         })
     }
 
@@ -421,9 +473,15 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             self.strategy,
             start,
             |position, memory| {
-                let key = (node_key(position), memory.clone());
+                let key = (self.key(position), memory.clone());
                 let id = self.index[&key];
-                Ok::<_, Infallible>(self.nodes[id].defence.expect("a solved node has a defence"))
+                let defence = self.nodes[id].defence.expect("a solved node has a defence");
+                let mv = position.legal_moves().into_iter().find(|&mv| {
+                    let mut after = position.clone();
+                    after.play_unchecked(mv);
+                    self.key(&after) == defence
+                });
+                Ok::<_, Infallible>(mv.expect("the defence's position follows a move"))
             },
             true,
             usize::MAX,
@@ -432,10 +490,26 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
         game
     }
 
-    fn white_step(&self, mut position: Chess, memory: &S::Memory) -> Step<S::Memory> {
+    /// The node's key of a position: its board's, or its class's.
+    fn key(&self, position: &Chess) -> u64 {
+        match self.symmetric {
+            true => canonical_key(position.board()),
+            false => board_key(position.board()),
+        }
+    }
+
+    /// The position as the graph keeps it.
+    fn node(&self, position: Chess) -> Chess {
+        node_position(self.symmetric, position)
+    }
+
+    fn white_step(&self, position: Chess, memory: &S::Memory) -> Step<S::Memory> {
+        let mut position = self.node(position);
         let kept = match self.answers.is_empty() {
             true => None,
-            false => self.answers.get(&(node_key(&position), memory.clone())),
+            false => self
+                .answers
+                .get(&(board_key(position.board()), memory.clone())),
         };
         let (mv, memory) = match kept
             .cloned()
@@ -466,7 +540,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             outcome: None,
             defence: None,
         });
-        self.index.insert((node_key(&position), memory.clone()), id);
+        self.index.insert((self.key(&position), memory.clone()), id);
         let first = moves.len();
         moves.extend(position.legal_moves());
         Frame {
@@ -488,7 +562,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
         memory: S::Memory,
         options: &AuditOptions<'_>,
     ) -> Result<Outcome, Cancelled> {
-        if let Some(&id) = self.index.get(&(node_key(&position), memory.clone())) {
+        if let Some(&id) = self.index.get(&(self.key(&position), memory.clone())) {
             return Ok(self.nodes[id]
                 .outcome
                 .expect("the search stack is empty between starts"));
@@ -513,6 +587,12 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
             }
             if frame.next == frame.end {
                 let (outcome, defence) = frame.best.expect("every node has a black move");
+                let mut after = frame.position.clone();
+                after.play_unchecked(defence);
+                let defence = match self.symmetric {
+                    true => canonical_key(after.board()),
+                    false => board_key(after.board()),
+                };
                 self.nodes[frame.id] = NodeState {
                     outcome: Some(outcome),
                     defence: Some(defence),
@@ -535,7 +615,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
                 match self.white_step(after, &frame.memory) {
                     Step::Over(outcome) => outcome,
                     Step::Continue(child, memory) => {
-                        match self.index.get(&(node_key(&child), memory.clone())) {
+                        match self.index.get(&(self.key(&child), memory.clone())) {
                             Some(&id) => match self.nodes[id].outcome {
                                 Some(outcome) => outcome.after_white_move(),
                                 None => Outcome::Failure(FailureKind::Cycle),
@@ -562,8 +642,12 @@ fn answer<S: Strategy>(strategy: &S, position: &Chess, memory: &S::Memory) -> An
         .map_err(|refusal| FailureKind::of(&refusal))
 }
 
-fn node_key(position: &Chess) -> u64 {
-    board_key(position.board())
+/// The position, or (`symmetric`) the image of it with the least key.
+fn node_position(symmetric: bool, position: Chess) -> Chess {
+    match symmetric {
+        true => canonical_position(&position),
+        false => position,
+    }
 }
 
 /// Keeps the defender's better choice; the first of equals stays.
@@ -584,15 +668,20 @@ pub struct StartResult {
 #[derive(Debug, Clone)]
 pub struct Audit {
     pub strategy: &'static str,
-    /// The white man besides the king in every start.
-    pub white_piece: Role,
+    /// The white men besides the king in every start.
+    pub white_pieces: &'static [Role],
     /// The game perfect play is taken from.
     pub variant: Variant,
     pub starts_set: StartSet,
     pub side_to_move: Color,
-    /// Every start in enumeration order (white king, rook, black king by
-    /// square index).
+    /// Every start in enumeration order (white king, white men, black
+    /// king by square index); for a symmetric strategy, one start of each
+    /// class of images.
     pub results: Vec<StartResult>,
+    /// How many positions the starts stand for: as many as there are
+    /// starts, or for a symmetric strategy the sizes of their classes
+    /// summed.
+    pub positions: usize,
     /// The longest mate (the first start with the most moves) as a game.
     pub worst: Option<Game>,
     /// For each failure kind found, the first start that fails so, as a game.
@@ -757,10 +846,17 @@ pub fn audit_with_options<S: Strategy>(
     }
     Ok(Audit {
         strategy: strategy.name(),
-        white_piece: strategy.white_piece(),
+        white_pieces: strategy.white_pieces(),
         variant: strategy.variant(),
         starts_set,
         side_to_move: side,
+        positions: match strategy.symmetric() {
+            true => results
+                .iter()
+                .map(|result| class_size(result.position.board()))
+                .sum(),
+            false => results.len(),
+        },
         results,
         worst,
         failure_examples,

@@ -53,6 +53,10 @@ pub struct AuditView {
     pub starts_set: &'static str,
     pub side_to_move: &'static str,
     pub starts: usize,
+    /// The positions the starts stand for: `starts`, or for a method whose
+    /// rules treat turned and reflected boards alike (one start per class
+    /// of images), the classes' sizes summed.
+    pub positions: usize,
     pub nodes: usize,
     /// Every failure kind, zero included.
     pub failures: BTreeMap<&'static str, usize>,
@@ -128,6 +132,7 @@ impl AuditView {
             starts_set: audit.starts_set.name(),
             side_to_move: color_name(audit.side_to_move),
             starts: audit.results.len(),
+            positions: audit.positions,
             nodes: audit.nodes,
             failures: audit.failures_by_name(),
             failure_words: FailureKind::iter()
@@ -175,6 +180,7 @@ mod tests {
             "\"starts_set\":\"machine\"",
             "\"side_to_move\":\"white\"",
             "\"starts\":42",
+            "\"positions\":42",
             "\"nodes\":",
             "\"failures\":{\"cycle\":0,",
             "\"failure_words\":{\"cycle\":\"the defence",

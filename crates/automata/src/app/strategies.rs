@@ -22,8 +22,9 @@ pub struct StrategyView {
     pub label: &'static str,
     /// Where its rules come from.
     pub source: &'static str,
-    /// The white man besides the king: rook or queen.
-    pub white_piece: &'static str,
+    /// The white men besides the king: `rook`, `queen`, `bishop+bishop`
+    /// or `bishop+knight`.
+    pub white_piece: String,
     /// The game perfect play is taken from: standard or fixed-king-SQ.
     pub variant: String,
     /// A start of the machine's own: the seed's demonstration game.
@@ -117,6 +118,18 @@ pub fn program_name(program: ChessProgram) -> &'static str {
     }
 }
 
+/// A man's name as the catalog view writes it.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
 impl StrategyView {
     pub fn new(name: StrategyName, tables: &Arc<Tablebase>) -> StrategyView {
         let entry = name.entry();
@@ -135,10 +148,12 @@ impl StrategyView {
             name: entry.name,
             label: entry.label,
             source: entry.source,
-            white_piece: match automaton.white_piece() {
-                Role::Queen => "queen",
-                _ => "rook",
-            },
+            white_piece: automaton
+                .white_pieces()
+                .iter()
+                .map(|&role| role_name(role))
+                .collect::<Vec<_>>()
+                .join("+"),
             variant: automaton.variant().to_string(),
             demo_fen: entry.demo_fen,
             white_men: entry.white_men,

@@ -86,7 +86,8 @@ impl fmt::Debug for Memory {
 /// The object-safe face of a strategy.
 trait ErasedStrategy: Sync {
     fn name(&self) -> &'static str;
-    fn white_piece(&self) -> Role;
+    fn white_pieces(&self) -> &'static [Role];
+    fn symmetric(&self) -> bool;
     fn variant(&self) -> Variant;
     fn precondition(&self, board: &Board) -> Result<(), Refusal>;
     fn is_machine_start(&self, board: &Board) -> bool;
@@ -99,8 +100,11 @@ impl<S: Strategy> ErasedStrategy for S {
     fn name(&self) -> &'static str {
         Strategy::name(self)
     }
-    fn white_piece(&self) -> Role {
-        Strategy::white_piece(self)
+    fn white_pieces(&self) -> &'static [Role] {
+        Strategy::white_pieces(self)
+    }
+    fn symmetric(&self) -> bool {
+        Strategy::symmetric(self)
     }
     fn variant(&self) -> Variant {
         Strategy::variant(self)
@@ -156,8 +160,11 @@ impl Strategy for Automaton {
     fn name(&self) -> &'static str {
         self.strategy.name()
     }
-    fn white_piece(&self) -> Role {
-        self.strategy.white_piece()
+    fn white_pieces(&self) -> &'static [Role] {
+        self.strategy.white_pieces()
+    }
+    fn symmetric(&self) -> bool {
+        self.strategy.symmetric()
     }
     fn variant(&self) -> Variant {
         self.strategy.variant()

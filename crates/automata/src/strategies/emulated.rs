@@ -40,8 +40,8 @@ impl Strategy for Mk61Queen {
         "mk61-queen"
     }
 
-    fn white_piece(&self) -> Role {
-        Role::Queen
+    fn white_pieces(&self) -> &'static [Role] {
+        &[Role::Queen]
     }
 
     fn variant(&self) -> Variant {

@@ -50,15 +50,6 @@ impl ThreeMenTable {
         }
         self.table.value_of(&squares, turn)
     }
-
-    /// The value of a position of a king, the table's piece and a king.
-    fn value_of(&self, position: &Chess) -> Option<Value> {
-        let board = position.board();
-        let white_king = board.king_of(Color::White)?;
-        let black_king = board.king_of(Color::Black)?;
-        let piece = (board.by_color(Color::White) & !board.kings()).single_square()?;
-        self.value(white_king, piece, black_king, position.turn())
-    }
 }
 
 /// White's shortest mate by the tables, from any position of 3 to 5 men
@@ -213,7 +204,8 @@ pub fn excess_over_perfect(
     audit: &Audit,
     tables: &Tablebase,
 ) -> Result<Option<Excess>, Contradiction> {
-    let table = ThreeMenTable::load(tables, audit.white_piece, audit.variant)?;
+    let material = Material::new(audit.white_pieces, &[]).map_err(TableError::from)?;
+    let table = tables.table(&material, audit.variant)?;
     let is_perfect = audit.strategy == StrategyName::PERFECT.as_str();
     let mut max = 0;
     let mut sum = 0u64;
@@ -224,7 +216,8 @@ pub fn excess_over_perfect(
     for result in &audit.results {
         let position = &result.position;
         let perfect = table
-            .value_of(position)
+            .probe(position)
+            .ok()
             .and_then(|value| value.white_mates_in(position.turn()));
         let agrees = match (result.outcome, perfect) {
             (Outcome::Mate(moves), Some(perfect)) if is_perfect => moves == perfect,
@@ -234,7 +227,7 @@ pub fn excess_over_perfect(
         };
         if !agrees {
             return Err(Contradiction::Audit {
-                material: table.table.material().clone(),
+                material: table.material().clone(),
                 strategy: audit.strategy,
                 start: fen_of(position),
                 found: match result.outcome {

@@ -276,8 +276,8 @@ impl Strategy for QueenBox {
         "queen-box"
     }
 
-    fn white_piece(&self) -> Role {
-        Role::Queen
+    fn white_pieces(&self) -> &'static [Role] {
+        &[Role::Queen]
     }
 
     /// King and queen against king, any position.

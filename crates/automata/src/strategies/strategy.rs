@@ -24,11 +24,21 @@ pub trait Strategy: Sync {
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
 
-    /// The white man besides the king (the rook, or the queen of the
-    /// calculator's queen program): the audit's start positions hold a
-    /// white king, this man and a black king.
-    fn white_piece(&self) -> Role {
-        Role::Rook
+    /// The white men besides the king (the rook; the queen of the queen
+    /// programs; two bishops, or bishop and knight, of the teaching
+    /// methods): the audit's start positions hold a white king, these men
+    /// and a black king.
+    fn white_pieces(&self) -> &'static [Role] {
+        &[Role::Rook]
+    }
+
+    /// Whether the rules play every turned or reflected image of a
+    /// position alike (they name no file, rank or colour of square, and
+    /// the memory does not depend on the board's orientation): the audit
+    /// then solves one start of each class of images, and one node of the
+    /// game graph stands for its whole class.
+    fn symmetric(&self) -> bool {
+        false
     }
 
     /// The game whose perfect play the automaton is measured against:
@@ -161,6 +171,9 @@ pub enum Undefined {
     /// None of the box method's rules applies.
     #[error("no rule of the box method gives a move here")]
     NoBoxRule,
+    /// None of a teaching method's rules applies (the method named).
+    #[error("no rule of {0} gives a move here")]
+    NoMethodRule(&'static str),
 }
 
 /// What asked for a move: a rule of the automaton, or what the calculator

@@ -214,7 +214,16 @@ fn to_text(audit: &Audit, excess: Option<&ExcessView>) -> String {
         audit.starts_set.name()
     )
     .ok();
-    writeln!(w, "  starts        {}", audit.results.len()).ok();
+    match audit.positions == audit.results.len() {
+        true => writeln!(w, "  starts        {}", audit.results.len()),
+        false => writeln!(
+            w,
+            "  starts        {} (one per class of turned and reflected boards: {} positions)",
+            audit.results.len(),
+            audit.positions
+        ),
+    }
+    .ok();
     writeln!(w, "  graph nodes   {}", audit.nodes).ok();
     let failures = audit.failures();
     let failed: usize = failures.values().sum();

@@ -1,0 +1,50 @@
+//! The bishop and knight mate by Delétang's method (king, bishop and
+//! knight against king): drive the king to the edge, then along it to a
+//! corner of the bishop's colour (the knight's W manoeuvre keeps him
+//! there), then mate. The rule list is written out in docs/automata.md
+//! ("bishop-knight").
+
+use shakmaty::{Bitboard, Board, Color, Role};
+
+use crate::minor_mate::{FACING_WEIGHT, MinorMethod, king_from_facing, room_towards, white_man};
+
+/// Delétang's method. It remembers nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BishopKnight;
+
+/// The corners of the colour of the bishop's squares.
+fn bishop_corners(board: &Board) -> Bitboard {
+    let colour = match white_man(board, Role::Bishop) {
+        Some(bishop) if Bitboard::LIGHT_SQUARES.contains(bishop) => Bitboard::LIGHT_SQUARES,
+        _ => Bitboard::DARK_SQUARES,
+    };
+    Bitboard::CORNERS & colour
+}
+
+impl MinorMethod for BishopKnight {
+    const NAME: &'static str = "bishop-knight";
+    const METHOD: &'static str = "Delétang's method";
+    const MATERIAL: &'static str = "king, bishop and knight against king";
+    const PIECES: &'static [Role] = &[Role::Bishop, Role::Knight];
+
+    /// A white king, bishop and knight and a black king.
+    fn is_material(board: &Board) -> bool {
+        is_kbnk(board)
+    }
+
+    /// The king's room, each square weighed by its steps from the nearer
+    /// corner of the bishop's colour, and six times the white king's
+    /// distance from where he helps to mate.
+    fn measure(board: &Board) -> u32 {
+        room_towards(board, bishop_corners(board)) + FACING_WEIGHT * king_from_facing(board)
+    }
+}
+
+fn is_kbnk(board: &Board) -> bool {
+    let white = board.by_color(Color::White);
+    board.occupied().count() == 4
+        && (board.by_role(Role::Bishop) & white).count() == 1
+        && (board.by_role(Role::Knight) & white).count() == 1
+        && board.king_of(Color::White).is_some()
+        && board.king_of(Color::Black).is_some()
+}

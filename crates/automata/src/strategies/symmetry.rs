@@ -1,0 +1,134 @@
+//! The eight symmetries of the board (turns and reflections), for
+//! positions without pawns or castling rights: a rule that names no file,
+//! rank or square colour plays every image of a position alike, so the
+//! audit solves one position of each class (see
+//! [`Strategy::symmetric`](crate::strategy::Strategy::symmetric)).
+
+use shakmaty::{Board, CastlingMode, Chess, Position, Setup, Square};
+
+use crate::krk::board_key;
+
+/// The image of `square` under symmetry `index` (0 to 7; 0 is the
+/// identity).
+fn image(square: Square, index: u8) -> Square {
+    match index {
+        0 => square,
+        1 => square.flip_horizontal(),
+        2 => square.flip_vertical(),
+        3 => square.rotate_180(),
+        4 => square.flip_diagonal(),
+        5 => square.flip_anti_diagonal(),
+        6 => square.rotate_90(),
+        _ => square.rotate_270(),
+    }
+}
+
+/// The key ([`board_key`]) of the board's image under symmetry `index`,
+/// without building the board.
+fn image_key(board: &Board, index: u8) -> u64 {
+    let mut men = [(0u8, 0u64); 64];
+    let mut count = 0;
+    for (square, piece) in board {
+        let code =
+            u64::from(piece.color == shakmaty::Color::White) << 3 | u64::from(piece.role as u8);
+        men[count] = (image(square, index) as u8, code);
+        count += 1;
+    }
+    let men = &mut men[..count];
+    men.sort_unstable_by_key(|(square, _)| *square);
+    men.iter().fold(0, |key, (square, code)| {
+        key << 10 | u64::from(*square) << 4 | code
+    })
+}
+
+/// The least key over the board's eight images, and the first symmetry
+/// that gives it: the same for every image of the board.
+fn canonical_image(board: &Board) -> (u64, u8) {
+    (0..8)
+        .map(|index| (image_key(board, index), index))
+        .min()
+        .expect("eight images")
+}
+
+/// The key of the board's class: equal for two boards exactly when one is
+/// an image of the other.
+pub fn canonical_key(board: &Board) -> u64 {
+    canonical_image(board).0
+}
+
+/// How many distinct boards the board's class holds (1, 2, 4 or 8).
+pub fn class_size(board: &Board) -> usize {
+    let mut keys: Vec<u64> = (0..8).map(|index| image_key(board, index)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len()
+}
+
+/// The image of the position with the least key, the same side to move.
+/// The position must have no castling rights or en passant square.
+pub fn canonical_position(position: &Chess) -> Chess {
+    let (_, index) = canonical_image(position.board());
+    if index == 0 {
+        return position.clone();
+    }
+    let mut board = Board::empty();
+    for (square, piece) in position.board().iter() {
+        board.set_piece_at(image(square, index), piece);
+    }
+    debug_assert_eq!(board_key(&board), canonical_key(position.board()));
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = position.turn();
+    setup
+        .position(CastlingMode::Standard)
+        .expect("an image of a legal position without castling is legal")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_images_of_a_position_share_one_canonical_position() {
+        let original = position("8/8/8/2k5/8/3B4/5N2/6K1 w - - 0 1");
+        let images = [
+            "8/8/8/5k2/8/4B3/2N5/1K6 w - - 0 1",
+            "6K1/5N2/3B4/8/2k5/8/8/8 w - - 0 1",
+            "1K6/2N5/4B3/8/5k2/8/8/8 w - - 0 1",
+        ];
+        let canonical = canonical_position(&original);
+        assert_eq!(
+            canonical_key(canonical.board()),
+            board_key(canonical.board())
+        );
+        for fen in images {
+            let image = position(fen);
+            assert_eq!(
+                canonical_key(image.board()),
+                canonical_key(original.board())
+            );
+            assert_eq!(canonical_position(&image).board(), canonical.board());
+        }
+        assert_eq!(class_size(original.board()), 8);
+        let other = position("8/8/8/2k5/8/3B4/4N3/6K1 w - - 0 1");
+        assert_ne!(
+            canonical_key(other.board()),
+            canonical_key(original.board())
+        );
+    }
+
+    #[test]
+    fn a_symmetric_board_has_a_smaller_class() {
+        // Everything on the a1-h8 diagonal: its reflection is itself.
+        let diagonal = position("7k/8/8/8/8/2B5/1B6/K7 b - - 0 1");
+        assert_eq!(class_size(diagonal.board()), 4);
+    }
+}

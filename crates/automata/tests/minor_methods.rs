@@ -1,0 +1,191 @@
+//! The minor-piece methods, `bishops` (KBBK) and `bishop-knight`
+//! (Delétang, KBNK): lines that mate, the findings where they fail, and
+//! the symmetry their audit relies on (docs/automata.md, "bishops",
+//! "bishop-knight"). Their whole audits take half a minute to a minute:
+//! the claims rows check them (tests/claims.rs, run with `--ignored`).
+
+mod common;
+
+use ajedrecista_automata::symmetry::canonical_key;
+use ajedrecista_automata::{
+    BishopKnight, Bishops, FailureKind, GameGraph, Outcome, Refusal, Reply, Strategy,
+};
+use ajedrecista_tables::Variant;
+use shakmaty::{Board, Chess, Position, Role, Square};
+
+/// A strategy with its symmetry hidden: the audit keys every board apart.
+struct Exact<'a, S>(&'a S);
+
+impl<S: Strategy> Strategy for Exact<'_, S> {
+    type Memory = S::Memory;
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn white_pieces(&self) -> &'static [Role] {
+        self.0.white_pieces()
+    }
+    fn variant(&self) -> Variant {
+        self.0.variant()
+    }
+    fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+        self.0.precondition(board)
+    }
+    fn start(&self, start: &Chess) -> S::Memory {
+        self.0.start(start)
+    }
+    fn reply(&self, position: &Chess, memory: &S::Memory) -> Result<(Reply, S::Memory), Refusal> {
+        self.0.reply(position, memory)
+    }
+}
+
+/// From `fen` the method mates in `moves` against the longest defence,
+/// and that line replays as a legal game to mate.
+fn mates<S: Strategy>(strategy: &S, fen: &str, moves: u16) {
+    let start = common::position(fen);
+    let mut graph = GameGraph::new(strategy);
+    assert_eq!(graph.outcome(&start), Outcome::Mate(moves), "{fen}");
+    common::assert_replays_to_mate(&graph.game(&start), moves);
+}
+
+/// The images of a position under the eight symmetries of the board.
+fn images(position: &Chess) -> Vec<Chess> {
+    let turns = [
+        Square::flip_horizontal,
+        Square::flip_vertical,
+        Square::rotate_90,
+        Square::rotate_180,
+        Square::rotate_270,
+        Square::flip_diagonal,
+        Square::flip_anti_diagonal,
+    ];
+    turns
+        .iter()
+        .map(|turn| {
+            let mut board = Board::empty();
+            for (square, piece) in position.board() {
+                board.set_piece_at(turn(square), piece);
+            }
+            let mut setup = shakmaty::Setup::empty();
+            setup.board = board;
+            setup.turn = position.turn();
+            setup
+                .position(shakmaty::CastlingMode::Standard)
+                .expect("an image of a legal position")
+        })
+        .collect()
+}
+
+/// The method answers every image of `fen` with the image of its answer:
+/// the positions after the moves are one class.
+fn answers_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
+    let start = common::position(fen);
+    let class_after = |position: &Chess| {
+        let (reply, ()) = strategy.reply(position, &()).expect("a move");
+        let mut after = position.clone();
+        after.play_unchecked(reply.mv);
+        canonical_key(after.board())
+    };
+    let expected = class_after(&start);
+    for image in images(&start) {
+        assert_eq!(class_after(&image), expected, "{fen}: {image:?}");
+    }
+}
+
+/// The audit's graph, one node per class, finds from `fen` and from each
+/// of its images the outcome the exact graph (every board its own node)
+/// finds.
+fn audits_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
+    let start = common::position(fen);
+    let by_class = GameGraph::new(strategy).outcome(&start);
+    let exact = GameGraph::new(&Exact(strategy)).outcome(&start);
+    assert_eq!(by_class, exact, "{fen}");
+    for image in images(&start) {
+        assert_eq!(GameGraph::new(strategy).outcome(&image), by_class);
+        assert_eq!(GameGraph::new(&Exact(strategy)).outcome(&image), by_class);
+    }
+}
+
+#[test]
+fn the_bishops_worst_line_and_fixed_starts_mate() {
+    // The audit's worst case (`ajedrecista audit bishops`).
+    mates(&Bishops, "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1", 14);
+    mates(&Bishops, "7k/8/5K2/8/8/8/8/2B2B2 w - - 0 1", 3);
+    mates(&Bishops, "k7/2K5/8/8/8/8/8/2B2B2 w - - 0 1", 3);
+    mates(&Bishops, "6k1/8/5K2/8/8/8/8/2B2B2 w - - 0 1", 7);
+}
+
+#[test]
+fn the_bishop_and_knight_worst_line_and_fixed_starts_mate() {
+    // The audit's worst case (`ajedrecista audit bishop-knight`).
+    mates(&BishopKnight, "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1", 13);
+    mates(&BishopKnight, "k7/8/1KN5/8/8/8/8/5B2 w - - 0 1", 4);
+    mates(&BishopKnight, "1k6/8/1K6/2N5/8/8/8/5B2 w - - 0 1", 3);
+}
+
+/// The findings (docs/automata.md): from the manuals' own starts, the
+/// men on their first squares, the defender keeps a pocket the measure
+/// cannot shrink within two moves, and the rules go round.
+#[test]
+fn from_the_opening_men_the_methods_go_round() {
+    for (fen, outcome) in [
+        (
+            "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",
+            GameGraph::new(&Bishops).outcome(&common::position("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1")),
+        ),
+        (
+            "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1",
+            GameGraph::new(&BishopKnight)
+                .outcome(&common::position("4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1")),
+        ),
+    ] {
+        assert_eq!(outcome, Outcome::Failure(FailureKind::Cycle), "{fen}");
+    }
+}
+
+/// A man that hangs at the start with no way to keep it (rule 6): the
+/// audit counts the loss.
+#[test]
+fn a_man_that_cannot_be_kept_is_lost() {
+    let bishops = common::position("8/8/8/B7/8/K7/8/kB6 w - - 0 1");
+    assert_eq!(
+        GameGraph::new(&Bishops).outcome(&bishops),
+        Outcome::Failure(FailureKind::LostPiece)
+    );
+    let knight = common::position("8/8/8/8/8/8/3N4/K1kB4 w - - 0 1");
+    assert_eq!(
+        GameGraph::new(&BishopKnight).outcome(&knight),
+        Outcome::Failure(FailureKind::LostPiece)
+    );
+}
+
+#[test]
+fn both_methods_play_every_image_of_a_board_alike() {
+    for fen in [
+        "6k1/8/5K2/8/8/8/8/2B2B2 w - - 0 1",
+        "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1",
+        "8/5k2/8/2B5/8/3K4/8/7B w - - 0 1",
+    ] {
+        answers_images_alike(&Bishops, fen);
+    }
+    for fen in [
+        "k7/8/1KN5/8/8/8/8/5B2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1",
+        "8/8/3k4/8/8/2N5/1K3B2/8 w - - 0 1",
+    ] {
+        answers_images_alike(&BishopKnight, fen);
+    }
+    audits_images_alike(&Bishops, "6k1/8/5K2/8/8/8/8/2B2B2 w - - 0 1");
+    audits_images_alike(&Bishops, "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1");
+    audits_images_alike(&BishopKnight, "k7/8/1KN5/8/8/8/8/5B2 w - - 0 1");
+    audits_images_alike(&BishopKnight, "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1");
+}
+
+#[test]
+fn the_preconditions_name_the_material() {
+    // Two bishops on one colour cannot mate: refused.
+    let same_colour = common::position("4k3/8/8/8/8/8/8/3BKB2 w - - 0 1");
+    assert!(Bishops.precondition(same_colour.board()).is_err());
+    let rook = common::position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    assert!(BishopKnight.precondition(rook.board()).is_err());
+    assert!(Bishops.precondition(rook.board()).is_err());
+}
