@@ -2,7 +2,9 @@
 //! source, demonstration start, the white men a person places the black
 //! king against, and a constructor; the command line, the UCI engine, the
 //! web and the audit list and build automata only from here. Adding an
-//! automaton is one entry and its module.
+//! automaton is its module, one entry here, and one line in the
+//! `machines!` list of automaton.rs (a strategy type not listed there does
+//! not build: `Automaton::new` takes a `Machine`).
 
 use std::fmt;
 use std::str::FromStr;
