@@ -12,7 +12,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::{
     table::Table,
-    value::{DEEP, ILLEGAL, Value, decode_byte, encode_plies},
+    value::{DEEP, ILLEGAL, Plies, Value, decode_byte, encode_plies},
 };
 
 /// Counts for one side to move.
@@ -23,7 +23,7 @@ pub struct SideSummary {
     pub draw: u64,
     pub loss: u64,
     /// Decisive positions by plies to mate (wins odd, losses even).
-    pub histogram_plies: BTreeMap<u16, u64>,
+    pub histogram_plies: BTreeMap<Plies, u64>,
     /// The longest mate (win or loss) and the table number of an example:
     /// the lowest number that has it.
     pub longest: Option<(Value, usize)>,
@@ -140,15 +140,19 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
                 side.add(Value::decisive(plies), weight);
             }
         }
-        side.longest = side.histogram_plies.keys().next_back().and_then(|&plies| {
-            let index = if plies <= table.overflow().limit() {
-                let byte = encode_plies(plies);
-                table.bytes(turn).par_iter().position_first(|&b| b == byte)
-            } else {
-                listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
-            };
-            index.map(|index| (Value::decisive(plies), index))
-        });
+        side.longest = side
+            .histogram_plies
+            .keys()
+            .next_back()
+            .and_then(|&Plies(plies)| {
+                let index = if plies <= table.overflow().limit() {
+                    let byte = encode_plies(plies);
+                    table.bytes(turn).par_iter().position_first(|&b| b == byte)
+                } else {
+                    listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
+                };
+                index.map(|index| (Value::decisive(plies), index))
+            });
         side.divide(orderings);
         side
     })

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use serde::Serialize;
 use shakmaty::Position;
 
@@ -35,14 +35,14 @@ impl Replay {
 /// How many more moves than perfect play the automaton takes.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExcessView {
-    pub max: u16,
+    pub max: Moves,
     pub mean: f64,
     /// (moves beyond perfect play, starts), fewest first.
-    pub histogram: Vec<(u16, usize)>,
+    pub histogram: Vec<(Moves, usize)>,
     /// Perfect play's longest mate over the starts.
-    pub perfect_worst: u16,
+    pub perfect_worst: Moves,
     /// Perfect play's moves from the automaton's worst start.
-    pub perfect_at_worst_start: u16,
+    pub perfect_at_worst_start: Moves,
 }
 
 /// One audit, in the documented field order (docs/json.md, docs/web.md).
@@ -55,16 +55,16 @@ pub struct AuditView {
     pub nodes: usize,
     /// Every failure kind, zero included.
     pub failures: BTreeMap<&'static str, usize>,
-    pub worst_moves: Option<u16>,
+    pub worst_moves: Option<Moves>,
     /// The start of the longest game, and that game as PGN.
     pub worst_fen: Option<String>,
     pub worst_pgn: Option<String>,
     /// `[moves, starts]` in increasing moves, the starts the automaton
     /// mates from.
-    pub histogram: Vec<(u16, usize)>,
+    pub histogram: Vec<(Moves, usize)>,
     /// `[moves, starts]` of perfect play over the same start set (every
     /// start the tables give White a win).
-    pub perfect_histogram: Vec<(u16, usize)>,
+    pub perfect_histogram: Vec<(Moves, usize)>,
     pub excess_over_perfect: Option<ExcessView>,
     /// The longest game against the longest defence.
     pub longest: Option<Replay>,

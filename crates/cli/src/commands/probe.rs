@@ -9,7 +9,7 @@ use std::{
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_value};
 use ajedrecista_automata::fen_of;
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{Moves, Plies, Tablebase, Variant};
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
 
@@ -70,7 +70,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         crate::output::print_json(&view)?;
         return Ok(());
     }
-    let dash = |n: Option<u16>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
+    fn dash(n: Option<impl ToString>) -> String {
+        n.map_or_else(|| "-".to_owned(), |n| n.to_string())
+    }
     outln!("{}", diagram(pos.board(), Bitboard::EMPTY));
     outln!("{}", view.fen);
     outln!("{} to move: {}", pos.turn(), view.value);
@@ -149,8 +151,8 @@ struct LineJson<'a> {
     line: u64,
     fen: &'a str,
     result: &'static str,
-    dtm_plies: Option<u16>,
-    dtm_moves: Option<u16>,
+    dtm_plies: Option<Plies>,
+    dtm_moves: Option<Moves>,
 }
 
 #[derive(Serialize)]
