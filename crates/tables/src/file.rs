@@ -49,6 +49,7 @@ use crate::{
     overflow::Overflow,
     pawn,
     rules::Rules,
+    summary::{SideCounter, SideSummary},
     table::{Numbering, Table},
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, encode_plies},
     variant::Variant,
@@ -87,14 +88,6 @@ fn le_u32(bytes: &[u8]) -> u32 {
 
 fn le_u64(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes.try_into().expect("8 bytes"))
-}
-
-/// The uncompressed chunks of a table, white's then black's.
-fn chunks(table: &Table) -> Vec<&[u8]> {
-    Color::ALL
-        .iter()
-        .flat_map(|&turn| table.bytes(turn).chunks(CHUNK))
-        .collect()
 }
 
 fn chunk_count(per_side: usize) -> usize {
@@ -195,84 +188,188 @@ fn compress(pool: &[Mutex<Option<Compressing>>], chunk: &[u8]) -> io::Result<Vec
     compressing.compress(chunk)
 }
 
-/// Writes the file of a table: the chunks are compressed a batch at a
-/// time and written as they come; the header and the chunk lengths, known
-/// last, go in at the end.
-fn write_to(out: &mut (impl Write + Seek), table: &Table) -> io::Result<()> {
-    let chunks = chunks(table);
-    out.write_all(&vec![0u8; HEADER + 4 * chunks.len()])?;
-    let mut lengths = Vec::with_capacity(4 * chunks.len());
-    let mut data_sum = crc32fast::Hasher::new();
-    let mut data = 0u64;
-    let threads = rayon::current_num_threads();
-    let pool: Vec<_> = (0..threads).map(|_| Mutex::new(None)).collect();
-    for batch in chunks.chunks(BATCH_PER_THREAD * threads) {
-        let compressed = batch
-            .par_iter()
-            .map(|chunk| compress(&pool, chunk))
-            .collect::<io::Result<Vec<_>>>()?;
-        for chunk in compressed {
-            out.write_all(&chunk)?;
-            data_sum.update(&chunk);
-            data += chunk.len() as u64;
-            lengths.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
-        }
-    }
-    let entries = overflow_entries(table.overflow());
-    out.write_all(&entries)?;
-    let mut sum = crc32fast::Hasher::new();
-    sum.update(&lengths);
-    sum.combine(&data_sum);
-    sum.update(&entries);
-
-    let mut head = Vec::with_capacity(HEADER);
-    head.extend_from_slice(&MAGIC);
-    head.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; 16];
-    let material = table.material().to_string();
-    name[..material.len()].copy_from_slice(material.as_bytes());
-    head.extend_from_slice(&name);
-    match table.variant() {
-        Variant::Standard => head.extend_from_slice(&[0, 0]),
-        Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),
-    }
-    head.extend_from_slice(&table.overflow().limit().to_le_bytes());
-    head.extend_from_slice(&(table.numbering().size() as u64).to_le_bytes());
-    head.extend_from_slice(&(CHUNK as u32).to_le_bytes());
-    head.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
-    head.extend_from_slice(&data.to_le_bytes());
-    head.extend_from_slice(&sum.finalize().to_le_bytes());
-    head.extend_from_slice(&((entries.len() / 8) as u32).to_le_bytes());
-    out.seek(SeekFrom::Start(0))?;
-    out.write_all(&head)?;
-    out.write_all(&lengths)
+/// A table file written as its bytes come, each side in number order:
+/// full chunks are compressed a batch at a time and written at once, so
+/// that a build need not hold the whole table. White's chunks go into the
+/// file; black's, while white's are not all written, into a scratch file
+/// that is copied in after white's last chunk. The header and the chunk
+/// lengths, known last, go in at the end; the file takes its name only
+/// when complete ([`FileWriter::finish`]).
+pub(crate) struct FileWriter {
+    dir: PathBuf,
+    path: PathBuf,
+    file: tempfile::NamedTempFile,
+    scratch: Option<io::BufWriter<fs::File>>,
+    material: Material,
+    variant: Variant,
+    per_side: usize,
+    /// Bytes of each side taken so far.
+    taken: ByColor<usize>,
+    /// The start of each side's next chunk, short of a chunk.
+    pending: ByColor<Vec<u8>>,
+    lengths: ByColor<Vec<u8>>,
+    data_sums: ByColor<crc32fast::Hasher>,
+    data: u64,
+    compressors: Vec<Mutex<Option<Compressing>>>,
 }
 
-/// Writes a table atomically: to a temporary file in the same folder, synced,
-/// then renamed over the final name.
-pub fn write(dir: &Path, table: &Table) -> io::Result<PathBuf> {
-    fs::create_dir_all(dir)?;
-    let name = file_name(table.material(), table.variant());
-    let path = dir.join(&name);
-    let (prefix, suffix) = temporary(&name);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(suffix);
-    // Readable by all, like any file the user creates (tempfile's default
-    // is private).
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let mut file = builder.tempfile_in(dir)?;
-    let mut out = io::BufWriter::new(file.as_file_mut());
-    write_to(&mut out, table)?;
-    out.flush()?;
-    drop(out);
-    file.as_file().sync_all()?;
-    file.persist(&path).map_err(|e| e.error)?;
-    // The rename itself is made durable by syncing the folder.
-    if let Ok(folder) = fs::File::open(dir) {
-        let _ = folder.sync_all();
+impl FileWriter {
+    /// Starts the file of the table of `material` in `variant` in `dir`,
+    /// under a temporary name.
+    pub(crate) fn create(
+        dir: &Path,
+        material: &Material,
+        variant: Variant,
+    ) -> io::Result<FileWriter> {
+        fs::create_dir_all(dir)?;
+        let name = file_name(material, variant);
+        let (prefix, suffix) = temporary(&name);
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(suffix);
+        // Readable by all, like any file the user creates (tempfile's
+        // default is private).
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let mut file = builder.tempfile_in(dir)?;
+        let per_side = Numbering::new(material, variant).size();
+        file.write_all(&vec![0u8; HEADER + 4 * chunk_count(per_side)])?;
+        Ok(FileWriter {
+            dir: dir.to_path_buf(),
+            path: dir.join(name),
+            file,
+            scratch: Some(io::BufWriter::new(tempfile::tempfile_in(dir)?)),
+            material: material.clone(),
+            variant,
+            per_side,
+            taken: ByColor::default(),
+            pending: ByColor::default(),
+            lengths: ByColor::default(),
+            data_sums: ByColor::default(),
+            data: 0,
+            compressors: (0..rayon::current_num_threads())
+                .map(|_| Mutex::new(None))
+                .collect(),
+        })
     }
-    Ok(path)
+
+    /// Takes the next `bytes` of side `turn`.
+    pub(crate) fn append(&mut self, turn: Color, mut bytes: &[u8]) -> io::Result<()> {
+        if self.taken[turn] + bytes.len() > self.per_side {
+            return Err(io::Error::other("more bytes than the table has"));
+        }
+        self.taken[turn] += bytes.len();
+        let last = self.taken[turn] == self.per_side;
+        if !self.pending[turn].is_empty() {
+            let fill = (CHUNK - self.pending[turn].len()).min(bytes.len());
+            self.pending[turn].extend_from_slice(&bytes[..fill]);
+            bytes = &bytes[fill..];
+            if self.pending[turn].len() == CHUNK || last && bytes.is_empty() {
+                let chunk = std::mem::take(&mut self.pending[turn]);
+                self.put(turn, &[&chunk])?;
+            }
+        }
+        let whole = if last {
+            bytes.len()
+        } else {
+            bytes.len() / CHUNK * CHUNK
+        };
+        let chunks: Vec<&[u8]> = bytes[..whole].chunks(CHUNK).collect();
+        self.put(turn, &chunks)?;
+        self.pending[turn].extend_from_slice(&bytes[whole..]);
+        if turn == Color::White && last {
+            self.black_into_file()?;
+        }
+        Ok(())
+    }
+
+    /// Compresses `chunks` of side `turn`, in parallel, and writes them.
+    fn put(&mut self, turn: Color, chunks: &[&[u8]]) -> io::Result<()> {
+        let batch = BATCH_PER_THREAD * self.compressors.len();
+        for batch in chunks.chunks(batch) {
+            let compressed = batch
+                .par_iter()
+                .map(|chunk| compress(&self.compressors, chunk))
+                .collect::<io::Result<Vec<_>>>()?;
+            for chunk in compressed {
+                match (&mut self.scratch, turn) {
+                    (Some(scratch), Color::Black) => scratch.write_all(&chunk)?,
+                    _ => self.file.write_all(&chunk)?,
+                }
+                self.data_sums[turn].update(&chunk);
+                self.data += chunk.len() as u64;
+                self.lengths[turn].extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+            }
+        }
+        Ok(())
+    }
+
+    /// Once white's chunks are all written: black's written so far go in
+    /// after them, and the rest straight into the file.
+    fn black_into_file(&mut self) -> io::Result<()> {
+        if let Some(scratch) = self.scratch.take() {
+            let mut scratch = scratch.into_inner().map_err(|e| e.into_error())?;
+            scratch.seek(SeekFrom::Start(0))?;
+            io::copy(&mut scratch, self.file.as_file_mut())?;
+        }
+        Ok(())
+    }
+
+    /// Ends the file with the overflow list, the header and the chunk
+    /// lengths, syncs it and gives it its name: returns its path.
+    pub(crate) fn finish(mut self, overflow: &Overflow) -> io::Result<PathBuf> {
+        if self.taken.iter().any(|&taken| taken != self.per_side) {
+            return Err(io::Error::other("fewer bytes than the table has"));
+        }
+        let entries = overflow_entries(overflow);
+        self.file.write_all(&entries)?;
+        let mut lengths = std::mem::take(&mut self.lengths.white);
+        lengths.extend_from_slice(&self.lengths.black);
+        let mut sum = crc32fast::Hasher::new();
+        sum.update(&lengths);
+        for data_sum in &self.data_sums {
+            sum.combine(data_sum);
+        }
+        sum.update(&entries);
+
+        let mut head = Vec::with_capacity(HEADER);
+        head.extend_from_slice(&MAGIC);
+        head.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; 16];
+        let material = self.material.to_string();
+        name[..material.len()].copy_from_slice(material.as_bytes());
+        head.extend_from_slice(&name);
+        match self.variant {
+            Variant::Standard => head.extend_from_slice(&[0, 0]),
+            Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),
+        }
+        head.extend_from_slice(&overflow.limit().to_le_bytes());
+        head.extend_from_slice(&(self.per_side as u64).to_le_bytes());
+        head.extend_from_slice(&(CHUNK as u32).to_le_bytes());
+        head.extend_from_slice(&(chunk_count(self.per_side) as u32).to_le_bytes());
+        head.extend_from_slice(&self.data.to_le_bytes());
+        head.extend_from_slice(&sum.finalize().to_le_bytes());
+        head.extend_from_slice(&((entries.len() / 8) as u32).to_le_bytes());
+        self.file.seek(SeekFrom::Start(0))?;
+        self.file.write_all(&head)?;
+        self.file.write_all(&lengths)?;
+        self.file.as_file().sync_all()?;
+        self.file.persist(&self.path).map_err(|e| e.error)?;
+        // The rename itself is made durable by syncing the folder.
+        if let Ok(folder) = fs::File::open(&self.dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(self.path)
+    }
+}
+
+/// Writes a table atomically: to a temporary file in the same folder,
+/// synced, then renamed over the final name.
+pub fn write(dir: &Path, table: &Table) -> io::Result<PathBuf> {
+    let mut writer = FileWriter::create(dir, table.material(), table.variant())?;
+    for turn in Color::ALL {
+        writer.append(turn, table.bytes(turn))?;
+    }
+    writer.finish(table.overflow())
 }
 
 /// Temporary files older than this are left from a writer that died.
@@ -642,6 +739,36 @@ pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table,
     let table = Table::from_parts(material.clone(), variant, values, overflow);
     check_values(&table)?;
     Ok(table)
+}
+
+/// The counts of a table file, read chunk by chunk and each chunk checked
+/// as [`read`] checks the whole: only the compressed chunks and a chunk at
+/// a time are in memory.
+pub fn summarize_file(
+    path: &Path,
+    material: &Material,
+    variant: Variant,
+) -> Result<ByColor<SideSummary>, ReadError> {
+    let body = Body::read(path, material, variant)?;
+    let numbering = Numbering::new(material, variant);
+    let rules = Rules::new(material, variant);
+    let per_side_chunks = body.chunks() / 2;
+    let orderings = numbering.identical_orderings(material);
+    let mut sides = ByColor::new_with(|_| SideCounter::new());
+    for chunk in 0..body.chunks() {
+        let (turn, start) = if chunk < per_side_chunks {
+            (Color::White, chunk * CHUNK)
+        } else {
+            (Color::Black, (chunk - per_side_chunks) * CHUNK)
+        };
+        let bytes = body.chunk(chunk, material, &numbering, &rules)?;
+        sides[turn].add(&numbering, start, &bytes);
+    }
+    let ByColor { white, black } = sides;
+    Ok(ByColor {
+        white: white.finish(&numbering, orderings, body.overflow(), Color::White),
+        black: black.finish(&numbering, orderings, body.overflow(), Color::Black),
+    })
 }
 
 /// How many numbers of each side the semantic check samples.

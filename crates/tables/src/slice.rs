@@ -339,17 +339,22 @@ impl SliceIndexer {
     }
 }
 
-/// The slices built so far: the bytes of both sides and the positions
-/// deeper than a byte holds.
+/// The slices a build still reads (those its pawn steps lead into), by
+/// ordinal, and the positions deeper than a byte holds.
+#[derive(Clone, Copy)]
 struct Built<'a> {
-    bytes: ByColor<&'a [u8]>,
+    slices: &'a [Option<ByColor<Vec<u8>>>],
+    slice_len: usize,
     deep: &'a ByColor<HashMap<usize, u16>>,
 }
 
 impl Built<'_> {
     /// The value of a legal position of a slice built.
     fn value(&self, turn: Color, index: usize) -> Value {
-        match self.bytes[turn][index] {
+        let slice = self.slices[index / self.slice_len]
+            .as_ref()
+            .expect("a step leads into a slice held");
+        match slice[turn][index % self.slice_len] {
             DEEP => Value::decisive(self.deep[turn][&index]),
             byte => decode_byte(byte).expect("a legal position of a slice built"),
         }
@@ -363,7 +368,7 @@ struct Push {
     to: Square,
     /// The squares that must be empty.
     path: Bitboard,
-    /// The first number of the slice it leads into.
+    /// The slice it leads into.
     child: usize,
     /// That slice holds the mirror image.
     mirrored: bool,
@@ -371,54 +376,43 @@ struct Push {
     double: bool,
 }
 
-/// The engine's layout of one slice: the pawnless layout of its kings and
-/// pieces, with the pawns standing still, whose steps leave the slice.
-struct SliceLayout<'a> {
-    pieces: Pieces<'a>,
-    indexer: &'a SliceIndexer,
-    exit_tables: &'a ExitTables<'a>,
+/// The pawn steps of a slice.
+struct Steps {
     pushes: ByColor<Vec<Push>>,
     /// The squares a pawn of each side steps to: a position with one of
     /// them empty has a move that leaves the slice.
     targets: ByColor<Bitboard>,
     /// Those of them on the last rank: promotions.
     promotions: ByColor<Bitboard>,
-    built: Built<'a>,
 }
 
-impl<'a> SliceLayout<'a> {
-    fn new(
-        indexer: &'a SliceIndexer,
-        material: &Material,
-        exit_tables: &'a ExitTables<'a>,
-        slice: usize,
-        built: Built<'a>,
-    ) -> SliceLayout<'a> {
-        let pawns = indexer.slices[slice];
-        let men = indexer.men_in_order(material);
-        let pawn_squares = pawns.squares();
+impl Steps {
+    fn of(indexer: &SliceIndexer, men: &[Piece], slice: usize) -> Steps {
+        let pawn_squares = indexer.slices[slice].squares();
         let standing = pawn_squares.iter().fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
-        let mut pushes = ByColor::<Vec<Push>>::default();
-        let mut targets = ByColor::<Bitboard>::default();
-        let mut promotions = ByColor::<Bitboard>::default();
+        let mut steps = Steps {
+            pushes: ByColor::default(),
+            targets: ByColor::default(),
+            promotions: ByColor::default(),
+        };
         for (k, &from) in pawn_squares.iter().enumerate() {
             let color = men[indexer.pieces + k].color;
             let Some(one) = ahead(from, color).filter(|&s| !standing.contains(s)) else {
                 continue;
             };
-            targets[color] |= one;
+            steps.targets[color] |= one;
             if one.rank() == color.fold_wb(Rank::Eighth, Rank::First) {
                 // The exit tables value promotions.
-                promotions[color] |= one;
+                steps.promotions[color] |= one;
                 continue;
             }
-            let mut steps = vec![(one, Bitboard::from(one), false)];
+            let mut ways = vec![(one, Bitboard::from(one), false)];
             if from.rank() == color.fold_wb(Rank::Second, Rank::Seventh)
                 && let Some(two) = ahead(one, color).filter(|&s| !standing.contains(s))
             {
-                steps.push((two, Bitboard::from(one) | two, true));
+                ways.push((two, Bitboard::from(one) | two, true));
             }
-            for (to, path, double) in steps {
+            for (to, path, double) in ways {
                 let mut moved = [Square::A1; MAX_MEN];
                 for (j, &i) in indexer.order[indexer.pieces..indexer.men]
                     .iter()
@@ -427,27 +421,47 @@ impl<'a> SliceLayout<'a> {
                     moved[i] = if j == k { to } else { pawn_squares[j] };
                 }
                 let (child, mirrored) = indexer.place(&moved).expect("a step stays on the board");
-                pushes[color].push(Push {
+                steps.pushes[color].push(Push {
                     pawn: indexer.pieces + k,
                     to,
                     path,
-                    child: child * indexer.slice_len(),
+                    child,
                     mirrored,
                     double,
                 });
             }
         }
+        steps
+    }
+}
+
+/// The engine's layout of one slice: the pawnless layout of its kings and
+/// pieces, with the pawns standing still, whose steps leave the slice.
+struct SliceLayout<'a> {
+    pieces: Pieces<'a>,
+    indexer: &'a SliceIndexer,
+    exit_tables: &'a ExitTables<'a>,
+    steps: Steps,
+    built: Built<'a>,
+}
+
+impl<'a> SliceLayout<'a> {
+    fn new(
+        indexer: &'a SliceIndexer,
+        men: &[Piece],
+        exit_tables: &'a ExitTables<'a>,
+        slice: usize,
+        built: Built<'a>,
+    ) -> SliceLayout<'a> {
         SliceLayout {
             pieces: Pieces::new(
-                Indexer::slice(indexer.pieces, pawn_squares),
-                Rules::with_men(&men, indexer.pieces, false),
+                Indexer::slice(indexer.pieces, indexer.slices[slice].squares()),
+                Rules::with_men(men, indexer.pieces, false),
                 Vec::new(),
             ),
             indexer,
             exit_tables,
-            pushes,
-            targets,
-            promotions,
+            steps: Steps::of(indexer, men, slice),
             built,
         }
     }
@@ -455,7 +469,7 @@ impl<'a> SliceLayout<'a> {
     /// Whether `turn` has a pawn step (or promotion) open on `occupied`.
     #[inline(always)]
     fn may_step(&self, turn: Color, occupied: Bitboard) -> bool {
-        (self.targets[turn] & !occupied).any()
+        (self.steps.targets[turn] & !occupied).any()
     }
 
     /// A placement of the slice (slice order) in material order.
@@ -480,7 +494,9 @@ impl<'a> SliceLayout<'a> {
         let index = squares[..self.indexer.pieces]
             .iter()
             .fold(0, |acc, &sq| acc * 64 + usize::from(image(sq)));
-        let value = self.built.value(!turn, push.child + index);
+        let value = self
+            .built
+            .value(!turn, push.child * self.indexer.slice_len() + index);
         if !push.double {
             return value;
         }
@@ -561,14 +577,14 @@ impl Layout for SliceLayout<'_> {
         let occupied = rules.occupied(squares);
         // Most positions have a pawn step and nothing to take.
         let mut found = if rules.threatens_capture(squares, turn)
-            || self.promotions[turn].intersects(!occupied)
+            || self.steps.promotions[turn].intersects(!occupied)
         {
             self.exit_tables
                 .exits(&self.in_material_order(squares), turn)
         } else {
             Exits::default()
         };
-        for push in &self.pushes[turn] {
+        for push in &self.steps.pushes[turn] {
             if !push.path.intersects(occupied)
                 && rules.legal_after(squares, occupied, turn, push.pawn, push.to, None)
             {
@@ -605,26 +621,103 @@ impl Layout for SliceLayout<'_> {
     }
 }
 
+/// Where the slices of a build go, in the order of their numbers, each
+/// once built: `first` is the number of its first position, `bytes` both
+/// sides' bytes.
+pub(crate) trait SliceSink {
+    fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError>;
+}
+
+/// What a build holds between slices: the slices still read, and the
+/// positions deeper than a byte.
+struct Held {
+    slices: Vec<Option<ByColor<Vec<u8>>>>,
+    slice_len: usize,
+    /// The slices no slice reads once slice `i` is built: those whose
+    /// last reader (in the order of the build) it is.
+    unread_after: Vec<Vec<usize>>,
+    deep: ByColor<HashMap<usize, u16>>,
+}
+
+impl Held {
+    fn built(&self) -> Built<'_> {
+        Built {
+            slices: &self.slices,
+            slice_len: self.slice_len,
+            deep: &self.deep,
+        }
+    }
+
+    /// Takes in a slice just built and hands it to `sink`; drops the
+    /// slices no slice left reads.
+    fn absorb(
+        &mut self,
+        (slice, bytes, overflow): (usize, ByColor<Vec<u8>>, Overflow),
+        sink: &mut dyn SliceSink,
+    ) -> Result<(), TableError> {
+        let first = slice * self.slice_len;
+        for turn in Color::ALL {
+            self.deep[turn].extend(
+                overflow
+                    .side(turn)
+                    .iter()
+                    .map(|&(index, plies)| (first + index, plies)),
+            );
+        }
+        sink.put(first, bytes.as_ref().map(Vec::as_slice))?;
+        self.slices[slice] = Some(bytes);
+        for &unread in &self.unread_after[slice] {
+            self.slices[unread] = None;
+        }
+        Ok(())
+    }
+}
+
+/// Slices of at least this many numbers are built one at a time, each by
+/// every core (the engine works by blocks in parallel), so that few are in
+/// memory at once; smaller ones, which would keep one core busy each, a
+/// level in parallel.
+const ONE_AT_A_TIME: usize = 1 << 20;
+
 /// Builds the bytes of a material with pawns, slice by slice, most
-/// advanced first; the slices of one advancement, which lead into none of
-/// each other, are built in parallel. `subtables` must hold every table a
-/// capture or a promotion leads into; the tables only promotions lead
-/// into are dropped once no slice left has a pawn on its seventh rank.
+/// advanced first, and hands each slice to `sink`; the slices of one
+/// advancement lead into none of each other. Memory holds the slices
+/// being built and those that pawn steps of slices still to build lead
+/// into, not the whole table. `subtables` must hold every table a capture
+/// or a promotion leads into; the tables only promotions lead into are
+/// dropped once no slice left has a pawn on its seventh rank. Returns the
+/// positions deeper than a byte.
 pub(crate) fn build(
     material: &Material,
     mut subtables: Subtables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
-) -> Result<(ByColor<Vec<u8>>, Overflow), TableError> {
+    sink: &mut dyn SliceSink,
+) -> Result<Overflow, TableError> {
     let indexer = SliceIndexer::shared(material);
+    let men = indexer.men_in_order(material);
     let last_promoting = indexer.levels.iter().rposition(|level| {
         level
             .clone()
             .any(|slice| indexer.slices[slice].on_seventh())
     });
+    let mut last_reader: Vec<usize> = (0..indexer.slices()).collect();
+    for reader in 0..indexer.slices() {
+        for push in Steps::of(&indexer, &men, reader).pushes.iter().flatten() {
+            last_reader[push.child] = last_reader[push.child].max(reader);
+        }
+    }
+    let mut unread_after = vec![Vec::new(); indexer.slices()];
+    for (slice, &reader) in last_reader.iter().enumerate() {
+        unread_after[reader].push(slice);
+    }
     let slice_len = indexer.slice_len();
-    let mut bytes = ByColor::new_with(|_| zeroed(indexer.size()));
-    let mut deep = ByColor::<HashMap<usize, u16>>::default();
+    let mut held = Held {
+        slices: vec![None; indexer.slices()],
+        slice_len,
+        unread_after,
+        deep: ByColor::default(),
+    };
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let total = indexer.slices() as u64;
@@ -636,7 +729,7 @@ pub(crate) fn build(
         }
     };
     let captured_into = exit_materials(material, Promotions::Excluded);
-    for (l, level) in indexer.levels.iter().enumerate() {
+    for (l, slices) in indexer.levels.iter().enumerate() {
         let promotions = if last_promoting.is_some_and(|last| l <= last) {
             Promotions::Included
         } else {
@@ -644,59 +737,47 @@ pub(crate) fn build(
             Promotions::Excluded
         };
         let exit_tables = ExitTables::new(material, &subtables, promotions)?;
-        // The slices of the level are written in place; those before it
-        // are built and read.
-        let start = level.start * slice_len;
-        let end = level.end * slice_len;
-        let ByColor { white, black } = &mut bytes;
-        let (white_built, white_level) = white.split_at_mut(start);
-        let (black_built, black_level) = black.split_at_mut(start);
-        let built_bytes = ByColor {
-            white: &*white_built,
-            black: &*black_built,
+        let build_one = |slice: usize, built: Built| {
+            let mut bytes = ByColor::new_with(|_| zeroed(slice_len));
+            let layout = SliceLayout::new(&indexer, &men, &exit_tables, slice, built);
+            let overflow = run_layout(
+                layout,
+                bytes.as_mut().map(Vec::as_mut_slice),
+                material,
+                &inner,
+                tuning,
+            )?;
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            let pawns = indexer.pawns(slice);
+            if progress(Progress::Slice { done, total, pawns }).is_break() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            Ok::<_, TableError>((slice, bytes, overflow))
         };
-        let overflows: Vec<(usize, Overflow)> = white_level[..end - start]
-            .par_chunks_mut(slice_len)
-            .zip(black_level[..end - start].par_chunks_mut(slice_len))
-            .zip(level.clone())
-            .map(|((white, black), slice)| {
-                let layout = SliceLayout::new(
-                    indexer.as_ref(),
-                    material,
-                    &exit_tables,
-                    slice,
-                    Built {
-                        bytes: built_bytes,
-                        deep: &deep,
-                    },
-                );
-                let overflow =
-                    run_layout(layout, ByColor { white, black }, material, &inner, tuning)?;
-                let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-                let pawns = indexer.pawns(slice);
-                if progress(Progress::Slice { done, total, pawns }).is_break() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                Ok((slice * slice_len, overflow))
-            })
-            .collect::<Result<_, TableError>>()?;
-        for (first, overflow) in overflows {
-            for turn in Color::ALL {
-                deep[turn].extend(
-                    overflow
-                        .side(turn)
-                        .iter()
-                        .map(|&(index, plies)| (first + index, plies)),
-                );
+        if slice_len >= ONE_AT_A_TIME {
+            for slice in slices.clone() {
+                let one = build_one(slice, held.built())?;
+                held.absorb(one, sink)?;
+            }
+        } else {
+            let built = held.built();
+            let level: Vec<_> = slices
+                .clone()
+                .into_par_iter()
+                .map(|slice| build_one(slice, built))
+                .collect::<Result<_, TableError>>()?;
+            for one in level {
+                held.absorb(one, sink)?;
             }
         }
     }
+    let Held { mut deep, .. } = held;
     let listed = ByColor::new_with(|turn| {
         let mut listed: Vec<(usize, u16)> = deep[turn].drain().collect();
         listed.sort_unstable();
         listed
     });
-    Ok((bytes, Overflow::new(tuning.limit, listed)))
+    Ok(Overflow::new(tuning.limit, listed))
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@
 use std::{
     collections::HashMap,
     ops::ControlFlow,
+    path::{Path, PathBuf},
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
@@ -42,6 +43,7 @@ use shakmaty::{Bitboard, ByColor, Color, Square};
 
 use crate::{
     error::TableError,
+    file::{self, FileWriter},
     index::{Indexer, LineMap, Squares},
     material::Material,
     overflow::Overflow,
@@ -1422,6 +1424,62 @@ pub fn build(
     build_tuned(material, variant, subtables, progress, Tuning::PRODUCTION)
 }
 
+/// The levels of a build with pawns gathered into the whole table.
+struct WholeTable(ByColor<Vec<u8>>);
+
+impl slice::SliceSink for WholeTable {
+    fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+        for turn in Color::ALL {
+            debug_assert_eq!(self.0[turn].len(), first);
+            self.0[turn].extend_from_slice(bytes[turn]);
+        }
+        Ok(())
+    }
+}
+
+/// The levels of a build with pawns written into the table's file.
+struct ToFile {
+    writer: FileWriter,
+    path: PathBuf,
+}
+
+impl slice::SliceSink for ToFile {
+    fn put(&mut self, _first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+        for turn in Color::ALL {
+            self.writer
+                .append(turn, bytes[turn])
+                .map_err(|source| TableError::Io {
+                    path: self.path.clone(),
+                    source,
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the table of a material with pawns straight into its file in
+/// `dir`, level by level, so that the whole table is never in memory (see
+/// [`build`] for `subtables` and `progress`); returns the file's path.
+pub(crate) fn build_pawn_file(
+    material: &Material,
+    subtables: Subtables,
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
+    dir: &Path,
+) -> Result<PathBuf, TableError> {
+    let path = dir.join(file::file_name(material, Variant::Standard));
+    let io_error = |source| TableError::Io {
+        path: path.clone(),
+        source,
+    };
+    let writer = FileWriter::create(dir, material, Variant::Standard).map_err(io_error)?;
+    let mut sink = ToFile {
+        writer,
+        path: path.clone(),
+    };
+    let overflow = slice::build(material, subtables, progress, Tuning::PRODUCTION, &mut sink)?;
+    sink.writer.finish(&overflow).map_err(io_error)
+}
+
 /// How a step chooses between retracting the positions it starts from and
 /// looking at the moves of the positions it may decide (see
 /// docs/tables.md, "Two ways a step").
@@ -1466,7 +1524,11 @@ pub(crate) fn build_tuned(
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material.clone()));
         }
-        slice::build(material, subtables, progress, tuning)?
+        let mut whole = WholeTable(ByColor::new_with(|_| {
+            Vec::with_capacity(Table::numbers_per_side(material, variant))
+        }));
+        let overflow = slice::build(material, subtables, progress, tuning, &mut whole)?;
+        (whole.0, overflow)
     } else {
         let capture_tables = (0..material.len())
             .map(|man| match variant {

@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use shakmaty::{ByColor, Color};
 
 use crate::{
-    table::Table,
+    overflow::Overflow,
+    table::{Numbering, Table},
     value::{DEEP, ILLEGAL, Plies, Value, decode_byte, encode_plies},
 };
 
@@ -78,52 +79,92 @@ fn add_counts(mut a: Box<ByteCounts>, b: Box<ByteCounts>) -> Box<ByteCounts> {
     a
 }
 
-/// The numbers of one side counted by byte and weight. The numbers are
-/// taken in blocks whose placements have one weight (a king pair's, or
-/// every number of a table with pawns or a fixed king), so that most
-/// numbers are counted without being decoded; only the blocks of the kings
-/// on the diagonal are weighed number by number.
-fn count_bytes(table: &Table, turn: Color) -> Box<ByteCounts> {
-    let numbering = table.numbering();
-    let block = numbering.weight_block_len();
-    table
-        .bytes(turn)
-        .par_chunks(block)
-        .enumerate()
-        .fold(
-            || Box::new([[0; 256]; WEIGHT_SLOTS]),
-            |mut counts, (n, bytes)| {
+/// Counts of one side's numbers by byte and weight, and the lowest number
+/// of each byte, taken a range of numbers at a time (a table read chunk by
+/// chunk, or built level by level). The numbers are taken in blocks whose
+/// placements have one weight (a king pair's, or every number of a table
+/// with pawns or a fixed king), so that most numbers are counted without
+/// being decoded; only the blocks of the kings on the diagonal are weighed
+/// number by number.
+pub(crate) struct SideCounter {
+    counts: Box<ByteCounts>,
+    first: Box<[usize; 256]>,
+}
+
+impl SideCounter {
+    pub(crate) fn new() -> SideCounter {
+        SideCounter {
+            counts: Box::new([[0; 256]; WEIGHT_SLOTS]),
+            first: Box::new([usize::MAX; 256]),
+        }
+    }
+
+    fn merge(mut self, other: SideCounter) -> SideCounter {
+        self.counts = add_counts(self.counts, other.counts);
+        for (a, &b) in self.first.iter_mut().zip(other.first.iter()) {
+            *a = (*a).min(b);
+        }
+        self
+    }
+
+    /// Counts `bytes`, the bytes of the numbers from `start` on.
+    pub(crate) fn add(&mut self, numbering: &Numbering, start: usize, bytes: &[u8]) {
+        let block = numbering.weight_block_len();
+        let end = start + bytes.len();
+        let counted = (start / block..end.div_ceil(block))
+            .into_par_iter()
+            .fold(SideCounter::new, |mut counter, n| {
+                let from = (n * block).max(start);
+                let part = &bytes[from - start..((n + 1) * block).min(end) - start];
+                // How often each byte comes in the block, and where first.
+                let mut here = [0u64; 256];
+                let mut first = [usize::MAX; 256];
+                for (index, &byte) in (from..).zip(part) {
+                    let byte = usize::from(byte);
+                    if here[byte] == 0 {
+                        first[byte] = index;
+                    }
+                    here[byte] += 1;
+                }
                 match numbering.block_weight(n) {
                     Some(weight) => {
                         let slot = weight_slot(weight).expect("a block's weight is not 0");
-                        let counts = &mut counts[slot];
-                        for &byte in bytes {
-                            counts[usize::from(byte)] += 1;
+                        for (total, count) in counter.counts[slot].iter_mut().zip(here) {
+                            *total += count;
                         }
                     }
                     None => {
-                        let start = n * block;
-                        for (index, &byte) in (start..).zip(bytes) {
+                        for (index, &byte) in (from..).zip(part) {
                             if byte != ILLEGAL
                                 && let Some(slot) = weight_slot(numbering.weight(index))
                             {
-                                counts[slot][usize::from(byte)] += 1;
+                                counter.counts[slot][usize::from(byte)] += 1;
                             }
                         }
                     }
                 }
-                counts
-            },
-        )
-        .reduce(|| Box::new([[0; 256]; WEIGHT_SLOTS]), add_counts)
-}
+                for (lowest, index) in counter.first.iter_mut().zip(first) {
+                    *lowest = (*lowest).min(index);
+                }
+                counter
+            })
+            .reduce(SideCounter::new, SideCounter::merge);
+        let this = std::mem::replace(self, SideCounter::new());
+        *self = this.merge(counted);
+    }
 
-/// Counts of a table for both sides to move.
-pub fn summarize(table: &Table) -> ByColor<SideSummary> {
-    let orderings = table.numbering().identical_orderings(table.material());
-    ByColor::new_with(|turn: Color| {
+    /// The counts over placements of side `turn`, with the positions
+    /// deeper than a byte from `overflow`; each position has `orderings`
+    /// numbers.
+    pub(crate) fn finish(
+        self,
+        numbering: &Numbering,
+        orderings: u64,
+        overflow: &Overflow,
+        turn: Color,
+    ) -> SideSummary {
         let mut side = SideSummary::default();
-        for (slot, counts) in count_bytes(table, turn).iter().enumerate() {
+        for (slot, counts) in self.counts.iter().enumerate() {
             for (byte, &count) in (0u8..=255).zip(counts) {
                 if count > 0
                     && byte != DEEP
@@ -133,9 +174,9 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
                 }
             }
         }
-        let listed = table.overflow().side(turn);
+        let listed = overflow.side(turn);
         for &(index, plies) in listed {
-            let weight = table.numbering().weight(index);
+            let weight = numbering.weight(index);
             if weight > 0 {
                 side.add(Value::decisive(plies), weight);
             }
@@ -145,9 +186,8 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
             .keys()
             .next_back()
             .and_then(|&Plies(plies)| {
-                let index = if plies <= table.overflow().limit() {
-                    let byte = encode_plies(plies);
-                    table.bytes(turn).par_iter().position_first(|&b| b == byte)
+                let index = if plies <= overflow.limit() {
+                    Some(self.first[usize::from(encode_plies(plies))])
                 } else {
                     listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
                 };
@@ -155,6 +195,17 @@ pub fn summarize(table: &Table) -> ByColor<SideSummary> {
             });
         side.divide(orderings);
         side
+    }
+}
+
+/// Counts of a table for both sides to move.
+pub fn summarize(table: &Table) -> ByColor<SideSummary> {
+    let numbering = table.numbering();
+    let orderings = numbering.identical_orderings(table.material());
+    ByColor::new_with(|turn: Color| {
+        let mut counter = SideCounter::new();
+        counter.add(numbering, 0, table.bytes(turn));
+        counter.finish(numbering, orderings, table.overflow(), turn)
     })
 }
 

@@ -277,31 +277,55 @@ impl Table {
     pub fn position(&self, index: usize, turn: Color) -> Option<Chess> {
         let squares = self.numbering.decode(index)?;
         self.value_at(index, turn)?;
-        Some(self.chess_of(&squares, turn))
-    }
-
-    /// A shakmaty position of a legal placement.
-    pub(crate) fn chess_of(&self, squares: &Squares, turn: Color) -> Chess {
-        let mut board = Board::empty();
-        for (&sq, &man) in squares.iter().zip(self.material.men()) {
-            board.set_piece_at(sq, man);
-        }
-        let setup = Setup {
-            board,
-            turn,
-            ..Setup::empty()
-        };
-        setup
-            .position(shakmaty::CastlingMode::Standard)
-            .or_else(shakmaty::PositionError::ignore_impossible_check)
-            .expect("a legal table position is a legal chess position")
+        Some(
+            chess_of(&self.material, &squares, turn)
+                .expect("a legal table position is a legal chess position"),
+        )
     }
 
     /// FEN of a table number.
     pub fn fen(&self, index: usize, turn: Color) -> Option<String> {
-        self.position(index, turn)
-            .map(|pos| Fen::from_position(&pos, EnPassantMode::Legal).to_string())
+        self.position(index, turn).map(|pos| fen_of(&pos))
     }
+}
+
+/// The shakmaty position of a placement of `material`, `None` when it is
+/// not a legal chess position.
+fn chess_of(material: &Material, squares: &Squares, turn: Color) -> Option<Chess> {
+    let mut board = Board::empty();
+    for (&sq, &man) in squares.iter().zip(material.men()) {
+        board.set_piece_at(sq, man);
+    }
+    let setup = Setup {
+        board,
+        turn,
+        ..Setup::empty()
+    };
+    setup
+        .position(shakmaty::CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .ok()
+}
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// FEN of the position of number `index` of the table of `material` in
+/// `variant`, read from the numbering alone (no table in memory): `None`
+/// when the number stands for no legal position.
+pub fn number_fen(
+    material: &Material,
+    variant: Variant,
+    index: usize,
+    turn: Color,
+) -> Option<String> {
+    let numbering = Numbering::new(material, variant);
+    if index >= numbering.size() {
+        return None;
+    }
+    let squares = numbering.decode(index)?;
+    chess_of(material, &squares, turn).map(|pos| fen_of(&pos))
 }
 
 #[cfg(test)]

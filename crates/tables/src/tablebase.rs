@@ -4,6 +4,7 @@
 
 use std::{
     collections::HashMap,
+    fs,
     ops::ControlFlow,
     path::{Path, PathBuf},
     sync::{
@@ -12,7 +13,9 @@ use std::{
     },
 };
 
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, PositionError, Role};
+use shakmaty::{
+    ByColor, CastlingMode, Chess, Color, EnPassantMode, Move, Position, PositionError, Role,
+};
 
 use crate::{
     error::{FileError, TableError},
@@ -20,6 +23,7 @@ use crate::{
     material::{MAX_MEN_WITH_PAWNS, Material},
     pawn::{self, PawnTable},
     solve::{self, Progress, Subtables},
+    summary::SideSummary,
     table::{ChunkedTable, Table},
     value::Value,
     variant::Variant,
@@ -273,13 +277,7 @@ impl Tablebase {
         if material.has_pawns() {
             return Err(TableError::PawnMaterial(material.clone()));
         }
-        let table = file::read(path, material, variant).map_err(|err| match err {
-            file::ReadError::Io(source) => TableError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
-            file::ReadError::File(err) => TableError::File(err),
-        })?;
+        let table = file::read(path, material, variant).map_err(|err| read_error(path, err))?;
         Ok(self.keep((material.clone(), variant), table, Kept::Asked))
     }
 
@@ -338,15 +336,26 @@ impl Tablebase {
     /// does not need.
     fn load(&self, material: &Material, variant: Variant) -> Option<Table> {
         let dir = self.dir.as_ref()?;
-        let name = file::file_name(material, variant);
-        file::remove_stale(dir, &name);
-        let path = dir.join(name);
-        match file::read(&path, material, variant) {
-            Ok(table) => Some(table),
+        let path = dir.join(file::file_name(material, variant));
+        self.usable(&path, |path| file::read(path, material, variant))
+    }
+
+    /// What `read` makes of the file at `path` (stale temporary files of
+    /// it removed first); `None` when there is none or it is unusable
+    /// (reported: it will be rebuilt).
+    fn usable<T>(
+        &self,
+        path: &Path,
+        read: impl FnOnce(&Path) -> Result<T, file::ReadError>,
+    ) -> Option<T> {
+        let dir = path.parent()?;
+        file::remove_stale(dir, &path.file_name()?.to_string_lossy());
+        match read(path) {
+            Ok(read) => Some(read),
             Err(file::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => {
                 self.event(Event::Rebuilding {
-                    path: path.clone(),
+                    path: path.to_path_buf(),
                     reason: match err {
                         file::ReadError::Io(err) => Unusable::Io(err.kind()),
                         file::ReadError::File(err) => Unusable::File(err),
@@ -365,6 +374,20 @@ impl Tablebase {
         subtables: Subtables,
         stop: &AtomicBool,
     ) -> Result<Table, TableError> {
+        self.building_with(material, variant, stop, |progress| {
+            solve::build(material, variant, subtables, progress)
+        })
+    }
+
+    /// Runs the build of a table, `build`, telling its progress and its
+    /// start and end.
+    fn building_with<T>(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+        build: impl FnOnce(&(dyn Fn(Progress) -> ControlFlow<()> + Sync)) -> Result<T, TableError>,
+    ) -> Result<T, TableError> {
         self.event(Event::Building {
             material: material.clone(),
             variant,
@@ -379,12 +402,12 @@ impl Tablebase {
                 ControlFlow::Continue(())
             }
         };
-        let table = solve::build(material, variant, subtables, &progress)?;
+        let built = build(&progress)?;
         self.event(Event::Built {
             material: material.clone(),
             variant,
         });
-        Ok(table)
+        Ok(built)
     }
 
     /// Saves a table in the cache folder, if any; a failure is reported.
@@ -434,15 +457,93 @@ impl Tablebase {
         if let Some(table) = self.load(&material, Variant::Standard) {
             return Ok(keep(table));
         }
-        // Subtables first, outside the build lock: they take it themselves.
-        let subtables = self.subtables_in(&material, Variant::Standard, stop)?;
-        let _guard = self.building.lock().expect("no poisoning");
-        if let Some(table) = cached(&material) {
-            return Ok(table);
-        }
-        let table = self.build(&material, Variant::Standard, subtables, stop)?;
-        self.save(&table);
+        let table = match &self.dir {
+            // Built into its file, then read back whole (and so checked).
+            Some(dir) => {
+                // A file there failed its check: it is rebuilt.
+                let _ = fs::remove_file(dir.join(file::file_name(&material, Variant::Standard)));
+                let path = self.pawn_file_in(&material, stop)?;
+                file::read(&path, &material, Variant::Standard)
+                    .map_err(|err| read_error(&path, err))?
+            }
+            None => {
+                // Subtables first, outside the build lock: they take it
+                // themselves.
+                let subtables = self.subtables_in(&material, Variant::Standard, stop)?;
+                let _guard = self.building.lock().expect("no poisoning");
+                if let Some(table) = cached(&material) {
+                    return Ok(table);
+                }
+                self.build(&material, Variant::Standard, subtables, stop)?
+            }
+        };
         Ok(keep(table))
+    }
+
+    /// The file of the table of a material with pawns (canonical) in the
+    /// cache folder, which must be set: a file whose header and checksum
+    /// are right, or one built now, level by level, without the whole
+    /// table in memory.
+    fn pawn_file_in(&self, material: &Material, stop: &AtomicBool) -> Result<PathBuf, TableError> {
+        let dir = self.dir.as_ref().expect("a cache folder");
+        let path = dir.join(file::file_name(material, Variant::Standard));
+        let usable = || {
+            self.usable(&path, |path| {
+                file::Body::read(path, material, Variant::Standard)
+            })
+        };
+        if usable().is_some() {
+            return Ok(path);
+        }
+        // Subtables first, outside the build lock: they take it themselves.
+        let subtables = self.subtables_in(material, Variant::Standard, stop)?;
+        let _guard = self.building.lock().expect("no poisoning");
+        if usable().is_some() {
+            return Ok(path);
+        }
+        self.building_with(material, Variant::Standard, stop, |progress| {
+            solve::build_pawn_file(material, subtables, progress, dir)
+        })
+    }
+
+    /// The counts of the table of a material with pawns, shown under its
+    /// canonical material (returned with them). With a cache folder, the
+    /// table is built into its file if it is not there, and counted from
+    /// the file chunk by chunk: the whole table is never in memory. A file
+    /// whose chunks fail their check is rebuilt.
+    pub fn pawn_summary(
+        &self,
+        material: &Material,
+    ) -> Result<(Material, ByColor<SideSummary>), TableError> {
+        let material = material.canonical();
+        let in_memory = self
+            .pawn_tables
+            .lock()
+            .expect("no poisoning")
+            .get(&material)
+            .cloned();
+        if self.dir.is_none() || in_memory.is_some() {
+            let table = self.pawn_table(&material)?;
+            return Ok((material, table.summarize()));
+        }
+        let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
+        let summary = match file::summarize_file(&path, &material, Variant::Standard) {
+            Err(file::ReadError::File(reason)) => {
+                self.event(Event::Rebuilding {
+                    path: path.clone(),
+                    reason: Unusable::File(reason),
+                });
+                fs::remove_file(&path).map_err(|source| TableError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
+                file::summarize_file(&path, &material, Variant::Standard)
+            }
+            summary => summary,
+        }
+        .map_err(|err| read_error(&path, err))?;
+        Ok((material, summary))
     }
 
     /// The value of a position: its table is found from its material. A
@@ -600,6 +701,17 @@ impl Tablebase {
     }
 }
 
+/// The table error of a file that failed to read.
+fn read_error(path: &Path, err: file::ReadError) -> TableError {
+    match err {
+        file::ReadError::Io(source) => TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        file::ReadError::File(err) => TableError::File(err),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -642,5 +754,31 @@ mod tests {
         let (kqvkr, kqvk) = (key("KQvKR"), key("KQvK"));
         tb.table(&kqvkr.0, kqvkr.1).unwrap();
         assert!(kept(&tb, &kqvkr) && kept(&tb, &kqvk));
+    }
+
+    /// A table with pawns built into its file, level by level, has the
+    /// bytes and the counts of one built whole in memory: both colours
+    /// promote and take en passant in KPvKP.
+    #[test]
+    fn a_pawn_table_built_into_its_file_equals_one_built_in_memory() {
+        let material: Material = "KPvKP".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let from_file = Tablebase::new(Some(dir.path().to_path_buf()));
+        let (shown, counted) = from_file.pawn_summary(&material).unwrap();
+        assert_eq!(shown, material);
+        assert!(
+            !from_file
+                .pawn_tables
+                .lock()
+                .unwrap()
+                .contains_key(&material)
+        );
+        let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
+        assert_eq!(counted, in_memory.summarize());
+        let read_back = from_file.pawn_table(&material).unwrap();
+        for turn in Color::ALL {
+            assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
+        }
+        assert!(counted.white.longest.is_some());
     }
 }

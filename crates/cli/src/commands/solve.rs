@@ -10,7 +10,8 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, file_name, summarize,
+    MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, file_name, number_fen,
+    summarize,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -66,13 +67,18 @@ struct SideJson {
 
 impl SideJson {
     fn new(table: &Table, turn: Color, side: &SideSummary) -> SideJson {
+        SideJson::with_fen(side, |index| table.fen(index, turn))
+    }
+
+    /// The counts of `side`, the record's FEN from its table number.
+    fn with_fen(side: &SideSummary, fen: impl Fn(usize) -> Option<String>) -> SideJson {
         SideJson {
             legal: side.legal,
             win: side.win,
             draw: side.draw,
             loss: side.loss,
             max_dtm_moves: side.longest.and_then(|(v, _)| v.moves()),
-            max_dtm_fen: side.longest.and_then(|(_, index)| table.fen(index, turn)),
+            max_dtm_fen: side.longest.and_then(|(_, index)| fen(index)),
             histogram_plies: side.histogram_plies.iter().map(|(&p, &n)| (p, n)).collect(),
         }
     }
@@ -187,13 +193,17 @@ fn memory_available(meminfo: &str) -> Option<u64> {
 /// A table with pawns, shown under its canonical material.
 fn one_with_pawns(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
     let start = Instant::now();
-    let table = tb.pawn_table(material)?;
-    let summary = table.summarize();
+    let (material, summary) = tb.pawn_summary(material)?;
+    let side = |turn: Color| {
+        SideJson::with_fen(&summary[turn], |index| {
+            number_fen(&material, Variant::Standard, index, turn)
+        })
+    };
     let out = SolveJson {
-        material: table.material().to_string(),
+        material: material.to_string(),
         fixed_king: None,
-        white_to_move: SideJson::new(table.table(), Color::White, &summary.white),
-        black_to_move: SideJson::new(table.table(), Color::Black, &summary.black),
+        white_to_move: side(Color::White),
+        black_to_move: side(Color::Black),
         seconds: start.elapsed().as_secs_f64(),
     };
     if json {
@@ -249,7 +259,7 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
         let began = Instant::now();
         let summary = || -> Result<ByColor<SideSummary>, ajedrecista_tables::TableError> {
             Ok(if material.has_pawns() {
-                tb.pawn_table(material)?.summarize()
+                tb.pawn_summary(material)?.1
             } else {
                 let table = tb.table(material, Variant::Standard)?;
                 summarize(&table)
