@@ -63,10 +63,12 @@ for table in "${tables[@]}"; do
     done
 done
 
-measure() { # label command... -> "seconds KiB"
-    local out
-    out=$({ /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    echo "$out"
+measure() { # command... -> "seconds KiB"
+    local report
+    report=$(mktemp)
+    /usr/bin/time -f "%e %M" -o "$report" "$@" >/dev/null 2>&1
+    tail -1 "$report"
+    rm -f "$report"
 }
 
 printf '%-8s %-6s %10s %12s\n' table prog seconds "peak MiB" >&2

@@ -25,7 +25,7 @@ use crate::{
 };
 
 /// What a pawn may promote to, in the order of the exits' slots.
-const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+pub(crate) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// A kind of move that leaves a table: the table it leads into and where
 /// the men go there.
@@ -74,11 +74,27 @@ fn material_of(men: &[(usize, shakmaty::Piece)]) -> Material {
 }
 
 /// Every table a move of `material` may leave it for, under the name it is
-/// held by (a material with pawns by its canonical one): captures,
-/// promotions, and promotions that capture.
+/// held by (a material with pawns by its canonical one): captures, and
+/// promotions (those that capture too) when included.
 pub(crate) fn exit_materials(material: &Material, promotions: Promotions) -> Vec<Material> {
+    let mut moves = vec![ExitMoves::Captures];
+    if promotions == Promotions::Included {
+        moves.extend(PROMOTIONS.map(ExitMoves::Promotions));
+    }
     let mut found = Vec::new();
-    for (captured, promoted) in exit_kinds(material, promotions) {
+    for next in moves.into_iter().flat_map(|m| exit_tables_of(material, m)) {
+        if !found.contains(&next) {
+            found.push(next);
+        }
+    }
+    found
+}
+
+/// The tables the moves `moves` of `material` lead into, under the names
+/// they are held by, each once.
+pub(crate) fn exit_tables_of(material: &Material, moves: ExitMoves) -> Vec<Material> {
+    let mut found = Vec::new();
+    for (captured, promoted) in exit_kinds(material, moves) {
         let next = material_of(&men_after(material, captured, promoted)).table_material();
         if !found.contains(&next) {
             found.push(next);
@@ -99,20 +115,29 @@ pub(crate) enum Promotions {
     Excluded,
 }
 
-/// The kinds of moves that leave a table.
-fn exit_kinds(material: &Material, promotions: Promotions) -> Vec<ExitKind> {
+/// The moves that an [`ExitTables`] values: the captures that do not
+/// promote, or the promotions to one role (those that capture included).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ExitMoves {
+    Captures,
+    Promotions(Role),
+}
+
+/// The kinds of moves of `moves` that leave a table.
+fn exit_kinds(material: &Material, moves: ExitMoves) -> Vec<ExitKind> {
     let men = material.men();
-    let mut kinds: Vec<_> = (2..men.len()).map(|j| (Some(j), None)).collect();
+    let ExitMoves::Promotions(role) = moves else {
+        return (2..men.len()).map(|j| (Some(j), None)).collect();
+    };
+    let mut kinds = Vec::new();
     for (i, man) in men.iter().enumerate() {
-        if man.role != Role::Pawn || promotions == Promotions::Excluded {
+        if man.role != Role::Pawn {
             continue;
         }
-        for role in PROMOTIONS {
-            kinds.push((None, Some((i, role))));
-            for (j, taken) in men.iter().enumerate().skip(2) {
-                if taken.color != man.color {
-                    kinds.push((Some(j), Some((i, role))));
-                }
+        kinds.push((None, Some((i, role))));
+        for (j, taken) in men.iter().enumerate().skip(2) {
+            if taken.color != man.color {
+                kinds.push((Some(j), Some((i, role))));
             }
         }
     }
@@ -122,6 +147,7 @@ fn exit_kinds(material: &Material, promotions: Promotions) -> Vec<ExitKind> {
 /// The moves of a material with pawns that leave its table, and the
 /// tables they lead into.
 pub(crate) struct ExitTables<'a> {
+    moves: ExitMoves,
     rules: Rules,
     /// The pawns of each side, by man.
     pawns: ByColor<Vec<usize>>,
@@ -142,16 +168,16 @@ fn behind(sq: Square, color: Color) -> Option<Square> {
 }
 
 impl<'a> ExitTables<'a> {
-    /// The exits of `material`, promotions included or not; `subtables`
-    /// must hold every table of [`exit_materials`].
+    /// The exits of `material` by `moves`; `subtables` must hold every
+    /// table they lead into.
     pub(crate) fn new(
         material: &Material,
         subtables: &'a Subtables,
-        promotions: Promotions,
+        moves: ExitMoves,
     ) -> Result<ExitTables<'a>, TableError> {
         let mut exits: Vec<Option<Exit>> = Vec::new();
         exits.resize_with(exit_slot(None, None) + 4 * MAX_MEN + 1, || None);
-        for (captured, promoted) in exit_kinds(material, promotions) {
+        for (captured, promoted) in exit_kinds(material, moves) {
             let men = men_after(material, captured, promoted);
             let next = material_of(&men);
             let flip = next.has_pawns() && next.canonical() != next;
@@ -198,6 +224,7 @@ impl<'a> ExitTables<'a> {
             }
         }
         Ok(ExitTables {
+            moves,
             rules: Rules::new(material, Variant::Standard),
             pawns,
             exits,
@@ -264,22 +291,26 @@ impl<'a> ExitTables<'a> {
             .min_by_key(|v| v.order_key())
     }
 
-    /// The values of the legal captures and promotions of `turn` in
-    /// `squares` (material order).
+    /// The values of the legal moves of `turn` in `squares` (material
+    /// order) that these tables value ([`ExitMoves`]).
     pub(crate) fn exits(&self, squares: &Squares, turn: Color) -> Exits {
         let mut found = Exits::default();
         let last = turn.fold_wb(Rank::Eighth, Rank::First);
+        let promoted = match self.moves {
+            ExitMoves::Captures => None,
+            ExitMoves::Promotions(role) => PROMOTIONS.iter().position(|&r| r == role),
+        };
         let targets = self.rules.capturable(squares, !turn);
         self.rules.moves_while(squares, turn, targets, |mv| {
-            if self.rules.man(mv.man).role == Role::Pawn && mv.to.rank() == last {
-                for r in 0..PROMOTIONS.len() {
-                    found.add(self.exit_value(squares, turn, mv.man, mv.to, mv.captured, Some(r)));
-                }
-            } else {
-                found.add(self.exit_value(squares, turn, mv.man, mv.to, mv.captured, None));
+            let promotes = self.rules.man(mv.man).role == Role::Pawn && mv.to.rank() == last;
+            if promotes == promoted.is_some() {
+                found.add(self.exit_value(squares, turn, mv.man, mv.to, mv.captured, promoted));
             }
             true
         });
+        if promoted.is_none() {
+            return found;
+        }
         let occupied = self.rules.occupied(squares);
         for &i in &self.pawns[turn] {
             let Some(to) = ahead(squares[i], turn) else {
@@ -289,9 +320,7 @@ impl<'a> ExitTables<'a> {
                 && !occupied.contains(to)
                 && self.rules.legal_after(squares, occupied, turn, i, to, None)
             {
-                for r in 0..PROMOTIONS.len() {
-                    found.add(self.exit_value(squares, turn, i, to, None, Some(r)));
-                }
+                found.add(self.exit_value(squares, turn, i, to, None, promoted));
             }
         }
         found

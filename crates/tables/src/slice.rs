@@ -35,9 +35,10 @@ use crate::{
     index::{Indexer, Squares},
     material::{MAX_MEN, Material},
     overflow::Overflow,
-    pawn::{ExitTables, Promotions, ahead, exit_materials},
+    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_tables_of},
     rules::{Look, Rules},
     solve::{ByteTest, Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
+    table::Table,
     value::{DEEP, Value, decode_byte},
 };
 
@@ -68,17 +69,15 @@ impl PawnSquares {
             .sum()
     }
 
-    /// Whether a pawn stands on its seventh rank, a step from promotion.
-    fn on_seventh(&self) -> bool {
+    /// Whether a pawn of `color` stands on its seventh rank, a step from
+    /// promotion.
+    fn on_seventh(&self, color: Color) -> bool {
         let white = usize::from(self.white);
-        self.squares().iter().enumerate().any(|(i, sq)| {
-            sq.rank()
-                == if i < white {
-                    Rank::Seventh
-                } else {
-                    Rank::Second
-                }
-        })
+        let (of_color, seventh) = match color {
+            Color::White => (&self.squares()[..white], Rank::Seventh),
+            Color::Black => (&self.squares()[white..], Rank::Second),
+        };
+        of_color.iter().any(|sq| sq.rank() == seventh)
     }
 
     /// The same pawns, like pawns in order of their squares.
@@ -330,6 +329,35 @@ impl SliceIndexer {
         }
     }
 
+    /// The number inside its slice of a placement in slice order (kings and
+    /// pieces first).
+    #[inline]
+    fn in_slice(&self, squares: &[Square]) -> usize {
+        squares[..self.pieces]
+            .iter()
+            .fold(0, |acc, &sq| acc * 64 + usize::from(sq))
+    }
+
+    /// The pawnless layout of the kings and pieces of slice `slice`, the
+    /// pawns standing still.
+    fn pieces_of(&self, men: &[Piece], slice: usize) -> Pieces<'static> {
+        Pieces::new(
+            Indexer::slice(self.pieces, self.slices[slice].squares()),
+            Rules::with_men(men, self.pieces, false),
+            Vec::new(),
+        )
+    }
+
+    /// A placement in slice order (kings and pieces, then pawns) in
+    /// material order.
+    fn in_material_order(&self, squares: &Squares) -> Squares {
+        let mut placed = [Square::A1; MAX_MEN];
+        for (k, &i) in self.order[..self.men].iter().enumerate() {
+            placed[i] = squares[k];
+        }
+        placed
+    }
+
     /// The men of the material in slice order.
     fn men_in_order(&self, material: &Material) -> Vec<Piece> {
         self.order[..self.men]
@@ -375,6 +403,101 @@ struct Push {
     /// A double step, which an en passant capture may answer.
     double: bool,
 }
+
+/// The best promotion of every position of a slice for one side to move,
+/// by number inside the slice: its value for the opponent, 0 for none, 1 a
+/// draw, 2 + 2p a win in p plies, 3 + 2p a loss in p plies. Gathered a
+/// promoting role at a time, so that only the tables of one role are in
+/// memory at once.
+struct Promoted(Vec<u16>);
+
+impl Promoted {
+    fn code(value: Value) -> u16 {
+        match value {
+            Value::Draw => 1,
+            Value::Win(plies) => 2 + 2 * plies,
+            Value::Loss(plies) => 3 + 2 * plies,
+        }
+    }
+
+    fn value(code: u16) -> Option<Value> {
+        match code {
+            0 => None,
+            1 => Some(Value::Draw),
+            code if code % 2 == 0 => Some(Value::Win((code - 2) / 2)),
+            code => Some(Value::Loss((code - 3) / 2)),
+        }
+    }
+
+    /// Takes the best promotion of number `index` into `exits`.
+    #[inline]
+    fn add_to(&self, exits: &mut Exits, index: usize) {
+        if let Some(value) = Promoted::value(self.0[index]) {
+            exits.add(value);
+        }
+    }
+
+    /// The best promotions of side `turn` in each of `slices`, the tables
+    /// of each promoting role had from `promotion_tables` and let go
+    /// before the next role's.
+    fn gather(
+        indexer: &SliceIndexer,
+        material: &Material,
+        men: &[Piece],
+        slices: &[usize],
+        turn: Color,
+        promotion_tables: &PromotionTables,
+    ) -> Result<Vec<Promoted>, TableError> {
+        let mut gathered: Vec<Promoted> = slices
+            .iter()
+            .map(|_| Promoted(vec![0; indexer.slice_len()]))
+            .collect();
+        for role in PROMOTIONS {
+            let moves = ExitMoves::Promotions(role);
+            let tables = exit_tables_of(material, moves)
+                .into_iter()
+                .map(|sub| Ok((sub.clone(), promotion_tables(&sub)?)))
+                .collect::<Result<Subtables, TableError>>()?;
+            let exits = ExitTables::new(material, &tables, moves)?;
+            gathered
+                .par_iter_mut()
+                .zip(slices)
+                .for_each(|(promoted, &slice)| {
+                    let pieces = indexer.pieces_of(men, slice);
+                    promoted
+                        .0
+                        .par_chunks_mut(PROMOTED_BLOCK)
+                        .enumerate()
+                        .for_each(|(b, codes)| {
+                            let start = b * PROMOTED_BLOCK;
+                            pieces.looks(start, codes.len(), turn, |i, placement| {
+                                let Some((squares, _)) = placement.filter(|(_, l)| l.legal) else {
+                                    return;
+                                };
+                                let placed = indexer.in_material_order(squares);
+                                let mut found = exits.exits(&placed, turn);
+                                if let Some(before) = Promoted::value(codes[i]) {
+                                    found.add(before);
+                                }
+                                if let Some(best) = found.best() {
+                                    codes[i] = Promoted::code(best);
+                                }
+                            })
+                        });
+                });
+        }
+        Ok(gathered)
+    }
+}
+
+/// Numbers a thread gathers promotions for at a time.
+const PROMOTED_BLOCK: usize = 4096;
+
+/// Gives the table of a material a promotion leads into (by its canonical
+/// name), from memory or its file; only the tables of one promoting role
+/// are held at a time.
+pub(crate) type PromotionTables<'a> =
+    dyn Fn(&Material) -> Result<Arc<Table>, TableError> + Sync + 'a;
 
 /// The pawn steps of a slice.
 struct Steps {
@@ -440,7 +563,10 @@ impl Steps {
 struct SliceLayout<'a> {
     pieces: Pieces<'a>,
     indexer: &'a SliceIndexer,
+    /// The captures that do not promote.
     exit_tables: &'a ExitTables<'a>,
+    /// The best promotion of each position, for each side that has one.
+    promoted: ByColor<Option<Promoted>>,
     steps: Steps,
     built: Built<'a>,
 }
@@ -450,17 +576,14 @@ impl<'a> SliceLayout<'a> {
         indexer: &'a SliceIndexer,
         men: &[Piece],
         exit_tables: &'a ExitTables<'a>,
-        slice: usize,
+        (slice, promoted): (usize, ByColor<Option<Promoted>>),
         built: Built<'a>,
     ) -> SliceLayout<'a> {
         SliceLayout {
-            pieces: Pieces::new(
-                Indexer::slice(indexer.pieces, indexer.slices[slice].squares()),
-                Rules::with_men(men, indexer.pieces, false),
-                Vec::new(),
-            ),
+            pieces: indexer.pieces_of(men, slice),
             indexer,
             exit_tables,
+            promoted,
             steps: Steps::of(indexer, men, slice),
             built,
         }
@@ -470,15 +593,6 @@ impl<'a> SliceLayout<'a> {
     #[inline(always)]
     fn may_step(&self, turn: Color, occupied: Bitboard) -> bool {
         (self.steps.targets[turn] & !occupied).any()
-    }
-
-    /// A placement of the slice (slice order) in material order.
-    fn in_material_order(&self, squares: &Squares) -> Squares {
-        let mut placed = [Square::A1; MAX_MEN];
-        for (k, &i) in self.indexer.order[..self.indexer.men].iter().enumerate() {
-            placed[i] = squares[k];
-        }
-        placed
     }
 
     /// The value for `!turn` of the position after `push`, legal, from
@@ -491,9 +605,11 @@ impl<'a> SliceLayout<'a> {
                 sq
             }
         };
-        let index = squares[..self.indexer.pieces]
-            .iter()
-            .fold(0, |acc, &sq| acc * 64 + usize::from(image(sq)));
+        let mut moved = [Square::A1; MAX_MEN];
+        for (to, &sq) in moved.iter_mut().zip(&squares[..self.indexer.pieces]) {
+            *to = image(sq);
+        }
+        let index = self.indexer.in_slice(&moved);
         let value = self
             .built
             .value(!turn, push.child * self.indexer.slice_len() + index);
@@ -505,7 +621,7 @@ impl<'a> SliceLayout<'a> {
         let pawn = self.indexer.order[push.pawn];
         match self
             .exit_tables
-            .en_passant(&self.in_material_order(&after), pawn, !turn)
+            .en_passant(&self.indexer.in_material_order(&after), pawn, !turn)
         {
             Some(capture) if capture.order_key() < value.order_key() => capture,
             _ => value,
@@ -576,14 +692,15 @@ impl Layout for SliceLayout<'_> {
         let rules = self.pieces.rules();
         let occupied = rules.occupied(squares);
         // Most positions have a pawn step and nothing to take.
-        let mut found = if rules.threatens_capture(squares, turn)
-            || self.steps.promotions[turn].intersects(!occupied)
-        {
+        let mut found = if rules.threatens_capture(squares, turn) {
             self.exit_tables
-                .exits(&self.in_material_order(squares), turn)
+                .exits(&self.indexer.in_material_order(squares), turn)
         } else {
             Exits::default()
         };
+        if let Some(promoted) = &self.promoted[turn] {
+            promoted.add_to(&mut found, self.indexer.in_slice(squares));
+        }
         for push in &self.steps.pushes[turn] {
             if !push.path.intersects(occupied)
                 && rules.legal_after(squares, occupied, turn, push.pawn, push.to, None)
@@ -683,24 +800,21 @@ const ONE_AT_A_TIME: usize = 1 << 20;
 /// advanced first, and hands each slice to `sink`; the slices of one
 /// advancement lead into none of each other. Memory holds the slices
 /// being built and those that pawn steps of slices still to build lead
-/// into, not the whole table. `subtables` must hold every table a capture
-/// or a promotion leads into; the tables only promotions lead into are
-/// dropped once no slice left has a pawn on its seventh rank. Returns the
-/// positions deeper than a byte.
+/// into, not the whole table. `captures` must hold every table a capture
+/// that does not promote leads into; the tables promotions lead into are
+/// had from `promotion_tables` a promoting role at a time, while a level
+/// with a pawn on its seventh rank is built. Returns the positions deeper
+/// than a byte.
 pub(crate) fn build(
     material: &Material,
-    mut subtables: Subtables,
+    captures: &Subtables,
+    promotion_tables: &PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
     sink: &mut dyn SliceSink,
 ) -> Result<Overflow, TableError> {
     let indexer = SliceIndexer::shared(material);
     let men = indexer.men_in_order(material);
-    let last_promoting = indexer.levels.iter().rposition(|level| {
-        level
-            .clone()
-            .any(|slice| indexer.slices[slice].on_seventh())
-    });
     let mut last_reader: Vec<usize> = (0..indexer.slices()).collect();
     for reader in 0..indexer.slices() {
         for push in Steps::of(&indexer, &men, reader).pushes.iter().flatten() {
@@ -728,17 +842,27 @@ pub(crate) fn build(
             ControlFlow::Continue(())
         }
     };
-    let captured_into = exit_materials(material, Promotions::Excluded);
-    for (l, slices) in indexer.levels.iter().enumerate() {
-        let promotions = if last_promoting.is_some_and(|last| l <= last) {
-            Promotions::Included
-        } else {
-            subtables.retain(|held, _| captured_into.contains(held));
-            Promotions::Excluded
-        };
-        let exit_tables = ExitTables::new(material, &subtables, promotions)?;
-        let build_one = |slice: usize, built: Built| {
+    let exit_tables = ExitTables::new(material, captures, ExitMoves::Captures)?;
+    for slices in &indexer.levels {
+        let mut promoted: Vec<ByColor<Option<Promoted>>> =
+            slices.clone().map(|_| ByColor::default()).collect();
+        for turn in Color::ALL {
+            let promoting: Vec<usize> = slices
+                .clone()
+                .filter(|&slice| indexer.slices[slice].on_seventh(turn))
+                .collect();
+            if promoting.is_empty() {
+                continue;
+            }
+            let gathered =
+                Promoted::gather(&indexer, material, &men, &promoting, turn, promotion_tables)?;
+            for (slice, gathered) in promoting.into_iter().zip(gathered) {
+                promoted[slice - slices.start][turn] = Some(gathered);
+            }
+        }
+        let build_one = |slice: (usize, ByColor<Option<Promoted>>), built: Built| {
             let mut bytes = ByColor::new_with(|_| zeroed(slice_len));
+            let number = slice.0;
             let layout = SliceLayout::new(&indexer, &men, &exit_tables, slice, built);
             let overflow = run_layout(
                 layout,
@@ -748,14 +872,14 @@ pub(crate) fn build(
                 tuning,
             )?;
             let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-            let pawns = indexer.pawns(slice);
+            let pawns = indexer.pawns(number);
             if progress(Progress::Slice { done, total, pawns }).is_break() {
                 stop.store(true, Ordering::Relaxed);
             }
-            Ok::<_, TableError>((slice, bytes, overflow))
+            Ok::<_, TableError>((number, bytes, overflow))
         };
         if slice_len >= ONE_AT_A_TIME {
-            for slice in slices.clone() {
+            for slice in slices.clone().zip(promoted) {
                 let one = build_one(slice, held.built())?;
                 held.absorb(one, sink)?;
             }
@@ -764,6 +888,7 @@ pub(crate) fn build(
             let level: Vec<_> = slices
                 .clone()
                 .into_par_iter()
+                .zip(promoted)
                 .map(|slice| build_one(slice, built))
                 .collect::<Result<_, TableError>>()?;
             for one in level {
@@ -828,5 +953,23 @@ mod tests {
             .encode(&[Square::E1, Square::E8, Square::E4, Square::D5])
             .unwrap();
         assert_eq!(ix.pawns(ix.slice_of(index)).to_string(), "d4 v e5");
+    }
+
+    #[test]
+    fn a_promotions_code_keeps_its_value() {
+        let values = [
+            Value::Draw,
+            Value::Win(1),
+            Value::Loss(0),
+            Value::Loss(2),
+            Value::Win(1023),
+            Value::Loss(1022),
+        ];
+        for value in values {
+            let code = Promoted::code(value);
+            assert_ne!(code, 0);
+            assert_eq!(Promoted::value(code), Some(value));
+        }
+        assert_eq!(Promoted::value(0), None);
     }
 }

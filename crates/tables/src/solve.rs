@@ -243,6 +243,17 @@ pub(crate) struct Exits {
 }
 
 impl Exits {
+    /// The value, for the opponent, of the best of the moves taken in:
+    /// taking in that move alone leaves the same verdict.
+    pub(crate) fn best(&self) -> Option<Value> {
+        match (self.win, self.draw, self.any) {
+            (Some(win), _, _) => Some(Value::Loss(win - 1)),
+            (None, true, _) => Some(Value::Draw),
+            (None, false, true) => Some(Value::Win(self.loss - 1)),
+            (None, false, false) => None,
+        }
+    }
+
     /// Takes in a move whose position has `child` for the opponent.
     pub(crate) fn add(&mut self, child: Value) {
         self.any = true;
@@ -1424,7 +1435,15 @@ pub fn build(
     build_tuned(material, variant, subtables, progress, Tuning::PRODUCTION)
 }
 
-/// The levels of a build with pawns gathered into the whole table.
+/// The table of `material` in `subtables`.
+fn subtable(subtables: &Subtables, material: &Material) -> Result<Arc<Table>, TableError> {
+    subtables
+        .get(material)
+        .cloned()
+        .ok_or_else(|| TableError::MissingSubtable(material.clone()))
+}
+
+/// The slices of a build with pawns gathered into the whole table.
 struct WholeTable(ByColor<Vec<u8>>);
 
 impl slice::SliceSink for WholeTable {
@@ -1437,7 +1456,7 @@ impl slice::SliceSink for WholeTable {
     }
 }
 
-/// The levels of a build with pawns written into the table's file.
+/// The slices of a build with pawns written into the table's file.
 struct ToFile {
     writer: FileWriter,
     path: PathBuf,
@@ -1462,7 +1481,8 @@ impl slice::SliceSink for ToFile {
 /// [`build`] for `subtables` and `progress`); returns the file's path.
 pub(crate) fn build_pawn_file(
     material: &Material,
-    subtables: Subtables,
+    captures: &Subtables,
+    promotion_tables: &slice::PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     dir: &Path,
 ) -> Result<PathBuf, TableError> {
@@ -1476,7 +1496,14 @@ pub(crate) fn build_pawn_file(
         writer,
         path: path.clone(),
     };
-    let overflow = slice::build(material, subtables, progress, Tuning::PRODUCTION, &mut sink)?;
+    let overflow = slice::build(
+        material,
+        captures,
+        promotion_tables,
+        progress,
+        Tuning::PRODUCTION,
+        &mut sink,
+    )?;
     sink.writer.finish(&overflow).map_err(io_error)
 }
 
@@ -1527,7 +1554,14 @@ pub(crate) fn build_tuned(
         let mut whole = WholeTable(ByColor::new_with(|_| {
             Vec::with_capacity(Table::numbers_per_side(material, variant))
         }));
-        let overflow = slice::build(material, subtables, progress, tuning, &mut whole)?;
+        let overflow = slice::build(
+            material,
+            &subtables,
+            &|held| subtable(&subtables, held),
+            progress,
+            tuning,
+            &mut whole,
+        )?;
         (whole.0, overflow)
     } else {
         let capture_tables = (0..material.len())

@@ -304,14 +304,20 @@ impl Tablebase {
             return Ok(subtables);
         }
         for sub in pawn::exit_materials(material, pawn::Promotions::Included) {
-            let table = if sub.has_pawns() {
-                Arc::clone(self.pawn_table_in(&sub, stop)?.table())
-            } else {
-                self.table_in(&sub, variant, stop, Kept::Lent)?
-            };
+            let table = self.subtable_in(&sub, stop)?;
             subtables.insert(sub, table);
         }
         Ok(subtables)
+    }
+
+    /// A subtable of orthodox chess, from memory, the cache folder or a
+    /// build; a pawnless one lent.
+    fn subtable_in(&self, sub: &Material, stop: &AtomicBool) -> Result<Arc<Table>, TableError> {
+        Ok(if sub.has_pawns() {
+            Arc::clone(self.pawn_table_in(sub, stop)?.table())
+        } else {
+            self.table_in(sub, Variant::Standard, stop, Kept::Lent)?
+        })
     }
 
     /// Keeps a table in memory, or while it is held when it is lent to a
@@ -496,14 +502,56 @@ impl Tablebase {
             return Ok(path);
         }
         // Subtables first, outside the build lock: they take it themselves.
-        let subtables = self.subtables_in(material, Variant::Standard, stop)?;
+        // Those only promotions lead into are had a promoting role at a
+        // time during the build: here they are only made sure of (their
+        // files built if missing).
+        let captured_into = pawn::exit_materials(material, pawn::Promotions::Excluded);
+        let mut captures = Subtables::new();
+        for sub in pawn::exit_materials(material, pawn::Promotions::Included) {
+            if captured_into.contains(&sub) {
+                captures.insert(sub.clone(), self.subtable_in(&sub, stop)?);
+            } else if !self.has_file(&sub) {
+                self.subtable_in(&sub, stop)?;
+            }
+        }
         let _guard = self.building.lock().expect("no poisoning");
         if usable().is_some() {
             return Ok(path);
         }
+        let promotion_tables = |sub: &Material| self.held_or_read(sub);
         self.building_with(material, Variant::Standard, stop, |progress| {
-            solve::build_pawn_file(material, subtables, progress, dir)
+            solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
         })
+    }
+
+    /// Whether the cache folder holds the file of an orthodox table, with
+    /// a right header and checksum.
+    fn has_file(&self, material: &Material) -> bool {
+        self.dir.as_ref().is_some_and(|dir| {
+            let path = dir.join(file::file_name(material, Variant::Standard));
+            self.usable(&path, |path| {
+                file::Body::read(path, material, Variant::Standard)
+            })
+            .is_some()
+        })
+    }
+
+    /// A subtable in memory or read from its file, never built: for a
+    /// build, which holds the build lock.
+    fn held_or_read(&self, material: &Material) -> Result<Arc<Table>, TableError> {
+        if material.has_pawns() {
+            if let Some(table) = self.pawn_tables.lock().expect("no poisoning").get(material) {
+                return Ok(Arc::clone(table.table()));
+            }
+        } else if let Some(table) = self.cached(&(material.clone(), Variant::Standard), Kept::Lent)
+        {
+            return Ok(table);
+        }
+        let table = self
+            .load(material, Variant::Standard)
+            .ok_or_else(|| TableError::MissingSubtable(material.clone()))?;
+        let table = self.keep((material.clone(), Variant::Standard), table, Kept::Lent);
+        Ok(table)
     }
 
     /// The counts of the table of a material with pawns, shown under its
