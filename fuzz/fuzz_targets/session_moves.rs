@@ -55,6 +55,11 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(count, session.illegal().count);
                     assert_eq!(stopped, limit > 0 && count >= limit);
                 }
+                Err(MoveError::NotAMove(reason)) => {
+                    // A hint: nothing moved and nothing counted.
+                    assert_eq!(before, state(&session), "{line:?}");
+                    assert!(!reason.lights_the_lamp());
+                }
                 Err(MoveError::GameOver) => assert!(session.end().is_some()),
             }
         }

@@ -27,7 +27,7 @@ fn torres_1912(tables: &Arc<Tablebase>, limit: u32) -> Session {
 
 fn lamp_kind(err: MoveError) -> &'static str {
     match err {
-        MoveError::Illegal { reason, .. } => reason.kind(),
+        MoveError::Illegal { reason, .. } | MoveError::NotAMove(reason) => reason.kind(),
         MoveError::GameOver => "game_over",
     }
 }
@@ -99,7 +99,8 @@ fn the_1912_start_places_the_black_king_on_ranks_1_to_6() {
     session.undo().expect("undo");
     assert!(session.placing().is_some());
     assert_eq!(session.undo(), Err(UndoError::NothingToUndo));
-    assert_eq!(session.illegal(), IllegalCount { count: 6, limit: 0 });
+    // Five placements lit the lamp; "b8b7" is no placement and did not count.
+    assert_eq!(session.illegal(), IllegalCount { count: 5, limit: 0 });
 }
 
 #[test]
@@ -108,7 +109,16 @@ fn three_illegal_moves_stop_the_machine() {
     let mut session = torres_1912(&tables, 3);
     session.play("d6").expect("placed");
     let board = session.board();
-    for (count, input) in ["", "Kd8", "zz"].into_iter().enumerate() {
+    // Text that is no king move gets a hint and does not count.
+    for input in ["", "zz9", "Ke9", "Qd5", "e4d5", "  "] {
+        let Err(MoveError::NotAMove(reason)) = session.play(input) else {
+            panic!("{input:?} is no move");
+        };
+        assert!(!reason.lights_the_lamp(), "{input:?}");
+    }
+    assert_eq!(session.illegal().count, 0);
+    // Moves of the king that break the rules light the lamp and count.
+    for (count, input) in ["Kd8", "Kd7", "Kc7"].into_iter().enumerate() {
         let Err(MoveError::Illegal {
             count: got,
             stopped,
@@ -321,4 +331,22 @@ fn every_lamp_kind_has_its_documented_name() {
             "placement_needs_square"
         ]
     );
+}
+
+/// A game in progress is copied as one: result `*`, no Termination tag, no
+/// "Game stopped"; White is the machine's display name from the catalog.
+#[test]
+fn the_pgn_of_a_game_in_progress_ends_with_a_star_and_names_the_machine() {
+    let tables = tables();
+    let mut session = torres_1912(&tables, 3);
+    session.play("d6").expect("placed");
+    let pgn = session.pgn().expect("a game");
+    assert!(
+        pgn.contains("[White \"El Ajedrecista (Torres y Quevedo, 1912)\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(!pgn.contains("Termination"), "{pgn}");
+    assert!(!pgn.contains("Game stopped"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("Ra7 *"), "{pgn}");
 }

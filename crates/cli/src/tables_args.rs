@@ -141,6 +141,16 @@ impl TablesArgs {
         &self,
         built: impl Fn(&ajedrecista_tables::Material, Variant) + Send + Sync + 'static,
     ) -> Tablebase {
+        self.open_watched(built, |_, _, _| {})
+    }
+
+    /// [`TablesArgs::open_with`], also calling `progress` as builds
+    /// progress.
+    pub fn open_watched(
+        &self,
+        built: impl Fn(&ajedrecista_tables::Material, Variant) + Send + Sync + 'static,
+        progress: impl Fn(&ajedrecista_tables::Material, Variant, Progress) + Send + Sync + 'static,
+    ) -> Tablebase {
         let bar = Arc::new(Mutex::new(BuildBar::default()));
         let events = Arc::clone(&bar);
         Tablebase::new(self.dir())
@@ -163,10 +173,11 @@ impl TablesArgs {
                     built(&material, variant);
                 }
             })
-            .on_progress(move |material, variant, progress| {
+            .on_progress(move |material, variant, report| {
+                progress(material, variant, report);
                 bar.lock()
                     .expect("no poisoning")
-                    .update(label(material, variant), progress)
+                    .update(label(material, variant), report)
             })
     }
 }

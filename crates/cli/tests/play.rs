@@ -144,19 +144,10 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
     // After d6 and 1. Ra7: black king d6, white king a8, rook a7.
     let cases = [
         ("Kd7", "d7 is attacked by the rook on a7"),
-        ("Rb6", "only the black king moves: Black has no rook"),
-        (
-            "a7a6",
-            "only the black king moves: the black king is on d6, not on a7",
-        ),
         (
             "Kd4",
             "the king moves one square: d6 to d4 is not a king move",
         ),
-        ("Ki6", "\"Ki6\" is off the board"),
-        ("9.1", "\"9.1\" is off the board"),
-        ("what", "cannot read \"what\" as a move"),
-        ("", "no move given"),
     ];
     for (input, reason) in cases {
         let out = stdout(&play(
@@ -166,9 +157,32 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
         ));
         assert!(out.contains(&format!("LAMP: {reason}")), "{input:?}: {out}");
         assert!(out.contains("(illegal move 1)"), "{out}");
-        // The position is unchanged: the board after the lamp is the one
-        // before it.
-        assert!(out.contains("1. Ra7 {Game stopped.} *"), "{out}");
+        // The position is unchanged, and the game goes on: no ending in
+        // its PGN.
+        assert!(out.contains("1. Ra7 *"), "{out}");
+    }
+    // Text that is no king move gets a hint and does not count.
+    let hints = [
+        ("Rb6", "only the black king moves: Black has no rook"),
+        (
+            "a7a6",
+            "only the black king moves: the black king is on d6, not on a7",
+        ),
+        ("Ki6", "\"Ki6\" is off the board"),
+        ("9.1", "\"9.1\" is off the board"),
+        (
+            "what",
+            "cannot read \"what\" as a move (try Kb7, b8b7, b7, 27 or 2.7)",
+        ),
+        ("", "no move given"),
+    ];
+    for (input, hint) in hints {
+        let out = stdout(&play(&[], &format!("d6\n{input}\nquit\n"), dir.path()));
+        assert!(
+            out.contains(&format!("Not a move: {hint}. It does not count.")),
+            "{input:?}: {out}"
+        );
+        assert!(!out.contains("LAMP"), "{input:?}: {out}");
     }
     // Next to the white king: black king b6 against king a8... needs a
     // position; and the placement's own reasons.
@@ -185,7 +199,7 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
     assert!(out.contains("LAMP: b7 is next to the white king"), "{out}");
     let out = stdout(&play(&[], "e8\nc7\nquit\n", dir.path()));
     assert!(
-        out.contains("LAMP: e8 is not a start square of torres"),
+        out.contains("LAMP: e8 is not a start square of El Ajedrecista (Torres y Quevedo, 1912)"),
         "{out}"
     );
     assert!(
@@ -197,7 +211,7 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
 #[test]
 fn three_illegal_moves_stop_the_machine() {
     let dir = tempfile::tempdir().unwrap();
-    let out = stdout(&play(&[], "d6\nKd7\nxx\n\nKc6\n", dir.path()));
+    let out = stdout(&play(&[], "d6\nKd7\nxx\nKd4\nKe7\nKc6\n", dir.path()));
     assert!(out.contains("(illegal move 3 of 3)"), "{out}");
     assert!(out.contains("The machine stops playing after 3 illegal moves."));
     assert!(
@@ -211,6 +225,7 @@ fn three_illegal_moves_stop_the_machine() {
         "a1a2
 b7
 h8
+c7
 d6
 ",
         dir.path(),

@@ -490,6 +490,11 @@ impl Promoted {
     }
 }
 
+/// The most bytes of gathered promotions held at once, unless one level
+/// needs more: the promotions of several levels are gathered together
+/// (each table had once for them all) while they fit.
+const GATHER_BUDGET: usize = 256 << 20;
+
 /// Numbers a thread gathers promotions for at a time.
 const PROMOTED_BLOCK: usize = 4096;
 
@@ -843,23 +848,49 @@ pub(crate) fn build(
         }
     };
     let exit_tables = ExitTables::new(material, captures, ExitMoves::Captures)?;
-    for slices in &indexer.levels {
-        let mut promoted: Vec<ByColor<Option<Promoted>>> =
-            slices.clone().map(|_| ByColor::default()).collect();
-        for turn in Color::ALL {
-            let promoting: Vec<usize> = slices
-                .clone()
-                .filter(|&slice| indexer.slices[slice].on_seventh(turn))
-                .collect();
-            if promoting.is_empty() {
-                continue;
+    let mut gathered: HashMap<usize, ByColor<Option<Promoted>>> = HashMap::new();
+    for (l, slices) in indexer.levels.iter().enumerate() {
+        let promoting = |slice: &usize| {
+            Color::ALL
+                .into_iter()
+                .any(|c| indexer.slices[*slice].on_seventh(c))
+        };
+        if slices
+            .clone()
+            .any(|slice| promoting(&slice) && !gathered.contains_key(&slice))
+        {
+            // This level's promotions and those of the next levels, as
+            // many as the budget holds, each promoting role's tables had
+            // once for all of them.
+            let mut batch = Vec::new();
+            for level in &indexer.levels[l..] {
+                let more: Vec<usize> = level.clone().filter(promoting).collect();
+                let bytes = (batch.len() + more.len()) * slice_len * size_of::<u16>();
+                if !batch.is_empty() && bytes > GATHER_BUDGET {
+                    break;
+                }
+                batch.extend(more);
             }
-            let gathered =
-                Promoted::gather(&indexer, material, &men, &promoting, turn, promotion_tables)?;
-            for (slice, gathered) in promoting.into_iter().zip(gathered) {
-                promoted[slice - slices.start][turn] = Some(gathered);
+            for turn in Color::ALL {
+                let of_turn: Vec<usize> = batch
+                    .iter()
+                    .copied()
+                    .filter(|&slice| indexer.slices[slice].on_seventh(turn))
+                    .collect();
+                if of_turn.is_empty() {
+                    continue;
+                }
+                let found =
+                    Promoted::gather(&indexer, material, &men, &of_turn, turn, promotion_tables)?;
+                for (slice, found) in of_turn.into_iter().zip(found) {
+                    gathered.entry(slice).or_default()[turn] = Some(found);
+                }
             }
         }
+        let promoted: Vec<ByColor<Option<Promoted>>> = slices
+            .clone()
+            .map(|slice| gathered.remove(&slice).unwrap_or_default())
+            .collect();
         let build_one = |slice: (usize, ByColor<Option<Promoted>>), built: Built| {
             let mut bytes = ByColor::new_with(|_| zeroed(slice_len));
             let number = slice.0;

@@ -20,7 +20,7 @@ const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const deadline = setTimeout(() => fail("the browser test took over 8 minutes"), 480_000);
 
-const DESKTOP = { width: 1280, height: 1000 };
+const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const VIEWS = ["play", "audit", "tables", "calculator", "claims"];
 
@@ -44,8 +44,10 @@ function check(condition, message) {
   if (!condition) throw new Error(message);
 }
 
+const started = Date.now();
+
 function step(text) {
-  console.log(`web e2e: ${text}`);
+  console.log(`web e2e: [${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
 }
 
 /** Starts the server on a free loopback port; resolves to its URL. */
@@ -124,7 +126,14 @@ async function readDisplay(page, svg = "#reply-display") {
 
 /** Text a visitor reads must not show the program's internal names. */
 async function internalNames(page) {
-  const text = await page.evaluate(() => document.body.innerText);
+  // Commands to type (in <code>) name the automata as the command line does.
+  const text = await page.evaluate(() => {
+    const codes = [...document.querySelectorAll("code")].map((code) => [code, code.textContent]);
+    for (const [code] of codes) code.textContent = "";
+    const shown = document.body.innerText;
+    for (const [code, words] of codes) code.textContent = words;
+    return shown;
+  });
   const found = text.match(/\btorres\b|\bmk61-[a-z0-9-]+|\bfixed-king-|\bperfect\b(?= cannot)|\b[a-z]+_[a-z_]+\b/g);
   return found || [];
 }
@@ -145,6 +154,83 @@ async function axe(page, where, tally) {
     tally.push({ where, ...v });
     console.log(`web e2e: axe ${where}: ${v.impact} ${v.id} (${v.nodes}): ${v.help}`);
   }
+}
+
+/** Starts counting the live regions' updates: each event should make one. */
+async function countAnnouncements(page) {
+  await page.evaluate(() => {
+    window.announced = [];
+    if (window.announceObserver) window.announceObserver.disconnect();
+    window.announceObserver = new MutationObserver((records) => {
+      for (const record of records) {
+        const region = (record.target.nodeType === 1 ? record.target : record.target.parentElement)
+          .closest('[aria-live], [role="status"], [role="alert"]');
+        if (region && region.offsetParent !== null || region && region.classList.contains("sr-only")) {
+          window.announced.push(`${region.id}: ${region.textContent}`);
+        }
+      }
+    });
+    for (const region of document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')) {
+      window.announceObserver.observe(region, { childList: true, characterData: true, subtree: true });
+    }
+  });
+}
+
+async function announcements(page) {
+  // Mutation records arrive after the task that made them.
+  await page.waitForTimeout(50);
+  const said = await page.evaluate(() => window.announced);
+  await page.evaluate(() => { window.announced = []; });
+  return said;
+}
+
+/** WCAG contrast ratio of two CSS colours. */
+function contrast(a, b) {
+  const lum = (color) => {
+    const [r, g, b] = color.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/**
+ * Contrast of every visible SVG text (axe-core does not check SVG): its
+ * fill against what is drawn under its middle (a board square, or the
+ * nearest element with a background).
+ */
+async function svgTextContrast(page, where) {
+  const pairs = await page.evaluate(() => {
+    const out = [];
+    for (const text of document.querySelectorAll("svg text")) {
+      const box = text.getBoundingClientRect();
+      if (!box.width || text.closest("[hidden]")) continue;
+      const x = box.left + box.width / 2, y = box.top + box.height / 2;
+      const under = document.elementsFromPoint(x, y).filter((e) => e !== text && !e.closest("g.piece"));
+      let background = null;
+      for (const element of under) {
+        const style = getComputedStyle(element);
+        if (element instanceof SVGElement && element.tagName !== "svg" && element.tagName !== "g" && style.fill.startsWith("rgb")) {
+          background = style.fill; break;
+        }
+        if (!(element instanceof SVGElement) && style.backgroundColor !== "rgba(0, 0, 0, 0)") {
+          background = style.backgroundColor; break;
+        }
+      }
+      out.push({ text: text.textContent, fill: getComputedStyle(text).fill, background: background || "rgb(255, 255, 255)" });
+    }
+    return out;
+  });
+  let worst = Infinity;
+  for (const { text, fill, background } of pairs) {
+    const ratio = contrast(fill, background);
+    worst = Math.min(worst, ratio);
+    check(ratio >= 4.5, `${where}: SVG text "${text}" has contrast ${ratio.toFixed(2)}:1 (${fill} on ${background})`);
+  }
+  return { count: pairs.length, worst };
 }
 
 async function main() {
@@ -169,12 +255,19 @@ async function main() {
     return route.abort();
   });
   const page = context.pages()[0] || (await context.newPage());
+  // Every API request the page makes, for the checks that none is made.
+  const requests = [];
+  page.on("request", (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
   const errors = [];
   const consoleErrors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
   page.on("console", (message) => { if (message.type() === "error") consoleErrors.push(message.text()); });
   await page.goto(url);
   await ready(page);
+  // Issue 27 item 11: a bare page load makes no game; the first move does.
+  check(!requests.includes("POST /api/games"), `a page load creates no game (${requests.join(", ")})`);
+  check(requests.includes("GET /favicon.svg") && !requests.includes("GET /favicon.ico"), "the favicon is the page's own");
+  check(new URL(page.url()).searchParams.get("game") === null, "no game id before the first move");
   check((await page.inputValue("#opponent")) === "torres", "El Ajedrecista is the default opponent");
   check((await page.textContent("#opponent-heading")).startsWith("Playing against El Ajedrecista"), "the heading names the opponent");
   check((await page.inputValue("#start-fen")).split("/").length === 8, "the FEN field holds a real example (issue item 5)");
@@ -306,12 +399,34 @@ async function main() {
   step("the heading follows a change of opponent");
 
   // Item 4, play: a bad FEN greys out the last game and says why next to the field.
+  await clickSquare(page, "d6");
+  await idle(page);
   await page.check('input[name="start"][value="fen"]');
   await page.fill("#start-fen", "8/8/8/8 w");
   await page.click("#new-game-button");
   await idle(page);
   check((await page.textContent("#start-fen-error")).length > 0, "the FEN's error is next to the field");
   check(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale")), "the old game is greyed out");
+
+  // Issue 27 item 2: the teacher's position, refused by El Ajedrecista,
+  // says why and offers the machines that take it (the server's answer).
+  const teacher = "4k3/8/8/8/8/8/8/4K2R w - - 0 1";
+  await page.fill("#start-fen", teacher);
+  await page.selectOption("#opponent", "torres");
+  await page.waitForSelector("#start-suggest:not([hidden]) button");
+  const refusal = await page.textContent("#start-fen-error");
+  check(refusal.includes("separate the kings"), `the refusal says why (${refusal})`);
+  const starts = await page.evaluate(async (fen) => (await fetch(`/api/starts?fen=${encodeURIComponent(fen)}`)).json(), teacher);
+  const offered = await page.$$eval("#start-suggest button", (buttons) => buttons.map((b) => b.dataset.strategy));
+  check(JSON.stringify(offered) === JSON.stringify(starts.filter((a) => a.accepts).map((a) => a.name)),
+    `the machines offered are those that take it (${offered})`);
+  check(offered.includes("rook-box") && !offered.includes("torres"), "the box method is offered, El Ajedrecista not");
+  await page.click('#start-suggest button[data-strategy="rook-box"]');
+  await idle(page);
+  check((await page.textContent("#opponent-heading")).includes("box method"), "the offered machine plays the position");
+  check(await page.evaluate(() => document.body.dataset.ply) === "1", "the box method made the first move");
+  check(!(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale"))), "the board is not grey once a game starts");
+  // The start rule of each machine is shown before play (checked per machine below).
   await page.check('input[name="start"][value="machine"]');
 
   // Item 2: the MK-61 queen program; ЕГГОГ, then the answer after С/П.
@@ -398,6 +513,19 @@ async function main() {
   await page.locator("#claims-rows tr", { hasText: "the MK-61 queen program mates" }).locator("button").click();
   await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
   check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
+  step("claims figures");
+  // Issue 27 item 6: every claim's figures are in the view its button opens.
+  for (const [i, claim] of claims.entries()) {
+    if (!claim.check.audit) continue;
+    await openView(page, "claims");
+    await page.click(`#claims-rows tr:nth-child(${i + 1}) button`);
+    await page.waitForSelector("#view-audit:not([hidden])");
+    await page.waitForFunction(() => document.body.dataset.auditing !== "true" && document.querySelector("#audit-summary table"));
+    const shown = await page.innerText("#audit-summary");
+    for (const [name, value] of Object.entries(claim.figures)) {
+      check(new RegExp(`\\b${value}\\b`).test(shown), `claim ${i + 1}: its ${name} ${value} is in the audit it opens (${shown})`);
+    }
+  }
   await openView(page, "claims");
   await page.click("#claims-rows tr:nth-child(2) button");
   await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("mate in"));
@@ -425,13 +553,22 @@ async function main() {
     check(pieces === expected, `${info.name}: the picture shows its ${expected} men (${pieces})`);
     check((await page.locator("#about-board circle[data-mark]").count()) === info.about.start_squares.length,
       `${info.name}: the picture marks its ${info.about.start_squares.length} start squares`);
+    check((await page.textContent("#start-rule")) === `Starts it takes: ${info.start_rule}`, `${info.name}: its start rule is shown before play`);
     const demoBoard = info.demo_fen.split(" ")[0];
     check(info.about.board === info.white_men || info.about.board === demoBoard, `${info.name}: the picture shows a start it uses`);
     if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
     await idle(page);
   }
+  // Issue 27 item 1: the facts are the catalog's (no machine's name, label
+  // or lamp in the page's scripts: tests/views.rs).
+  // The 1912 machine's lamps: the catalog's words.
+  await page.selectOption("#opponent", "torres");
+  if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
+  const lampWords = await page.$$eval("#lamps-1912 .t-lamp > span:nth-child(2)", (spans) => spans.map((s) => s.textContent));
+  check(JSON.stringify(lampWords) === JSON.stringify(strategies[0].panel_lamps.map((l) => l.label)), `the 1912 lamps are the catalog's (${lampWords})`);
   check(strategies[0].about.text.join(" ").includes("Torres y Quevedo") && strategies[0].about.lamps.join(" ").includes("Eight lamps"), "El Ajedrecista's About names its maker and lamps");
 
+  step("calculator");
   // The clickable MK-61: the queen program, key by key, to mate.
   await openView(page, "calculator");
   await page.click("#calc-queen");
@@ -439,6 +576,16 @@ async function main() {
   check((await readDisplay(page, "#calc-display")).trim() === "77.", "the queen program starts with 77.");
   const shownByKeys = [];
   for (const square of ["f4", "f3", "e2", "f1", "e1", "d1", "c1"]) {
+    if (square === "f1") {
+      // Issue 27 item 4: a reload in the middle of the game resumes it.
+      const before = [await readDisplay(page, "#calc-display"), await page.getAttribute("#calc-board svg", "aria-label")];
+      check(new URL(page.url()).searchParams.get("calc"), `the calculator's id is in the address (${page.url()})`);
+      await page.reload();
+      await ready(page);
+      await calcIdle(page);
+      const after = [await readDisplay(page, "#calc-display"), await page.getAttribute("#calc-board svg", "aria-label")];
+      check(JSON.stringify(before) === JSON.stringify(after), `a reload resumes the calculator game (${before} / ${after})`);
+    }
     for (const key of [String("abcdefgh".indexOf(square[0]) + 1), ".", square[1], "SP"]) {
       await page.click(`#calc-keys button[data-key="${key}"]`);
       await calcIdle(page);
@@ -454,6 +601,31 @@ async function main() {
   step(`the calculator, key by key: ${shownByKeys.join(", ")}; ${await page.textContent("#calc-status")}`);
   check(shownByKeys.includes("ЕГГ0Г"), "the calculator showed ЕГГОГ on the way");
   check((await page.locator("#calc-board .mark-mate").count()) === 1, "the mate is marked on the calculator's board");
+  // Keying mistakes are explained in a sentence.
+  const keyIn = async (keys) => {
+    for (const key of keys) {
+      await page.click(`#calc-keys button[data-key="${key}"]`);
+      await calcIdle(page);
+    }
+    return page.textContent("#calc-status");
+  };
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  let told = await keyIn(["6", "4", "SP"]);
+  check(told.includes("not a square as this program takes them"), `6 4 С/П without the point is explained (${told})`);
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  told = await keyIn(["4", ".", "4", "SP"]);
+  check(told.includes("next to the white king"), `a king next to the white king is explained (${told})`);
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  told = await keyIn(["7", ".", "7", "SP"]);
+  check(told.includes("where a white man stands"), `keying the queen's square is explained (${told})`);
+  await page.click("#calc-queen");
+  await calcIdle(page);
+  await keyIn(["6", ".", "4", "SP"]);
+  told = await keyIn(["1", ".", "8", "SP"]);
+  check(told.includes("no king move"), `a jump from f4 to a8 is explained (${told})`);
   await page.click("#calc-rook");
   await calcIdle(page);
   for (const key of ["5", "5", "SP"]) {
@@ -463,6 +635,143 @@ async function main() {
   await page.waitForFunction(() => document.getElementById("calc-status").textContent.startsWith("Black king e5"));
   step(`the rook program, king to e5: ${(await readDisplay(page, "#calc-display")).trim()}; ${await page.textContent("#calc-status")}`);
 
+
+  step("issue 27 checks");
+  // Issue 27, round two of the page (its numbered findings).
+  // Item 10: an unknown game id: a notice at the top and a board to start on.
+  await page.goto(`${url}?game=0123456789abcdef`);
+  await ready(page);
+  const notice = await page.locator("#game-missing").boundingBox();
+  const boardBox = await page.locator("#play-board").boundingBox();
+  check(notice && notice.y < boardBox.y && notice.y < 400, `the notice is at the top, above the board (${JSON.stringify(notice)})`);
+  check((await page.locator("#play-board circle.mark-start").count()) === 42, "the board is a new game's start, not empty");
+
+  // Item 7: square labels, the pick-up, and each event announced once.
+  check((await page.getAttribute("#sq-d6", "aria-label")).includes("start square"), "a start square says so");
+  await countAnnouncements(page);
+  await clickSquare(page, "d6");
+  await idle(page);
+  let said = await announcements(page);
+  check(said.length === 1 && said[0].includes("The machine played"), `the placement's reply is announced once (${JSON.stringify(said)})`);
+  const kingNow = await page.getAttribute('#play-board g.piece[data-man="k"]', "data-square");
+  await clickSquare(page, kingNow);
+  said = await announcements(page);
+  check(said.length === 1 && said[0].includes("picked up"), `the pick-up is announced once (${JSON.stringify(said)})`);
+  const target = await page.getAttribute("#play-board circle.mark-target", "data-mark");
+  check((await page.getAttribute(`#sq-${target}`, "aria-label")).includes("legal target"), "a legal target says so");
+  await clickSquare(page, target);
+  await idle(page);
+  said = await announcements(page);
+  check(said.length === 1 && said[0].includes("The machine played"), `a machine move is announced once (${JSON.stringify(said)})`);
+  // Item 8: text that is no move gets a hint and does not count.
+  for (const typo of ["zz9", "Ke9"]) {
+    await typeMove(page, typo);
+    check((await page.textContent("#status")).startsWith("Not a move"), `${typo}: a hint (${await page.textContent("#status")})`);
+    check((await page.getAttribute("#lamp", "data-on")) === "false", `${typo}: the lamp stays off`);
+    check((await page.textContent("#lamp-count")).startsWith("0 of 3"), `${typo}: it does not count`);
+    said = await announcements(page);
+    check(said.length === 1, `${typo}: the hint is announced once (${JSON.stringify(said)})`);
+  }
+  // Item 9: the PGN of a game in play: display names, `*`, no "Game stopped".
+  const pgnNow = await page.evaluate(async () => (await import("/js/play.js")).play.game.pgn);
+  check(pgnNow.includes('[White "El Ajedrecista (Torres y Quevedo, 1912)"]') && pgnNow.trim().endsWith("*")
+    && !pgnNow.includes("Game stopped") && !pgnNow.includes("Termination"), `the PGN of a game in play (${pgnNow})`);
+  // A real move that breaks the rules lights the lamp, announced once.
+  await typeMove(page, "Ka1");
+  said = await announcements(page);
+  check(said.length === 1 && said[0].includes("Illegal"), `an illegal move is announced once (${JSON.stringify(said)})`);
+  check((await page.textContent("#lamp-count")).startsWith("1 of 3"), "a real illegal move counts");
+  const reasonBefore = await page.textContent("#lamp-reason");
+  await page.reload();
+  await ready(page);
+  check((await page.textContent("#lamp-reason")) === reasonBefore && (await page.getAttribute("#lamp", "data-on")) === "true",
+    `a reload keeps the lamp and its reason (${reasonBefore})`);
+  await countAnnouncements(page);
+  await typeMove(page, "Ka1");
+  await typeMove(page, "Ka1");
+  check(await page.isDisabled("#move-input"), "after the stop the move field is closed");
+  const movesBefore = requests.filter((r) => r.endsWith("/moves")).length;
+  await clickSquare(page, "a1");
+  await page.press("#play-board", "Enter");
+  await idle(page);
+  check(requests.filter((r) => r.endsWith("/moves")).length === movesBefore, "after the stop nothing is sent (no 409)");
+  const again = await page.locator("#again").boundingBox();
+  const statusBox = await page.locator("#status").boundingBox();
+  check(again && Math.abs(again.y + again.height / 2 - (statusBox.y + statusBox.height / 2)) < 30, "New game is next to the result");
+  await page.click("#again");
+  await idle(page);
+  check((await page.locator("#play-board circle.mark-start").count()) === 42, "New game shows the start again");
+
+  // Item 11: with --max-games 3 (a second server), a fourth visitor still plays.
+  // (The store's eviction is tested in crates/web/tests/games.rs.)
+
+  step("audit checks");
+  // Item 6: honest start sets, failures in words, the stand-in audit, the comparison.
+  await openView(page, "audit");
+  await page.waitForFunction(() => document.getElementById("compare-rows").dataset.filled === "true", null, { timeout: 240_000 });
+  const strategiesNow = await page.evaluate(async () => (await fetch("/api/strategies")).json());
+  check((await page.locator("#compare-rows tr").count()) === strategiesNow.length, "the comparison has a row per machine of the catalog");
+  const perfectRow = await page.textContent('#compare-rows tr[data-strategy="perfect"]');
+  check(/\d/.test(perfectRow), `perfect play's row has its figures (${perfectRow})`);
+  await page.selectOption("#audit-strategy", "perfect");
+  const ownLabel = await page.textContent('#audit-starts option[value="machine"]');
+  check(ownLabel === strategiesNow.find((s) => s.name === "perfect").own_starts && ownLabel.includes("none of its own"),
+    `perfect play's own starts are named for what they are (${ownLabel})`);
+  // Black to move, a man that hangs at once is no failure of the machine
+  // (the queen program's few starts: the same rule as perfect play's 22 176).
+  await page.selectOption("#audit-strategy", "mk61-queen");
+  await page.selectOption("#audit-side", "black");
+  await page.click('#audit-form button[type="submit"]');
+  await page.waitForSelector("#audit-chart rect.bar-a");
+  const blackSummary = await page.textContent("#audit-summary");
+  check(!blackSummary.includes("fails: the black king takes") && blackSummary.includes("no win for anyone"),
+    `Black to move: a hanging man is no failure of the machine (${blackSummary})`);
+  await page.selectOption("#audit-side", "white");
+  await page.selectOption("#audit-strategy", "mk61-rook");
+  await page.click('#audit-form button[type="submit"]');
+  await page.waitForSelector("#audit-stand-in");
+  check((await page.textContent("#audit-summary code")) === "ajedrecista audit mk61-rook", "the refusal shows the command as a command");
+  await page.click("#audit-stand-in");
+  await page.waitForSelector("#audit-chart rect.bar-a");
+  check((await page.textContent("#audit-summary")).includes("native"), "the stand-in's audit runs on a click");
+
+  step("tablebase checks");
+  // Item 12: the tablebase view as an analysis board.
+  await openView(page, "tables");
+  await page.fill("#probe-fen", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForSelector("#probe-moves tr");
+  check(new URL(page.url()).searchParams.get("fen") === "8/8/8/4k3/8/8/R7/4K3 w - - 0 1", "the position is in the address");
+  await page.click("#probe-moves tr:first-child button");
+  await page.waitForFunction(() => document.querySelectorAll("#probe-line li").length === 1);
+  const after = new URL(page.url()).searchParams.get("fen");
+  check(after !== "8/8/8/4k3/8/8/R7/4K3 w - - 0 1" && after.includes(" b "), "a move played goes to the address");
+  await page.click("#probe-back");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("fen").includes(" w "));
+  check(!(await page.isDisabled("#probe-forward")), "forward is open after back");
+  // A build's progress, from the tables' own reports (KRvKB: a four-man
+  // table built on request, about a second).
+  await page.fill("#probe-fen", "8/8/8/4k3/8/2b5/R7/4K3 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("KRvKB"), null, { timeout: 60_000 });
+  const buildSeen = await page.evaluate(() => document.body.dataset.buildSeen);
+  check(["first_pass", "rank"].includes(buildSeen), `the build's progress was shown (${buildSeen})`);
+  // Errors in words.
+  await page.fill("#probe-fen", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForFunction(() => document.getElementById("probe-error").textContent.length > 0);
+  check((await page.textContent("#probe-error")).includes("side not to move is in check"), "an illegal position is explained in words");
+  await page.fill("#probe-fen", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
+  await page.click('#probe-form button[type="submit"]');
+  await page.waitForSelector("#probe-moves tr");
+  await page.click("#probe-flip");
+  await page.waitForSelector('#probe-board svg[data-flipped="true"]');
+  await page.reload();
+  await ready(page);
+  await page.waitForSelector("#probe-moves tr");
+  check((await page.inputValue("#probe-fen")).includes(" w "), "a reload keeps the position");
+
+  step("every view");
   // Every view at desktop and phone size: screenshots, internal names,
   // overflow (item 7) and axe-core.
   const violations = [];
@@ -474,6 +783,14 @@ async function main() {
       await page.screenshot({ path: join(outDir, `web-e2e-${view}-${size}.png`), fullPage: true });
       check((await internalNames(page)).length === 0, `${view}: no internal names: ${await internalNames(page)}`);
       if (size === "phone") await noOverflow(page, `${view} at 390 px`);
+      const contrastFound = await svgTextContrast(page, `${view} (${size})`);
+      if (view === "play") step(`SVG text of the play view at ${size}: ${contrastFound.count} texts, lowest contrast ${contrastFound.worst.toFixed(2)}:1`);
+      if (size === "phone" && view === "calculator") {
+        const board = await page.locator("#calc-board").boundingBox();
+        check(board.y < viewport.height, `on a phone the calculator's board starts on the first screen (${board.y})`);
+      }
+      const intro = await page.locator(`#view-${view} .intro`).boundingBox();
+      check(intro && intro.y + intro.height <= viewport.height, `${view} (${size}): the introduction is on the first screen`);
       await axe(page, `${view} (${size})`, violations);
     }
   }
@@ -504,10 +821,20 @@ async function main() {
   check(box && box.y >= 0 && box.y + box.height <= PHONE.height, `the reason is in the 390x844 view (${JSON.stringify(box)})`);
   check((await page.textContent("#status")).startsWith("Illegal:"), "the line under the board gives the reason");
   check(await page.isVisible("#board-lamp.on"), "the lamp beside the board is lit");
+  const boardBottom = await page.evaluate(() => document.getElementById("play-board").getBoundingClientRect().bottom);
   const machineTop = (await page.locator(".panel.machine").boundingBox()).y;
+  check(machineTop - boardBottom < 120, `the lamps are directly under the board (${machineTop - boardBottom} px below)`);
   const newGameTop = (await page.locator("#new-game").boundingBox()).y;
   check(machineTop < newGameTop, "on a phone the machine's panel comes before the New-game panel");
   await page.screenshot({ path: join(outDir, "web-e2e-phone.png") });
+  // Against a calculator, its display is on the first screen too.
+  await chooseOpponent(page, "mk61-queen");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await clickSquare(page, "f4");
+  await idle(page);
+  const display = await page.locator("#reply-display").boundingBox();
+  check(display.y + display.height <= PHONE.height, `the calculator display is on a phone's first screen (${JSON.stringify(display)})`);
+
 
   check(errors.length === 0, `no script errors: ${errors.join("; ")}`);
   check(foreign.length === 0, `no request beyond the server: ${foreign.join(", ")}`);

@@ -17,6 +17,9 @@ const SCRIPTS: [(&str, &str); 8] = [
     ("claims.js", include_str!("../assets/js/claims.js")),
 ];
 const STYLE_CSS: &str = include_str!("../assets/style.css");
+/// A black king on two squares: the tab's icon (`/favicon.svg`, and at
+/// `/favicon.ico`, where browsers look without being told).
+const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
 
 /// Only this server's own scripts, styles and requests.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
@@ -49,4 +52,8 @@ pub fn script(name: &str) -> Option<Response> {
 
 pub async fn style_css() -> Response {
     asset("text/css; charset=utf-8", STYLE_CSS)
+}
+
+pub async fn favicon() -> Response {
+    asset("image/svg+xml", FAVICON_SVG)
 }

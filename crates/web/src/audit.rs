@@ -41,7 +41,10 @@ impl AuditKey {
             .parse::<StrategyName>()
             .map_err(|err| ApiError::not_found(err.to_string()))?;
         if let Some(why) = strategy.entry().audit_too_slow {
-            return Err(ApiError::unprocessable(why));
+            let stand_in = strategy.entry().audit_stand_in.unwrap_or("none");
+            return Err(ApiError::unprocessable(format!(
+                "{strategy}: {why} (`ajedrecista audit {strategy}`); its stand-in here: {stand_in}"
+            )));
         }
         Ok(AuditKey {
             strategy,

@@ -13,7 +13,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use shakmaty::Square;
 
@@ -246,11 +246,8 @@ async fn create(
 ) -> Result<Response, ApiError> {
     let mk61 = work.run(None, move || build(&request)).await?;
     let result = blocking(move || {
-        // Calculators count as finished: a full store drops the least
-        // recently used one.
-        let id = calculators
-            .insert(mk61.clone(), |_| true)
-            .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
+        // A full store drops the calculator idle the longest.
+        let id = calculators.insert(mk61.clone());
         Ok(view(id, &mk61, true))
     })
     .await?;
@@ -274,12 +271,25 @@ async fn press(
     Ok(Json(result).into_response())
 }
 
+/// `GET /api/calculators/{id}`: the calculator as it stands (a reload of
+/// the page resumes its game).
+async fn show(
+    State(Shared { calculators, .. }): State<Shared>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let (id, mk61) = find(&calculators, &id)?;
+    // Every press runs to a stop or the limit; the state shown is that.
+    let result = blocking(move || Ok(view(id, &lock(&mk61), true))).await?;
+    Ok(Json(result).into_response())
+}
+
 /// The calculator routes, with their own store (4096 calculators, an hour
 /// idle), to be merged into the page's router.
 pub fn routes<S: Clone + Send + Sync + 'static>(work: Arc<WorkPool>) -> Router<S> {
     let calculators: Calculators = Arc::new(GameStore::new(Limits::default()));
     Router::new()
         .route("/api/calculators", post(create))
+        .route("/api/calculators/{id}", get(show))
         .route("/api/calculators/{id}/press", post(press))
         .with_state(Shared { calculators, work })
 }

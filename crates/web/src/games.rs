@@ -98,6 +98,11 @@ pub fn play_move(id: GameId, session: &mut Session, text: &str) -> Result<MoveVi
                 game: view(id, session),
             })))
         }
+        Err(MoveError::NotAMove(reason)) => Err(MoveFailure::NotAMove(Box::new(HintView {
+            hint: reason.to_string(),
+            kind: reason.kind(),
+            game: view(id, session),
+        }))),
         Err(MoveError::GameOver) => Err(MoveFailure::Refused(ApiError::new(
             StatusCode::CONFLICT,
             "the game is over",
@@ -105,9 +110,20 @@ pub fn play_move(id: GameId, session: &mut Session, text: &str) -> Result<MoveVi
     }
 }
 
+/// The answer to text that is no move at all (status 200): a hint, and
+/// the game unchanged, its lamp off and its count the same.
+#[derive(Debug, Serialize)]
+pub struct HintView {
+    pub hint: String,
+    /// A stable name of what was wrong (`IllegalMove::kind`).
+    pub kind: &'static str,
+    pub game: GameView,
+}
+
 /// A move that was not played.
 pub enum MoveFailure {
     Illegal(Box<IllegalMoveView>),
+    NotAMove(Box<HintView>),
     Refused(ApiError),
 }
 

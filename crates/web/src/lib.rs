@@ -11,6 +11,7 @@
 //! [`work::WorkPool`], apart from them.
 
 pub mod audit;
+pub mod builds;
 pub mod error;
 pub mod games;
 pub mod probe;
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use ajedrecista_automata::Session;
 use ajedrecista_tables::Tablebase;
 
+pub use builds::Builds;
 pub use error::ApiError;
 pub use routes::router;
 pub use server::{RequestScope, ServerLimits};
@@ -44,11 +46,22 @@ pub struct AppState {
     pub games: GameStore<Session>,
     /// Emulation, audits and table builds.
     pub work: Arc<work::WorkPool>,
+    /// The table builds under way (fed by the tables' progress callback
+    /// where the caller wires it: [`AppState::with_builds`]).
+    pub builds: Builds,
 }
 
 impl AppState {
     pub fn new(tables: Arc<Tablebase>, limits: Limits) -> Arc<AppState> {
         AppState::with_pool(tables, limits, work::WorkPool::for_this_machine())
+    }
+
+    /// [`AppState::new`] showing `builds`, which the tables' progress
+    /// callback feeds ([`Builds::update`], [`Builds::finish`]).
+    pub fn with_builds(tables: Arc<Tablebase>, limits: Limits, builds: Builds) -> Arc<AppState> {
+        let mut state = AppState::unshared(tables, limits, work::WorkPool::for_this_machine());
+        state.builds = builds;
+        Arc::new(state)
     }
 
     /// [`AppState::new`] with the given work pool.
@@ -57,12 +70,17 @@ impl AppState {
         limits: Limits,
         pool: work::WorkPool,
     ) -> Arc<AppState> {
-        Arc::new(AppState {
+        Arc::new(AppState::unshared(tables, limits, pool))
+    }
+
+    fn unshared(tables: Arc<Tablebase>, limits: Limits, pool: work::WorkPool) -> AppState {
+        AppState {
             tables,
             audits: audit::AuditCache::default(),
             games: GameStore::new(limits),
             work: Arc::new(pool),
-        })
+            builds: Builds::default(),
+        }
     }
 }
 

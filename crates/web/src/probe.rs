@@ -29,12 +29,42 @@ pub fn parse_fen(text: &str) -> Result<Chess, ApiError> {
             "FEN longer than {MAX_FEN_LEN} characters"
         )));
     }
-    read_fen(text, CastlingRights::Refused).map_err(|err| match err {
+    read_fen(text, CastlingRights::Refused).map_err(|err| match &err {
         FenError::Syntax { .. } => ApiError::bad_request(err.to_string()),
-        FenError::Illegal { .. } | FenError::CastlingRights => {
-            ApiError::unprocessable(err.to_string())
-        }
+        FenError::Illegal { reason, .. } => match in_words(reason) {
+            Some(words) => ApiError::unprocessable(format!("{err}: {words}")),
+            None => ApiError::unprocessable(err.to_string()),
+        },
+        FenError::CastlingRights => ApiError::unprocessable(err.to_string()),
     })
+}
+
+/// What an illegal position's short reason (shakmaty's) means, for people.
+fn in_words(reason: &str) -> Option<&'static str> {
+    const WORDS: [(&str, &str); 6] = [
+        (
+            "opposite check",
+            "the side not to move is in check, so its king could be taken; give the move to the other side or move a man",
+        ),
+        (
+            "impossible check",
+            "no last move could have given this check",
+        ),
+        ("missing king", "each side needs exactly one king"),
+        ("too many kings", "each side needs exactly one king"),
+        (
+            "pawns on backrank",
+            "a pawn cannot stand on the first or the last rank",
+        ),
+        (
+            "empty board",
+            "the board is empty: place the kings and the men",
+        ),
+    ];
+    WORDS
+        .iter()
+        .find(|(short, _)| reason.contains(short))
+        .map(|(_, words)| *words)
 }
 
 /// A 422 for a position the probe view refuses; a table error as
@@ -91,4 +121,21 @@ pub fn probe(
         Some(stop),
     )
     .map_err(|err| probe_error(err, "probe"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_illegal_position_is_explained_in_words() {
+        let err = parse_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1").unwrap_err();
+        assert!(
+            err.message.contains("the side not to move is in check"),
+            "{}",
+            err.message
+        );
+        let err = parse_fen("8/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+        assert!(err.message.contains("exactly one king"), "{}", err.message);
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::app::{CLAIMS, ClaimView, StrategyView};
+use ajedrecista_automata::app::{CLAIMS, ClaimView, StartAnswer, StrategyView, start_answers};
 use ajedrecista_tables::{Material, Tablebase, Variant};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
@@ -29,8 +29,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(assets::index))
         .route("/js/{file}", get(script))
         .route("/style.css", get(assets::style_css))
+        .route("/favicon.svg", get(assets::favicon))
+        .route("/favicon.ico", get(assets::favicon))
         .route("/api/strategies", get(strategies))
         .route("/api/claims", get(claims))
+        .route("/api/starts", get(starts))
+        .route("/api/builds", get(builds))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/moves", post(game_move))
@@ -110,6 +114,29 @@ async fn claims() -> Json<Vec<ClaimView>> {
 
 async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {
     Json(StrategyView::all(&state.tables))
+}
+
+/// `GET /api/builds`: the table builds under way, for a progress bar.
+async fn builds(State(state): Shared) -> Json<Vec<crate::builds::BuildView>> {
+    Json(state.builds.now())
+}
+
+/// `GET /api/starts?fen=FEN`: which automata take the position as a start,
+/// and why the others do not.
+async fn starts(
+    State(state): Shared,
+    ApiQuery(query): ApiQuery<StartsQuery>,
+) -> Result<Json<Vec<StartAnswer>>, ApiError> {
+    let position = crate::probe::parse_fen(&query.fen)?;
+    let tables = Arc::clone(&state.tables);
+    let answers = blocking(move || Ok(start_answers(&position, &tables))).await?;
+    Ok(Json(answers))
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartsQuery {
+    fen: String,
 }
 
 async fn probe(
@@ -193,10 +220,7 @@ async fn new_game(
         .await?;
     let shared = Arc::clone(&state);
     let view = blocking(move || {
-        let id = shared
-            .games
-            .insert(session, |session| session.end().is_some())
-            .map_err(|full| ApiError::new(StatusCode::TOO_MANY_REQUESTS, full.to_string()))?;
+        let id = shared.games.insert(session);
         let (_, game) = find_game(&shared, &id.to_string())?;
         let session = lock(&game);
         Ok(crate::games::view(id, &session))
@@ -230,6 +254,8 @@ async fn game_move(
                 // The lamp lighting is the game going on, not a failed
                 // request: the count changes and the view is the new state.
                 Err(MoveFailure::Illegal(view)) => Json(view).into_response(),
+                // Not a move: a hint, the game unchanged.
+                Err(MoveFailure::NotAMove(view)) => Json(view).into_response(),
                 Err(MoveFailure::Refused(err)) => err.into_response(),
             },
         )

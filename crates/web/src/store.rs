@@ -68,11 +68,6 @@ impl Default for Limits {
     }
 }
 
-/// The store is full of games that are all still in use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("too many games in play ({0}); try again when some have ended")]
-pub struct StoreFull(pub usize);
-
 struct Entry<G> {
     game: Arc<Mutex<G>>,
     last_used: Instant,
@@ -108,10 +103,10 @@ impl<G> GameStore<G> {
     }
 
     /// Keeps `game` under a new id. When the store is full, games idle for
-    /// longer than the limit are dropped, then the least recently used game
-    /// that `is_finished`; if every game is still in play, the new game is
-    /// refused: games in play are never dropped for new ones.
-    pub fn insert(&self, game: G, is_finished: impl Fn(&G) -> bool) -> Result<GameId, StoreFull> {
+    /// longer than the limit are dropped, then the game idle the longest:
+    /// a visitor is never turned away. *Choice*: a game someone is playing
+    /// is used at every move, so the one dropped is the one left longest.
+    pub fn insert(&self, game: G) -> GameId {
         let mut inner = lock(&self.inner);
         let now = Instant::now();
         if inner.games.len() >= self.limits.max_games {
@@ -120,20 +115,16 @@ impl<G> GameStore<G> {
                 .games
                 .retain(|_, entry| now.duration_since(entry.last_used) < idle);
         }
-        if inner.games.len() >= self.limits.max_games {
-            // A game being played right now (its lock taken) is in play.
-            let finished = inner
+        while inner.games.len() >= self.limits.max_games {
+            let oldest = inner
                 .games
                 .iter()
-                .filter(|(_, entry)| entry.game.try_lock().is_ok_and(|game| is_finished(&game)))
                 .min_by_key(|(_, entry)| entry.last_used)
                 .map(|(id, _)| *id);
-            if let Some(id) = finished {
-                inner.games.remove(&id);
-            }
-        }
-        if inner.games.len() >= self.limits.max_games {
-            return Err(StoreFull(self.limits.max_games));
+            match oldest {
+                Some(id) => inner.games.remove(&id),
+                None => break,
+            };
         }
         let id = loop {
             inner.counter += 1;
@@ -151,7 +142,7 @@ impl<G> GameStore<G> {
                 last_used: now,
             },
         );
-        Ok(id)
+        id
     }
 
     /// The game of this id, unless it has expired; the request counts as a
@@ -186,7 +177,7 @@ mod tests {
     #[test]
     fn ids_round_trip_and_bad_ids_are_refused() {
         let store = GameStore::new(Limits::default());
-        let id = store.insert(7, |_| false).unwrap();
+        let id = store.insert(7);
         assert_eq!(id.to_string().parse::<GameId>(), Ok(id));
         assert_eq!(*store.get(id).unwrap().lock().unwrap(), 7);
         for bad in [
@@ -203,7 +194,7 @@ mod tests {
     #[test]
     fn a_panic_while_a_game_is_locked_does_not_take_the_game_down() {
         let store = GameStore::new(Limits::default());
-        let id = store.insert(7, |_| false).unwrap();
+        let id = store.insert(7);
         let game = store.get(id).unwrap();
         let panicked = std::thread::spawn(move || {
             let mut held = lock(&game);
@@ -221,40 +212,37 @@ mod tests {
     }
 
     #[test]
-    fn a_full_store_drops_the_least_recently_used_finished_game() {
+    fn a_full_store_drops_the_game_idle_longest_and_never_refuses() {
         let store = GameStore::new(Limits {
             max_games: 3,
             idle: Duration::from_secs(3600),
         });
-        let finished = |game: &i32| *game < 0;
-        let old_finished = store.insert(-1, finished).unwrap();
-        let new_finished = store.insert(-2, finished).unwrap();
-        let playing = store.insert(3, finished).unwrap();
-        // Used last, so it is kept over the other finished game.
-        store.get(old_finished).unwrap();
-        store.insert(4, finished).unwrap();
-        assert!(store.get(new_finished).is_none());
-        assert!(store.get(old_finished).is_some() && store.get(playing).is_some());
-        store.insert(5, finished).unwrap();
-        assert!(store.get(old_finished).is_none());
-        assert_eq!(store.insert(6, finished), Err(StoreFull(3)));
+        let first = store.insert(1);
+        let second = store.insert(2);
+        let third = store.insert(3);
+        // Used last, so it is kept over the second.
+        store.get(first).unwrap();
+        store.insert(4);
+        assert!(store.get(second).is_none());
+        assert!(store.get(first).is_some() && store.get(third).is_some());
+        for game in 5..20 {
+            store.insert(game);
+            assert_eq!(store.len(), 3);
+        }
     }
 
     #[test]
-    fn a_full_store_refuses_until_games_expire() {
+    fn idle_games_expire() {
         let store = GameStore::new(Limits {
             max_games: 2,
             idle: Duration::from_millis(50),
         });
-        let in_play = |_: &i32| false;
-        let first = store.insert(1, in_play).unwrap();
-        store.insert(2, in_play).unwrap();
-        assert_eq!(store.insert(3, in_play), Err(StoreFull(2)));
+        let first = store.insert(1);
         assert!(store.get(first).is_some());
         std::thread::sleep(Duration::from_millis(60));
         assert!(store.get(first).is_none(), "expired");
-        store.insert(4, in_play).unwrap();
-        store.insert(5, in_play).unwrap();
+        store.insert(4);
+        store.insert(5);
         assert_eq!(store.len(), 2);
     }
 }

@@ -98,7 +98,8 @@ async fn a_game_against_el_ajedrecista_from_its_own_start_ends_in_mate() {
     assert!(start_dtm <= 66);
     let pgn = end["pgn"].as_str().unwrap();
     assert!(
-        pgn.contains("[White \"torres\"]") && pgn.trim_end().ends_with("1-0"),
+        pgn.contains("[White \"El Ajedrecista (Torres y Quevedo, 1912)\"]")
+            && pgn.trim_end().ends_with("1-0"),
         "{pgn}"
     );
     // The state is kept: the same game again.
@@ -171,7 +172,7 @@ async fn illegal_moves_light_the_lamp_and_the_third_stops_the_machine() {
     let reasons = [
         ("Kd7", "not_one_step"),
         ("b3", "attacked"),
-        ("xyz", "garbage"),
+        ("Kb4", "attacked"),
     ];
     for (count, (text, kind)) in reasons.iter().enumerate() {
         let answer = play(&app, id, text).await;
@@ -348,7 +349,7 @@ async fn bad_requests_get_a_4xx_with_a_json_error() {
 }
 
 #[tokio::test]
-async fn a_flood_of_games_is_capped_and_idle_games_expire() {
+async fn a_full_store_drops_the_game_idle_longest_and_idle_games_expire() {
     let (app, state) = app(Limits {
         max_games: 3,
         idle: Duration::from_millis(300),
@@ -357,18 +358,72 @@ async fn a_flood_of_games_is_capped_and_idle_games_expire() {
     for _ in 0..3 {
         ids.push(new_game(&app, r#"{"strategy": "torres"}"#).await["id"].clone());
     }
-    let full = post_json(&app, "/api/games", r#"{"strategy": "torres"}"#).await;
-    full.error(StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(full.headers["retry-after"], "60");
+    // A fourth visitor gets a game; the one idle the longest goes.
+    new_game(&app, r#"{"strategy": "torres"}"#).await;
     assert_eq!(state.games.len(), 3);
-    tokio::time::sleep(Duration::from_millis(350)).await;
     get(&app, &format!("/api/games/{}", ids[0].as_str().unwrap()))
+        .await
+        .error(StatusCode::NOT_FOUND);
+    get(&app, &format!("/api/games/{}", ids[1].as_str().unwrap())).await;
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    get(&app, &format!("/api/games/{}", ids[1].as_str().unwrap()))
         .await
         .error(StatusCode::NOT_FOUND);
     for _ in 0..3 {
         new_game(&app, r#"{"strategy": "torres"}"#).await;
     }
     assert_eq!(state.games.len(), 3);
+}
+
+/// Text that is no move gets a hint and does not count; a real move that
+/// breaks the rules lights the lamp.
+#[tokio::test]
+async fn typos_get_a_hint_and_do_not_count() {
+    let (app, _) = app(Limits::default());
+    let game = new_game(&app, r#"{"strategy": "torres"}"#).await;
+    let id = game["id"].as_str().unwrap();
+    play(&app, id, "d6").await;
+    for typo in ["zz9", "Ke9", "", "Qd5"] {
+        let answer = play(&app, id, typo).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        assert_eq!(answer.headers["content-type"], "application/json");
+        let json = answer.json();
+        assert!(json["hint"].is_string() && json["lamp"].is_null(), "{json}");
+        assert_eq!(json["game"]["illegal"]["count"], 0, "{typo:?}");
+    }
+    let answer = play(&app, id, "Kd8").await.json();
+    assert_eq!(answer["lamp"]["kind"], "not_one_step", "{answer}");
+    assert_eq!(answer["game"]["illegal"]["count"], 1);
+}
+
+/// `/api/starts` names the automata that take a position, and why the
+/// others do not.
+#[tokio::test]
+async fn starts_name_the_machines_that_take_a_position() {
+    let (app, _) = app(Limits::default());
+    let answer = get(
+        &app,
+        "/api/starts?fen=4k3/8/8/8/8/8/8/4K2R%20w%20-%20-%200%201",
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let answers = answer.json();
+    let answers = answers.as_array().unwrap();
+    let torres = &answers[0];
+    assert_eq!(torres["name"], "torres");
+    assert_eq!(torres["accepts"], false);
+    assert!(
+        torres["why_not"]
+            .as_str()
+            .unwrap()
+            .contains("separate the kings")
+    );
+    let box_method = answers.iter().find(|a| a["name"] == "rook-box").unwrap();
+    assert_eq!(box_method["accepts"], true);
+    assert!(box_method["why_not"].is_null());
+    get(&app, "/api/starts?fen=garbage")
+        .await
+        .error(StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]

@@ -311,13 +311,27 @@ async fn the_script_names_no_machine_and_reads_no_display() {
         ] {
             assert!(!script.contains(&quoted), "the script names {quoted}");
         }
+        // Nor its label, its lamps' words or its start rule: the catalog's.
+        let label = info["label"].as_str().unwrap();
+        assert!(!script.contains(label), "the script holds {label:?}");
+        for lamp in info["panel_lamps"].as_array().unwrap() {
+            let words = lamp["label"].as_str().unwrap();
+            assert!(!script.contains(words), "the script holds {words:?}");
+        }
+        assert!(!script.contains(info["start_rule"].as_str().unwrap()));
         assert!(
             !info["about"]["text"].as_array().unwrap().is_empty(),
             "{name}"
         );
         assert!(info["panel"].is_string(), "{name}");
     }
-    for word in ["torres", "mk61-", "startsWith(\"mk", ".match(/"] {
+    for word in [
+        "torres",
+        "mk61-",
+        "startsWith(\"mk",
+        ".match(/",
+        "rule 4: tempo",
+    ] {
         assert!(!script.contains(word), "the script holds {word:?}");
     }
     let claims: serde_json::Value =

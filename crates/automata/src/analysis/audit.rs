@@ -197,6 +197,19 @@ impl FailureKind {
         self.into()
     }
 
+    /// What it means, for people.
+    pub fn words(self) -> &'static str {
+        match self {
+            FailureKind::Cycle => "the defence makes the machine go round for ever",
+            FailureKind::LostPiece => "the black king takes the white man",
+            FailureKind::Stalemate => "the machine stalemates",
+            FailureKind::IllegalMove => "the machine's rules ask for an illegal move",
+            FailureKind::WrongDisplay => "the calculator shows no move",
+            FailureKind::Refusal => "the machine refuses the position",
+            FailureKind::OutsideRules => "the machine's rules give no move",
+        }
+    }
+
     fn of(refusal: &Refusal) -> FailureKind {
         match refusal {
             Refusal::Precondition(_) => FailureKind::Refusal,

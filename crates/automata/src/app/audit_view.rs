@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use ajedrecista_tables::{Moves, Tablebase};
 use serde::Serialize;
 use shakmaty::Position;
+use strum::IntoEnumIterator;
 
-use crate::audit::Audit;
+use crate::audit::{Audit, FailureKind, Outcome};
 use crate::contradiction::Contradiction;
 use crate::game::{Game, Ply, fen_of};
 use crate::perfect::excess_over_perfect;
@@ -55,7 +56,15 @@ pub struct AuditView {
     pub nodes: usize,
     /// Every failure kind, zero included.
     pub failures: BTreeMap<&'static str, usize>,
+    /// Every failure kind in words, for people.
+    pub failure_words: BTreeMap<&'static str, &'static str>,
+    /// Of `failures`, those at starts where perfect play has no win either
+    /// (a man that hangs at once, a draw): no machine could mate there.
+    pub failures_without_a_win: BTreeMap<&'static str, usize>,
     pub worst_moves: Option<Moves>,
+    /// Starts where the defence lasts beyond move 50 (a claim of the
+    /// sources).
+    pub beyond_fifty_moves: usize,
     /// The start of the longest game, and that game as PGN.
     pub worst_fen: Option<String>,
     pub worst_pgn: Option<String>,
@@ -98,14 +107,20 @@ impl AuditView {
         check()?;
         let excess = excess_over_perfect(audit, tables)?;
         let mut perfect = BTreeMap::new();
+        let mut without_a_win: BTreeMap<&'static str, usize> =
+            FailureKind::iter().map(|kind| (kind.name(), 0)).collect();
         for result in &audit.results {
             check()?;
             let position = &result.position;
             let value = tables
                 .probe(position, audit.variant)
                 .map_err(Contradiction::Table)?;
-            if let Some(moves) = value.white_mates_in(position.turn()) {
-                *perfect.entry(moves).or_insert(0usize) += 1;
+            match (value.white_mates_in(position.turn()), result.outcome) {
+                (Some(moves), _) => *perfect.entry(moves).or_insert(0usize) += 1,
+                (None, Outcome::Failure(kind)) => {
+                    *without_a_win.entry(kind.name()).or_default() += 1
+                }
+                (None, Outcome::Mate(_)) => {}
             }
         }
         Ok(AuditView {
@@ -115,7 +130,12 @@ impl AuditView {
             starts: audit.results.len(),
             nodes: audit.nodes,
             failures: audit.failures_by_name(),
+            failure_words: FailureKind::iter()
+                .map(|kind| (kind.name(), kind.words()))
+                .collect(),
+            failures_without_a_win: without_a_win,
             worst_moves: audit.worst_moves(),
+            beyond_fifty_moves: audit.beyond_fifty_moves(),
             worst_fen: audit.worst.as_ref().map(|game| fen_of(&game.start)),
             worst_pgn: audit.worst.as_ref().map(Game::to_pgn),
             histogram: audit.histogram().into_iter().collect(),
@@ -157,7 +177,10 @@ mod tests {
             "\"starts\":42",
             "\"nodes\":",
             "\"failures\":{\"cycle\":0,",
+            "\"failure_words\":{\"cycle\":\"the defence",
+            "\"failures_without_a_win\":{\"cycle\":0,",
             "\"worst_moves\":",
+            "\"beyond_fifty_moves\":",
             "\"worst_fen\":\"",
             "\"worst_pgn\":\"[Event",
             "\"histogram\":[[",

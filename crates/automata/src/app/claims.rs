@@ -205,6 +205,9 @@ pub struct ClaimView {
     pub finding: String,
     pub command: String,
     pub check: Check,
+    /// The figures the finding rests on, by name; the view the row links
+    /// to shows each.
+    pub figures: BTreeMap<String, u64>,
 }
 
 impl From<&Claim> for ClaimView {
@@ -215,6 +218,7 @@ impl From<&Claim> for ClaimView {
             finding: claim.plain_finding(),
             command: claim.command.replace('`', ""),
             check: claim.check.clone(),
+            figures: claim.figures.clone(),
         }
     }
 }

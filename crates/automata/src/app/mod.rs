@@ -23,5 +23,7 @@ pub use probe::{
     tables_move,
 };
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
-pub use strategies::{AboutView, StrategyView, program_name};
+pub use strategies::{
+    AboutView, LampLabel, StartAnswer, StrategyView, program_name, start_answers,
+};
 pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine};

@@ -49,7 +49,7 @@ pub fn selfplay(
     automaton
         .precondition(start.board())
         .map_err(|refusal| SelfplayError::Refused { strategy, refusal })?;
-    let game = match defence {
+    let mut game = match defence {
         DefenceKind::Perfect => play(
             &automaton,
             start,
@@ -76,6 +76,8 @@ pub fn selfplay(
     if strategy.entry().plays_from_tables {
         check_tables_game(&automaton, &game, tables)?;
     }
+    // The record names the automaton as people read it.
+    game.white = strategy.label().to_string();
     Ok(game)
 }
 
@@ -104,7 +106,7 @@ mod tests {
         .unwrap();
         let pgn = game.to_pgn();
         for tag in [
-            "White \"torres\"",
+            "White \"El Ajedrecista (Torres y Quevedo, 1912)\"",
             "Black \"random defence (seed 11)\"",
             "SetUp \"1\"",
             "FEN \"8/8/1k6/8/R7/8/5K2/8 w - - 0 1\"",

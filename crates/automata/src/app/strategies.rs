@@ -7,10 +7,13 @@ use ajedrecista_tables::Tablebase;
 use serde::Serialize;
 use shakmaty::{Board, Role};
 
+use shakmaty::{Chess, Position};
+
 use crate::calculator_game::ChessProgram;
 use crate::catalog::{Panel, StrategyName};
 use crate::session::start_squares;
 use crate::strategy::Strategy;
+use crate::torres::Lamp;
 
 /// One automaton of the catalog.
 #[derive(Debug, Clone, Serialize)]
@@ -33,10 +36,64 @@ pub struct StrategyView {
     /// The calculator program it runs (`queen`, `rook`), if any.
     pub calculator: Option<&'static str>,
     pub about: AboutView,
+    /// Which whole positions it takes as a start, and why.
+    pub start_rule: &'static str,
+    /// What its audit's "machine's own starts" are, in words.
+    pub own_starts: &'static str,
+    /// Whether those are fewer than every legal start.
+    pub has_own_starts: bool,
+    /// Where the black king may be placed against `white_men`.
+    pub start_squares: Vec<String>,
+    /// The lamps its panel shows (the 1912 machine's eight), with their
+    /// words; empty for other panels.
+    pub panel_lamps: Vec<LampLabel>,
     /// A note under its audit.
     pub audit_note: Option<&'static str>,
     /// Why the web does not run its audit, if it does not.
     pub audit_refused: Option<&'static str>,
+    /// The automaton whose audit gives the same answer, then.
+    pub audit_stand_in: Option<&'static str>,
+}
+
+/// One lamp of a machine's panel.
+#[derive(Debug, Clone, Serialize)]
+pub struct LampLabel {
+    pub lamp: Lamp,
+    pub label: &'static str,
+}
+
+/// Whether one automaton takes a position as its start, and if not, why.
+#[derive(Debug, Clone, Serialize)]
+pub struct StartAnswer {
+    pub name: StrategyName,
+    pub label: &'static str,
+    pub accepts: bool,
+    /// Why not (the automaton's refusal), when it does not.
+    pub why_not: Option<String>,
+}
+
+/// Every automaton's answer to `position` as a start: what a game from it
+/// would check first (the game not over, the automaton's precondition),
+/// without building any table.
+pub fn start_answers(position: &Chess, tables: &Arc<Tablebase>) -> Vec<StartAnswer> {
+    StrategyName::all()
+        .map(|name| {
+            let why_not = match position.is_game_over() {
+                true => Some("the game is already over in this position".to_string()),
+                false => name
+                    .build(tables)
+                    .precondition(position.board())
+                    .err()
+                    .map(|refusal| refusal.to_string()),
+            };
+            StartAnswer {
+                name,
+                label: name.label(),
+                accepts: why_not.is_none(),
+                why_not,
+            }
+        })
+        .collect()
 }
 
 /// What a visitor reads about a machine, with its picture.
@@ -65,11 +122,13 @@ impl StrategyView {
         let entry = name.entry();
         let automaton = name.build(tables);
         let about = &entry.about;
+        let squares = |board: &str| -> Vec<String> {
+            let board: Board = board.parse().expect("the catalog's boards are valid");
+            let squares = start_squares(&automaton, &board);
+            squares.iter().map(ToString::to_string).collect()
+        };
         let marked = match about.marks_starts {
-            true => {
-                let board: Board = about.board.parse().expect("the catalog's boards are valid");
-                start_squares(&automaton, &board)
-            }
+            true => squares(about.board),
             false => Vec::new(),
         };
         StrategyView {
@@ -89,11 +148,25 @@ impl StrategyView {
                 text: &about.text,
                 caption: about.caption,
                 board: about.board,
-                start_squares: marked.iter().map(ToString::to_string).collect(),
+                start_squares: marked,
                 lamps: about.lamps,
+            },
+            start_rule: entry.start_rule,
+            own_starts: entry.own_starts,
+            has_own_starts: entry.has_own_starts,
+            start_squares: squares(entry.white_men),
+            panel_lamps: match entry.panel {
+                Panel::Lamps => Lamp::ALL
+                    .map(|lamp| LampLabel {
+                        lamp,
+                        label: lamp.label(),
+                    })
+                    .to_vec(),
+                _ => Vec::new(),
             },
             audit_note: entry.audit_note,
             audit_refused: entry.audit_too_slow,
+            audit_stand_in: entry.audit_stand_in,
         }
     }
 
@@ -140,7 +213,48 @@ mod tests {
             .unwrap();
         assert_eq!(turning.about.board, turning.white_men);
         let torres = &views[0];
+        assert_eq!(torres.start_squares.len(), 42);
+        assert_eq!(torres.panel_lamps.len(), 8);
+        assert!(views[1..].iter().all(|view| view.panel_lamps.is_empty()));
         assert!(torres.about.start_squares.contains(&"d6".to_string()));
         assert!(!torres.about.start_squares.contains(&"a7".to_string()));
+    }
+
+    /// The teacher's position (king e1, rook h1 against king e8): the
+    /// 1912 machine refuses it, saying why; the rook programs (their start
+    /// test passes), the textbook method and perfect play take it; the
+    /// queen machines do not.
+    #[test]
+    fn start_answers_say_who_takes_a_position_and_why_not() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let position = crate::test_support::position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+        let answers = start_answers(&position, &tables);
+        assert_eq!(answers.len(), StrategyName::all().len());
+        let accepting: Vec<&str> = answers
+            .iter()
+            .filter(|answer| answer.accepts)
+            .map(|answer| answer.name.as_str())
+            .collect();
+        assert_eq!(
+            accepting,
+            [
+                "mk61-rook",
+                "mk61-rook-native",
+                "mk61-rook-native-turning",
+                "rook-box",
+                "perfect"
+            ]
+        );
+        for answer in &answers {
+            assert_eq!(answer.why_not.is_none(), answer.accepts, "{}", answer.name);
+        }
+        let torres = answers[0].why_not.as_deref().unwrap();
+        assert!(torres.contains("separate the kings"), "{torres}");
+        let mate = crate::test_support::position("R3k3/8/4K3/8/8/8/8/8 b - - 0 1");
+        assert!(
+            start_answers(&mate, &tables)
+                .iter()
+                .all(|answer| !answer.accepts)
+        );
     }
 }

@@ -26,6 +26,9 @@ pub enum GameEnd {
     Cycle,
     /// Stopped by the caller (a move limit) before any of the above.
     Unfinished,
+    /// Still being played: a record of a game so far (PGN result `*`, no
+    /// Termination tag and no comment).
+    InProgress,
     /// The person made this many illegal moves and the automaton stopped
     /// playing, as El Ajedrecista did.
     IllegalMoves(u32),
@@ -52,6 +55,7 @@ impl GameEnd {
             | GameEnd::Refused(_)
             | GameEnd::Cycle
             | GameEnd::Unfinished
+            | GameEnd::InProgress
             | GameEnd::IllegalMoves(_) => "*",
         }
     }
@@ -65,20 +69,23 @@ impl GameEnd {
             GameEnd::Refused(_) => "refusal",
             GameEnd::Cycle => "cycle",
             GameEnd::Unfinished => "unfinished",
+            GameEnd::InProgress => "in_progress",
             GameEnd::IllegalMoves(_) => "illegal_moves",
         }
     }
 
-    fn termination(&self) -> &'static str {
+    /// The PGN Termination tag; none for a game still in progress.
+    fn termination(&self) -> Option<&'static str> {
         match self {
             GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::LastManTaken { draw: true } => {
-                "normal"
+                Some("normal")
             }
             GameEnd::LastManTaken { draw: false }
             | GameEnd::Refused(_)
             | GameEnd::Cycle
             | GameEnd::Unfinished
-            | GameEnd::IllegalMoves(_) => "unterminated",
+            | GameEnd::IllegalMoves(_) => Some("unterminated"),
+            GameEnd::InProgress => None,
         }
     }
 }
@@ -99,6 +106,7 @@ impl fmt::Display for GameEnd {
             GameEnd::Refused(refusal) => write!(f, "The automaton refuses: {refusal}."),
             GameEnd::Cycle => f.write_str("The position repeats: the automaton never mates."),
             GameEnd::Unfinished => f.write_str("Game stopped."),
+            GameEnd::InProgress => f.write_str("The game goes on."),
             GameEnd::IllegalMoves(count) => {
                 write!(f, "The machine stops playing after {count} illegal moves.")
             }
@@ -166,24 +174,29 @@ impl Game {
     }
 
     /// The game in PGN export format, with the tags White, Black, FEN,
-    /// SetUp, Result, Termination and PlyCount.
+    /// SetUp, Result, Termination (unless the game goes on) and PlyCount.
     pub fn to_pgn(&self) -> String {
-        let fen = Fen::from_position(&self.start, EnPassantMode::Legal);
+        let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
         let result = self.end.result();
+        let plies = self.moves.len().to_string();
         let mut pgn = String::new();
-        for (tag, value) in [
-            ("Event", "ajedrecista"),
-            ("Site", "?"),
-            ("Date", "????.??.??"),
-            ("Round", "-"),
-            ("White", &self.white),
-            ("Black", &self.black),
-            ("Result", result),
-            ("SetUp", "1"),
-            ("FEN", &fen.to_string()),
+        let tags = [
+            ("Event", Some("ajedrecista")),
+            ("Site", Some("?")),
+            ("Date", Some("????.??.??")),
+            ("Round", Some("-")),
+            ("White", Some(self.white.as_str())),
+            ("Black", Some(self.black.as_str())),
+            ("Result", Some(result)),
+            ("SetUp", Some("1")),
+            ("FEN", Some(fen.as_str())),
             ("Termination", self.end.termination()),
-            ("PlyCount", &self.moves.len().to_string()),
-        ] {
+            ("PlyCount", Some(plies.as_str())),
+        ];
+        for (tag, value) in tags
+            .iter()
+            .filter_map(|(tag, value)| Some((tag, (*value)?)))
+        {
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
             writeln!(pgn, "[{tag} \"{value}\"]").expect("writing to a String");
         }
@@ -205,7 +218,7 @@ impl Game {
             }
             tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
         }
-        if self.end != GameEnd::Checkmate {
+        if !matches!(self.end, GameEnd::Checkmate | GameEnd::InProgress) {
             tokens.push(format!("{{{}}}", self.end));
         }
         tokens.push(result.to_string());

@@ -35,7 +35,7 @@ pub enum IllegalMove {
     },
     #[error("{0} is taken")]
     Occupied(Square),
-    #[error("{square} is not a start square of {strategy}")]
+    #[error("{square} is not a start square of {}", strategy.label())]
     NotAStart {
         square: Square,
         strategy: StrategyName,
@@ -48,6 +48,23 @@ impl IllegalMove {
     /// A stable name of the kind, for tests and JSON.
     pub fn kind(&self) -> &'static str {
         self.into()
+    }
+
+    /// Whether the input was a move of the black king at all, one that the
+    /// rules of chess or the machine's start forbid: only such a move
+    /// lights the lamp, as in 1912, where the person moved the king on the
+    /// board. Text that names no king move (a typo, a square off the
+    /// board, a man Black does not have, a king that is elsewhere) gets a
+    /// hint and does not count.
+    pub fn lights_the_lamp(&self) -> bool {
+        !matches!(
+            self,
+            IllegalMove::Empty
+                | IllegalMove::Garbage(_)
+                | IllegalMove::OffBoard(_)
+                | IllegalMove::NotKingMove(_)
+                | IllegalMove::PlacementNeedsSquare
+        )
     }
 }
 

@@ -119,6 +119,11 @@ pub enum MoveError {
         /// The limit was reached: the automaton stops playing.
         stopped: bool,
     },
+    /// Text that is no move of the black king at all (a typo, `zz9`,
+    /// `Ke9`): a hint, and the lamp stays off
+    /// ([`IllegalMove::lights_the_lamp`]).
+    #[error("{0}")]
+    NotAMove(IllegalMove),
     #[error("the game is over")]
     GameOver,
 }
@@ -337,7 +342,12 @@ impl Session {
         }
     }
 
+    /// The lamp for a move that breaks the rules; a hint, not counted, for
+    /// text that is no move.
     fn lamp(&mut self, reason: IllegalMove) -> MoveError {
+        if !reason.lights_the_lamp() {
+            return MoveError::NotAMove(reason);
+        }
         self.illegal.count += 1;
         MoveError::Illegal {
             reason,
@@ -504,14 +514,15 @@ impl Session {
         self.playing().map(|playing| &playing.start)
     }
 
-    /// The game so far as a record: White the automaton, Black "person".
+    /// The game so far as a record: White the automaton by its display
+    /// name, Black "person"; a game still going on ends `*`.
     pub fn game(&self) -> Option<Game> {
         Some(Game {
-            white: self.strategy().to_string(),
+            white: self.strategy().label().to_string(),
             black: "person".to_string(),
             start: self.start()?.clone(),
             moves: self.moves().to_vec(),
-            end: self.end().unwrap_or(GameEnd::Unfinished),
+            end: self.end().unwrap_or(GameEnd::InProgress),
         })
     }
 

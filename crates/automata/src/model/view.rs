@@ -23,11 +23,16 @@ pub struct ReplyView {
     pub numeric: String,
     /// Why the automaton chose it.
     pub reason: &'static str,
+    /// A word more on the reason, from the catalog, if it needs one.
+    pub reason_note: Option<&'static str>,
     /// The calculator's display.
     pub display: String,
     /// The same, one state after another as the person saw them, each as
     /// the indicator's twelve places.
     pub displays: Vec<DisplayState>,
+    /// Why the display's square is not the move's, when it is not (the
+    /// turned board's numbering).
+    pub display_note: Option<String>,
     pub check: bool,
     pub mate: bool,
     /// The lamps of the 1912 machine that show this move.
@@ -42,6 +47,9 @@ pub struct DisplayState {
     /// The twelve places: the mantissa's sign, eight digits, the
     /// exponent's sign and two digits.
     pub places: Vec<Place>,
+    /// What the person did to get the next state (`after С/П`), if there
+    /// is one.
+    pub then: Option<&'static str>,
 }
 
 /// One place of the indicator: a glyph (`0`-`9`, `-`, `L`, `C`, `Г`, `Е`
@@ -56,7 +64,8 @@ pub struct Place {
 /// 61." is the error, then (after С/П) 61.; "9------0. x3, then 87." is
 /// the refusal, then the answer after the board was turned.
 pub fn display_states(text: &str) -> Vec<DisplayState> {
-    text.split(',')
+    let mut states = text
+        .split(',')
         .map(|state| {
             let state = state.trim();
             let state = state.strip_prefix("then ").unwrap_or(state);
@@ -70,8 +79,45 @@ pub fn display_states(text: &str) -> Vec<DisplayState> {
         .map(|state| DisplayState {
             text: state.to_owned(),
             places: places(state),
+            then: None,
         })
-        .collect()
+        .collect::<Vec<_>>();
+    let count = states.len();
+    for state in states.iter_mut().take(count.saturating_sub(1)) {
+        state.then = Some(match state.text.starts_with('9') {
+            true => "with the board turned a quarter and the men keyed in again",
+            false => "after С/П",
+        });
+    }
+    states
+}
+
+/// The square a display names (`25.`, `4.2`, `1. 25`: file digit, rank
+/// digit), if it names one.
+fn shown_square(text: &str) -> Option<shakmaty::Square> {
+    let number = text.split_whitespace().last()?;
+    let digits: Vec<u32> = number.chars().filter_map(|c| c.to_digit(10)).collect();
+    match digits[..] {
+        [file @ 1..=8, rank @ 1..=8] => Some(shakmaty::Square::from_coords(
+            shakmaty::File::new(file - 1),
+            shakmaty::Rank::new(rank - 1),
+        )),
+        _ => None,
+    }
+}
+
+/// A sentence when the display's square is not the board's: the rook
+/// program counts squares on the board as it was last turned.
+fn display_note(display: &[DisplayState], to: shakmaty::Square) -> Option<String> {
+    let last = display.last()?;
+    let shown = shown_square(&last.text)?;
+    (shown != to).then(|| {
+        format!(
+            "The calculator counts squares on the board as the player turned it: its {}{} is {to} on this board.",
+            u32::from(shown.file()) + 1,
+            u32::from(shown.rank()) + 1
+        )
+    })
 }
 
 /// A display text as the twelve places: the mantissa and, after a space,
@@ -263,8 +309,16 @@ fn reply_view(reply: &MachineMove, session: &Session) -> ReplyView {
         san: reply.san.clone(),
         numeric: reply.numeric.clone(),
         reason: reply.reason,
+        reason_note: session
+            .strategy()
+            .entry()
+            .reason_notes
+            .iter()
+            .find(|(reason, _)| *reason == reply.reason)
+            .map(|(_, note)| *note),
         display: reply.display.clone(),
         displays: display_states(&reply.display),
+        display_note: display_note(&display_states(&reply.display), reply.mv.to()),
         check: reply.check,
         mate,
         lamps: torres::lamps(reply.mv, &session.board()),
@@ -332,5 +386,27 @@ mod tests {
         for state in display_states("4.2, 25., 1. 25") {
             assert_eq!(state.places.len(), 12);
         }
+        let turned = display_states("9------0. x1, then 74.");
+        assert_eq!(
+            turned[0].then.unwrap(),
+            "with the board turned a quarter and the men keyed in again"
+        );
+        assert_eq!(turned[1].then, None);
+        assert_eq!(display_states("ЕГГОГ, 61.")[0].then, Some("after С/П"));
+        // 74. on the turned board is b5 on this one; 25. is b5 itself.
+        let note = display_note(&turned, shakmaty::Square::B5).unwrap();
+        assert!(note.contains("its 74 is b5"), "{note}");
+        assert_eq!(
+            display_note(&display_states("25."), shakmaty::Square::B5),
+            None
+        );
+        assert_eq!(
+            display_note(&display_states("1. 25"), shakmaty::Square::B5),
+            None
+        );
+        assert_eq!(
+            display_note(&display_states("4.2"), shakmaty::Square::D2),
+            None
+        );
     }
 }

@@ -37,6 +37,9 @@ pub struct CatalogEntry {
     pub white_men: &'static str,
     /// Why the web does not run its audit on request, if it does not.
     pub audit_too_slow: Option<&'static str>,
+    /// The automaton whose audit gives the same answer, where the web does
+    /// not run this one's.
+    pub audit_stand_in: Option<&'static str>,
     /// Whether its moves are the tables' own (perfect play): its games are
     /// held to their distance to mate, and UCI reports that distance.
     pub plays_from_tables: bool,
@@ -48,6 +51,18 @@ pub struct CatalogEntry {
     pub about: About,
     /// A note the web's audit view adds under its audit.
     pub audit_note: Option<&'static str>,
+    /// Which whole positions it accepts as a start, and why, in a sentence
+    /// shown before play (its precondition, [`crate::strategy::Strategy`]).
+    pub start_rule: &'static str,
+    /// What "the machine's own starts" of its audit are, in words: its
+    /// historic starts, or every start it accepts where it has none.
+    pub own_starts: &'static str,
+    /// Whether those are fewer than every start it accepts (else its
+    /// audit over its own starts is the one over every start it accepts).
+    pub has_own_starts: bool,
+    /// Its rules' short reasons that need a word more, with that word:
+    /// `("rule 4: tempo", "a waiting move ...")`.
+    pub reason_notes: &'static [(&'static str, &'static str)],
     /// The automaton (`tables` serve perfect play).
     pub build: fn(StrategyName, &Arc<Tablebase>) -> Automaton,
 }
@@ -103,6 +118,10 @@ const fn rook_trace_about(last: &'static str) -> About {
     }
 }
 
+/// The rook program's start test, as the seed states it.
+const ROOK_START_RULE: &str = "King and rook against king, where the program's start test passes: the white king two ranks or more below the black king, and the rook off the black king's file and the files next to it unless the white men share a file. Other positions it answers with 9------0. (turn the board).";
+const NO_NOTES: &[(&str, &str)] = &[];
+
 /// Seed 004's game.
 const SEED_004: &str = "8/8/1k6/8/R7/8/5K2/8 w - - 0 1";
 /// The rook program's reference trace (white king e1, rook a2, black king
@@ -123,6 +142,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: false,
         panel: Panel::Lamps,
         calculator: None,
@@ -141,6 +161,13 @@ pub const CATALOG: &[CatalogEntry] = &[
             ],
         },
         audit_note: None,
+        start_rule: "King and rook against king as the 1912 machine was wired: the rook on the a, b, g or h-file, and its rank between the two kings. Its own start has the white king a8 and the rook b7, the black king on ranks 1 to 6.",
+        own_starts: "its own starts: king a8, rook b7, the black king on ranks 1 to 6",
+        has_own_starts: true,
+        reason_notes: &[(
+            "rule 4: tempo",
+            "a waiting move: the rook steps one file along its rank, and the black king must move",
+        )],
         build: |name, _| Automaton::new(name, Torres),
     },
     CatalogEntry {
@@ -151,6 +178,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1",
         white_men: "8/6Q1/8/8/8/2K5/8/8",
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Queen),
@@ -171,6 +199,10 @@ pub const CATALOG: &[CatalogEntry] = &[
         audit_note: Some(
             "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same 35.",
         ),
+        start_rule: "Its printed start only: white king c3 (it never moves), queen g7, and the black king on any free square the queen does not attack.",
+        own_starts: "its printed start (king c3, queen g7), the only one it accepts",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, Mk61Queen),
     },
     CatalogEntry {
@@ -181,9 +213,11 @@ pub const CATALOG: &[CatalogEntry] = &[
         white_men: ROOK_TRACE_MEN,
         // Each answer is a calculator run and the state graph is large.
         audit_too_slow: Some(
-            "the emulated rook program's audit takes minutes (ajedrecista audit mk61-rook): see \
-             mk61-rook-native, equal to it at every start (docs/automata.md)",
+            "its audit takes half a minute or more of the server's time (every answer is a run of the \
+             emulated calculator), too long for a page; the native program gives the same answer \
+             at every start (docs/automata.md), and the command line runs this one",
         ),
+        audit_stand_in: Some("mk61-rook-native"),
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Rook),
@@ -191,6 +225,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
         ),
         audit_note: None,
+        start_rule: ROOK_START_RULE,
+        own_starts: "every start its start test passes (it has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
     },
     CatalogEntry {
@@ -200,6 +238,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: ROOK_TRACE,
         white_men: ROOK_TRACE_MEN,
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Rook),
@@ -207,6 +246,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
         ),
         audit_note: None,
+        start_rule: ROOK_START_RULE,
+        own_starts: "every start its start test passes (it has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, Mk61Rook::default()),
     },
     CatalogEntry {
@@ -216,6 +259,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: ROOK_TRACE,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Rook),
@@ -231,6 +275,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
         },
         audit_note: None,
+        start_rule: "King and rook against king, where the program's start test passes with the board turned some quarter: the player turns the board whenever the program shows 9------0.",
+        own_starts: "every start its start test passes in some turn of the board (it has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, _| {
             Automaton::new(
                 name,
@@ -247,6 +295,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: false,
         panel: Panel::Board,
         calculator: None,
@@ -262,6 +311,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             lamps: &[ILLEGAL_LAMP],
         },
         audit_note: None,
+        start_rule: "Any position of king and rook against king, either side to move: the textbook method first cuts the black king off, then shuts it in a box.",
+        own_starts: "every start (a method has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, RookBox),
     },
     CatalogEntry {
@@ -271,6 +324,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
         white_men: "8/8/8/8/8/8/8/3QK3",
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: false,
         panel: Panel::Board,
         calculator: None,
@@ -286,6 +340,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             lamps: &[ILLEGAL_LAMP],
         },
         audit_note: None,
+        start_rule: "Any position of king and queen against king, either side to move.",
+        own_starts: "every start (a method has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, QueenBox),
     },
     CatalogEntry {
@@ -295,6 +353,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
+        audit_stand_in: None,
         plays_from_tables: true,
         panel: Panel::Board,
         calculator: None,
@@ -310,6 +369,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             lamps: &[ILLEGAL_LAMP],
         },
         audit_note: None,
+        start_rule: "Any legal position of three to five men, kings included, with pawns or without: the tables are built for it (up to four men here at once; five if solved beforehand with ajedrecista solve).",
+        own_starts: "every start (perfect play has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
         build: |name, tables| Automaton::new(name, Perfect::new(Arc::clone(tables))),
     },
 ];
@@ -473,6 +536,33 @@ mod tests {
             assert_eq!(automaton.precondition(demo.board()), Ok(()), "{name}");
             let men: shakmaty::Board = name.entry().white_men.parse().unwrap();
             assert_eq!(men.by_color(shakmaty::Color::Black).count(), 0, "{name}");
+        }
+        // "Its own starts" are fewer than the starts it accepts exactly
+        // where the catalog says so (seen on its demonstration start and
+        // every placement against its men).
+        for name in StrategyName::all() {
+            let automaton = name.build(&tables);
+            let men: shakmaty::Board = name.entry().white_men.parse().unwrap();
+            let demo: shakmaty::Board = name.demo_fen().split(' ').next().unwrap().parse().unwrap();
+            let placements = shakmaty::Square::ALL.into_iter().map(|square| {
+                let mut board = men.clone();
+                board.set_piece_at(square, shakmaty::Color::Black.king());
+                board
+            });
+            let differs = std::iter::once(demo).chain(placements).any(|board| {
+                automaton.is_machine_start(&board) != automaton.precondition(&board).is_ok()
+            });
+            assert_eq!(differs, name.entry().has_own_starts, "{name}");
+        }
+        for name in StrategyName::all() {
+            if let Some(stand_in) = name.entry().audit_stand_in {
+                let stand_in: StrategyName = stand_in.parse().unwrap();
+                assert!(stand_in.entry().audit_too_slow.is_none(), "{name}");
+            }
+            assert_eq!(
+                name.entry().audit_too_slow.is_some(),
+                name.entry().audit_stand_in.is_some()
+            );
         }
         assert_eq!(StrategyName::TORRES.as_str(), "torres");
         assert_eq!(StrategyName::PERFECT.as_str(), "perfect");

@@ -183,6 +183,34 @@ pub enum Lamp {
     KingRight,
 }
 
+impl Lamp {
+    /// The eight lamps, in the order the machine's panel shows them.
+    pub const ALL: [Lamp; 8] = [
+        Lamp::RookAFile,
+        Lamp::RookHFile,
+        Lamp::RookDown,
+        Lamp::RookLeft,
+        Lamp::RookRight,
+        Lamp::KingDown,
+        Lamp::KingLeft,
+        Lamp::KingRight,
+    ];
+
+    /// What the lamp says, for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            Lamp::RookAFile => "Rook to the a-file",
+            Lamp::RookHFile => "Rook to the h-file",
+            Lamp::RookDown => "Rook one down",
+            Lamp::RookLeft => "Rook one left",
+            Lamp::RookRight => "Rook one right",
+            Lamp::KingDown => "King one down",
+            Lamp::KingLeft => "King one left",
+            Lamp::KingRight => "King one right",
+        }
+    }
+}
+
 /// The lamps that show White's move `mv`: the rook to the a- or h-file,
 /// the rook or the king one square down, left or right. "Down" is towards
 /// the black king's side of the white king (rank 1 in the 1912 machine's

@@ -378,6 +378,9 @@ fn play(
                         return screen.end(session, &end, out);
                     }
                 }
+                Err(MoveError::NotAMove(reason)) => {
+                    writeln!(out, "Not a move: {reason}. It does not count.")?;
+                }
                 Err(MoveError::GameOver) => {
                     let end = session.end().expect("over");
                     return screen.end(session, &end, out);

@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use ajedrecista_web::{AppState, Limits};
+use ajedrecista_web::{AppState, Builds, Limits};
 use anyhow::Context;
 
 use crate::output::note;
@@ -34,12 +34,18 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(args.max_games > 0, "--max-games must be at least 1");
-    let tables = std::sync::Arc::new(args.tables.open());
+    // The page's progress bar follows the builds the tables report.
+    let builds = Builds::default();
+    let (building, finished) = (builds.clone(), builds.clone());
+    let tables = std::sync::Arc::new(args.tables.open_watched(
+        move |material, variant| finished.finish(material, variant),
+        move |material, variant, progress| building.update(material, variant, progress),
+    ));
     let limits = Limits {
         max_games: args.max_games,
         idle: std::time::Duration::from_secs(args.idle_minutes * 60),
     };
-    let state = AppState::new(tables, limits);
+    let state = AppState::with_builds(tables, limits, builds);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
         let listener =

@@ -2,8 +2,8 @@
 // longest game to replay.
 
 import { drawBoard, parseBoard } from "./board.js";
-import { $, FAILURES, START_SETS, api, el, html } from "./common.js";
-import { fieldError, humanize, labelOf, strategyInfo } from "./play.js";
+import { $, EVERY_START, api, el, html } from "./common.js";
+import { fieldError, humanize, labelOf, play, strategyInfo } from "./play.js";
 
 export const replay = { plies: [], start: "", index: 0 };
 
@@ -77,24 +77,40 @@ export async function runAudit(event) {
   document.body.dataset.auditing = "false";
   if (!response.ok) {
     clearAudit();
-    fieldError("audit-error", humanize(response.body.error));
+    const info = strategyInfo(name);
+    const stand = standIn(name);
+    // A refusal of the catalog's is told in its words, the command as a command.
+    fieldError("audit-error", info && info.audit_refused ? `No audit of ${info.label} here: ${info.audit_refused}.` : humanize(response.body.error));
     $("audit-summary").textContent = "No audit: see the message above.";
+    if (stand) {
+      const button = html("button", { type: "button", id: "audit-stand-in" }, `Run the audit of ${stand.label}`);
+      button.addEventListener("click", () => { $("audit-strategy").value = stand.name; labelStartSets(); runAudit(); });
+      $("audit-summary").append(" ", button, " or, in a terminal: ", html("code", {}, `ajedrecista audit ${name}`));
+    }
     return;
   }
   const audit = response.body;
   const summary = $("audit-summary");
-  summary.replaceChildren(html("h2", {}, `${labelOf(audit.strategy)}: ${START_SETS[audit.starts_set] || audit.starts_set}, ${audit.side_to_move} to move`));
+  summary.replaceChildren(html("h2", {}, `${labelOf(audit.strategy)}: ${startSetWords(audit.strategy, audit.starts_set)}, ${audit.side_to_move} to move`));
   const table = html("table");
   const rows = [
     ["starts", audit.starts],
     ["worst case", audit.worst_moves === null ? "no start is mated" : `${audit.worst_moves} moves`],
+    ["starts where the defence lasts beyond move 50", audit.beyond_fifty_moves],
   ];
   if (audit.excess_over_perfect) {
     const e = audit.excess_over_perfect;
     rows.push(["perfect play's longest mate", `${e.perfect_worst} moves`]);
+    rows.push(["perfect play from the worst start", `${e.perfect_at_worst_start} moves`]);
     rows.push(["excess over perfect play", `at most ${e.max} moves, ${e.mean.toFixed(2)} on average`]);
   }
-  for (const [kind, count] of Object.entries(audit.failures)) if (count > 0) rows.push([`fails: ${FAILURES[kind] || kind}`, count]);
+  const failed = Object.values(audit.failures).reduce((sum, n) => sum + n, 0);
+  rows.push(["failures", failed]);
+  for (const [kind, count] of Object.entries(audit.failures)) {
+    const hopeless = audit.failures_without_a_win[kind] || 0;
+    if (count > hopeless) rows.push([`fails: ${audit.failure_words[kind]}`, count - hopeless]);
+    if (hopeless > 0) rows.push([`no win for anyone (perfect play too): ${audit.failure_words[kind]}`, hopeless]);
+  }
   for (const [k, v] of rows) {
     const tr = html("tr");
     tr.append(html("th", { scope: "row" }, k), html("td", {}, String(v)));
@@ -110,4 +126,69 @@ export async function runAudit(event) {
     replay.index = 0;
     showReplay();
   }
+}
+
+/** The start sets in words: "the machine's own" as the catalog says it for this machine. */
+export function startSetWords(name, set) {
+  if (set !== "machine") return EVERY_START;
+  const info = strategyInfo(name);
+  return info ? info.own_starts : "the machine's own starts";
+}
+
+export function labelStartSets() {
+  const option = $("audit-starts").querySelector('option[value="machine"]');
+  option.textContent = startSetWords($("audit-strategy").value, "machine");
+}
+
+/** The machine whose audit stands for a refused one: named in the catalog's refusal. */
+export function standIn(name) {
+  const info = strategyInfo(name);
+  return info && info.audit_stand_in ? strategyInfo(info.audit_stand_in) : null;
+}
+
+function mean(histogram) {
+  const starts = histogram.reduce((sum, [, n]) => sum + n, 0);
+  return starts ? histogram.reduce((sum, [m, n]) => sum + m * n, 0) / starts : null;
+}
+
+function worst(histogram) { return histogram.length ? histogram[histogram.length - 1][0] : null; }
+
+/** Every automaton of the catalog beside perfect play, over the starts it takes, White to move. */
+export async function renderComparison() {
+  const body = $("compare-rows");
+  if (body.dataset.filled === "true" || document.body.dataset.comparing === "true") return;
+  document.body.dataset.comparing = "true";
+  body.replaceChildren();
+  for (const info of play.strategies) {
+    const tr = html("tr", { "data-strategy": info.name });
+    tr.append(html("th", { scope: "row" }, info.label));
+    body.append(tr);
+    if (info.audit_refused) {
+      const stand = standIn(info.name);
+      tr.append(html("td", { colspan: "5" }, stand ? `as ${stand.label} (the same answer at every start)` : "not run here"));
+      continue;
+    }
+    $("compare-status").textContent = `Auditing ${info.label}...`;
+    // Where its own starts are all it accepts, the audit over all (kept by the server for the claims too).
+    const set = info.has_own_starts ? "machine" : "all";
+    const response = await api("GET", `/api/audit/${encodeURIComponent(info.name)}?starts=${set}&side=white`);
+    if (!response.ok) { tr.append(html("td", { colspan: "5" }, humanize(response.body.error))); continue; }
+    const a = response.body;
+    const fmt = (x) => (x === null ? "-" : x.toFixed(1));
+    const failures = Object.entries(a.failures).filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${n}: ${a.failure_words[kind]}`).join("; ") || "none";
+    tr.append(html("td", {}, `${a.starts} (${startSetWords(info.name, "machine")})`),
+      html("td", {}, a.worst_moves === null ? "-" : String(a.worst_moves)),
+      html("td", {}, fmt(mean(a.histogram))),
+      html("td", {}, `${worst(a.perfect_histogram) ?? "-"}, ${fmt(mean(a.perfect_histogram))}`),
+      html("td", {}, failures));
+  }
+  $("compare-status").textContent = "Moves are White's, mate included, against the longest defence; means over the starts mated.";
+  body.dataset.filled = "true";
+  document.body.dataset.comparing = "false";
+}
+
+export function wireAudit() {
+  $("audit-strategy").addEventListener("change", labelStartSets);
+  labelStartSets();
 }

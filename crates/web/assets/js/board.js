@@ -56,38 +56,48 @@ export function describeMen(men) {
   return list.length ? list.map(([square, man]) => `${MAN_NAMES[man] || man} ${square}`).join(", ") : "empty board";
 }
 
+// What a marked square is, in its label for screen readers.
+const SQUARE_ROLES = {
+  "mark-start": "start square", "mark-target": "legal target", "mark-selected": "picked up",
+  "mark-last": "last move", "mark-check": "in check", "mark-mate": "mated",
+};
+
 /**
  * Draws a board into `container`: `men` by square, `marks` as
  * {class: [squares]}, optional animation {from, to} of the man now on `to`.
  * With `squareIds` (a prefix) every square is labelled for screen readers
- * and has the id prefix + square. Returns the svg.
+ * and has the id prefix + square. `flipped`: White at the top. Returns the svg.
  */
-export function drawBoard(container, men, marks = {}, animate = null, label = "", squareIds = null) {
+export function drawBoard(container, men, marks = {}, animate = null, label = "", squareIds = null, flipped = false) {
   const title = `${label || "chess board"}: ${describeMen(men)}`;
   const svg = el("svg", squareIds ? { viewBox: "0 0 8 8", role: "group", "aria-label": title }
     : { viewBox: "0 0 8 8", role: "img", "aria-label": title });
+  svg.dataset.flipped = String(flipped);
+  // Where a square's top left corner is drawn.
+  const at = (file, rank) => (flipped ? [7 - file, rank] : [file, 7 - rank]);
   for (let rank = 7; rank >= 0; rank--) {
     for (let file = 0; file < 8; file++) {
       const square = squareName(file, rank);
       const attrs = {
-        x: file, y: 7 - rank, width: 1, height: 1, "data-square": square,
+        x: at(file, rank)[0], y: at(file, rank)[1], width: 1, height: 1, "data-square": square,
         class: (file + rank) % 2 === 0 ? "sq-dark" : "sq-light",
       };
       if (squareIds) {
         attrs.id = squareIds + square;
         attrs.role = "img";
-        attrs["aria-label"] = `${square}: ${MAN_NAMES[men[square]] || "empty"}`;
+        const roles = Object.entries(SQUARE_ROLES).filter(([cls]) => (marks[cls] || []).includes(square)).map(([, words]) => words);
+        attrs["aria-label"] = [`${square}: ${MAN_NAMES[men[square]] || "empty"}`, ...roles].join(", ");
       }
       svg.append(el("rect", attrs));
     }
   }
   for (let i = 0; i < 8; i++) {
-    svg.append(el("text", { x: i + 0.04, y: 7.96, class: "coord", "aria-hidden": "true" }, FILES[i]));
-    svg.append(el("text", { x: 7.86, y: 7 - i + 0.18, class: "coord", "aria-hidden": "true" }, String(i + 1)));
+    svg.append(el("text", { x: at(i, 0)[0] + 0.04, y: 7.96, class: "coord", "aria-hidden": "true" }, FILES[i]));
+    svg.append(el("text", { x: 7.84, y: at(0, i)[1] + 0.2, class: "coord", "aria-hidden": "true" }, String(i + 1)));
   }
   for (const [cls, squares] of Object.entries(marks)) {
     for (const square of squares || []) {
-      const x = fileOf(square), y = 7 - rankOf(square);
+      const [x, y] = at(fileOf(square), rankOf(square));
       if (cls === "mark-target" || cls === "mark-start") {
         svg.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, class: cls, "data-mark": square }));
       } else {
@@ -96,7 +106,7 @@ export function drawBoard(container, men, marks = {}, animate = null, label = ""
     }
   }
   for (const [square, man] of Object.entries(men)) {
-    const group = manGroup(man, fileOf(square), 7 - rankOf(square));
+    const group = manGroup(man, ...at(fileOf(square), rankOf(square)));
     group.setAttribute("data-square", square);
     svg.append(group);
   }

@@ -18,10 +18,14 @@ export const CALC_KEYS = [
 /** What to key on a calculator just switched on (a chess program brings its own help). */
 export const CALC_HELP = "A calculator just switched on: every key works as on the real one, run by the emulator on the server.";
 
+/** Key names such as С/П kept whole on a line: a word joiner after each slash. */
+export function keyNames(text) { return text.replace(/\//g, "/\u2060"); }
+
 export const calc = { id: null, program: null, men: {}, busy: false };
 
 export function showCalculator(view) {
   calc.id = view.id;
+  document.body.dataset.calc = view.id;
   const cells = view.places.map((p) => ({ ch: GLYPH_OF[p.glyph] || p.glyph, dot: p.point }));
   drawCells($("calc-display"), cells);
   $("calc-display").dataset.text = view.display;
@@ -36,6 +40,12 @@ export function showCalculator(view) {
  */
 export async function followGame(token, view) {
   if (!calc.program || token !== "SP") return;
+  const mistake = keyingMistake(view.keyed);
+  if (mistake) {
+    drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
+    $("calc-status").textContent = mistake;
+    return;
+  }
   if (view.keyed) calc.men.king = view.keyed;
   const shown = view.shown || { kind: "unreadable" };
   if (shown.kind === "piece" || shown.kind === "piece_check") calc.men.man = shown.square;
@@ -45,7 +55,8 @@ export async function followGame(token, view) {
   if (!calc.men.king || !moved) {
     drawBoard($("calc-board"), men, {}, null, "The program's game");
     const signal = ["error", "mate_in_two", "bad_position"].includes(shown.kind);
-    $("calc-status").textContent = signal ? "The calculator signals: answer it as the help says." : "";
+    $("calc-status").textContent = signal ? "The calculator signals: answer it as the help says."
+      : `The display ${view.display.trim()} is no move of the program. ${NOT_A_SQUARE}`;
     return;
   }
   const fixed = calc.program.fixed_king ? `&fixed_king=${calc.program.fixed_king}` : "";
@@ -55,6 +66,51 @@ export async function followGame(token, view) {
   const state = !response.ok ? `(${humanize(response.body.error)})`
     : mate ? "checkmate" : response.body.stalemate ? "stalemate" : "black to move";
   $("calc-status").textContent = `Black king ${calc.men.king}; white: ${describeMen(men).replace(/, black king.*/, "")}: ${state}.`;
+}
+
+/** The game's board kept for a reload, and the calculator's id in the address. */
+export function keepCalculator() {
+  sessionStorage.setItem(`calc-${calc.id}`, JSON.stringify({ men: calc.men, status: $("calc-status").textContent }));
+  const params = new URLSearchParams(location.search);
+  if ((params.get("view") || "play") !== "calculator") return;
+  params.set("calc", calc.id);
+  history.replaceState(history.state, "", `${location.pathname}?${params}`);
+}
+
+/** The calculator of the address, as it was left; false if the server has none. */
+export async function calcResume(id) {
+  document.body.dataset.calcBusy = "true";
+  const response = await api("GET", `/api/calculators/${encodeURIComponent(id)}`);
+  document.body.dataset.calcBusy = "false";
+  if (!response.ok) { fieldError("calc-error", "That calculator is no longer on the server (an hour without a key, or a restart): load a program again."); return false; }
+  calc.program = response.body.program;
+  const kept = JSON.parse(sessionStorage.getItem(`calc-${id}`) || "null");
+  if (calc.program) calc.men = kept ? kept.men : { white: calc.program.white_king, man: calc.program.man, king: null };
+  showCalculator(response.body);
+  $("calc-help").textContent = keyNames(calc.program ? calc.program.help : CALC_HELP);
+  $("calc-status").textContent = kept ? kept.status : "";
+  if (calc.program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
+  return true;
+}
+
+const NOT_A_SQUARE = "The keys before С/П were not a square as this program takes them (see the help): in 1987 its owner saw the same number, which is no move. Load the program again to start afresh.";
+
+function near(a, b) {
+  return Math.max(Math.abs(a.charCodeAt(0) - b.charCodeAt(0)), Math.abs(Number(a[1]) - Number(b[1])));
+}
+
+/**
+ * A keyed square the program takes but chess does not: said in a sentence,
+ * and the board left as it was. The 1987 program checks none of this.
+ */
+export function keyingMistake(keyed) {
+  if (!keyed) return null;
+  const { king, white, man } = calc.men;
+  const why = "The program does not check this, as in 1987 (its owner had to): it answered as if the king stood there, so the board below keeps the last true position. Load the program again to play on.";
+  if (keyed === white || keyed === man) return `${keyed} is where a white man stands: the black king cannot go there (the program does not know captures). ${why}`;
+  if (near(keyed, white) <= 1) return `${keyed} is next to the white king: a king may never stand there. ${why}`;
+  if (king && near(keyed, king) !== 1) return `${king} to ${keyed} is no king move: a king moves one square. ${why}`;
+  return null;
 }
 
 export function calcMen() {
@@ -72,6 +128,7 @@ export async function calcPress(token) {
     fieldError("calc-error", response.body.stopped ? "" : "The program is still running (stopped by the server's limit).");
     showCalculator(response.body);
     await followGame(token, response.body);
+    keepCalculator();
   } else fieldError("calc-error", humanize(response.body.error));
   calc.busy = false;
   document.body.dataset.calcBusy = "false";
@@ -86,10 +143,11 @@ export async function calcLoad(program) {
   calc.program = response.body.program;
   if (calc.program) calc.men = { white: calc.program.white_king, man: calc.program.man, king: null };
   showCalculator(response.body);
-  $("calc-help").textContent = calc.program ? calc.program.help : CALC_HELP;
+  $("calc-help").textContent = keyNames(calc.program ? calc.program.help : CALC_HELP);
   $("calc-status").textContent = "";
   if (program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
   else $("calc-board").replaceChildren();
+  keepCalculator();
 }
 
 export function wireCalculator() {

@@ -1,37 +1,13 @@
-// What every view uses: the DOM and SVG helpers, the API call, the
-// texts of the audit's failure kinds.
+// What every view uses: the DOM and SVG helpers, the API call. Facts about
+// the machines come from the server's catalog (/api/strategies), never
+// from here.
 
 
 export const FILES = "abcdefgh";
 export const SVG_NS = "http://www.w3.org/2000/svg";
-export const LAMPS_1912 = [
-  ["rook_a_file", "Rook to the a-file"],
-  ["rook_h_file", "Rook to the h-file"],
-  ["rook_down", "Rook one down"],
-  ["rook_left", "Rook one left"],
-  ["rook_right", "Rook one right"],
-  ["king_down", "King one down"],
-  ["king_left", "King one left"],
-  ["king_right", "King one right"],
-];
-
-// What the audit's failure kinds mean, in words.
-export const FAILURES = {
-  cycle: "the defence makes the machine repeat itself",
-  lost_piece: "the black king takes the white man",
-  stalemate: "stalemate",
-  illegal_move: "the machine asks for an illegal move",
-  wrong_display: "the calculator shows no move",
-  refusal: "the machine refuses the position",
-  outside_rules: "a position its rules do not cover",
-};
-
-// What a rule's short name means, where it does not say so itself.
-export const REASON_NOTES = {
-  "rule 4: tempo": "a waiting move: the rook steps one file along its rank, and the black king must move",
-};
-
-export const START_SETS = { all: "every legal start", machine: "the machine's own starts" };
+// The audit's start sets: "machine" is named by each automaton's catalog
+// entry (own_starts).
+export const EVERY_START = "every start it accepts";
 
 // Men drawn in a 100 x 100 box: [filled outline, lines].
 export const MEN = {
@@ -54,6 +30,13 @@ export const MEN = {
 };
 
 export const $ = (id) => document.getElementById(id);
+
+/** The one live region: each event is announced once. */
+export function say(text) {
+  const region = $("announce");
+  // The same words again are still announced.
+  region.textContent = region.textContent === text ? text + "\u00a0" : text;
+}
 
 export function el(tag, attrs = {}, text) {
   const node = document.createElementNS(SVG_NS, tag);

@@ -3,16 +3,16 @@
 // One module per view (js/*.js); this one holds the tabs, the address and
 // the start.
 
-import { chartData, drawChart, replay, runAudit, showReplay } from "./audit.js";
+import { chartData, drawChart, renderComparison, replay, runAudit, showReplay, wireAudit } from "./audit.js";
 import { parseBoard } from "./board.js";
-import { calc, calcLoad, wireCalculator } from "./calculator.js";
+import { calc, calcLoad, calcResume, wireCalculator } from "./calculator.js";
 import { renderClaims } from "./claims.js";
 import { $, api, html } from "./common.js";
-import { currentView, download, drawSetup, humanize, loadGame, newGame, opponentChanged, play, renderGame, renderHeading, renderLamps1912, sendMove, setLamp, setStatus, updateSetupFen, urlFor, wirePlayBoard } from "./play.js";
-import { probe } from "./tables.js";
+import { currentView, download, drawSetup, humanize, loadGame, newGame, opponentChanged, play, redrawPlay, renderGame, renderHeading, sendMove, setLamp, setStatus, showPending, updateSetupFen, urlFor, wirePlayBoard } from "./play.js";
+import { probe, wireTables } from "./tables.js";
 
 /** Shows a view; `push` records it in the history, `autoload` fills an empty view. */
-export function selectTab(tab, push = true, autoload = true) {
+export async function selectTab(tab, push = true, autoload = true) {
   for (const other of document.querySelectorAll('[role="tab"]')) {
     const selected = other === tab;
     other.setAttribute("aria-selected", String(selected));
@@ -28,8 +28,12 @@ export function selectTab(tab, push = true, autoload = true) {
   if (view === "audit" && chartData) drawChart(...chartData);
   if (!autoload) return;
   if (view === "audit" && !$("audit-summary").textContent) runAudit();
+  if (view === "audit") renderComparison();
   if (view === "tables" && !$("probe-summary").textContent) probe();
-  if (view === "calculator" && !calc.id) calcLoad("queen");
+  if (view === "calculator" && !calc.id) {
+    const id = new URLSearchParams(location.search).get("calc");
+    if (!id || !(await calcResume(id))) calcLoad("queen");
+  }
 }
 
 export function wireTabs() {
@@ -50,6 +54,8 @@ export function wireTabs() {
     selectTab(tab, false);
     const id = params.get("game");
     if (id && (!play.game || play.game.id !== id)) await loadGame(id);
+    const fen = params.get("fen");
+    if (tab.id === "tab-tables" && fen && fen !== $("probe-fen").value) { $("probe-fen").value = fen; probe(null, { keepLine: true }); }
   });
 }
 
@@ -57,7 +63,7 @@ export async function start() {
   wireTabs();
   wirePlayBoard();
   wireCalculator();
-  renderLamps1912();
+  wireTables();
   $("new-game").addEventListener("submit", newGame);
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -82,7 +88,8 @@ export async function start() {
     if (play.game) $("opponent").value = play.game.strategy;
     renderHeading();
   });
-  $("game-missing-new").addEventListener("click", () => newGame());
+  $("game-missing-new").addEventListener("click", () => { $("game-missing").hidden = true; showPending(); });
+  $("again").addEventListener("click", () => newGame());
   $("setup-toggle").addEventListener("click", () => {
     play.setup = !play.setup;
     $("setup-tools").hidden = !play.setup;
@@ -91,7 +98,7 @@ export async function start() {
       if (text) play.setupMen = parseBoard(text);
       updateSetupFen();
       drawSetup();
-    } else if (play.game) renderGame(false);
+    } else redrawPlay();
   });
   $("setup-black").addEventListener("change", updateSetupFen);
   $("pgn-copy").addEventListener("click", async () => {
@@ -112,13 +119,15 @@ export async function start() {
   for (const select of [$("opponent"), $("audit-strategy")]) {
     for (const s of play.strategies) select.append(html("option", { value: s.name }, s.label));
   }
+  wireAudit();
   await renderClaims();
   const params = new URLSearchParams(location.search);
   const tab = $("tab-" + (params.get("view") || "play")) || $("tab-play");
   selectTab(tab, false);
   const id = params.get("game");
+  // A page load makes no game: the first move does.
   if (id) await loadGame(id);
-  else await newGame();
+  else showPending();
   history.replaceState({ view: currentView(), game: play.game ? play.game.id : id }, "", location.href);
   document.body.dataset.ready = "true";
 }

@@ -2,8 +2,8 @@
 // display, the move list, the About panel), all from the catalog the
 // server serves (/api/strategies) and the game's view.
 
-import { MAN_NAMES, boardFen, drawBoard, fileOf, parseBoard, rankOf, squareAt, squareName } from "./board.js";
-import { $, LAMPS_1912, REASON_NOTES, api, el, html } from "./common.js";
+import { boardFen, drawBoard, fileOf, parseBoard, rankOf, squareAt, squareName } from "./board.js";
+import { $, api, el, html, say } from "./common.js";
 
 export const play = {
   strategies: [],
@@ -23,6 +23,9 @@ export const play = {
   // The lamp of the last move, while it is lit.
   lamp: null,
 };
+
+/** The opponent chosen: the game's, or the selector's before a game exists. */
+export function chosen() { return play.game ? play.game.strategy : $("opponent").value; }
 
 export function strategyInfo(name) { return play.strategies.find((s) => s.name === name); }
 export function labelOf(name) { return (strategyInfo(name) || { label: name }).label; }
@@ -50,6 +53,11 @@ export function setLamp(lamp) {
   $("lamp").classList.toggle("on", on);
   $("lamp").dataset.on = String(on);
   $("lamp-reason").textContent = on ? humanize(lamp.reason) : "off";
+  // Kept for a reload: the lamp's reason is the game's, not the page's.
+  if (play.game) {
+    const key = `lamp-${play.game.id}`;
+    if (on) sessionStorage.setItem(key, JSON.stringify(lamp)); else sessionStorage.removeItem(key);
+  }
 }
 
 export function setIllegalCount(illegal) {
@@ -59,12 +67,17 @@ export function setIllegalCount(illegal) {
     : `${count} illegal moves`;
 }
 
+/** The machine's panel lamps (the catalog's), those of its move lit. */
 export function renderLamps1912(lit = []) {
   const box = $("lamps-1912");
   box.replaceChildren();
-  for (const [name, label] of LAMPS_1912) {
-    const lamp = html("div", { class: "t-lamp" + (lit.includes(name) ? " on" : ""), "data-lamp": name });
-    lamp.append(html("span", { class: "bulb", "aria-hidden": "true" }), html("span", {}, label + (lit.includes(name) ? " (lit)" : "")));
+  const info = strategyInfo(chosen());
+  for (const { lamp: name, label } of info ? info.panel_lamps : []) {
+    const on = lit.includes(name);
+    const lamp = html("div", { class: "t-lamp" + (on ? " on" : ""), "data-lamp": name });
+    // "lit" for screen readers only: the bulb shows it, and the grid keeps its size.
+    lamp.append(html("span", { class: "bulb", "aria-hidden": "true" }), html("span", {}, label),
+      html("span", { class: "sr-only" }, on ? " (lit)" : ""));
     box.append(lamp);
   }
 }
@@ -135,8 +148,9 @@ export function renderMk61(states, animate) {
     const state = states[i] || null;
     drawMk61(svg, state);
     svg.dataset.step = `${i + 1}/${Math.max(1, states.length)}`;
-    const next = i + 1 < states.length ? ", then, after С/П, the next display" : "";
-    $("reply-display-text").textContent = state ? `Display: ${state.text}${next}` : "";
+    const next = i + 1 < states.length && state.then ? `, then, ${state.then}, the next display` : "";
+    const note = i + 1 === states.length && play.game && play.game.last_reply ? play.game.last_reply.display_note : null;
+    $("reply-display-text").textContent = state ? `Display: ${state.text}${next}.${note ? " " + note : ""}` : "";
     if (i + 1 < states.length) play.displayTimer = setTimeout(() => show(i + 1), 2000);
   };
   show(animate ? 0 : Math.max(0, states.length - 1));
@@ -168,9 +182,41 @@ export function moveListItems(startFen, plies) {
 export function blackKing(men) { return Object.keys(men).find((s) => men[s] === "k"); }
 
 export function renderHeading() {
-  const name = play.game ? play.game.strategy : $("opponent").value;
+  const name = chosen();
   $("opponent-heading").textContent = `Playing against ${labelOf(name)}`;
   renderAbout(name);
+  const info = strategyInfo($("opponent").value);
+  $("start-rule").textContent = info ? `Starts it takes: ${info.start_rule}` : "";
+}
+
+/** The machine's own start before any game exists: its men, the squares the black king may take. The game is made on the first move. */
+export function renderPending() {
+  const info = strategyInfo($("opponent").value);
+  if (!info) return;
+  const marks = { "mark-start": info.start_squares };
+  const board = $("play-board");
+  const cursor = play.keyboard && document.activeElement === board;
+  if (cursor) marks["mark-cursor"] = [play.cursor];
+  const svg = drawBoard(board, parseBoard(info.white_men), marks, null, `Game against ${info.label}`, "sq-");
+  svg.dataset.placing = "true";
+  if (cursor) board.setAttribute("aria-activedescendant", "sq-" + play.cursor);
+  else board.removeAttribute("aria-activedescendant");
+  renderHeading();
+  renderLamps1912([]);
+  $("lamps-1912").hidden = info.panel !== "lamps";
+  $("mk61").hidden = info.panel !== "display";
+  renderMk61([], false);
+  $("reason").textContent = "";
+  setIllegalCount({ count: 0, limit: 3, stopped: false, rule: "as in 1912, the machine stops after three illegal moves" });
+  $("dtm").textContent = "Once the black king stands, this line says how fast perfect play would mate from here.";
+  $("move-list").replaceChildren();
+  for (const id of ["pgn-copy", "pgn-download", "undo"]) $(id).disabled = true;
+  $("pgn").hidden = true;
+  $("again").hidden = true;
+  $("move-input").disabled = false;
+  document.body.dataset.over = "false";
+  document.body.dataset.ply = "0";
+  setStatus("Place the black king on one of the marked squares.");
 }
 
 export function renderGame(animate) {
@@ -182,7 +228,7 @@ export function renderGame(animate) {
   if (reply && (reply.check || reply.mate) && game.last_move === reply.uci && blackKing(men)) {
     marks[reply.mate ? "mark-mate" : "mark-check"] = [blackKing(men)];
   }
-  if (game.placing) marks["mark-start"] = game.start_squares;
+  if (game.placing && !game.end) marks["mark-start"] = game.start_squares;
   if (play.selected) {
     marks["mark-selected"] = [play.selected];
     marks["mark-target"] = game.black_moves.filter((m) => m.startsWith(play.selected)).map((m) => m.slice(2, 4));
@@ -199,11 +245,13 @@ export function renderGame(animate) {
   renderHeading();
 
   renderLamps1912(reply ? reply.lamps : []);
+  $("again").hidden = !game.end;
+  $("move-input").disabled = Boolean(game.end) || play.stale;
   const panel = (strategyInfo(game.strategy) || { panel: "board" }).panel;
   $("lamps-1912").hidden = panel !== "lamps";
   $("mk61").hidden = panel !== "display";
   renderMk61(reply ? reply.displays : [], animate);
-  $("reason").textContent = reply ? `${reply.san}: ${reply.reason}${REASON_NOTES[reply.reason] ? ` (${REASON_NOTES[reply.reason]})` : ""}` : "";
+  $("reason").textContent = reply ? `${reply.san}: ${reply.reason}${reply.reason_note ? ` (${reply.reason_note})` : ""}` : "";
   setIllegalCount(game.illegal);
   $("dtm").textContent = game.end
     ? "The game is over."
@@ -242,6 +290,11 @@ export function urlFor(view, gameId) {
   const params = new URLSearchParams();
   if (view && view !== "play") params.set("view", view);
   if (gameId) params.set("game", gameId);
+  // Each view's own state: the probed position, the calculator.
+  const fen = $("probe-fen").value.trim();
+  if (view === "tables" && fen) params.set("fen", fen);
+  const calcId = document.body.dataset.calc;
+  if (view === "calculator" && calcId) params.set("calc", calcId);
   const query = params.toString();
   return location.pathname + (query ? "?" + query : "");
 }
@@ -260,7 +313,7 @@ export function setStale(stale) {
   play.stale = stale;
   $("play-board").classList.toggle("stale", stale);
   $("play-board").setAttribute("aria-disabled", String(stale));
-  $("move-input").disabled = stale;
+  $("move-input").disabled = stale || Boolean(play.game && play.game.end);
 }
 
 export function showGame(game, animate) {
@@ -272,8 +325,23 @@ export function showGame(game, animate) {
   $("opponent").value = game.strategy;
   $("opponent-confirm").hidden = true;
   setStale(false);
-  setLamp(null);
+  const kept = sessionStorage.getItem(`lamp-${game.id}`);
+  setLamp(!animate && kept && game.illegal.count > 0 ? JSON.parse(kept) : null);
   renderGame(animate);
+  rememberGame();
+}
+
+/** No game yet: the chosen machine's own start, waiting for the first move. */
+export function showPending() {
+  play.game = null;
+  play.selected = null;
+  play.setup = false;
+  play.lamp = null;
+  $("setup-tools").hidden = true;
+  $("opponent-confirm").hidden = true;
+  setStale(false);
+  setLamp(null);
+  renderPending();
   rememberGame();
 }
 
@@ -285,47 +353,80 @@ export function fieldError(id, text) {
 
 export async function newGame(event) {
   if (event) event.preventDefault();
-  const strategy = $("opponent").value;
-  const body = { strategy };
   const fromFen = document.querySelector('input[name="start"]:checked').value === "fen";
-  if (fromFen) body.fen = $("start-fen").value.trim();
   fieldError("start-fen-error", "");
   fieldError("new-game-error", "");
+  $("start-suggest").hidden = true;
+  $("game-missing").hidden = true;
+  // The machine's own start: no game until the first move.
+  if (!fromFen) { showPending(); return; }
+  await createGame({ strategy: $("opponent").value, fen: $("start-fen").value.trim() });
+}
+
+/** Creates a game on the server; false (and says why) if it is refused. */
+export async function createGame(body) {
   busy(true);
   const response = await api("POST", "/api/games", body);
   busy(false);
   if (!response.ok) {
     const error = humanize(response.body.error || "the game cannot start");
-    fieldError(fromFen ? "start-fen-error" : "new-game-error", error);
+    fieldError(body.fen ? "start-fen-error" : "new-game-error", error);
+    if (body.fen) await suggestMachines(body.fen);
     if (play.game) {
       setStale(true);
       setStatus(`No new game: ${error}. The board shows your previous game, greyed out.`, "error");
-    } else setStatus(`No game: ${error}.`, "error");
-    return;
+    } else {
+      $("play-board").classList.remove("stale");
+      setStatus(`No game: ${error}.`, "error");
+    }
+    say(`No game: ${error}.`);
+    return false;
   }
   showGame(response.body, true);
   announce(play.game.last_reply);
+  return true;
+}
+
+/** After a refused start: the machines that take it, from the server's catalog. */
+export async function suggestMachines(fen) {
+  const box = $("start-suggest");
+  box.replaceChildren();
+  const response = await api("GET", `/api/starts?fen=${encodeURIComponent(fen)}`);
+  if (!response.ok) { box.hidden = true; return; }
+  const taking = response.body.filter((answer) => answer.accepts);
+  if (!taking.length) {
+    box.append(html("p", {}, "No machine here takes this position."));
+  } else {
+    box.append(html("p", {}, "These machines take it:"));
+    for (const answer of taking) {
+      const button = html("button", { type: "button", "data-strategy": answer.name }, `Play it against ${answer.label}`);
+      button.addEventListener("click", () => {
+        $("opponent").value = answer.name;
+        $("opponent-confirm").hidden = true;
+        newGame();
+      });
+      box.append(button);
+    }
+  }
+  box.hidden = false;
 }
 
 /** A game of the address: resumed, or a notice that it is gone. */
 export async function loadGame(id) {
   const response = await api("GET", `/api/games/${encodeURIComponent(id)}`);
   if (response.ok) { showGame(response.body, false); return true; }
-  play.game = null;
-  setStale(false);
-  $("play-board").replaceChildren();
+  showPending();
   $("game-missing-text").textContent = response.status === 404 || response.status === 400
-    ? "That game is not on the server: it never existed, or it expired after an hour without moves, or the server restarted."
+    ? "That game is not on the server: it never existed, or it expired after an hour without moves, or the server restarted. The board below is a new game: place your king to start it."
     : `That game cannot be loaded: ${humanize(response.body.error)}.`;
   $("game-missing").hidden = false;
-  setStatus("No game.", "error");
-  renderHeading();
   return false;
 }
 
 export function announce(reply) {
   if (!reply) return;
-  $("machine-say").textContent = `The machine played ${reply.san}${reply.mate ? ", mate" : reply.check ? ", check" : ""}.`;
+  const end = play.game && play.game.end ? ` ${humanize(play.game.end.text)}` : "";
+  say(`The machine played ${reply.san}${reply.mate ? ", mate" : reply.check ? ", check" : ""}.${end}`);
   if (reply.mate) speak("mate");
   else if (reply.check) speak("jaque");
 }
@@ -333,17 +434,27 @@ export function announce(reply) {
 export function busy(on) { document.body.dataset.busy = String(on); }
 
 export async function sendMove(text) {
+  if (play.stale || document.body.dataset.busy === "true") return;
+  // The first move makes the game: a page load alone makes none.
+  if (!play.game && !(await createGame({ strategy: $("opponent").value }))) return;
   const game = play.game;
-  if (!game || play.stale || document.body.dataset.busy === "true") return;
+  // After the end nothing is sent: the machine has stopped.
+  if (game.end) { say(`The game is over. ${humanize(game.end.text)}`); return; }
   busy(true);
   const response = await api("POST", `/api/games/${game.id}/moves`, { move: text });
   busy(false);
   play.selected = null;
-  if (response.ok && response.body.lamp) {
+  if (response.ok && response.body.hint) {
+    play.game = response.body.game;
+    renderGame(false);
+    const hint = `Not a move: ${humanize(response.body.hint)}. It does not count; the lamp stays off.`;
+    setStatus(hint, "error");
+    say(hint);
+  } else if (response.ok && response.body.lamp) {
     play.game = response.body.game;
     setLamp(response.body.lamp);
     renderGame(false);
-    $("machine-say").textContent = $("status").textContent;
+    say($("status").textContent);
   } else if (response.ok) {
     play.game = response.body.game;
     setLamp(null);
@@ -351,18 +462,24 @@ export async function sendMove(text) {
     announce(play.game.last_reply);
   } else {
     setStatus(humanize(response.body.error || "the move was not taken"), "error");
+    say($("status").textContent);
   }
 }
 
 export function boardSquare(square) {
   const game = play.game;
   if (play.setup) { setupSquare(square); return; }
-  if (!game || play.stale || game.end) return;
+  if (!game) { if (!play.stale) sendMove(square); return; }
+  if (play.stale || game.end) return;
   if (game.placing) { sendMove(square); return; }
   const men = parseBoard(game.board);
   if (men[square] === "k") {
     play.selected = play.selected === square ? null : square;
     renderGame(false);
+    if (play.selected) {
+      const targets = game.black_moves.filter((m) => m.startsWith(square)).map((m) => m.slice(2, 4));
+      say(`Black king on ${square} picked up. Legal targets: ${targets.join(", ") || "none"}.`);
+    } else say(`Black king put back on ${square}.`);
   } else if (play.selected) {
     sendMove(play.selected + square);
   } else {
@@ -440,8 +557,8 @@ export function wirePlayBoard() {
       play.cursor = squareName(file, rank);
       play.keyboard = true;
       redrawPlay();
-      const men = play.setup ? play.setupMen : play.game ? parseBoard(play.game.board) : {};
-      $("cursor-say").textContent = `${play.cursor}: ${MAN_NAMES[men[play.cursor]] || "empty"}`;
+      const label = document.getElementById("sq-" + play.cursor);
+      say(label ? label.getAttribute("aria-label") : play.cursor);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       play.keyboard = true;
@@ -459,6 +576,7 @@ export function wirePlayBoard() {
 export function redrawPlay() {
   if (play.setup) drawSetup();
   else if (play.game) renderGame(false);
+  else renderPending();
 }
 
 export function download(name, text) {
@@ -477,7 +595,8 @@ export function opponentChanged() {
     fen.value = strategyInfo(name).demo_fen;
   }
   const inPlay = play.game && !play.game.end && play.game.moves.length > 0 && !play.stale;
-  if (!play.game || name === play.game.strategy) { $("opponent-confirm").hidden = true; return; }
+  if (!play.game) { showPending(); return; }
+  if (name === play.game.strategy) { $("opponent-confirm").hidden = true; return; }
   if (!inPlay) { newGame(); return; }
   $("opponent-confirm-text").textContent = `Start a new game against ${labelOf(name)}? The game in play will be left.`;
   $("opponent-confirm").hidden = false;

@@ -1,8 +1,73 @@
-// The tablebase view: a position's value and every move's.
+// The tablebase view as an analysis board: a position's value and every
+// move's; a clicked move is played, the line so far listed, Back and
+// Forward step through it, and the position is in the address.
 
 import { drawBoard, parseBoard } from "./board.js";
 import { $, api, html } from "./common.js";
 import { fieldError, humanize } from "./play.js";
+
+export const line = { fens: [], sans: [], index: 0, flipped: false };
+
+/** The position in the address (view=tables&fen=...), so that it can be shared and reloaded. */
+function rememberPosition(fen, push) {
+  const params = new URLSearchParams(location.search);
+  params.set("view", "tables");
+  params.set("fen", fen);
+  const url = `${location.pathname}?${params}`;
+  if (push) history.pushState({ view: "tables", fen }, "", url); else history.replaceState({ view: "tables", fen }, "", url);
+}
+
+function renderLine() {
+  const list = $("probe-line");
+  list.replaceChildren();
+  line.sans.forEach((san, i) => {
+    const item = html("li", {}, "");
+    const button = html("button", { type: "button", "aria-current": String(i + 1 === line.index) }, san);
+    button.addEventListener("click", () => stepTo(i + 1));
+    item.append(button);
+    list.append(item);
+  });
+  $("probe-back").disabled = line.index === 0;
+  $("probe-forward").disabled = line.index >= line.fens.length - 1;
+}
+
+export function stepTo(index) {
+  line.index = index;
+  $("probe-fen").value = line.fens[index];
+  probe(null, { keepLine: true });
+}
+
+export function wireTables() {
+  $("probe-back").addEventListener("click", () => { if (line.index > 0) stepTo(line.index - 1); });
+  $("probe-forward").addEventListener("click", () => { if (line.index < line.fens.length - 1) stepTo(line.index + 1); });
+  $("probe-flip").addEventListener("click", () => { line.flipped = !line.flipped; probe(null, { keepLine: true }); });
+  const fen = new URLSearchParams(location.search).get("fen");
+  if (fen) $("probe-fen").value = fen;
+}
+
+/**
+ * While a probe is answered, the table builds under way (the tables'
+ * own progress reports, /api/builds) as a progress bar.
+ */
+function watchBuilds() {
+  let running = true;
+  const poll = async () => {
+    if (!running) return;
+    const response = await api("GET", "/api/builds");
+    if (!running) return;
+    const build = response.ok ? response.body[0] : null;
+    $("probe-build").hidden = !build;
+    if (build) {
+      const bar = $("probe-progress");
+      if (build.total) { bar.max = build.total; bar.value = build.done; } else bar.removeAttribute("value");
+      $("probe-build-text").textContent = `Building the table ${build.table}: ${build.text}.`;
+      document.body.dataset.buildSeen = build.stage;
+    }
+    setTimeout(poll, 250);
+  };
+  setTimeout(poll, 100);
+  return { stop: () => { running = false; $("probe-build").hidden = true; } };
+}
 
 export function clearProbe() {
   $("probe-board").replaceChildren();
@@ -10,16 +75,19 @@ export function clearProbe() {
   $("probe-pv").textContent = "";
 }
 
-export async function probe(event) {
+export async function probe(event, options = {}) {
   if (event) event.preventDefault();
   const fen = $("probe-fen").value.trim();
+  if (!options.keepLine && !options.move) { line.fens = [fen]; line.sans = []; line.index = 0; }
   const fixed = $("probe-fixed").value.trim();
   let query = `fen=${encodeURIComponent(fen)}`;
   if (fixed) query += `&fixed_king=${encodeURIComponent(fixed)}`;
   clearProbe();
   fieldError("probe-error", "");
   $("probe-summary").textContent = "Probing...";
+  const watching = watchBuilds();
   const response = await api("GET", `/api/probe?${query}`);
+  watching.stop();
   if (!response.ok) {
     clearProbe();
     fieldError("probe-error", humanize(response.body.error));
@@ -27,7 +95,9 @@ export async function probe(event) {
     return;
   }
   const view = response.body;
-  drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position");
+  rememberPosition(view.fen, Boolean(options.move));
+  renderLine();
+  drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position", null, line.flipped);
   const value = view.checkmate ? "checkmated" : view.stalemate ? "stalemate"
     : view.result === "draw" ? "draw" : `${view.result}, mate in ${view.dtm_moves} (${view.dtm_plies} plies)`;
   const variant = view.variant === "standard" ? "" : ` (${view.variant.replace(/^fixed-king-/, "white king fixed on ")})`;
@@ -37,7 +107,14 @@ export async function probe(event) {
     const tr = html("tr");
     const cell = html("td");
     const button = html("button", { type: "button", title: "play this move" }, move.san);
-    button.addEventListener("click", () => { $("probe-fen").value = move.fen; probe(); });
+    button.addEventListener("click", () => {
+      // A move played: the line goes on from here (what came after is dropped).
+      line.fens = line.fens.slice(0, line.index + 1).concat([move.fen]);
+      line.sans = line.sans.slice(0, line.index).concat([move.san]);
+      line.index += 1;
+      $("probe-fen").value = move.fen;
+      probe(null, { move: true });
+    });
     cell.append(button);
     tr.append(cell, html("td", { class: `res-${move.result}` }, move.result),
       html("td", {}, move.dtm_moves ?? "-"), html("td", {}, move.dtm_plies ?? "-"));

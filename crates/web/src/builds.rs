@@ -1,0 +1,124 @@
+//! Table builds in progress, as the tables crate reports them, for the
+//! page's progress bar (`GET /api/builds`): a probe that builds a table
+//! takes seconds, and the page shows how far the build has come.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use ajedrecista_tables::{Material, Progress, Variant};
+use serde::Serialize;
+
+use crate::store::lock;
+
+/// One build under way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BuildView {
+    /// The table: `KRvK`, or `KQvK, king fixed on c3`.
+    pub table: String,
+    /// `first_pass`, `rank` (a ply of the retrograde analysis) or `slice`
+    /// (a table with pawns, slice by slice).
+    pub stage: &'static str,
+    /// Positions examined, positions decided, or slices built.
+    pub done: u64,
+    /// Of how many, where that is known (not for `rank`: how many plies
+    /// there will be is known only at the end).
+    pub total: Option<u64>,
+    /// The stage in words.
+    pub text: String,
+}
+
+/// The builds under way, shared between the tables' progress callback
+/// and the route.
+#[derive(Debug, Clone, Default)]
+pub struct Builds(Arc<Mutex<BTreeMap<String, BuildView>>>);
+
+impl Builds {
+    /// The table's name as the page shows it.
+    pub fn table_name(material: &Material, variant: Variant) -> String {
+        match variant {
+            Variant::Standard => material.to_string(),
+            Variant::FixedKing(square) => format!("{material}, king fixed on {square}"),
+        }
+    }
+
+    /// A progress report of the tables crate.
+    pub fn update(&self, material: &Material, variant: Variant, progress: Progress) {
+        let table = Builds::table_name(material, variant);
+        let (stage, done, total, text) = match progress {
+            Progress::FirstPass { examined, total } => (
+                "first_pass",
+                examined,
+                Some(total),
+                format!("first pass: {examined} of {total} positions examined"),
+            ),
+            Progress::Rank { rank, decided } => (
+                "rank",
+                decided,
+                None,
+                format!("ply {rank}: {decided} positions decided"),
+            ),
+            Progress::Slice { done, total, .. } => (
+                "slice",
+                done,
+                Some(total),
+                format!("{done} of {total} pawn slices built"),
+            ),
+        };
+        let view = BuildView {
+            table: table.clone(),
+            stage,
+            done,
+            total,
+            text,
+        };
+        lock(&self.0).insert(table, view);
+    }
+
+    /// The build of this table has ended.
+    pub fn finish(&self, material: &Material, variant: Variant) {
+        lock(&self.0).remove(&Builds::table_name(material, variant));
+    }
+
+    /// The builds under way now.
+    pub fn now(&self) -> Vec<BuildView> {
+        lock(&self.0).values().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_reports_become_views_and_a_finished_build_goes() {
+        let builds = Builds::default();
+        let krk: Material = "KRvK".parse().unwrap();
+        builds.update(
+            &krk,
+            Variant::Standard,
+            Progress::FirstPass {
+                examined: 10,
+                total: 40,
+            },
+        );
+        let view = &builds.now()[0];
+        assert_eq!(
+            (view.table.as_str(), view.stage, view.done, view.total),
+            ("KRvK", "first_pass", 10, Some(40))
+        );
+        builds.update(
+            &krk,
+            Variant::Standard,
+            Progress::Rank {
+                rank: 7,
+                decided: 300,
+            },
+        );
+        let now = builds.now();
+        assert_eq!(now.len(), 1, "one view per table");
+        assert_eq!(now[0].text, "ply 7: 300 positions decided");
+        assert_eq!(now[0].total, None);
+        builds.finish(&krk, Variant::Standard);
+        assert!(builds.now().is_empty());
+    }
+}
