@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
             // The principal variation runs to mate in the value's plies.
             assert_eq!(
                 line.len(),
-                usize::from(value.plies().unwrap_or(0)),
+                usize::from(value.plies().unwrap_or_default().0),
                 "{text}"
             );
         }

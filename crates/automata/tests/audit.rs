@@ -6,6 +6,7 @@ use ajedrecista_automata::{
     Cause, FailureKind, GameEnd, GameGraph, Mk61Rook, OnSignal, Outcome, Precondition, Refusal,
     Reply, StartSet, Strategy, Torres, Undefined, audit, start_positions,
 };
+use ajedrecista_tables::Moves;
 use shakmaty::{Board, Chess, Color, Position, Square};
 
 /// Moves to mate against the longest defence, found by trying every black
@@ -49,7 +50,7 @@ fn agrees_with_plain_search<S: Strategy>(strategy: &S, every: usize) {
         let outcome = graph.outcome(start);
         let plain = plain_search(strategy, start, &strategy.start(start), 3);
         let expected = match outcome {
-            Outcome::Mate(moves) if moves <= 3 => Some(moves),
+            Outcome::Mate(moves) if moves <= Moves(3) => Some(moves.0),
             _ => None,
         };
         assert_eq!(
@@ -84,7 +85,7 @@ fn torres_machine_audit_mates_from_every_start() {
     assert!(audit.failures().values().all(|count| *count == 0));
     let worst = audit.worst.as_ref().expect("a longest game");
     let worst_moves = audit.worst_moves().expect("mates");
-    assert_eq!(worst.white_moves(), usize::from(worst_moves));
+    assert_eq!(worst.white_moves(), usize::from(worst_moves.0));
     assert_eq!(worst.end, GameEnd::Checkmate);
     assert!(worst.final_position().is_checkmate());
     // Every white move of the longest game is Torres' own.
@@ -98,7 +99,7 @@ fn torres_machine_audit_mates_from_every_start() {
     let beyond: usize = audit
         .histogram()
         .iter()
-        .filter(|(moves, _)| **moves > 50)
+        .filter(|(moves, _)| **moves > Moves(50))
         .map(|(_, count)| count)
         .sum();
     assert_eq!(audit.beyond_fifty_moves(), beyond);
@@ -189,7 +190,7 @@ fn documented_findings_hold() {
     };
 
     let machine = audit(&Torres, StartSet::Machine, Color::White);
-    assert_eq!(machine.worst_moves(), Some(66));
+    assert_eq!(machine.worst_moves(), Some(Moves(66)));
     assert_eq!(
         fen(machine.worst.as_ref().unwrap()),
         "K7/1R6/3k4/8/8/8/8/8 w - - 0 1"
@@ -199,13 +200,13 @@ fn documented_findings_hold() {
     let all = audit(&Torres, StartSet::All, Color::White);
     assert_eq!(all.results.len(), 25_088);
     assert_eq!(all.failures().values().sum::<usize>(), 0);
-    assert_eq!(all.worst_moves(), Some(66));
+    assert_eq!(all.worst_moves(), Some(Moves(66)));
 
     let calculator = audit(&Mk61Rook::default(), StartSet::All, Color::White);
     assert_eq!(calculator.results.len(), 50_554);
     assert_eq!(calculator.failures()[&FailureKind::Refusal], 1_620);
     assert_eq!(calculator.failures().values().sum::<usize>(), 1_620);
-    assert_eq!(calculator.worst_moves(), Some(65));
+    assert_eq!(calculator.worst_moves(), Some(Moves(65)));
     assert_eq!(
         fen(calculator.worst.as_ref().unwrap()),
         "8/8/8/8/8/7k/8/K3R3 w - - 0 1"
@@ -217,7 +218,7 @@ fn documented_findings_hold() {
     let turning = audit(&turning, StartSet::All, Color::White);
     assert_eq!(turning.results.len(), 154_696);
     assert_eq!(turning.failures().values().sum::<usize>(), 0);
-    assert_eq!(turning.worst_moves(), Some(65));
+    assert_eq!(turning.worst_moves(), Some(Moves(65)));
 }
 
 /// Longest defence by value iteration over every reachable node, rounds
@@ -310,7 +311,7 @@ fn torres_values_agree_with_value_iteration() {
             None => 1,
             Some(node) => value[node].unwrap() + 1,
         };
-        assert_eq!(graph.outcome(start), Outcome::Mate(expected));
+        assert_eq!(graph.outcome(start), Outcome::Mate(Moves(expected)));
     }
 }
 
@@ -324,7 +325,7 @@ fn the_longest_defence_from_the_seed_start_outlasts_the_tables() {
     let fen: Fen = "8/8/1k6/8/R7/8/5K2/8 w - - 0 1".parse().unwrap();
     let start: Chess = fen.into_position(CastlingMode::Standard).unwrap();
     let mut graph = GameGraph::new(&Torres);
-    assert_eq!(graph.outcome(&start), Outcome::Mate(38));
+    assert_eq!(graph.outcome(&start), Outcome::Mate(Moves(38)));
     let game = graph.game(&start);
     assert_eq!(game.white_moves(), 38);
     assert!(game.final_position().is_checkmate());

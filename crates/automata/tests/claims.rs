@@ -1,5 +1,6 @@
 //! The claims data (data/claims.json): every row's figures re-measured by
-//! the domain call of its command, and README's table made of the rows.
+//! the domain call of its command, and the tables of README and
+//! docs/automata.md made of the rows.
 
 use std::sync::{Arc, LazyLock};
 
@@ -94,16 +95,31 @@ fn only_c3_and_its_mirrors_win_every_start() {
     row(10);
 }
 
-/// README's claims table is the data's rows, in order, and nothing else.
-#[test]
-fn the_readme_table_is_the_claims_data() {
-    let readme = include_str!("../../../README.md");
+/// The claims table of `text` (README, docs/automata.md): the data's rows,
+/// in order, and nothing else.
+fn assert_table_is_the_data(text: &str, what: &str) {
     let header = "| claim (source) | finding | command |\n|---|---|---|\n";
-    let start = readme.find(header).expect("README has the claims table") + header.len();
-    let table: Vec<&str> = readme[start..]
+    let start = text
+        .find(header)
+        .unwrap_or_else(|| panic!("{what} has no claims table"))
+        + header.len();
+    let table: Vec<&str> = text[start..]
         .lines()
         .take_while(|line| line.starts_with('|'))
         .collect();
     let rows: Vec<String> = CLAIMS.iter().map(|claim| claim.readme_row()).collect();
-    assert_eq!(table, rows);
+    assert_eq!(table, rows, "{what}");
+}
+
+#[test]
+fn the_readme_table_is_the_claims_data() {
+    assert_table_is_the_data(include_str!("../../../README.md"), "README.md");
+}
+
+#[test]
+fn the_docs_table_is_the_claims_data() {
+    assert_table_is_the_data(
+        include_str!("../../../docs/automata.md"),
+        "docs/automata.md",
+    );
 }

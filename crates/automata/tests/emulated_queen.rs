@@ -5,7 +5,7 @@ use ajedrecista_automata::{
     Audit, FailureKind, GameEnd, Mk61Queen, Outcome, Refusal, StartSet, audit, excess_over_perfect,
 };
 use ajedrecista_automata::{CalculatorGame, Shown};
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use shakmaty::{Color, Position, Square};
 
 fn failures(audit: &Audit) -> Vec<(FailureKind, usize)> {
@@ -24,7 +24,7 @@ fn queen_audit_white_to_move() {
     let audit = audit(&Mk61Queen, StartSet::All, Color::White);
     assert_eq!(audit.results.len(), 35);
     assert_eq!(failures(&audit), [(FailureKind::IllegalMove, 4)]);
-    assert_eq!(audit.worst_moves(), Some(22));
+    assert_eq!(audit.worst_moves(), Some(Moves(22)));
     let worst = audit.worst.as_ref().unwrap();
     assert_eq!(worst.end, GameEnd::Checkmate);
     assert_eq!(worst.white_moves(), 22);
@@ -48,8 +48,11 @@ fn queen_audit_white_to_move() {
     // Perfect play (the fixed-king tables) from the same starts: at most 18
     // moves, 18 from the program's worst start; Brudno and Landau's 23 is
     // over every queen square (tests/perfect.rs).
-    assert_eq!((excess.perfect_worst, excess.at_worst_start), (18, 18));
-    assert_eq!(excess.max, 17);
+    assert_eq!(
+        (excess.perfect_worst, excess.at_worst_start),
+        (Moves(18), Moves(18))
+    );
+    assert_eq!(excess.max, Moves(17));
 }
 
 /// With Black to move from the same men: the king next to the queen takes
@@ -62,7 +65,7 @@ fn queen_audit_black_to_move() {
         failures(&audit),
         [(FailureKind::LostPiece, 8), (FailureKind::IllegalMove, 17)]
     );
-    assert_eq!(audit.worst_moves(), Some(22));
+    assert_eq!(audit.worst_moves(), Some(Moves(22)));
     assert!(
         audit
             .results

@@ -214,7 +214,7 @@ fn lines_from_sampled_starts_get_the_same_answers() {
 /// than the board and the start flag (the stack holds earlier inputs), so
 /// its game graph is far larger than the native program's.
 #[test]
-#[ignore = "5 min: whole lines on the emulator; run once, figures in docs/automata.md"]
+#[ignore = "48 s: whole lines on the emulator; run once, figures in docs/automata.md"]
 fn whole_lines_from_sampled_starts_get_the_same_answers() {
     let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
     let sample: Vec<Chess> = starts.iter().step_by(2500).cloned().collect();

@@ -10,7 +10,7 @@ use ajedrecista_automata::symmetry::canonical_key;
 use ajedrecista_automata::{
     BishopKnight, Bishops, FailureKind, GameGraph, Outcome, Refusal, Reply, Strategy,
 };
-use ajedrecista_tables::Variant;
+use ajedrecista_tables::{Moves, Variant};
 use shakmaty::{Board, Chess, Position, Role, Square};
 
 /// A strategy with its symmetry hidden: the audit keys every board apart.
@@ -41,6 +41,7 @@ impl<S: Strategy> Strategy for Exact<'_, S> {
 /// From `fen` the method mates in `moves` against the longest defence,
 /// and that line replays as a legal game to mate.
 fn mates<S: Strategy>(strategy: &S, fen: &str, moves: u16) {
+    let moves = Moves(moves);
     let start = common::position(fen);
     let mut graph = GameGraph::new(strategy);
     assert_eq!(graph.outcome(&start), Outcome::Mate(moves), "{fen}");

@@ -7,7 +7,7 @@ use ajedrecista_automata::{
 };
 use std::sync::Arc;
 
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use shakmaty::{Color, Position};
 
 mod common;
@@ -23,13 +23,13 @@ fn perfect_audit_is_the_tables_distance_to_mate() {
     assert!(audit.results.len() > 100_000);
     assert!(audit.failures().values().all(|count| *count == 0));
     // The known worst case of king and rook against king: mate in 16.
-    assert_eq!(audit.worst_moves(), Some(16));
+    assert_eq!(audit.worst_moves(), Some(Moves(16)));
     let excess = excess_over_perfect(&audit, &tables)
         .unwrap()
         .expect("mates");
     assert_eq!(
         (excess.max, excess.mean, excess.perfect_worst),
-        (0, 0.0, 16)
+        (Moves(0), 0.0, Moves(16))
     );
 }
 
@@ -71,7 +71,7 @@ fn torres_against_the_tables_replays_the_seed_game() {
     assert_eq!(game.moves, seed_moves);
     assert!(game.final_position().is_checkmate());
     let perfect = perfect_moves(&tables, &start).unwrap().unwrap();
-    assert!(game.white_moves() > usize::from(perfect));
+    assert!(game.white_moves() > usize::from(perfect.0));
 }
 
 /// A queen strategy in the fixed-king game (king on c3, as the calculator's
@@ -132,9 +132,9 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
             .iter()
             .all(|result| result.position.board().queens().count() == 1)
     );
-    assert_eq!(audit.worst_moves(), Some(23));
+    assert_eq!(audit.worst_moves(), Some(Moves(23)));
     let excess = excess_over_perfect(&audit, &tables).unwrap().unwrap();
-    assert_eq!((excess.max, excess.perfect_worst), (0, 23));
+    assert_eq!((excess.max, excess.perfect_worst), (Moves(0), Moves(23)));
 }
 
 /// With White's short-castling right, O-O mates two plies sooner than any

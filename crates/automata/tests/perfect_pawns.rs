@@ -8,7 +8,7 @@ use ajedrecista_automata::{
     GameEnd, Opening, Perfect, Precondition, Refusal, Session, Strategy, StrategyName,
     perfect_defence, play,
 };
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{Moves, Tablebase, Variant};
 use shakmaty::{CastlingMode, Chess, Position, Role, fen::Fen};
 
 fn tables() -> Arc<Tablebase> {
@@ -41,7 +41,7 @@ fn a_kpvk_game_is_played_to_mate_through_the_session() {
         0,
     )
     .unwrap();
-    assert_eq!(session.start_dtm(), Some(28));
+    assert_eq!(session.start_dtm(), Some(Moves(28)));
     let mut promoted = false;
     let mut plies = 0;
     while session.end().is_none() {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ajedrecista_automata::{
     FailureKind, GameGraph, Outcome, QueenBox, StartSet, StrategyName, audit, excess_over_perfect,
 };
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use shakmaty::{Color, Role};
 
 #[test]
@@ -20,21 +20,21 @@ fn with_white_to_move_the_queen_method_mates_from_every_start() {
         "{:?}",
         audit.failures()
     );
-    assert_eq!(audit.worst_moves(), Some(19));
-    common::assert_replays_to_mate(audit.worst.as_ref().expect("a longest game"), 19);
+    assert_eq!(audit.worst_moves(), Some(Moves(19)));
+    common::assert_replays_to_mate(audit.worst.as_ref().expect("a longest game"), Moves(19));
     let tables = Arc::new(Tablebase::in_memory());
     let excess = excess_over_perfect(&audit, &tables)
         .unwrap()
         .expect("mates");
-    assert_eq!(excess.perfect_worst, 10);
-    assert_eq!(excess.max, 13);
+    assert_eq!(excess.perfect_worst, Moves(10));
+    assert_eq!(excess.max, Moves(13));
 }
 
 #[test]
 fn with_black_to_move_it_fails_only_where_the_queen_hangs_at_the_start() {
     let audit = audit(&QueenBox, StartSet::All, Color::Black);
     assert_eq!(audit.failures()[&FailureKind::LostPiece], 22_176);
-    assert_eq!(audit.worst_moves(), Some(19));
+    assert_eq!(audit.worst_moves(), Some(Moves(19)));
     common::assert_fails_only_where_the_man_hangs(&audit, Role::Queen);
 }
 

@@ -9,7 +9,7 @@ use ajedrecista_automata::{
     BoxPhase, FailureKind, GameGraph, Outcome, RookBox, StartSet, Strategy, StrategyName, audit,
     excess_over_perfect,
 };
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use shakmaty::{Color, Role};
 
 #[test]
@@ -21,17 +21,17 @@ fn with_white_to_move_the_box_method_mates_from_every_start() {
         "{:?}",
         audit.failures()
     );
-    assert_eq!(audit.worst_moves(), Some(35));
+    assert_eq!(audit.worst_moves(), Some(Moves(35)));
     let worst = audit.worst.as_ref().expect("a longest game");
-    common::assert_replays_to_mate(worst, 35);
+    common::assert_replays_to_mate(worst, Moves(35));
     let tables = Arc::new(Tablebase::in_memory());
     let excess = excess_over_perfect(&audit, &tables)
         .unwrap()
         .expect("mates");
-    assert_eq!((excess.max, excess.perfect_worst), (29, 16));
+    assert_eq!((excess.max, excess.perfect_worst), (Moves(29), Moves(16)));
     // From the starts with the rook already between the kings (the first
     // version's precondition) the box rules play as before: at most 34.
-    let divided: Vec<u16> = audit
+    let divided: Vec<Moves> = audit
         .results
         .iter()
         .filter(|result| RookBox.start(&result.position) == BoxPhase::Box)
@@ -41,7 +41,7 @@ fn with_white_to_move_the_box_method_mates_from_every_start() {
         })
         .collect();
     assert_eq!(divided.len(), 87_808);
-    assert_eq!(divided.iter().max(), Some(&34));
+    assert_eq!(divided.iter().max(), Some(&Moves(34)));
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn with_black_to_move_it_fails_only_where_the_rook_hangs_at_the_start() {
     let failures = audit.failures();
     assert_eq!(failures[&FailureKind::LostPiece], 22_176);
     common::assert_fails_only_where_the_man_hangs(&audit, Role::Rook);
-    assert_eq!(audit.worst_moves(), Some(35));
+    assert_eq!(audit.worst_moves(), Some(Moves(35)));
 }
 
 /// The manual's start (kings on e1 and e8, rook h1) and the 55 starts from

@@ -7,7 +7,7 @@ use ajedrecista_automata::{
     GameEnd, IllegalCount, IllegalMove, MoveError, Opening, Session, SessionError, StrategyName,
     UndoError, perfect_defence,
 };
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position, Square};
 
@@ -94,7 +94,7 @@ fn the_1912_start_places_the_black_king_on_ranks_1_to_6() {
     let reply = turn.reply.expect("the machine moves first");
     assert_eq!(reply.san, "Ra7");
     assert_eq!(reply.display, "17.");
-    assert_eq!(session.start_dtm(), Some(15));
+    assert_eq!(session.start_dtm(), Some(Moves(15)));
     // Undo takes the placement back.
     session.undo().expect("undo");
     assert!(session.placing().is_some());
@@ -214,7 +214,7 @@ fn whole_games_against_every_automaton() {
             GameEnd::Checkmate => {
                 assert!(session.position().unwrap().is_checkmate());
                 assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
-                assert!(session.white_moves() as u16 >= session.start_dtm().unwrap());
+                assert!(session.white_moves() >= usize::from(session.start_dtm().unwrap().0));
             }
             GameEnd::Refused(_) => assert!(pgn.contains("refuses"), "{pgn}"),
             // The tables' defence takes a piece left hanging.

@@ -95,4 +95,8 @@ pub enum FileError {
     BadValue { index: usize, turn: Color },
     #[error("not a regular file: a FIFO, a device or a folder is not read as a table")]
     NotRegular,
+    #[error(
+        "not read within its time limit of {} s (30 s and 1 s for every 8 MiB): the disk or file system is not answering", limit.as_secs_f64()
+    )]
+    TimedOut { limit: std::time::Duration },
 }

@@ -35,7 +35,9 @@ use std::{
     fs,
     io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
-    sync::Mutex,
+    sync::{Mutex, mpsc},
+    thread,
+    time::{Duration, Instant},
 };
 
 use rayon::prelude::*;
@@ -411,6 +413,85 @@ fn open_regular(path: &Path) -> Result<fs::File, ReadError> {
     Ok(file)
 }
 
+/// How long reading a table file may take: 30 s, and 1 s more for every
+/// 8 MiB of it. A regular file can still hang its reader (a network mount
+/// that stopped answering, a failing disk); past this the read is given up
+/// and the file treated as unusable.
+pub(crate) fn read_time_limit(file_len: u64) -> Duration {
+    Duration::from_secs(30 + file_len / (8 << 20))
+}
+
+/// When a read must have ended, and the limit that set it (named in the
+/// error).
+#[derive(Clone, Copy)]
+struct Deadline {
+    at: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    fn passed(self) -> ReadError {
+        FileError::TimedOut { limit: self.limit }.into()
+    }
+}
+
+/// Runs `read` on a thread of its own and waits for it at most `limit`:
+/// a read that blocks leaves its caller on time with
+/// [`FileError::TimedOut`]. `read` is given the deadline, so that a read
+/// that goes on, only slowly, stops by itself (see [`read_before`]); one
+/// blocked in the kernel ends when its `read` call returns.
+fn within<T: Send + 'static>(
+    limit: Duration,
+    read: impl FnOnce(Deadline) -> Result<T, ReadError> + Send + 'static,
+) -> Result<T, ReadError> {
+    let deadline = Deadline {
+        at: Instant::now() + limit,
+        limit,
+    };
+    let (answer, answered) = mpsc::sync_channel(1);
+    thread::Builder::new()
+        .name("table file read".into())
+        .spawn(move || {
+            // The caller may have gone on: nobody to tell then.
+            let _ = answer.send(read(deadline));
+        })?;
+    match answered.recv_timeout(limit) {
+        Ok(result) => result,
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(deadline.passed()),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(io::Error::other(
+            "the thread reading the table file ended without an answer",
+        )
+        .into()),
+    }
+}
+
+/// Up to `len` bytes of `reader` (fewer at its end), refused once the
+/// deadline has passed: it is looked at after every `read` call.
+fn read_before(reader: &mut impl Read, len: u64, deadline: Deadline) -> Result<Vec<u8>, ReadError> {
+    const PIECE: usize = 1 << 20;
+    let len = usize::try_from(len).map_err(|_| FileError::Layout)?;
+    let mut bytes = Vec::with_capacity(len);
+    loop {
+        let filled = bytes.len();
+        if filled == len {
+            return Ok(bytes);
+        }
+        if Instant::now() >= deadline.at {
+            return Err(deadline.passed());
+        }
+        bytes.resize(filled + PIECE.min(len - filled), 0);
+        match reader.read(&mut bytes[filled..]) {
+            Ok(0) => {
+                bytes.truncate(filled);
+                return Ok(bytes);
+            }
+            Ok(got) => bytes.truncate(filled + got),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => bytes.truncate(filled),
+            Err(err) => return Err(err.into()),
+        }
+    }
+}
+
 /// The fields of a header that has been checked against the table asked
 /// for.
 struct Layout {
@@ -539,11 +620,21 @@ impl Body {
     ) -> Result<Body, ReadError> {
         let mut file = open_regular(path)?;
         let file_len = file.metadata()?.len();
-        let mut head = Vec::with_capacity(HEADER);
-        (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
-        let layout = check_header(&head, file_len, material, variant)?;
-        let mut rest = Vec::with_capacity((file_len - HEADER as u64) as usize);
-        file.read_to_end(&mut rest)?;
+        let material = material.clone();
+        let (head, layout, mut rest) = within(read_time_limit(file_len), move |deadline| {
+            let head = read_before(&mut file, HEADER as u64, deadline)?;
+            let layout = check_header(&head, file_len, &material, variant)?;
+            let rest = read_before(&mut file, file_len - HEADER as u64, deadline)?;
+            if ((HEADER + rest.len()) as u64) < file_len {
+                // Shortened since its length was read.
+                return Err(FileError::Truncated {
+                    found: (HEADER + rest.len()) as u64,
+                    expected: file_len,
+                }
+                .into());
+            }
+            Ok((head, layout, rest))
+        })?;
         if crc32fast::hash(&rest) != le_u32(&head[56..60]) {
             return Err(FileError::Checksum.into());
         }
@@ -1107,6 +1198,69 @@ mod tests {
         assert!(!old.exists());
         assert!(young.exists());
         assert!(other.exists(), "another table's file is not touched");
+    }
+
+    /// A reader whose reads wait until its sender is dropped.
+    struct Blocked(mpsc::Receiver<()>);
+
+    impl Read for Blocked {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            let _ = self.0.recv();
+            Ok(0)
+        }
+    }
+
+    /// A reader that gives a byte a millisecond, for ever.
+    struct Crawling;
+
+    impl Read for Crawling {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            thread::sleep(Duration::from_millis(1));
+            buf[0] = 1;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn a_read_that_blocks_or_crawls_is_given_up_at_its_limit() {
+        let limit = Duration::from_millis(200);
+        let timed_out = |result: Result<Vec<u8>, ReadError>| match result {
+            Err(ReadError::File(err @ FileError::TimedOut { limit: named })) => {
+                assert_eq!(named, limit);
+                assert!(err.to_string().contains("time limit of 0.2 s"), "{err}");
+            }
+            other => panic!("{:?}", other.map(|bytes| bytes.len())),
+        };
+        // A read that never returns: the caller goes on at the limit.
+        let (unblock, blocked) = mpsc::channel();
+        let mut reader = Blocked(blocked);
+        let started = Instant::now();
+        timed_out(within(limit, move |deadline| {
+            read_before(&mut reader, 64, deadline)
+        }));
+        assert!(started.elapsed() < Duration::from_secs(5));
+        drop(unblock);
+        // A read that goes on too slowly (17 minutes for a MiB) stops itself.
+        let started = Instant::now();
+        timed_out(within(limit, |deadline| {
+            read_before(&mut Crawling, 1 << 20, deadline)
+        }));
+        let deadline = Deadline {
+            at: Instant::now() + limit,
+            limit,
+        };
+        timed_out(read_before(&mut Crawling, 1 << 20, deadline));
+        assert!(started.elapsed() < Duration::from_secs(5));
+        // In time: the bytes asked for, or those there are.
+        let deadline = Deadline {
+            at: Instant::now() + Duration::from_secs(60),
+            limit,
+        };
+        assert_eq!(read_before(&mut &b"abc"[..], 2, deadline).unwrap(), b"ab");
+        assert_eq!(read_before(&mut &b"abc"[..], 8, deadline).unwrap(), b"abc");
+        // The limit grows with the file: 30 s, and 1 s for every 8 MiB.
+        assert_eq!(read_time_limit(0), Duration::from_secs(30));
+        assert_eq!(read_time_limit(800 << 20), Duration::from_secs(130));
     }
 
     #[test]

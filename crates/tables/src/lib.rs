@@ -38,5 +38,5 @@ pub use solve::{Progress, Subtables, build};
 pub use summary::{SideSummary, summarize};
 pub use table::{Table, number_fen};
 pub use tablebase::{Event, TABLES_ENV, Tablebase, Unusable};
-pub use value::{Value, Wdl};
+pub use value::{Moves, Plies, Value, Wdl};
 pub use variant::Variant;

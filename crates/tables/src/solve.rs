@@ -1917,7 +1917,7 @@ mod tests {
         Color::ALL
             .iter()
             .flat_map(|&turn| (0..table.bytes(turn).len()).map(move |i| (i, turn)))
-            .filter_map(|(i, turn)| table.value_at(i, turn)?.plies())
+            .filter_map(|(i, turn)| Some(table.value_at(i, turn)?.plies()?.0))
             .max()
             .unwrap()
     }
@@ -1943,7 +1943,7 @@ mod tests {
             for (i, &byte) in normal.bytes(turn).iter().enumerate() {
                 let value = normal.value_at(i, turn);
                 assert_eq!(lowered.value_at(i, turn), value, "{material} {turn} {i}");
-                if value.and_then(Value::plies).is_some_and(|p| p > limit) {
+                if value.and_then(Value::plies).is_some_and(|p| p.0 > limit) {
                     assert_eq!(lowered.bytes(turn)[i], DEEP);
                     deep += 1;
                 } else {

@@ -13,7 +13,7 @@ use shakmaty::{ByColor, Color};
 use crate::{
     overflow::Overflow,
     table::{Numbering, Table},
-    value::{DEEP, ILLEGAL, Value, decode_byte, encode_plies},
+    value::{DEEP, ILLEGAL, Plies, Value, decode_byte, encode_plies},
 };
 
 /// Counts for one side to move.
@@ -24,7 +24,7 @@ pub struct SideSummary {
     pub draw: u64,
     pub loss: u64,
     /// Decisive positions by plies to mate (wins odd, losses even).
-    pub histogram_plies: BTreeMap<u16, u64>,
+    pub histogram_plies: BTreeMap<Plies, u64>,
     /// The longest mate (win or loss) and the table number of an example:
     /// the lowest number that has it.
     pub longest: Option<(Value, usize)>,
@@ -181,14 +181,18 @@ impl SideCounter {
                 side.add(Value::decisive(plies), weight);
             }
         }
-        side.longest = side.histogram_plies.keys().next_back().and_then(|&plies| {
-            let index = if plies <= overflow.limit() {
-                Some(self.first[usize::from(encode_plies(plies))])
-            } else {
-                listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
-            };
-            index.map(|index| (Value::decisive(plies), index))
-        });
+        side.longest = side
+            .histogram_plies
+            .keys()
+            .next_back()
+            .and_then(|&Plies(plies)| {
+                let index = if plies <= overflow.limit() {
+                    Some(self.first[usize::from(encode_plies(plies))])
+                } else {
+                    listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
+                };
+                index.map(|index| (Value::decisive(plies), index))
+            });
         side.divide(orderings);
         side
     }

@@ -737,7 +737,7 @@ impl Tablebase {
             let Some(plies) = value.plies() else {
                 break;
             };
-            if line.len() >= usize::from(*length.get_or_insert(plies)) {
+            if line.len() >= usize::from(length.get_or_insert(plies).0) {
                 return Err(TableError::Inconsistent(Material::from_board(
                     start.board(),
                 )?));

@@ -2,10 +2,66 @@
 
 use std::fmt;
 
+/// A distance to mate in plies (half-moves), as the tables count it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct Plies(pub u16);
+
+/// A number of one side's moves, as people and the sources count a mate
+/// ("mate in 16"): the mating move included.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct Moves(pub u16);
+
+impl Plies {
+    /// The winning side's moves to mate, the mating move included, for a
+    /// mate this many plies away whoever is to move: the one place a mate
+    /// in moves is computed from plies.
+    pub fn moves(self) -> Moves {
+        Moves(self.0.div_ceil(2))
+    }
+}
+
+/// How many more moves one count is than another (an automaton's mate
+/// over perfect play's).
+impl std::ops::Sub for Moves {
+    type Output = Moves;
+
+    fn sub(self, other: Moves) -> Moves {
+        Moves(self.0 - other.0)
+    }
+}
+
+impl From<Moves> for u64 {
+    fn from(moves: Moves) -> u64 {
+        u64::from(moves.0)
+    }
+}
+
+impl Moves {
+    /// One move more.
+    pub fn next(self) -> Moves {
+        Moves(self.0 + 1)
+    }
+}
+
+impl fmt::Display for Plies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl fmt::Display for Moves {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// The value of a position for the side to move, in plies to mate.
 ///
 /// A win is always an odd number of plies (the winner mates on its own move),
-/// a loss an even number (`Loss(0)`: checkmated now).
+/// a loss an even number (`Loss(0)`: checkmated now). The numbers are
+/// [`Plies`]; they stay bare here, where the solver packs them into bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     Win(u16),
@@ -51,21 +107,17 @@ impl Value {
     }
 
     /// Plies to mate, for a decisive value.
-    pub fn plies(self) -> Option<u16> {
+    pub fn plies(self) -> Option<Plies> {
         match self {
-            Value::Win(p) | Value::Loss(p) => Some(p),
+            Value::Win(p) | Value::Loss(p) => Some(Plies(p)),
             Value::Draw => None,
         }
     }
 
     /// Moves of the winning side to mate, the mating move included: a win in
     /// 1 ply is mate in 1; a loss in 2 plies is mated in 1.
-    pub fn moves(self) -> Option<u16> {
-        match self {
-            Value::Win(p) => Some(p.div_ceil(2)),
-            Value::Loss(p) => Some(p / 2),
-            Value::Draw => None,
-        }
+    pub fn moves(self) -> Option<Moves> {
+        self.plies().map(Plies::moves)
     }
 
     /// The value one ply earlier, seen by the other side.
@@ -91,13 +143,9 @@ impl Value {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Win(p) => write!(f, "win, mate in {} ({p} plies)", self.moves().unwrap_or(0)),
+            Value::Win(p) => write!(f, "win, mate in {} ({p} plies)", Plies(*p).moves()),
             Value::Loss(0) => f.write_str("checkmated"),
-            Value::Loss(p) => write!(
-                f,
-                "loss, mated in {} ({p} plies)",
-                self.moves().unwrap_or(0)
-            ),
+            Value::Loss(p) => write!(f, "loss, mated in {} ({p} plies)", Plies(*p).moves()),
             Value::Draw => f.write_str("draw"),
         }
     }
@@ -145,7 +193,7 @@ mod tests {
     fn bytes_round_trip() {
         for plies in 0..=MAX_PLIES {
             let v = decode_byte(encode_plies(plies)).unwrap();
-            assert_eq!(v.plies(), Some(plies));
+            assert_eq!(v.plies(), Some(Plies(plies)));
             assert_eq!(v.wdl() == Wdl::Win, plies % 2 == 1);
         }
         assert_eq!(decode_byte(UNDECIDED), Some(Value::Draw));
@@ -154,24 +202,19 @@ mod tests {
 
     #[test]
     fn moves_follow_the_convention() {
-        assert_eq!(Value::Win(1).moves(), Some(1));
-        assert_eq!(Value::Loss(0).moves(), Some(0));
-        assert_eq!(Value::Loss(2).moves(), Some(1));
-        assert_eq!(Value::Win(19).moves(), Some(10));
+        assert_eq!(Value::Win(1).moves(), Some(Moves(1)));
+        assert_eq!(Value::Loss(0).moves(), Some(Moves(0)));
+        assert_eq!(Value::Loss(2).moves(), Some(Moves(1)));
+        assert_eq!(Value::Win(19).moves(), Some(Moves(10)));
+        assert_eq!(Value::Draw.moves(), None);
     }
 }
 
 impl Value {
-    /// The winning side's moves to mate, the mating move included, for a
-    /// mate `plies` away whoever is to move (as [`Value::moves`]).
-    pub fn moves_from_plies(plies: u16) -> u16 {
-        plies.div_ceil(2)
-    }
-
     /// White's moves to mate, the mating move included, when the value
     /// (for `turn`, the side to move) is a win for White: the one formula
     /// for "White mates in N" from plies.
-    pub fn white_mates_in(self, turn: shakmaty::Color) -> Option<u16> {
+    pub fn white_mates_in(self, turn: shakmaty::Color) -> Option<Moves> {
         match (turn, self) {
             (shakmaty::Color::White, Value::Win(_)) | (shakmaty::Color::Black, Value::Loss(_)) => {
                 self.moves()
@@ -188,11 +231,11 @@ mod white_mates_in_tests {
 
     #[test]
     fn white_mates_in_counts_whites_moves() {
-        assert_eq!(Value::Win(1).white_mates_in(Color::White), Some(1));
-        assert_eq!(Value::Win(3).white_mates_in(Color::White), Some(2));
+        assert_eq!(Value::Win(1).white_mates_in(Color::White), Some(Moves(1)));
+        assert_eq!(Value::Win(3).white_mates_in(Color::White), Some(Moves(2)));
         // Black to move, mated in 2 plies: White mates on his first move.
-        assert_eq!(Value::Loss(2).white_mates_in(Color::Black), Some(1));
-        assert_eq!(Value::Loss(0).white_mates_in(Color::Black), Some(0));
+        assert_eq!(Value::Loss(2).white_mates_in(Color::Black), Some(Moves(1)));
+        assert_eq!(Value::Loss(0).white_mates_in(Color::Black), Some(Moves(0)));
         assert_eq!(Value::Win(1).white_mates_in(Color::Black), None);
         assert_eq!(Value::Loss(2).white_mates_in(Color::White), None);
         assert_eq!(Value::Draw.white_mates_in(Color::White), None);
@@ -202,7 +245,7 @@ mod white_mates_in_tests {
             } else {
                 Value::Loss(plies)
             };
-            assert_eq!(value.moves(), Some(Value::moves_from_plies(plies)));
+            assert_eq!(value.moves(), Some(Plies(plies).moves()));
         }
     }
 }

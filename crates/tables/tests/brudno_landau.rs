@@ -2,7 +2,7 @@
 //! (seed 000): from c3 every start with white to move is won within 23
 //! moves, and c3, c6, f6, f3 are the squares from which every start is won.
 
-use ajedrecista_tables::{Material, Tablebase, Variant, summarize};
+use ajedrecista_tables::{Material, Moves, Tablebase, Variant, summarize};
 use shakmaty::Square;
 
 #[test]
@@ -15,10 +15,10 @@ fn queen_mates_within_23_moves_from_c3_and_its_mirrors_only() {
         if s.white.win == s.white.legal {
             all_won.push(sq);
             let longest = s.white.longest.unwrap().0.moves().unwrap();
-            assert!(longest <= 23, "{sq}: {longest}");
+            assert!(longest <= Moves(23), "{sq}: {longest}");
         }
     }
     assert_eq!(all_won, [Square::C3, Square::F3, Square::C6, Square::F6]);
     let c3 = summarize(&tb.table(&kqk, Variant::FixedKing(Square::C3)).unwrap());
-    assert_eq!(c3.white.longest.unwrap().0.moves(), Some(23));
+    assert_eq!(c3.white.longest.unwrap().0.moves(), Some(Moves(23)));
 }

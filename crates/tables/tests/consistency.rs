@@ -122,5 +122,5 @@ fn castling_rights_are_refused_and_their_moves_valued() {
     let line = tablebase()
         .principal_variation(&with_right, Variant::Standard)
         .unwrap();
-    assert_eq!(line.len(), usize::from(plies));
+    assert_eq!(line.len(), usize::from(plies.0));
 }

@@ -1,8 +1,8 @@
 //! The longest mates of the classical endgames, as published.
 
-use ajedrecista_tables::{Material, Tablebase, Value, Variant, summarize};
+use ajedrecista_tables::{Material, Moves, Plies, Tablebase, Value, Variant, summarize};
 
-fn longest_moves(material: &str) -> (u16, u16) {
+fn longest_moves(material: &str) -> (Moves, Moves) {
     let tb = Tablebase::in_memory();
     let table = tb
         .table(&material.parse::<Material>().unwrap(), Variant::Standard)
@@ -14,22 +14,22 @@ fn longest_moves(material: &str) -> (u16, u16) {
 
 #[test]
 fn kqk_longest_mate_is_10() {
-    assert_eq!(longest_moves("KQvK"), (10, 10));
+    assert_eq!(longest_moves("KQvK"), (Moves(10), Moves(10)));
 }
 
 #[test]
 fn krk_longest_mate_is_16() {
-    assert_eq!(longest_moves("KRvK"), (16, 16));
+    assert_eq!(longest_moves("KRvK"), (Moves(16), Moves(16)));
 }
 
 #[test]
 fn kbbk_longest_mate_is_19() {
-    assert_eq!(longest_moves("KBBvK").0, 19);
+    assert_eq!(longest_moves("KBBvK").0, Moves(19));
 }
 
 #[test]
 fn kbnk_longest_mate_is_33() {
-    assert_eq!(longest_moves("KBNvK").0, 33);
+    assert_eq!(longest_moves("KBNvK").0, Moves(33));
 }
 
 #[test]
@@ -42,14 +42,14 @@ fn knnk_has_no_forced_mate_beyond_one_move() {
     // White can mate only when black walks into it: a mate in one with
     // white to move, never a forced mate from further away.
     assert_eq!(s.white.longest.unwrap().0, Value::Win(1));
-    assert_eq!(s.black.loss, s.black.histogram_plies[&0]);
+    assert_eq!(s.black.loss, s.black.histogram_plies[&Plies(0)]);
     // The checkmates themselves (Luiro and Tiilikainen count 120).
-    assert_eq!(s.black.histogram_plies[&0], 120);
+    assert_eq!(s.black.histogram_plies[&Plies(0)], 120);
 }
 
 #[test]
 fn kqkr_longest_mate_is_35() {
-    assert_eq!(longest_moves("KQvKR").0, 35);
+    assert_eq!(longest_moves("KQvKR").0, Moves(35));
 }
 
 #[test]

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use ajedrecista_tables::{Material, SideSummary, SliceIndexer, Tablebase, Value, Variant};
+use ajedrecista_tables::{Material, Plies, SideSummary, SliceIndexer, Tablebase, Value, Variant};
 use rayon::prelude::*;
 use shakmaty::{ByColor, CastlingMode, Chess, Color, Position, PositionError, fen::Fen};
 
@@ -60,7 +60,7 @@ fn figures() -> Vec<Figure> {
 fn longest(side: &SideSummary) -> u64 {
     side.longest
         .and_then(|(value, _)| value.plies())
-        .map_or(0, u64::from)
+        .map_or(0, |plies| u64::from(plies.0))
 }
 
 /// The longest win of one side's summary (the side to move mates), in
@@ -68,9 +68,9 @@ fn longest(side: &SideSummary) -> u64 {
 fn longest_win(side: &SideSummary) -> u64 {
     side.histogram_plies
         .keys()
-        .filter(|plies| *plies % 2 == 1)
+        .filter(|plies| plies.0 % 2 == 1)
         .max()
-        .map_or(0, |plies| u64::from(*plies))
+        .map_or(0, |plies| u64::from(plies.0))
 }
 
 /// Checks one figure; `summaries` keeps each table's summary (a five-man
@@ -142,7 +142,7 @@ fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByCo
             let [side] = sides[..] else {
                 panic!("{what}: one side to move")
             };
-            let plies = u16::try_from(longest(side)).unwrap();
+            let plies = Plies(u16::try_from(longest(side)).unwrap());
             assert_eq!(side.histogram_plies[&plies], 2 * figure.value, "{what}");
         }
         other => panic!("figure {other:?} in {what}"),

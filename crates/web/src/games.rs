@@ -20,7 +20,9 @@ use crate::store::GameId;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    pub strategy: String,
+    /// Read by its catalog name: an unknown one is a 400, as any field
+    /// that does not fit.
+    pub strategy: StrategyName,
     /// A whole start position; without it the machine's own start (the
     /// person places the black king).
     pub fen: Option<String>,
@@ -64,10 +66,7 @@ pub fn new_session(
     request: &NewGame,
     stop: &AtomicBool,
 ) -> Result<Session, ApiError> {
-    let strategy = request
-        .strategy
-        .parse::<StrategyName>()
-        .map_err(|err| ApiError::unprocessable(err.to_string()))?;
+    let strategy = request.strategy;
     let opening = match request.fen.as_deref() {
         None => Opening::machine_start(strategy),
         Some(text) => {

@@ -256,7 +256,7 @@ async fn bad_requests_get_a_4xx_with_a_json_error() {
         (
             "/api/games",
             Some(("application/json", r#"{"strategy": "deep-blue"}"#)),
-            StatusCode::UNPROCESSABLE_ENTITY,
+            StatusCode::BAD_REQUEST,
         ),
         (
             "/api/games",
@@ -289,6 +289,15 @@ async fn bad_requests_get_a_4xx_with_a_json_error() {
         let message = send(&app, Method::POST, uri, body).await.error(status);
         assert!(!message.is_empty(), "{body:?}");
     }
+    // The strategy is read by its catalog name: an unknown one is named,
+    // with the known ones.
+    let unknown = post_json(&app, "/api/games", r#"{"strategy": "deep-blue"}"#)
+        .await
+        .error(StatusCode::BAD_REQUEST);
+    assert!(
+        unknown.contains(r#"unknown strategy "deep-blue" (known: torres, "#),
+        "{unknown}"
+    );
 
     // An oversized body is refused before it is read whole.
     let huge = format!(

@@ -79,11 +79,13 @@ async fn probe_gives_every_move_with_the_tables_value() {
     assert_eq!(view["result"], "win");
     assert_eq!(
         view["dtm_moves"],
-        tables
-            .probe(&position, Variant::Standard)
-            .unwrap()
-            .moves()
-            .unwrap()
+        serde_json::json!(
+            tables
+                .probe(&position, Variant::Standard)
+                .unwrap()
+                .moves()
+                .unwrap()
+        )
     );
     let listed = view["moves"].as_array().unwrap();
     assert_eq!(listed.len(), moves.len());

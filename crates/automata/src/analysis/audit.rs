@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ajedrecista_tables::Variant;
+use ajedrecista_tables::{Moves, Variant};
 use rayon::prelude::*;
 use shakmaty::{Board, CastlingMode, Chess, Color, Move, Position, Role, Setup, Square};
 use strum::IntoEnumIterator;
@@ -267,7 +267,7 @@ impl FailureKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// Mate after this many White moves, however Black defends.
-    Mate(u16),
+    Mate(Moves),
     /// The defender can make the automaton fail.
     Failure(FailureKind),
 }
@@ -276,14 +276,14 @@ impl Outcome {
     /// Larger is better for the defender.
     fn defender_rank(self) -> (u8, i32) {
         match self {
-            Outcome::Mate(moves) => (0, i32::from(moves)),
+            Outcome::Mate(moves) => (0, i32::from(moves.0)),
             Outcome::Failure(kind) => (1, -(kind as i32)),
         }
     }
 
     fn after_white_move(self) -> Outcome {
         match self {
-            Outcome::Mate(moves) => Outcome::Mate(moves + 1),
+            Outcome::Mate(moves) => Outcome::Mate(moves.next()),
             failure => failure,
         }
     }
@@ -521,7 +521,7 @@ impl<'a, S: Strategy> GameGraph<'a, S> {
         position.play_unchecked(mv);
         if position.legal_moves().is_empty() {
             return Step::Over(if position.is_check() {
-                Outcome::Mate(1)
+                Outcome::Mate(Moves(1))
             } else {
                 Outcome::Failure(FailureKind::Stalemate)
             });
@@ -695,7 +695,7 @@ pub struct Audit {
 pub enum SquareCell {
     NoStart,
     /// The longest mate from starts with the black king there.
-    Mate(u16),
+    Mate(Moves),
     /// Some start with the black king there fails.
     Failure,
 }
@@ -723,7 +723,7 @@ impl Audit {
     }
 
     /// Number of starts per number of moves to mate.
-    pub fn histogram(&self) -> BTreeMap<u16, usize> {
+    pub fn histogram(&self) -> BTreeMap<Moves, usize> {
         let mut histogram = BTreeMap::new();
         for result in &self.results {
             if let Outcome::Mate(moves) = result.outcome {
@@ -734,14 +734,17 @@ impl Audit {
     }
 
     /// The most moves to mate over the starts that do not fail.
-    pub fn worst_moves(&self) -> Option<u16> {
+    pub fn worst_moves(&self) -> Option<Moves> {
         self.histogram().keys().next_back().copied()
     }
 
     /// Starts from which the defender holds out past White's 50th move: a
     /// draw could be claimed under the 50-move rule before the mate.
     pub fn beyond_fifty_moves(&self) -> usize {
-        self.histogram().range(51..).map(|(_, count)| count).sum()
+        self.histogram()
+            .range(Moves(51)..)
+            .map(|(_, count)| count)
+            .sum()
     }
 
     /// The worst case per square of the black king's start.

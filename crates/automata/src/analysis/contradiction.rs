@@ -11,7 +11,7 @@
 //!   tables' moves from there, and the perfect automaton exactly those
 //!   ([`crate::excess_over_perfect`]).
 
-use ajedrecista_tables::{Material, TableError, Tablebase};
+use ajedrecista_tables::{Material, Plies, TableError, Tablebase};
 use shakmaty::Position;
 
 use crate::game::{Game, GameEnd, fen_of};
@@ -34,7 +34,7 @@ pub enum Contradiction {
     TooLong {
         material: Material,
         start: String,
-        plies: u16,
+        plies: Plies,
     },
     /// The tables' own game from a start they give White ended otherwise
     /// than in mate.
@@ -44,7 +44,7 @@ pub enum Contradiction {
     NoMate {
         material: Material,
         start: String,
-        plies: u16,
+        plies: Plies,
         end: String,
     },
     /// The audit's exact result from a start and the tables disagree.
@@ -85,7 +85,7 @@ pub fn check_tables_game<S: Strategy>(
         return Ok(());
     }
     let plies = value.plies().expect("a win has a distance");
-    if game.moves.len() > usize::from(plies) {
+    if game.moves.len() > usize::from(plies.0) {
         return Err(Contradiction::TooLong {
             material: material()?,
             start: start(),

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Moves, Tablebase};
 use serde::Serialize;
 use shakmaty::Position;
 use strum::IntoEnumIterator;
@@ -36,14 +36,14 @@ impl Replay {
 /// How many more moves than perfect play the automaton takes.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExcessView {
-    pub max: u16,
+    pub max: Moves,
     pub mean: f64,
     /// (moves beyond perfect play, starts), fewest first.
-    pub histogram: Vec<(u16, usize)>,
+    pub histogram: Vec<(Moves, usize)>,
     /// Perfect play's longest mate over the starts.
-    pub perfect_worst: u16,
+    pub perfect_worst: Moves,
     /// Perfect play's moves from the automaton's worst start.
-    pub perfect_at_worst_start: u16,
+    pub perfect_at_worst_start: Moves,
 }
 
 /// One audit, in the documented field order (docs/json.md, docs/web.md).
@@ -65,7 +65,7 @@ pub struct AuditView {
     /// Of `failures`, those at starts where perfect play has no win either
     /// (a man that hangs at once, a draw): no machine could mate there.
     pub failures_without_a_win: BTreeMap<&'static str, usize>,
-    pub worst_moves: Option<u16>,
+    pub worst_moves: Option<Moves>,
     /// Starts where the defence lasts beyond move 50 (a claim of the
     /// sources).
     pub beyond_fifty_moves: usize,
@@ -74,10 +74,10 @@ pub struct AuditView {
     pub worst_pgn: Option<String>,
     /// `[moves, starts]` in increasing moves, the starts the automaton
     /// mates from.
-    pub histogram: Vec<(u16, usize)>,
+    pub histogram: Vec<(Moves, usize)>,
     /// `[moves, starts]` of perfect play over the same start set (every
     /// start the tables give White a win).
-    pub perfect_histogram: Vec<(u16, usize)>,
+    pub perfect_histogram: Vec<(Moves, usize)>,
     pub excess_over_perfect: Option<ExcessView>,
     /// The longest game against the longest defence.
     pub longest: Option<Replay>,

@@ -149,14 +149,17 @@ impl Claim {
                 let table = tables.table(&material, variant)?;
                 let summary = &summarize(&table).white;
                 if let Some((value, _)) = summary.longest {
-                    put("longest_moves", u64::from(value.moves().unwrap_or(0)));
+                    put(
+                        "longest_moves",
+                        u64::from(value.moves().unwrap_or_default().0),
+                    );
                 }
                 put("not_won", summary.legal - summary.win);
                 let record = read_fen(record_fen, CastlingRights::Refused)
                     .map_err(|err| ClaimError::Data(err.to_string()))?;
                 let value = tables.probe(&record, variant)?;
                 if let Some(moves) = value.white_mates_in(Color::White) {
-                    put("record_moves", u64::from(moves));
+                    put("record_moves", u64::from(moves.0));
                 }
             }
             Check::WinningSquares { material, squares } => {

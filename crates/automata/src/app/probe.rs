@@ -6,7 +6,8 @@
 use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
-    MAX_MEN_WITH_PAWNS, Material, MaterialError, TableError, Tablebase, Value, Variant,
+    MAX_MEN_WITH_PAWNS, Material, MaterialError, Moves, Plies, TableError, Tablebase, Value,
+    Variant,
 };
 use serde::Serialize;
 use shakmaty::san::{San, SanPlus};
@@ -124,8 +125,8 @@ pub struct MoveValue {
     pub san: String,
     /// What the mover gets by playing it: win, draw or loss.
     pub result: &'static str,
-    pub dtm_plies: Option<u16>,
-    pub dtm_moves: Option<u16>,
+    pub dtm_plies: Option<Plies>,
+    pub dtm_moves: Option<Moves>,
     /// The position after the move.
     pub fen: String,
 }
@@ -144,8 +145,8 @@ pub struct ProbeView {
     pub turn: &'static str,
     /// For the side to move.
     pub result: &'static str,
-    pub dtm_plies: Option<u16>,
-    pub dtm_moves: Option<u16>,
+    pub dtm_plies: Option<Plies>,
+    pub dtm_moves: Option<Moves>,
     pub checkmate: bool,
     pub stalemate: bool,
     /// Best first.
@@ -284,7 +285,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (view.result, view.dtm_plies, view.dtm_moves),
-            ("win", Some(11), Some(6))
+            ("win", Some(Plies(11)), Some(Moves(6)))
         );
         assert_eq!(view.moves[0].result, "win");
         assert_eq!(view.pv.len(), 11);

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{Moves, Tablebase, Variant};
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 
@@ -169,7 +169,7 @@ struct Playing {
     /// with the placement (undo can return to it).
     placed_against: Option<Board>,
     start: Chess,
-    start_dtm: Option<u16>,
+    start_dtm: Option<Moves>,
     /// The automaton's first move when the start had White to move and no
     /// placement.
     opening_reply: Option<MachineMove>,
@@ -500,12 +500,12 @@ impl Session {
     /// White's moves to mate from the start with perfect play on both
     /// sides, in the automaton's game; `None` before the placement or if
     /// White has no win there.
-    pub fn start_dtm(&self) -> Option<u16> {
+    pub fn start_dtm(&self) -> Option<Moves> {
         self.playing().and_then(|playing| playing.start_dtm)
     }
 
     /// White's moves to mate from now with perfect play.
-    pub fn dtm(&self) -> Option<u16> {
+    pub fn dtm(&self) -> Option<Moves> {
         white_mate_in(&self.tables, self.position()?, self.variant())
     }
 
@@ -701,7 +701,7 @@ pub fn start_squares(automaton: &Automaton, white_men: &Board) -> Vec<Square> {
 }
 
 /// White's moves to mate with perfect play, if White wins.
-fn white_mate_in(tables: &Tablebase, position: &Chess, variant: Variant) -> Option<u16> {
+fn white_mate_in(tables: &Tablebase, position: &Chess, variant: Variant) -> Option<Moves> {
     tables
         .probe(position, variant)
         .ok()?

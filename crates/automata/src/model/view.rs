@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use ajedrecista_tables::Moves;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use crate::catalog::StrategyName;
@@ -280,8 +281,8 @@ pub struct GameView {
     pub end: Option<EndView>,
     pub illegal: IllegalView,
     /// White's moves to mate with perfect play, from now and from the start.
-    pub dtm: Option<u16>,
-    pub start_dtm: Option<u16>,
+    pub dtm: Option<Moves>,
+    pub start_dtm: Option<Moves>,
     pub white_moves: usize,
     pub can_undo: bool,
     pub pgn: Option<String>,

@@ -1,144 +1,111 @@
-//! An automaton of the catalog with its memory's type erased, so that one
-//! value can stand for any of them: a session keeps it, the audit and
-//! selfplay run it, a front end lists it. The erased memory is still
-//! `Clone + Eq + Hash`, so [`Automaton`] is itself a [`Strategy`].
+//! An automaton of the catalog as one type, so that one value can stand
+//! for any of them: a session keeps it, the audit and selfplay run it, a
+//! front end lists it. The catalog's machines are a closed set, so they are
+//! the variants of an enum ([`Machine`]), and so are their memories
+//! ([`Memory`]): `Clone + Eq + Hash` as each machine's own, so
+//! [`Automaton`] is itself a [`Strategy`].
+//!
+//! A new machine is one line in the `machines!` list below (its variant
+//! name and its strategy type), besides its module and its catalog entry.
 
-use std::any::Any;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 
 use ajedrecista_tables::Variant;
 use shakmaty::{Board, Chess, Role};
 
+use crate::bishop_knight::BishopKnight;
+use crate::bishops::Bishops;
 use crate::catalog::StrategyName;
+use crate::emulated::{Mk61Queen, Mk61RookEmulated};
+use crate::mk61_rook::Mk61Rook;
+use crate::perfect::Perfect;
+use crate::queen_box::QueenBox;
+use crate::rook_box::RookBox;
 use crate::strategy::{Refusal, Reply, Strategy};
+use crate::torres::Torres;
 
-/// What an automaton remembers, of whichever type its strategy keeps.
-pub struct Memory(Box<dyn MemoryObject>);
+/// Declares [`Machine`], one variant a strategy type, and [`Memory`], the
+/// same variants holding each one's memory, with the [`Strategy`]
+/// methods passed on to the variant.
+macro_rules! machines {
+    ($($variant:ident($strategy:ty)),+ $(,)?) => {
+        /// The machine behind an automaton: a strategy of the catalog.
+        pub enum Machine {
+            $($variant($strategy)),+
+        }
 
-/// The object-safe face of a strategy's memory.
-trait MemoryObject: fmt::Debug + Send + Sync {
-    fn boxed_clone(&self) -> Box<dyn MemoryObject>;
-    fn equals(&self, other: &dyn Any) -> bool;
-    fn hash_into(&self, state: &mut dyn Hasher);
-    fn as_any(&self) -> &dyn Any;
+        /// What an automaton remembers: its machine's own memory.
+        #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+        pub enum Memory {
+            $($variant(<$strategy as Strategy>::Memory)),+
+        }
+
+        $(impl From<$strategy> for Machine {
+            fn from(strategy: $strategy) -> Machine {
+                Machine::$variant(strategy)
+            }
+        })+
+
+        impl Machine {
+            fn name(&self) -> &'static str {
+                match self { $(Machine::$variant(s) => Strategy::name(s)),+ }
+            }
+            fn white_pieces(&self) -> &'static [Role] {
+                match self { $(Machine::$variant(s) => Strategy::white_pieces(s)),+ }
+            }
+            fn symmetric(&self) -> bool {
+                match self { $(Machine::$variant(s) => Strategy::symmetric(s)),+ }
+            }
+            fn variant(&self) -> Variant {
+                match self { $(Machine::$variant(s) => Strategy::variant(s)),+ }
+            }
+            fn precondition(&self, board: &Board) -> Result<(), Refusal> {
+                match self { $(Machine::$variant(s) => Strategy::precondition(s, board)),+ }
+            }
+            fn is_machine_start(&self, board: &Board) -> bool {
+                match self { $(Machine::$variant(s) => s.is_machine_start(board)),+ }
+            }
+            fn costly_replies(&self) -> bool {
+                match self { $(Machine::$variant(s) => Strategy::costly_replies(s)),+ }
+            }
+            fn start(&self, start: &Chess) -> Memory {
+                match self { $(Machine::$variant(s) => Memory::$variant(Strategy::start(s, start))),+ }
+            }
+            fn reply(&self, position: &Chess, memory: &Memory) -> Result<(Reply, Memory), Refusal> {
+                match (self, memory) {
+                    $((Machine::$variant(s), Memory::$variant(memory)) => Strategy::reply(s, position, memory)
+                        .map(|(reply, memory)| (reply, Memory::$variant(memory))),)+
+                    _ => panic!("an automaton is given only the memories it made"),
+                }
+            }
+        }
+    };
 }
 
-impl<T: Clone + Eq + Hash + fmt::Debug + Send + Sync + 'static> MemoryObject for T {
-    fn boxed_clone(&self) -> Box<dyn MemoryObject> {
-        Box::new(self.clone())
-    }
-
-    fn equals(&self, other: &dyn Any) -> bool {
-        other.downcast_ref::<T>() == Some(self)
-    }
-
-    fn hash_into(&self, mut state: &mut dyn Hasher) {
-        self.hash(&mut state);
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-impl Memory {
-    fn new<T: Clone + Eq + Hash + fmt::Debug + Send + Sync + 'static>(memory: T) -> Memory {
-        Memory(Box::new(memory))
-    }
-
-    /// The memory as `T`: always so, since one automaton makes and reads
-    /// its own memories.
-    fn of<T: 'static>(&self) -> &T {
-        self.0
-            .as_any()
-            .downcast_ref()
-            .expect("an automaton reads only its own memory")
-    }
-}
-
-impl Clone for Memory {
-    fn clone(&self) -> Memory {
-        Memory(self.0.boxed_clone())
-    }
-}
-
-impl PartialEq for Memory {
-    fn eq(&self, other: &Memory) -> bool {
-        self.0.equals(other.0.as_any())
-    }
-}
-
-impl Eq for Memory {}
-
-impl Hash for Memory {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.hash_into(state);
-    }
-}
-
-impl fmt::Debug for Memory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// The object-safe face of a strategy.
-trait ErasedStrategy: Sync {
-    fn name(&self) -> &'static str;
-    fn white_pieces(&self) -> &'static [Role];
-    fn symmetric(&self) -> bool;
-    fn variant(&self) -> Variant;
-    fn precondition(&self, board: &Board) -> Result<(), Refusal>;
-    fn is_machine_start(&self, board: &Board) -> bool;
-    fn start(&self, start: &Chess) -> Memory;
-    fn reply(&self, position: &Chess, memory: &Memory) -> Result<(Reply, Memory), Refusal>;
-    fn costly_replies(&self) -> bool;
-}
-
-impl<S: Strategy> ErasedStrategy for S {
-    fn name(&self) -> &'static str {
-        Strategy::name(self)
-    }
-    fn white_pieces(&self) -> &'static [Role] {
-        Strategy::white_pieces(self)
-    }
-    fn symmetric(&self) -> bool {
-        Strategy::symmetric(self)
-    }
-    fn variant(&self) -> Variant {
-        Strategy::variant(self)
-    }
-    fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        Strategy::precondition(self, board)
-    }
-    fn is_machine_start(&self, board: &Board) -> bool {
-        Strategy::is_machine_start(self, board)
-    }
-    fn start(&self, start: &Chess) -> Memory {
-        Memory::new(Strategy::start(self, start))
-    }
-    fn reply(&self, position: &Chess, memory: &Memory) -> Result<(Reply, Memory), Refusal> {
-        let (reply, memory) = Strategy::reply(self, position, memory.of::<S::Memory>())?;
-        Ok((reply, Memory::new(memory)))
-    }
-    fn costly_replies(&self) -> bool {
-        Strategy::costly_replies(self)
-    }
+machines! {
+    Torres(Torres),
+    Mk61Queen(Mk61Queen),
+    Mk61RookEmulated(Mk61RookEmulated),
+    Mk61Rook(Mk61Rook),
+    RookBox(RookBox),
+    QueenBox(QueenBox),
+    Bishops(Bishops),
+    BishopKnight(BishopKnight),
+    Perfect(Perfect),
 }
 
 /// An automaton of the catalog, built by [`StrategyName::build`].
 pub struct Automaton {
     name: StrategyName,
-    strategy: Box<dyn ErasedStrategy + Send>,
+    strategy: Machine,
 }
 
 impl Automaton {
     /// `strategy` as the catalog's automaton `name`.
-    pub fn new<S: Strategy + Send + 'static>(name: StrategyName, strategy: S) -> Automaton {
+    pub fn new(name: StrategyName, strategy: impl Into<Machine>) -> Automaton {
         Automaton {
             name,
-            strategy: Box::new(strategy),
+            strategy: strategy.into(),
         }
     }
 
@@ -190,6 +157,12 @@ impl Strategy for Automaton {
 mod tests {
     use super::*;
     use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    use std::sync::Arc;
+
+    use ajedrecista_tables::Tablebase;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Position};
 
     fn hash_of(memory: &Memory) -> u64 {
         let mut hasher = DefaultHasher::new();
@@ -197,16 +170,48 @@ mod tests {
         hasher.finish()
     }
 
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
     #[test]
-    fn erased_memories_compare_and_hash_as_their_values() {
-        let (one, also_one, two) = (Memory::new(1u8), Memory::new(1u8), Memory::new(2u8));
-        assert_eq!(one, also_one);
-        assert_ne!(one, two);
-        assert_eq!(hash_of(&one), hash_of(&also_one));
-        assert_ne!(hash_of(&one), hash_of(&two));
-        // Equal bits of another type are another memory.
-        assert_ne!(one, Memory::new(1i8));
-        assert_eq!(one.clone(), one);
-        assert_eq!(*one.clone().of::<u8>(), 1);
+    fn memories_compare_and_hash_as_their_machines_values() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let rook = StrategyName::named("mk61-rook-native")
+            .unwrap()
+            .build(&tables);
+        let start = position("8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
+        let first = rook.start(&start);
+        assert_eq!(first, rook.start(&start));
+        assert_eq!(hash_of(&first), hash_of(&rook.start(&start)));
+        let (_, after) = rook.reply(&start, &first).unwrap();
+        assert_ne!(after, first, "the program keeps what it was keyed");
+        // Two machines that remember nothing still remember apart.
+        let torres = StrategyName::TORRES.build(&tables);
+        let perfect = StrategyName::PERFECT.build(&tables);
+        let torres_start = position("K7/1R6/8/8/8/3k4/8/8 w - - 0 1");
+        assert_ne!(torres.start(&torres_start), perfect.start(&torres_start));
+        assert_eq!(torres.start(&torres_start).clone(), Memory::Torres(()));
+        assert!(
+            torres_start.is_legal(
+                torres
+                    .reply(&torres_start, &Memory::Torres(()))
+                    .unwrap()
+                    .0
+                    .mv
+            )
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "only the memories it made")]
+    fn a_machine_refuses_another_machines_memory() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let torres = StrategyName::TORRES.build(&tables);
+        let start = position("K7/1R6/8/8/8/3k4/8/8 w - - 0 1");
+        let _ = torres.reply(&start, &Memory::QueenBox(()));
     }
 }

@@ -2,7 +2,9 @@
 //! source, demonstration start, the white men a person places the black
 //! king against, and a constructor; the command line, the UCI engine, the
 //! web and the audit list and build automata only from here. Adding an
-//! automaton is one entry and its module.
+//! automaton is its module, one entry here, and one line in the
+//! `machines!` list of automaton.rs (a strategy type not listed there does
+//! not build: `Automaton::new` takes a `Machine`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -635,9 +637,11 @@ mod tests {
                 let stand_in: StrategyName = stand_in.parse().unwrap();
                 assert!(stand_in.entry().audit_too_slow.is_none(), "{name}");
             }
-            assert_eq!(
-                name.entry().audit_too_slow.is_some(),
-                name.entry().audit_stand_in.is_some()
+            // A stand-in is offered only where the audit is refused (the
+            // teachers' four-man methods have none).
+            assert!(
+                name.entry().audit_stand_in.is_none() || name.entry().audit_too_slow.is_some(),
+                "{name}"
             );
         }
         assert_eq!(StrategyName::TORRES.as_str(), "torres");

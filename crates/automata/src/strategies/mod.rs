@@ -1,6 +1,7 @@
 //! The automata themselves: the [`Strategy`](strategy::Strategy) contract,
-//! each machine's rules, the catalog that lists them and the erased
-//! [`Automaton`](automaton::Automaton) every front end runs.
+//! each machine's rules, the catalog that lists them and the
+//! [`Automaton`](automaton::Automaton) every front end runs (one enum of
+//! the catalog's machines).
 
 pub mod automaton;
 pub mod bishop_knight;

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use ajedrecista_tables::{MAX_MEN, Material, Table, TableError, Tablebase, Value, Variant};
+use ajedrecista_tables::{MAX_MEN, Material, Moves, Table, TableError, Tablebase, Value, Variant};
 use shakmaty::{Board, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::app::BuildPolicy;
@@ -173,7 +173,7 @@ pub fn perfect_defence(tables: &Tablebase, position: &Chess) -> Result<Move, Tab
 
 /// Moves to mate with perfect play on both sides from `position`, if White
 /// wins.
-pub fn perfect_moves(tables: &Tablebase, position: &Chess) -> Result<Option<u16>, TableError> {
+pub fn perfect_moves(tables: &Tablebase, position: &Chess) -> Result<Option<Moves>, TableError> {
     let value = tables.probe(position, Variant::Standard)?;
     Ok(value.white_mates_in(position.turn()))
 }
@@ -182,14 +182,14 @@ pub fn perfect_moves(tables: &Tablebase, position: &Chess) -> Result<Option<u16>
 /// starts it mates from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Excess {
-    pub max: u16,
+    pub max: Moves,
     pub mean: f64,
     /// Number of mated starts per excess (moves over perfect play).
-    pub histogram: std::collections::BTreeMap<u16, usize>,
+    pub histogram: std::collections::BTreeMap<Moves, usize>,
     /// The longest perfect mate over the same starts.
-    pub perfect_worst: u16,
+    pub perfect_worst: Moves,
     /// Perfect play's mate from the audit's worst start.
-    pub at_worst_start: u16,
+    pub at_worst_start: Moves,
 }
 
 /// The excess over perfect play (in the strategy's game) of every start the
@@ -207,10 +207,10 @@ pub fn excess_over_perfect(
     let material = Material::new(audit.white_pieces, &[]).map_err(TableError::from)?;
     let table = tables.table(&material, audit.variant)?;
     let is_perfect = audit.strategy == StrategyName::PERFECT.as_str();
-    let mut max = 0;
+    let mut max = Moves(0);
     let mut sum = 0u64;
     let mut count = 0u64;
-    let mut perfect_worst = 0;
+    let mut perfect_worst = Moves(0);
     let mut at_worst_start = None;
     let mut histogram = std::collections::BTreeMap::new();
     for result in &audit.results {
@@ -253,7 +253,7 @@ pub fn excess_over_perfect(
         max = max.max(excess);
         *histogram.entry(excess).or_default() += 1;
         perfect_worst = perfect_worst.max(perfect);
-        sum += u64::from(excess);
+        sum += u64::from(excess.0);
         count += 1;
     }
     let Some(at_worst_start) = at_worst_start else {

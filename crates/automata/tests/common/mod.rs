@@ -66,7 +66,10 @@ pub fn read_pgn(text: &str) -> (Chess, Vec<Move>) {
 /// The game's PGN, read back move by move (each SAN legal where it is
 /// played), ends in checkmate after `white_moves` White moves.
 #[allow(dead_code)] // not every test binary replays games
-pub fn assert_replays_to_mate(game: &ajedrecista_automata::Game, white_moves: u16) {
+pub fn assert_replays_to_mate(
+    game: &ajedrecista_automata::Game,
+    white_moves: ajedrecista_tables::Moves,
+) {
     let pgn = game.to_pgn();
     let (start, moves) = read_pgn(&pgn);
     let mut position = start;
@@ -76,7 +79,7 @@ pub fn assert_replays_to_mate(game: &ajedrecista_automata::Game, white_moves: u1
     }
     assert!(position.is_checkmate(), "no mate at the end of {pgn}");
     let white = moves.len().div_ceil(2);
-    assert_eq!(white, usize::from(white_moves), "{pgn}");
+    assert_eq!(white, usize::from(white_moves.0), "{pgn}");
 }
 
 /// The position of a FEN the test knows to be legal.

@@ -9,7 +9,7 @@ use std::{
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_value};
 use ajedrecista_automata::fen_of;
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{Moves, Plies, Tablebase, Variant};
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
 
@@ -70,7 +70,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         crate::output::print_json(&view)?;
         return Ok(());
     }
-    let dash = |n: Option<u16>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
     outln!("{}", diagram(pos.board(), Bitboard::EMPTY));
     outln!("{}", view.fen);
     outln!("{} to move: {}", pos.turn(), view.value);
@@ -149,8 +148,8 @@ struct LineJson<'a> {
     line: u64,
     fen: &'a str,
     result: &'static str,
-    dtm_plies: Option<u16>,
-    dtm_moves: Option<u16>,
+    dtm_plies: Option<Plies>,
+    dtm_moves: Option<Moves>,
 }
 
 #[derive(Serialize)]
@@ -231,13 +230,12 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
                 json_line(&mut out, &row)?;
             }
             Ok((fen, value)) => {
-                let dash = || "-".to_owned();
                 writeln!(
                     out,
                     "{number:>6}  {:<6} {:>5} {:>5}  {fen}",
                     value.wdl().as_str(),
-                    value.moves().map_or_else(dash, |n| n.to_string()),
-                    value.plies().map_or_else(dash, |n| n.to_string()),
+                    dash(value.moves()),
+                    dash(value.plies()),
                 )?;
             }
             Err(error) => {
@@ -259,4 +257,9 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
         return Err(BadLines(bad).into());
     }
     Ok(())
+}
+
+/// A distance, or `-` for none.
+fn dash(n: Option<impl ToString>) -> String {
+    n.map_or_else(|| "-".to_owned(), |n| n.to_string())
 }

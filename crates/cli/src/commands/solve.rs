@@ -10,7 +10,7 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    MAX_MEN, Material, SideSummary, Table, Tablebase, Value, Variant, file_name, number_fen,
+    MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, file_name, number_fen,
     summarize,
 };
 use anyhow::Context;
@@ -60,9 +60,9 @@ struct SideJson {
     win: u64,
     draw: u64,
     loss: u64,
-    max_dtm_moves: Option<u16>,
+    max_dtm_moves: Option<Moves>,
     max_dtm_fen: Option<String>,
-    histogram_plies: Vec<(u16, u64)>,
+    histogram_plies: Vec<(Plies, u64)>,
 }
 
 impl SideJson {
@@ -222,8 +222,8 @@ struct TableRow {
     status: &'static str,
     legal_white_to_move: u64,
     legal_black_to_move: u64,
-    longest_plies: Option<u16>,
-    longest_moves: Option<u16>,
+    longest_plies: Option<Plies>,
+    longest_moves: Option<Moves>,
     seconds: f64,
     file_bytes: Option<u64>,
 }
@@ -296,7 +296,7 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
             legal_white_to_move: summary.white.legal,
             legal_black_to_move: summary.black.legal,
             longest_plies: longest,
-            longest_moves: longest.map(Value::moves_from_plies),
+            longest_moves: longest.map(Plies::moves),
             seconds,
             file_bytes: tb
                 .dir()
@@ -403,7 +403,7 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
         "white to move",
         "black to move"
     );
-    let mut plies: Vec<u16> = sides
+    let mut plies: Vec<Plies> = sides
         .iter()
         .flat_map(|s| s.histogram_plies.iter().map(|&(p, _)| p))
         .collect();
@@ -418,7 +418,7 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
         };
         outln!(
             "{p:>6} {:>6} {:>16} {:>16}",
-            Value::moves_from_plies(p),
+            p.moves(),
             count(sides[0]),
             count(sides[1])
         );
