@@ -882,11 +882,16 @@ struct Engine<L> {
     deep: ByColor<Mutex<HashMap<usize, u16>>>,
 }
 
+/// A mate deeper than the overflow list holds ([`HARD_MAX_PLIES`]): the
+/// build cannot go on ([`TableError::TooDeep`]).
+#[derive(Debug)]
+struct PastBound;
+
 impl<L: Layout> Engine<L> {
     /// Notes how deep the table goes; an error past the overflow's bound.
-    fn note_depth(&self, plies: u16) -> Result<(), ()> {
+    fn note_depth(&self, plies: u16) -> Result<(), PastBound> {
         if plies > HARD_MAX_PLIES {
-            return Err(());
+            return Err(PastBound);
         }
         // A read first: a write to the shared counter for every decided
         // position would bounce its cache line between the cores.
@@ -932,7 +937,7 @@ impl<L: Layout> Engine<L> {
 
     /// The byte of a decisive value of number `index` with `turn` to move:
     /// past the limit, [`DEEP`] and the plies go into the overflow map.
-    fn decisive(&self, turn: Color, index: usize, plies: u16) -> Result<u8, ()> {
+    fn decisive(&self, turn: Color, index: usize, plies: u16) -> Result<u8, PastBound> {
         self.note_depth(plies)?;
         if plies > self.limit {
             return Ok(self.deep_byte(turn, index, plies));
@@ -964,7 +969,7 @@ impl<L: Layout> Engine<L> {
         index: usize,
         placement: Option<(&Squares, Look)>,
         turn: Color,
-    ) -> Result<u8, ()> {
+    ) -> Result<u8, PastBound> {
         let Some((squares, look)) = placement else {
             return Ok(ILLEGAL);
         };
@@ -1006,7 +1011,7 @@ impl<L: Layout> Engine<L> {
         turn: Color,
         bytes: &mut [u8],
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Tally, ()> {
+    ) -> Result<Tally, PastBound> {
         bytes
             .par_chunks_mut(BLOCK)
             .zip(&self.written[turn])
@@ -1019,8 +1024,8 @@ impl<L: Layout> Engine<L> {
                     self.layout
                         .looks(b * BLOCK, block.len(), turn, |i, placement| {
                             let byte = self.first_byte(b * BLOCK + i, placement, turn);
-                            let byte = byte.unwrap_or_else(|()| {
-                                result = Err(());
+                            let byte = byte.unwrap_or_else(|PastBound| {
+                                result = Err(PastBound);
                                 ILLEGAL
                             });
                             block[i] = byte;
@@ -1264,7 +1269,7 @@ impl<L: Layout> Engine<L> {
         children: &[u8],
         plies: u16,
         which: Verified,
-    ) -> Result<Tally, ()> {
+    ) -> Result<Tally, PastBound> {
         // Every win in a byte is within `plies` once `plies` is past the
         // limit; deeper wins are looked up.
         let won_by = encode_plies(plies.min(self.limit));
@@ -1359,7 +1364,7 @@ impl<L: Layout> Engine<L> {
         squares: &Squares,
         written: &Written,
         plies: u16,
-    ) -> Result<u8, ()> {
+    ) -> Result<u8, PastBound> {
         let loss = if self.layout.may_exit(squares, turn) {
             self.layout.exits(squares, turn).loss
         } else {
@@ -1380,7 +1385,7 @@ impl<L: Layout> Engine<L> {
         written: &Written,
         children: &[u8],
         plies: u16,
-    ) -> Result<(), ()> {
+    ) -> Result<(), PastBound> {
         let won_by = encode_plies(plies.min(self.limit));
         let deep_children = plies > self.limit;
         let squares = self.layout.decode(index).expect("a legal number");
@@ -1621,7 +1626,7 @@ pub(crate) fn run_layout<L: Layout>(
         ways,
         deep: ByColor::new_with(|_| Mutex::new(HashMap::new())),
     };
-    let too_deep = |()| TableError::TooDeep(material.clone());
+    let too_deep = |PastBound| TableError::TooDeep(material.clone());
     debug_assert!(bytes.iter().all(|side| side.len() == size));
 
     // The first pass runs on every core: a stop asked for during it is
@@ -1663,7 +1668,7 @@ pub(crate) fn run_layout<L: Layout>(
             decided += won;
         }
         if engine.deepest.load(Ordering::Relaxed) > usize::from(HARD_MAX_PLIES) {
-            return Err(too_deep(()));
+            return Err(too_deep(PastBound));
         }
         if progress(Progress::Rank {
             rank: loss,
