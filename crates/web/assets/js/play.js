@@ -490,7 +490,7 @@ export function boardSquare(square) {
 
 export function setupSquare(square) {
   const man = document.querySelector('input[name="setup-man"]:checked').value;
-  if (man && man !== "R" && man !== "Q") {
+  if (man === "K" || man === "k") {
     for (const [sq, m] of Object.entries(play.setupMen)) if (m === man) delete play.setupMen[sq];
   }
   if (man) play.setupMen[square] = man; else delete play.setupMen[square];
@@ -503,9 +503,46 @@ export function updateSetupFen() {
   $("start-fen").value = `${boardFen(play.setupMen)} ${side} - - 0 1`;
 }
 
+/** The setup board's men without the black king, and the side to move: what its start squares depend on. */
+function setupKey() {
+  const men = Object.fromEntries(Object.entries(play.setupMen).filter(([, man]) => man !== "k"));
+  return `board=${encodeURIComponent(boardFen(men))}&side=${$("setup-black").checked ? "black" : "white"}`;
+}
+
+/** Where every machine takes the black king against the men set up (the server's answer, kept per board). */
+const setupStarts = new Map();
+
+async function fetchSetupStarts(key) {
+  const response = await api("GET", `/api/starts/squares?${key}`);
+  setupStarts.set(key, response.ok ? response.body : []);
+  if (play.setup && setupKey() === key) drawSetup();
+}
+
 export function drawSetup() {
+  const key = setupKey();
+  const answers = setupStarts.get(key);
+  if (!answers && !setupStarts.has(key)) { setupStarts.set(key, null); fetchSetupStarts(key); }
+  const info = strategyInfo($("opponent").value);
+  const mine = answers && info ? answers.find((a) => a.name === info.name) : null;
+  const marks = { "mark-start": mine ? mine.squares : [] };
   const cursor = play.keyboard && document.activeElement === $("play-board");
-  drawBoard($("play-board"), play.setupMen, { "mark-cursor": cursor ? [play.cursor] : [] }, null, "Setting up", "sq-");
+  if (cursor) marks["mark-cursor"] = [play.cursor];
+  const svg = drawBoard($("play-board"), play.setupMen, marks, null, "Setting up", "sq-");
+  svg.dataset.startsFor = mine ? mine.name : "";
+  const rule = $("setup-rule");
+  if (!info) rule.textContent = "";
+  else if (!mine) rule.textContent = `Finding where ${info.label} takes the black king against these men...`;
+  else {
+    const king = blackKing(play.setupMen);
+    const count = mine.squares.length;
+    const where = count
+      ? `${info.label} takes the black king on the ${count} marked square${count === 1 ? "" : "s"} against these men`
+      : `${info.label} takes the black king nowhere against these men`;
+    const verdict = !king ? "" : mine.squares.includes(king)
+      ? ` The black king on ${king}: it takes this start.`
+      : ` The black king on ${king}: it does not take this start.`;
+    rule.textContent = `${where}, because: ${info.start_rule}${verdict}`;
+  }
   setStatus("Setting up: click squares, then Start.");
 }
 
@@ -595,11 +632,14 @@ export function opponentChanged() {
     fen.value = strategyInfo(name).demo_fen;
   }
   const inPlay = play.game && !play.game.end && play.game.moves.length > 0 && !play.stale;
+  // Setting up: the board marks the new machine's starts; Start makes the game.
+  if (play.setup) { $("opponent-confirm").hidden = true; renderHeading(); renderAbout(name); drawSetup(); return; }
   if (!play.game) { showPending(); return; }
   if (name === play.game.strategy) { $("opponent-confirm").hidden = true; return; }
   if (!inPlay) { newGame(); return; }
   $("opponent-confirm-text").textContent = `Start a new game against ${labelOf(name)}? The game in play will be left.`;
   $("opponent-confirm").hidden = false;
+  renderHeading();
   renderAbout(name);
 }
 
