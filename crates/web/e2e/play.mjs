@@ -654,6 +654,8 @@ async function main() {
     const marked = (await page.$$eval("#play-board circle.mark-start", (cs) => cs.map((c) => c.dataset.mark))).sort();
     check(JSON.stringify(marked) === JSON.stringify([...info.start_squares].sort()),
       `${info.name}: the setup board marks its ${info.start_squares.length} start squares (${marked.length} marked)`);
+    check(!(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale"))), `${info.name}: the setup board is not greyed out`);
+    check((await page.textContent("#start-rule")) === `Starts it takes: ${info.start_rule}`, `${info.name}: the start rule follows the selector`);
     const rule = await page.textContent("#setup-rule");
     check(rule.includes(info.start_rule) && rule.includes(info.label) && rule.includes(`${marked.length} marked`),
       `${info.name}: the setup board says why (${rule})`);
@@ -674,6 +676,7 @@ async function main() {
     const verdict = await page.textContent("#setup-rule");
     check(verdict.includes(takes ? "it takes this start" : "it does not take this start"), `the black king on ${square}: ${verdict}`);
   }
+  await page.screenshot({ path: join(outDir, "web-e2e-setup-desktop.png") });
   await page.click("#setup-toggle");
   await page.check('input[name="start"][value="machine"]');
   await chooseOpponent(page, first.name);

@@ -367,11 +367,12 @@ export async function newGame(event) {
 export async function createGame(body) {
   busy(true);
   const response = await api("POST", "/api/games", body);
-  busy(false);
   if (!response.ok) {
     const error = humanize(response.body.error || "the game cannot start");
     fieldError(body.fen ? "start-fen-error" : "new-game-error", error);
     if (body.fen) await suggestMachines(body.fen);
+    // Busy until the refusal is shown whole, the machines that take it too.
+    busy(false);
     if (play.game) {
       setStale(true);
       setStatus(`No new game: ${error}. The board shows your previous game, greyed out.`, "error");
@@ -382,6 +383,7 @@ export async function createGame(body) {
     say(`No game: ${error}.`);
     return false;
   }
+  busy(false);
   showGame(response.body, true);
   announce(play.game.last_reply);
   return true;
@@ -499,6 +501,9 @@ export function setupSquare(square) {
 }
 
 export function updateSetupFen() {
+  // A new set-up: the last refusal no longer applies.
+  fieldError("start-fen-error", "");
+  $("start-suggest").hidden = true;
   const side = $("setup-black").checked ? "b" : "w";
   $("start-fen").value = `${boardFen(play.setupMen)} ${side} - - 0 1`;
 }
@@ -529,6 +534,9 @@ export function drawSetup() {
   if (cursor) marks["mark-cursor"] = [play.cursor];
   const svg = drawBoard($("play-board"), play.setupMen, marks, null, "Setting up", "sq-");
   svg.dataset.startsFor = mine ? mine.name : "";
+  // The board shows the set-up, not a game left behind: not greyed out.
+  $("play-board").classList.remove("stale");
+  if (info) $("opponent-heading").textContent = `Setting up a game against ${info.label}`;
   const rule = $("setup-rule");
   if (!info) rule.textContent = "";
   else if (!mine) rule.textContent = `Finding where ${info.label} takes the black king against these men...`;
@@ -611,6 +619,7 @@ export function wirePlayBoard() {
 }
 
 export function redrawPlay() {
+  $("play-board").classList.toggle("stale", play.stale && !play.setup);
   if (play.setup) drawSetup();
   else if (play.game) renderGame(false);
   else renderPending();
@@ -626,6 +635,8 @@ export function download(name, text) {
 /** A change of opponent: at once if no game is in play, else after asking. */
 export function opponentChanged() {
   const name = $("opponent").value;
+  // The start rule follows the selector at once, whatever comes of the change.
+  renderHeading();
   const fen = $("start-fen");
   const previous = play.game ? strategyInfo(play.game.strategy) : null;
   if (!fen.value.trim() || (previous && fen.value === previous.demo_fen) || play.strategies.some((s) => s.demo_fen === fen.value)) {
@@ -633,13 +644,12 @@ export function opponentChanged() {
   }
   const inPlay = play.game && !play.game.end && play.game.moves.length > 0 && !play.stale;
   // Setting up: the board marks the new machine's starts; Start makes the game.
-  if (play.setup) { $("opponent-confirm").hidden = true; renderHeading(); renderAbout(name); drawSetup(); return; }
+  if (play.setup) { $("opponent-confirm").hidden = true; renderAbout(name); drawSetup(); return; }
   if (!play.game) { showPending(); return; }
   if (name === play.game.strategy) { $("opponent-confirm").hidden = true; return; }
   if (!inPlay) { newGame(); return; }
   $("opponent-confirm-text").textContent = `Start a new game against ${labelOf(name)}? The game in play will be left.`;
   $("opponent-confirm").hidden = false;
-  renderHeading();
   renderAbout(name);
 }
 
