@@ -970,6 +970,10 @@ async function main() {
     return { text: node.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
   }));
   for (const tab of await lines("nav button")) check(tab.lines === 1, `the tab "${tab.text}" is on one line at 390 px`);
+  // Item 3: the tagline is shown on a phone too.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const tagline = await page.locator(".tagline").boundingBox();
+  check(tagline && tagline.height > 0 && tagline.y + tagline.height <= PHONE.height, `the tagline is on a phone's first screen (${JSON.stringify(tagline)})`);
   await openView(page, "calculator");
   const stopKey = (await lines("#calc-keys .calc-key .main")).find((key) => key.text === "С/П");
   check(stopKey && stopKey.lines === 1, `С/П is on one line (${JSON.stringify(stopKey)})`);
