@@ -932,6 +932,7 @@ async function main() {
   await page.keyboard.press("Enter");
   await probed(page);
   check(new URL(page.url()).searchParams.get("fen") === "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", `the black king placed by keyboard (${page.url()})`);
+  check((await page.textContent("#probe-setup-announce")).includes("black king on e5"), "the placement is announced in the view's own live region");
   step(`set up by dragging: ${summaryBuilt}`);
 
   step("every view");

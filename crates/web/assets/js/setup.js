@@ -24,10 +24,11 @@ export class SetupBoard {
   /**
    * `board`: the container the board is drawn in; `palette`: an empty
    * element the palette is built in (`name` names its radio group);
+   * `region`: the live region its changes are announced in;
    * `onChange(men)` after every change; `marks()` the marks to draw.
    */
-  constructor({ board, palette, name, label, onChange, marks = () => ({}), flipped = () => false }) {
-    Object.assign(this, { board, palette, name, label, onChange, marks, flipped });
+  constructor({ board, palette, name, label, region, onChange, marks = () => ({}), flipped = () => false }) {
+    Object.assign(this, { board, palette, name, label, region, onChange, marks, flipped });
     this.men = {};
     this.active = false;
     this.cursor = "e4";
@@ -120,7 +121,7 @@ export class SetupBoard {
 
   changed(words) {
     this.draw();
-    say(`${words}.`);
+    say(`${words}.`, this.region);
     this.onChange(this.men);
   }
 
@@ -196,7 +197,7 @@ export class SetupBoard {
       this.cursor = squareName(file, rank);
       this.keyboard = true;
       this.draw();
-      say(`${this.cursor}: ${MAN_NAMES[this.men[this.cursor]] || "empty"}`);
+      say(`${this.cursor}: ${MAN_NAMES[this.men[this.cursor]] || "empty"}`, this.region);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       this.keyboard = true;

@@ -74,7 +74,7 @@ export function stepTo(index) {
 export function wireTables() {
   setup = new SetupBoard({
     board: $("probe-board"), palette: $("probe-palette"), name: "probe-man",
-    label: "Setting up the position", onChange: setupChanged, flipped: () => line.flipped,
+    label: "Setting up the position", region: $("probe-setup-announce"), onChange: setupChanged, flipped: () => line.flipped,
   });
   $("probe-setup-toggle").addEventListener("click", () => toggleSetup($("probe-setup").hidden));
   $("probe-setup-done").addEventListener("click", () => toggleSetup(false));
