@@ -33,7 +33,6 @@ export class SetupBoard {
     this.active = false;
     this.cursor = "e4";
     this.keyboard = false;
-    this.drag = null;
     this.buildPalette();
     board.addEventListener("pointerdown", (event) => this.boardDown(event));
     board.addEventListener("keydown", (event) => this.key(event));
@@ -140,7 +139,6 @@ export class SetupBoard {
   startDrag(event, man, from) {
     event.preventDefault();
     const drag = { man, from, x: event.clientX, y: event.clientY, moved: false, ghost: null, id: event.pointerId };
-    this.drag = drag;
     const move = (e) => {
       if (e.pointerId !== drag.id) return;
       if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < DRAG_START) return;
@@ -166,7 +164,6 @@ export class SetupBoard {
       window.removeEventListener("pointercancel", end);
       if (drag.ghost) drag.ghost.remove();
       document.body.dataset.dragging = "false";
-      this.drag = null;
       const svg = this.board.querySelector("svg");
       const square = e.type === "pointerup" && svg ? squareAt(svg, e.clientX, e.clientY) : null;
       if (!drag.moved) {
