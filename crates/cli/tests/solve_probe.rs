@@ -145,3 +145,21 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// An illegal FEN is refused with every reason in words (the tables'
+/// `IllegalReason`), on one line.
+#[test]
+fn an_illegal_fen_says_why_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let fen = "k6R/8/8/8/8/2K5/8/p7 w - - 0 1";
+    let out = run(&["probe", fen], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "ajedrecista: illegal position {fen:?}: a pawn stands on the first or the \
+             last rank, where no pawn can be; the side not to move is in check, so its \
+             king could be taken: no game reaches this position\n"
+        )
+    );
+}

@@ -32,7 +32,7 @@ pub use file::{MAGIC, VERSION, file_name};
 pub use index::Squares;
 pub use material::{MAX_MEN, MAX_MEN_WITH_PAWNS, Material};
 pub use pawn::PawnTable;
-pub use position::{CastlingRights, FenError, read_fen};
+pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use slice::{PawnSquares, SliceIndexer};
 pub use solve::{Progress, Subtables, build};
 pub use summary::{SideSummary, summarize};

@@ -4,7 +4,7 @@
 //! the tables hold such positions too.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position, PositionError};
+use shakmaty::{CastlingMode, Chess, Position, PositionError, PositionErrorKinds};
 
 /// Whether castling rights in the FEN are accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,12 +20,111 @@ pub enum CastlingRights {
 pub enum FenError {
     #[error("cannot read FEN {text:?}: {reason}")]
     Syntax { text: String, reason: String },
-    #[error("illegal position {text:?}: {reason}")]
-    Illegal { text: String, reason: String },
+    /// `reasons`: every reason that applies, in the order shakmaty names
+    /// them (empty board first, too much material last).
+    #[error("illegal position {text:?}: {}", in_words(.reasons))]
+    Illegal {
+        text: String,
+        reasons: Vec<IllegalReason>,
+    },
     #[error(
         "castling rights are not supported by the tables: write '-' in the FEN's castling field"
     )]
     CastlingRights,
+}
+
+/// Why a position is illegal: one of shakmaty's [`PositionErrorKinds`],
+/// said as a chess player would say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum IllegalReason {
+    #[error("the board is empty")]
+    EmptyBoard,
+    #[error("a king is missing (each side needs exactly one king)")]
+    MissingKing,
+    #[error("a side has more than one king (each side needs exactly one king)")]
+    TooManyKings,
+    #[error("a pawn stands on the first or the last rank, where no pawn can be")]
+    PawnsOnBackRank,
+    #[error(
+        "the castling rights do not fit the board (a side may castle only with \
+         its king and that rook on their starting squares)"
+    )]
+    InvalidCastlingRights,
+    #[error(
+        "the en passant square does not fit the board (no pawn of the side that \
+         has just moved can have passed over it with a two-square move)"
+    )]
+    InvalidEnPassantSquare,
+    #[error(
+        "the side not to move is in check, so its king could be taken: no game \
+         reaches this position"
+    )]
+    OppositeCheck,
+    /// Never from [`read_fen`], which allows such checks; here so that
+    /// every kind of shakmaty's has words.
+    #[error("no last move could have given this check")]
+    ImpossibleCheck,
+    #[error(
+        "a side has more men than a game can give it (its pawns and the pieces \
+         beyond its starting set make more than eight)"
+    )]
+    TooMuchMaterial,
+    /// Only in shakmaty's chess variants, never in orthodox chess; here so
+    /// that every kind of shakmaty's has words.
+    #[error("a rule of the chess variant is broken")]
+    VariantRule,
+}
+
+impl IllegalReason {
+    /// Every reason with its kind, in the order errors give them (shakmaty's).
+    const ALL: [(IllegalReason, PositionErrorKinds); 10] = [
+        (IllegalReason::EmptyBoard, PositionErrorKinds::EMPTY_BOARD),
+        (IllegalReason::MissingKing, PositionErrorKinds::MISSING_KING),
+        (
+            IllegalReason::TooManyKings,
+            PositionErrorKinds::TOO_MANY_KINGS,
+        ),
+        (
+            IllegalReason::PawnsOnBackRank,
+            PositionErrorKinds::PAWNS_ON_BACKRANK,
+        ),
+        (
+            IllegalReason::InvalidCastlingRights,
+            PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+        ),
+        (
+            IllegalReason::InvalidEnPassantSquare,
+            PositionErrorKinds::INVALID_EP_SQUARE,
+        ),
+        (
+            IllegalReason::OppositeCheck,
+            PositionErrorKinds::OPPOSITE_CHECK,
+        ),
+        (
+            IllegalReason::ImpossibleCheck,
+            PositionErrorKinds::IMPOSSIBLE_CHECK,
+        ),
+        (
+            IllegalReason::TooMuchMaterial,
+            PositionErrorKinds::TOO_MUCH_MATERIAL,
+        ),
+        (IllegalReason::VariantRule, PositionErrorKinds::VARIANT),
+    ];
+
+    /// The reasons among `kinds`, in shakmaty's order.
+    fn all_in(kinds: PositionErrorKinds) -> Vec<IllegalReason> {
+        IllegalReason::ALL
+            .iter()
+            .filter(|(_, kind)| kinds.contains(*kind))
+            .map(|(reason, _)| *reason)
+            .collect()
+    }
+}
+
+/// `reasons` in words, joined by semicolons.
+fn in_words(reasons: &[IllegalReason]) -> String {
+    let words: Vec<String> = reasons.iter().map(ToString::to_string).collect();
+    words.join("; ")
 }
 
 /// Reads `text` (surrounding blanks ignored) as a position legal for the
@@ -53,7 +152,7 @@ pub fn read_fen(text: &str, castling: CastlingRights) -> Result<Chess, FenError>
         .or_else(PositionError::ignore_impossible_check)
         .map_err(|err| FenError::Illegal {
             text: text.to_string(),
-            reason: err.to_string(),
+            reasons: IllegalReason::all_in(err.kinds()),
         })?;
     if castling == CastlingRights::Refused && position.castles().any() {
         return Err(FenError::CastlingRights);
@@ -63,7 +162,76 @@ pub fn read_fen(text: &str, castling: CastlingRights) -> Result<Chess, FenError>
 
 #[cfg(test)]
 mod tests {
+    use super::IllegalReason::*;
     use super::*;
+
+    /// A FEN for every reason `read_fen` can give, and one with two, with
+    /// every reason it gives, in order.
+    const ILLEGAL: [(&str, &[IllegalReason]); 11] = [
+        ("8/8/8/8/8/8/8/8 w - - 0 1", &[EmptyBoard, MissingKing]),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", &[MissingKing]),
+        ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", &[TooManyKings]),
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", &[PawnsOnBackRank]),
+        ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", &[InvalidCastlingRights]),
+        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", &[InvalidEnPassantSquare]),
+        (
+            "4k3/8/8/4p3/8/8/8/4K3 w - e3 0 1",
+            &[InvalidEnPassantSquare],
+        ),
+        ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", &[OppositeCheck]),
+        ("4K3/8/8/8/8/8/8/4r1k1 b - - 0 1", &[OppositeCheck]),
+        ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", &[TooMuchMaterial]),
+        (
+            "4k3/8/8/8/8/8/8/p3R1K1 w - - 0 1",
+            &[PawnsOnBackRank, OppositeCheck],
+        ),
+    ];
+
+    #[test]
+    fn each_illegal_position_says_why_in_words() {
+        for (fen, expected) in ILLEGAL {
+            let err = read_fen(fen, CastlingRights::Allowed).unwrap_err();
+            let FenError::Illegal { reasons, .. } = &err else {
+                panic!("{fen}: {err}");
+            };
+            assert_eq!(reasons, expected, "{fen}");
+            let message = err.to_string();
+            for reason in expected {
+                assert!(message.contains(&reason.to_string()), "{message}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_words_of_an_illegal_position() {
+        let err = read_fen("4k3/8/8/8/8/8/8/p3R1K1 w - - 0 1", CastlingRights::Refused);
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "illegal position \"4k3/8/8/8/8/8/8/p3R1K1 w - - 0 1\": a pawn stands on \
+             the first or the last rank, where no pawn can be; the side not to move is \
+             in check, so its king could be taken: no game reaches this position"
+        );
+    }
+
+    #[test]
+    fn every_kind_of_shakmaty_has_its_own_words() {
+        let named = IllegalReason::ALL
+            .iter()
+            .fold(PositionErrorKinds::empty(), |all, (_, kind)| all | *kind);
+        assert_eq!(named, PositionErrorKinds::all());
+        let words: std::collections::HashSet<String> = IllegalReason::ALL
+            .iter()
+            .map(|(reason, _)| reason.to_string())
+            .collect();
+        assert_eq!(words.len(), IllegalReason::ALL.len());
+        // The one kind `read_fen` allows has words all the same.
+        let strict = "4k3/8/8/8/8/8/8/r3K2r w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position::<Chess>(CastlingMode::Standard)
+            .unwrap_err();
+        assert_eq!(IllegalReason::all_in(strict.kinds()), [ImpossibleCheck]);
+    }
 
     #[test]
     fn move_counters_beyond_u32_are_refused() {

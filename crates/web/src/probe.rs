@@ -22,49 +22,20 @@ pub struct ProbeQuery {
 
 /// Reads a FEN into a position with the tables' legality and no castling
 /// rights (ajedrecista-tables' `read_fen`): unreadable text is a 400, a
-/// position the tables do not hold a 422.
+/// position the tables do not hold a 422 (an illegal one with the tables'
+/// reasons in words).
 pub fn parse_fen(text: &str) -> Result<Chess, ApiError> {
     if text.len() > MAX_FEN_LEN {
         return Err(ApiError::bad_request(format!(
             "FEN longer than {MAX_FEN_LEN} characters"
         )));
     }
-    read_fen(text, CastlingRights::Refused).map_err(|err| match &err {
+    read_fen(text, CastlingRights::Refused).map_err(|err| match err {
         FenError::Syntax { .. } => ApiError::bad_request(err.to_string()),
-        FenError::Illegal { reason, .. } => match in_words(reason) {
-            Some(words) => ApiError::unprocessable(format!("{err}: {words}")),
-            None => ApiError::unprocessable(err.to_string()),
-        },
-        FenError::CastlingRights => ApiError::unprocessable(err.to_string()),
+        FenError::Illegal { .. } | FenError::CastlingRights => {
+            ApiError::unprocessable(err.to_string())
+        }
     })
-}
-
-/// What an illegal position's short reason (shakmaty's) means, for people.
-fn in_words(reason: &str) -> Option<&'static str> {
-    const WORDS: [(&str, &str); 6] = [
-        (
-            "opposite check",
-            "the side not to move is in check, so its king could be taken; give the move to the other side or move a man",
-        ),
-        (
-            "impossible check",
-            "no last move could have given this check",
-        ),
-        ("missing king", "each side needs exactly one king"),
-        ("too many kings", "each side needs exactly one king"),
-        (
-            "pawns on backrank",
-            "a pawn cannot stand on the first or the last rank",
-        ),
-        (
-            "empty board",
-            "the board is empty: place the kings and the men",
-        ),
-    ];
-    WORDS
-        .iter()
-        .find(|(short, _)| reason.contains(short))
-        .map(|(_, words)| *words)
 }
 
 /// A 422 for a position the probe view refuses; a table error as

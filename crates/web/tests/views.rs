@@ -2,7 +2,7 @@
 
 mod common;
 
-use ajedrecista_tables::{Tablebase, Variant};
+use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
 use ajedrecista_web::Limits;
 use axum::http::{Method, StatusCode};
 use common::{app, get, send};
@@ -181,6 +181,35 @@ async fn bad_probes_are_refused_with_a_reason() {
         let message = get(&app, uri).await.error(status);
         assert!(!message.is_empty(), "{uri}");
     }
+}
+
+/// The 422 of an illegal position is `{"error"}` alone, in the tables'
+/// words (crates/tables/src/position.rs).
+#[tokio::test]
+async fn an_illegal_position_is_refused_in_words() {
+    let (app, _) = app(Limits::default());
+    let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+    let answer = get(&app, &format!("/api/probe?fen={}", encode(fen))).await;
+    let message = answer.error(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        answer.json().as_object().unwrap().len(),
+        1,
+        "{}",
+        answer.text
+    );
+    assert_eq!(
+        message,
+        format!(
+            "illegal position {fen:?}: the side not to move is in check, so its king \
+             could be taken: no game reaches this position"
+        )
+    );
+    assert_eq!(
+        message,
+        read_fen(fen, CastlingRights::Refused)
+            .unwrap_err()
+            .to_string()
+    );
 }
 
 #[tokio::test]
