@@ -17,8 +17,6 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use shakmaty::Square;
 
-use ajedrecista_automata::app::program_name;
-
 use crate::error::{ApiError, ApiJson};
 use crate::routes::{ApiPath, blocking};
 use crate::server::RequestScope;
@@ -50,7 +48,8 @@ const MAX_TYPED: usize = 8;
 pub struct NewCalculator {
     /// `queen` or `rook`: the program keyed in with its presets and start
     /// keys, as the chess games begin; none: a calculator just switched on.
-    pub program: Option<String>,
+    /// Any other name is refused with the names there are.
+    pub program: Option<ChessProgram>,
 }
 
 /// `POST /api/calculators/{id}/press`: a key, or the switch moved.
@@ -95,7 +94,7 @@ pub struct CalculatorView {
 #[derive(Debug, Serialize)]
 pub struct ProgramView {
     /// `queen` or `rook`.
-    pub name: &'static str,
+    pub name: ChessProgram,
     pub white_king: String,
     /// The other white man: its square and letter (`Q`, `R`).
     pub man: String,
@@ -110,7 +109,7 @@ impl From<ChessProgram> for ProgramView {
     fn from(program: ChessProgram) -> ProgramView {
         let (king, man, role) = program.start_men();
         ProgramView {
-            name: program_name(program),
+            name: program,
             white_king: king.to_string(),
             man: man.to_string(),
             man_letter: role.upper_char(),
@@ -154,31 +153,17 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
 /// the emulator).
 fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
     let setup = |err: SetupError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string());
-    let program = match request.program.as_deref() {
-        None => None,
-        Some("queen") => Some(ChessProgram::Queen),
-        Some("rook") => Some(ChessProgram::Rook),
-        Some(other) => {
-            return Err(ApiError::unprocessable(format!(
-                "no program {other:?} (queen or rook)"
-            )));
-        }
-    };
-    let calculator = match program {
+    let calculator = match request.program {
         None => Calculator::new(AngleUnit::Radians),
-        Some(ChessProgram::Queen) => CalculatorGame::queen().map_err(setup)?.calculator().clone(),
-        Some(ChessProgram::Rook) => {
-            let (king, rook, _) = ChessProgram::Rook.start_men();
-            CalculatorGame::rook(king, rook)
-                .map_err(setup)?
-                .calculator()
-                .clone()
-        }
+        Some(program) => CalculatorGame::start(program)
+            .map_err(setup)?
+            .calculator()
+            .clone(),
     };
     Ok(Mk61 {
         calculator,
         switch: AngleUnit::Radians,
-        program,
+        program: request.program,
         typed: Vec::new(),
         keyed: None,
     })

@@ -81,7 +81,7 @@ pub(crate) fn probe_error(err: ProbeError, work: &str) -> ApiError {
 /// at fault (a table that contradicts itself, a file it cannot read or
 /// write, a table it cannot build); a 422 for any other error of the
 /// tables (the position asked about).
-pub(crate) fn table_error(err: TableError, work: &str) -> ApiError {
+fn table_error(err: TableError, work: &str) -> ApiError {
     match err {
         TableError::Stopped(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,

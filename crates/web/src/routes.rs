@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::app::{CLAIMS, ClaimView, StartAnswer, StrategyView, start_answers};
+use ajedrecista_automata::app::{CLAIMS, Claim, StartAnswer, StrategyView, start_answers};
 use ajedrecista_tables::{Material, Tablebase, Variant};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
@@ -108,8 +108,8 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
     }
 }
 
-async fn claims() -> Json<Vec<ClaimView>> {
-    Json(CLAIMS.iter().map(ClaimView::from).collect())
+async fn claims() -> Json<Vec<Claim>> {
+    Json(CLAIMS.iter().map(Claim::as_shown).collect())
 }
 
 async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {

@@ -35,7 +35,7 @@ pub struct StrategyView {
     /// `display` or `board`.
     pub panel: Panel,
     /// The calculator program it runs (`queen`, `rook`), if any.
-    pub calculator: Option<&'static str>,
+    pub calculator: Option<ChessProgram>,
     pub about: AboutView,
     /// Which whole positions it takes as a start, and why.
     pub start_rule: &'static str,
@@ -110,14 +110,6 @@ pub struct AboutView {
     pub lamps: &'static [&'static str],
 }
 
-/// The name of a calculator program as the calculator routes take it.
-pub fn program_name(program: ChessProgram) -> &'static str {
-    match program {
-        ChessProgram::Queen => "queen",
-        ChessProgram::Rook => "rook",
-    }
-}
-
 /// A man's name as the catalog view writes it.
 fn role_name(role: Role) -> &'static str {
     match role {
@@ -158,7 +150,7 @@ impl StrategyView {
             demo_fen: entry.demo_fen,
             white_men: entry.white_men,
             panel: entry.panel,
-            calculator: entry.calculator.map(program_name),
+            calculator: entry.calculator,
             about: AboutView {
                 text: &about.text,
                 caption: about.caption,

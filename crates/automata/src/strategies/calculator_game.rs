@@ -26,8 +26,10 @@ pub const GAME_RUN_LIMIT: u32 = 2000;
 /// programs need at most one).
 const MAX_ANSWERS: usize = 4;
 
-/// Which of the two programs the calculator runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which of the two programs the calculator runs; named `queen` and
+/// `rook` in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ChessProgram {
     /// Seed 000, "Неприкосновенный король": white king fixed on c3, queen
     /// from g7; the black king's square is typed `file . rank С/П`.
@@ -433,6 +435,19 @@ impl CalculatorGame {
             program: ChessProgram::Rook,
             calculator,
         })
+    }
+
+    /// A game of `program` as it starts: the queen program's, or the rook
+    /// program's from its white men as it starts
+    /// ([`ChessProgram::start_men`]).
+    pub fn start(program: ChessProgram) -> Result<CalculatorGame, SetupError> {
+        match program {
+            ChessProgram::Queen => CalculatorGame::queen(),
+            ChessProgram::Rook => {
+                let (king, rook, _) = program.start_men();
+                CalculatorGame::rook(king, rook)
+            }
+        }
     }
 
     pub fn program(&self) -> ChessProgram {

@@ -199,7 +199,9 @@ impl Mk61Rook {
     }
 }
 
-fn read(board: &Board) -> Result<Krk, Refusal> {
+/// The men of a rook program's position (the native and the emulated
+/// one's), or why it takes no such position.
+pub(crate) fn read_krk(board: &Board) -> Result<Krk, Refusal> {
     Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
         "the rook program",
     )))
@@ -219,7 +221,7 @@ impl Strategy for Mk61Rook {
     /// the black king; the rook not on the black king's file or the next
     /// one, unless the rook and the white king share a file.
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        let krk = read(board)?;
+        let krk = read_krk(board)?;
         let accepted = (0..self.orientations())
             .any(|turns| self.answer(&krk.turned(turns), true).0 != Answer::TurnTheBoard);
         match accepted {
@@ -240,7 +242,7 @@ impl Strategy for Mk61Rook {
         position: &Chess,
         memory: &Mk61RookMemory,
     ) -> Result<(Reply, Mk61RookMemory), Refusal> {
-        let krk = read(position.board())?;
+        let krk = read_krk(position.board())?;
         let mut armed = memory.start_test_armed;
         for extra_turns in 0..self.orientations() {
             let turns = (memory.quarter_turns + extra_turns) % 4;
