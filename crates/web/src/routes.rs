@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use ajedrecista_automata::app::{CLAIMS, Claim, StartAnswer, StrategyView, start_answers};
-use ajedrecista_tables::{Material, Tablebase, Variant};
+use ajedrecista_tables::{Material, Tablebase};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
@@ -68,12 +68,8 @@ fn at_hand(tables: &Tablebase, query: &ProbeQuery) -> bool {
     let Ok(position) = crate::probe::parse_fen(&query.fen) else {
         return true;
     };
-    let variant = match query.fixed_king.as_deref().filter(|s| !s.is_empty()) {
-        None => Variant::Standard,
-        Some(text) => match text.parse() {
-            Ok(square) => Variant::FixedKing(square),
-            Err(_) => return true,
-        },
+    let Ok(variant) = query.variant() else {
+        return true;
     };
     Material::from_board(position.board())
         .map_or(true, |material| tables.in_cache_folder(&material, variant))

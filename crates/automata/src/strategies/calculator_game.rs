@@ -39,6 +39,52 @@ pub enum ChessProgram {
     Rook,
 }
 
+/// A chess program on a calculator a person keys by hand: the keys typed
+/// since the last С/П, and the black king's square that the keys before
+/// the last С/П entered in the program's format
+/// ([`ChessProgram::keyed_square`]).
+#[derive(Clone, Debug)]
+pub struct KeyedProgram {
+    program: ChessProgram,
+    typed: Vec<Key>,
+    keyed: Option<Square>,
+}
+
+/// The keys kept between С/П presses: a square takes three.
+const MAX_TYPED: usize = 8;
+
+impl KeyedProgram {
+    pub fn new(program: ChessProgram) -> KeyedProgram {
+        KeyedProgram {
+            program,
+            typed: Vec::new(),
+            keyed: None,
+        }
+    }
+
+    pub fn program(&self) -> ChessProgram {
+        self.program
+    }
+
+    /// Notes a key pressed: С/П reads the keys typed before it as a square;
+    /// any other key is typed (the first few kept).
+    pub fn press(&mut self, key: Key) {
+        self.keyed = None;
+        if key == Key::RunStop {
+            self.keyed = self.program.keyed_square(&self.typed);
+            self.typed.clear();
+        } else if self.typed.len() < MAX_TYPED {
+            self.typed.push(key);
+        }
+    }
+
+    /// The square the keys before the last С/П entered, if the last key
+    /// was С/П and they entered one.
+    pub fn keyed(&self) -> Option<Square> {
+        self.keyed
+    }
+}
+
 /// The keys that begin every queen game: П→X0 Cx X→П1 7 X→П2 В/О С/П.
 const QUEEN_START: &str = "PX 0 CX XP 1 7 XP 2 VO SP";
 /// The keys that begin every rook game: В/О С/П (the display shows 1).
@@ -530,6 +576,23 @@ mod tests {
 
     fn shown(text: &str) -> Shown {
         Shown::read(text.parse().unwrap())
+    }
+
+    #[test]
+    fn the_keys_before_run_stop_enter_a_square_in_the_programs_format() {
+        let press = |program, tokens: &str| {
+            let mut keyed = KeyedProgram::new(program);
+            for key in keys(tokens) {
+                keyed.press(key);
+            }
+            keyed.keyed()
+        };
+        assert_eq!(press(ChessProgram::Rook, "5 5 SP"), Some(Square::E5));
+        assert_eq!(press(ChessProgram::Queen, "6 . 4 SP"), Some(Square::F4));
+        // The other program's format, a key after С/П, or too many keys.
+        assert_eq!(press(ChessProgram::Queen, "5 5 SP"), None);
+        assert_eq!(press(ChessProgram::Rook, "5 5 SP 1"), None);
+        assert_eq!(press(ChessProgram::Rook, "1 2 3 4 5 6 7 8 9 5 5 SP"), None);
     }
 
     #[test]

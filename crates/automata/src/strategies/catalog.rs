@@ -190,8 +190,8 @@ const fn method(method: Method) -> CatalogEntry {
 }
 
 /// The MK-61 rook program's listing on the emulator, from the reference
-/// trace's start; the native program's entry differs from it only in its
-/// name, label, source, audit and the About text's last sentence.
+/// trace's start; the native programs' entries are made from it (the
+/// display, the calculator program, the About text's first sentences).
 const MK61_ROOK: CatalogEntry = CatalogEntry {
     name: "mk61-rook",
     label: "MK-61 rook program (1987), on the emulator",
@@ -321,13 +321,9 @@ pub const CATALOG: &[CatalogEntry] = &[
         name: "mk61-rook-native-turning",
         label: "MK-61 rook, native, turning the board when asked",
         source: "seed 001, the player turning the board on 9------0.",
-        demo_fen: ROOK_TRACE,
         white_men: TORRES_MEN,
         audit_too_slow: None,
         audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Display,
-        calculator: Some(ChessProgram::Rook),
         about: About {
             text: [
                 ROOK_TEXT_1,
@@ -337,13 +333,10 @@ pub const CATALOG: &[CatalogEntry] = &[
             caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square, and the board is turned whenever the program asks.",
             board: TORRES_MEN,
             marks_starts: true,
-            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+            ..MK61_ROOK.about
         },
-        audit_note: None,
         start_rule: "King and rook against king, where the program's start test passes with the board turned some quarter: the player turns the board whenever the program shows 9------0.",
         own_starts: "every start its start test passes in some turn of the board (it has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
         build: |name, _| {
             Automaton::new(
                 name,
@@ -352,6 +345,7 @@ pub const CATALOG: &[CatalogEntry] = &[
                 },
             )
         },
+        ..MK61_ROOK
     },
     method(Method {
         name: "rook-box",
