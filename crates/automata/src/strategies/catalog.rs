@@ -108,6 +108,11 @@ const TORRES_CAPTION: &str =
     "Its own start: white king a8, rook b7; the black king is placed on a marked square.";
 const ILLEGAL_LAMP: &str = "It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules.";
 
+/// The rook program's account, its last sentence that of the form.
+const fn rook_text(last: &'static str) -> [&'static str; 3] {
+    [ROOK_TEXT_1, ROOK_TEXT_2, last]
+}
+
 /// The rook program's start test, as the seed states it.
 const ROOK_START_RULE: &str = "King and rook against king, where the program's start test passes: the white king two ranks or more below the black king, and the rook off the black king's file and the files next to it unless the white men share a file. Other positions it answers with 9------0. (turn the board).";
 const NO_NOTES: &[(&str, &str)] = &[];
@@ -209,11 +214,9 @@ const MK61_ROOK: CatalogEntry = CatalogEntry {
     panel: Panel::Display,
     calculator: Some(ChessProgram::Rook),
     about: About {
-        text: [
-            ROOK_TEXT_1,
-            ROOK_TEXT_2,
+        text: rook_text(
             "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
-        ],
+        ),
         caption: TRACE_CAPTION,
         board: ROOK_TRACE_BOARD,
         marks_starts: false,
@@ -225,6 +228,24 @@ const MK61_ROOK: CatalogEntry = CatalogEntry {
     has_own_starts: false,
     reason_notes: NO_NOTES,
     build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
+};
+
+/// The rook program written natively, as the emulator runs the listing;
+/// the turning variant's entry is made from it.
+const MK61_ROOK_NATIVE: CatalogEntry = CatalogEntry {
+    name: "mk61-rook-native",
+    label: "MK-61 rook program, native",
+    source: "seed 001, as the emulator runs the listing",
+    audit_too_slow: None,
+    audit_stand_in: None,
+    about: About {
+        text: rook_text(
+            "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
+        ),
+        ..MK61_ROOK.about
+    },
+    build: |name, _| Automaton::new(name, Mk61Rook::default()),
+    ..MK61_ROOK
 };
 
 /// Every automaton; the first is the default opponent.
@@ -300,40 +321,20 @@ pub const CATALOG: &[CatalogEntry] = &[
         build: |name, _| Automaton::new(name, Mk61Queen),
     },
     MK61_ROOK,
-    CatalogEntry {
-        name: "mk61-rook-native",
-        label: "MK-61 rook program, native",
-        source: "seed 001, as the emulator runs the listing",
-        audit_too_slow: None,
-        audit_stand_in: None,
-        about: About {
-            text: [
-                ROOK_TEXT_1,
-                ROOK_TEXT_2,
-                "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
-            ],
-            ..MK61_ROOK.about
-        },
-        build: |name, _| Automaton::new(name, Mk61Rook::default()),
-        ..MK61_ROOK
-    },
+    MK61_ROOK_NATIVE,
     CatalogEntry {
         name: "mk61-rook-native-turning",
         label: "MK-61 rook, native, turning the board when asked",
         source: "seed 001, the player turning the board on 9------0.",
         white_men: TORRES_MEN,
-        audit_too_slow: None,
-        audit_stand_in: None,
         about: About {
-            text: [
-                ROOK_TEXT_1,
-                ROOK_TEXT_2,
+            text: rook_text(
                 "This is the program written natively, with the player doing what 9------0. asks: the board is turned a quarter and the men keyed in again, which rescues every game from the White-to-move starts some orientation of the board accepts.",
-            ],
+            ),
             caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square, and the board is turned whenever the program asks.",
             board: TORRES_MEN,
             marks_starts: true,
-            ..MK61_ROOK.about
+            ..MK61_ROOK_NATIVE.about
         },
         start_rule: "King and rook against king, where the program's start test passes with the board turned some quarter: the player turns the board whenever the program shows 9------0.",
         own_starts: "every start its start test passes in some turn of the board (it has none of its own)",
@@ -345,7 +346,7 @@ pub const CATALOG: &[CatalogEntry] = &[
                 },
             )
         },
-        ..MK61_ROOK
+        ..MK61_ROOK_NATIVE
     },
     method(Method {
         name: "rook-box",
