@@ -34,6 +34,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/strategies", get(strategies))
         .route("/api/claims", get(claims))
         .route("/api/starts", get(starts))
+        .route("/api/starts/squares", get(start_squares))
         .route("/api/builds", get(builds))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(game_state))
@@ -127,6 +128,17 @@ async fn starts(
     let tables = Arc::clone(&state.tables);
     let answers = blocking(move || Ok(start_answers(&position, &tables))).await?;
     Ok(Json(answers))
+}
+
+/// `GET /api/starts/squares?board=BOARD&side=white`: where each automaton
+/// takes the black king against the men of a board set up by hand.
+async fn start_squares(
+    State(state): Shared,
+    ApiQuery(query): ApiQuery<crate::starts::SquaresQuery>,
+) -> Result<Json<Vec<crate::starts::StartSquares>>, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    let found = blocking(move || crate::starts::start_squares(&query, &tables)).await?;
+    Ok(Json(found))
 }
 
 #[derive(Debug, serde::Deserialize)]
