@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::app::{CLAIMS, Claim, StartAnswer, StrategyView, start_answers};
+use ajedrecista_automata::app::{
+    CLAIMS, Claim, StartAnswer, StartSquares, StrategyView, start_answers,
+};
 use ajedrecista_tables::{Material, Tablebase};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
@@ -135,7 +137,7 @@ async fn starts(
 async fn start_squares(
     State(state): Shared,
     ApiQuery(query): ApiQuery<crate::starts::SquaresQuery>,
-) -> Result<Json<Vec<crate::starts::StartSquares>>, ApiError> {
+) -> Result<Json<Vec<StartSquares>>, ApiError> {
     let tables = Arc::clone(&state.tables);
     let found = blocking(move || crate::starts::start_squares(&query, &tables)).await?;
     Ok(Json(found))

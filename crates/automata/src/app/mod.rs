@@ -23,5 +23,8 @@ pub use probe::{
     tables_move,
 };
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
-pub use strategies::{AboutView, LampLabel, StartAnswer, StrategyView, start_answers};
+pub use strategies::{
+    AboutView, LampLabel, StartAnswer, StartSquares, StrategyView, squares_taken_as_starts,
+    start_answers,
+};
 pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine};
