@@ -1,4 +1,4 @@
-//! Helpers shared by the unit tests of the strategies.
+//! Helpers shared by the unit tests.
 
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 

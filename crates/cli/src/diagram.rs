@@ -37,19 +37,38 @@ pub fn diagram(board: &Board, marked: Bitboard) -> String {
 }
 
 fn figurine(piece: shakmaty::Piece) -> char {
-    use shakmaty::{Color::*, Role::*};
-    match (piece.color, piece.role) {
-        (White, King) => '♔',
-        (White, Queen) => '♕',
-        (White, Rook) => '♖',
-        (White, Bishop) => '♗',
-        (White, Knight) => '♘',
-        (White, Pawn) => '♙',
-        (Black, King) => '♚',
-        (Black, Queen) => '♛',
-        (Black, Rook) => '♜',
-        (Black, Bishop) => '♝',
-        (Black, Knight) => '♞',
-        (Black, Pawn) => '♟',
+    use shakmaty::{Color, Role};
+    // Unicode's chess symbols: White's king to pawn from U+2654, Black's
+    // from U+265A.
+    let first = match piece.color {
+        Color::White => 0x2654,
+        Color::Black => 0x265A,
+    };
+    // King first, pawn last: shakmaty numbers the roles from pawn (1) to
+    // king (6).
+    let offset = Role::King as u32 - piece.role as u32;
+    char::from_u32(first + offset).expect("a chess symbol")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Color, Piece, Role};
+
+    #[test]
+    fn every_man_has_its_own_symbol() {
+        let roles = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        let symbols: String = [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|color| roles.map(|role| figurine(Piece { color, role })))
+            .collect();
+        assert_eq!(symbols, "♔♕♖♗♘♙♚♛♜♝♞♟");
     }
 }

@@ -5,7 +5,10 @@
 // heading, no internal names, no horizontal overflow on a phone, the About
 // texts and the claims page), plus a game to mate by clicking and one by
 // keyboard, an axe-core accessibility run in every view, and screenshots
-// of every view at desktop and phone size under target/.
+// of every view at desktop and phone size under target/. Then one check per
+// numbered finding of issue 27 (round two), with the start rules drawn on
+// the setup board per machine and the tablebase set up by drag and drop
+// (mouse and finger).
 // Usage: node play.mjs PATH/TO/ajedrecista [OUT_DIR]
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -84,6 +87,37 @@ async function typeMove(page, move) {
   await page.fill("#move-input", move);
   await page.press("#move-input", "Enter");
   await idle(page);
+}
+
+/** The middle of an element on the page. */
+async function centre(page, selector) {
+  const box = await page.locator(selector).boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** A drag with the mouse, in steps, as a hand makes it (pointer events). */
+async function dragMouse(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 3 });
+  await page.mouse.move(to.x, to.y, { steps: 3 });
+  await page.mouse.up();
+}
+
+/** A drag with a finger (touch events through the DevTools protocol, as on a phone). */
+async function dragTouch(cdp, from, to) {
+  const at = (p) => [{ x: Math.round(p.x), y: Math.round(p.y) }];
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(from) });
+  for (const t of [0.3, 0.6, 1]) {
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t }) });
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+}
+
+/** The tablebase view's answer to the position set up: settled, not "Probing". */
+async function probed(page) {
+  await page.waitForFunction(() => document.body.dataset.dragging !== "true"
+    && !document.getElementById("probe-summary").textContent.startsWith("Probing"));
 }
 
 /** Picks an opponent; a game in play asks first, and is left. */
@@ -283,8 +317,12 @@ async function main() {
   check((await internalNames(page)).length === 0, `no internal names after a wrong placement: ${await internalNames(page)}`);
 
   // The machine's own start: place the black king on d3 by clicking.
+  const lampsUnlit = await page.locator("#lamps-1912").boundingBox();
   await clickSquare(page, "d3");
   await idle(page);
+  const lampsLit = await page.locator("#lamps-1912").boundingBox();
+  check(lampsUnlit.width === lampsLit.width && lampsUnlit.height === lampsLit.height,
+    `a lamp lit does not move the lamp grid (${JSON.stringify([lampsUnlit, lampsLit])})`);
   check((await page.textContent("#reason")).includes("Rb6"), "El Ajedrecista answers Rb6");
   check((await page.locator(".t-lamp.on").count()) >= 1, "a lamp of the 1912 machine is lit");
   check((await page.locator("#play-board .mark-cursor").count()) === 0, "no keyboard cursor after mouse clicks");
@@ -406,7 +444,7 @@ async function main() {
   await page.click("#new-game-button");
   await idle(page);
   check((await page.textContent("#start-fen-error")).length > 0, "the FEN's error is next to the field");
-  check(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale")), "the old game is greyed out");
+  check(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale")), `the old game is greyed out (${await page.textContent("#status")}; ${page.url()})`);
 
   // Issue 27 item 2: the teacher's position, refused by El Ajedrecista,
   // says why and offers the machines that take it (the server's answer).
@@ -473,6 +511,37 @@ async function main() {
   await page.evaluate(async () => (await import("/js/play.js")).drawCells(document.getElementById("reply-display"),
     [..."CГЕ "].map((ch) => ({ ch, dot: false }))));
   check((await readDisplay(page)).startsWith("CГЕ "), `C, Г, Е and blank (${await readDisplay(page)})`);
+
+  // Item 5: the turning variant's display is explained where it is shown:
+  // the number is in the turned board's squares, and the board is turned
+  // (not "after С/П") before the next display.
+  const turningInfo = (await page.evaluate(async () => (await fetch("/api/strategies")).json()))
+    .find((info) => info.name === "mk61-rook-native-turning");
+  await chooseOpponent(page, turningInfo.name);
+  let turnedNote = "";
+  for (const square of turningInfo.start_squares) {
+    await clickSquare(page, square);
+    await idle(page);
+    if ((await page.getAttribute("#reply-display", "data-step")) === "1/2") {
+      const firstCaption = await page.textContent("#reply-display-text");
+      check(firstCaption.startsWith("Display: 9------0.") && firstCaption.includes("with the board turned a quarter") && !firstCaption.includes("after С/П"),
+        `the turn's first display says the board is turned (${firstCaption})`);
+      check((await readDisplay(page)).trim() === "9------0.", `the segments show 9------0. (${await readDisplay(page)})`);
+    }
+    await page.waitForFunction(() => /^(\d)\/\1$/.test(document.getElementById("reply-display").dataset.step));
+    turnedNote = await page.textContent("#reply-display-text");
+    if (turnedNote.includes("as the player turned it")) break;
+    await page.click("#new-game-button");
+    await idle(page);
+  }
+  const shownNumber = (await readDisplay(page)).replace(/[ .]/g, "");
+  const [, noteNumber, noteSquare] = turnedNote.match(/its (\d\d) is ([a-h][1-8]) on this board/) || [];
+  check(noteNumber === shownNumber, `the note names the number drawn (${shownNumber}): ${turnedNote}`);
+  const onSquare = await page.getAttribute(`#play-board g.piece[data-square="${noteSquare}"]`, "data-man");
+  const reply = await page.evaluate(async () => (await import("/js/play.js")).play.game.last_reply);
+  check(onSquare && onSquare === onSquare.toUpperCase() && reply.to === noteSquare, `the note's square ${noteSquare} is where the machine's man went (${reply.san})`);
+  check(`${"abcdefgh".indexOf(noteSquare[0]) + 1}${noteSquare[1]}` !== shownNumber, "the number is not the square's on this board");
+  step(`the turning program: ${turnedNote}`);
 
   // Item 4, views: errors clear the stale result.
   await openView(page, "tables");
@@ -569,6 +638,49 @@ async function main() {
     if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
     await idle(page);
   }
+  // Issue 27, "start rules shown before play": on the setup board, each
+  // machine's own men with the squares where it takes the black king (the
+  // catalog's start squares) and the sentence on why (its start rule).
+  step("start rules on the setup board");
+  await page.check('input[name="start"][value="fen"]');
+  for (const info of strategies) {
+    if (await page.isVisible("#setup-tools")) await page.click("#setup-toggle");
+    await page.selectOption("#opponent", info.name);
+    if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-yes");
+    await idle(page);
+    await page.fill("#start-fen", `${info.white_men} w - - 0 1`);
+    await page.click("#setup-toggle");
+    await page.waitForSelector(`#play-board svg[data-starts-for="${info.name}"]`);
+    const marked = (await page.$$eval("#play-board circle.mark-start", (cs) => cs.map((c) => c.dataset.mark))).sort();
+    check(JSON.stringify(marked) === JSON.stringify([...info.start_squares].sort()),
+      `${info.name}: the setup board marks its ${info.start_squares.length} start squares (${marked.length} marked)`);
+    check(!(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale"))), `${info.name}: the setup board is not greyed out`);
+    check((await page.textContent("#start-rule")) === `Starts it takes: ${info.start_rule}`, `${info.name}: the start rule follows the selector`);
+    const rule = await page.textContent("#setup-rule");
+    check(rule.includes(info.start_rule) && rule.includes(info.label) && rule.includes(`${marked.length} marked`),
+      `${info.name}: the setup board says why (${rule})`);
+  }
+  // The black king set on a marked square is taken; off them, refused.
+  const first = strategies[0];
+  await page.click("#setup-toggle");
+  await page.selectOption("#opponent", first.name);
+  await idle(page);
+  await page.fill("#start-fen", `${first.white_men} w - - 0 1`);
+  await page.click("#setup-toggle");
+  await page.check('input[name="setup-man"][value="k"]');
+  const occupied = await page.$$eval("#play-board g.piece", (gs) => gs.map((g) => g.dataset.square));
+  const unmarked = ["h1", "a1", "h8", "d8", "e8"].find((square) => !first.start_squares.includes(square) && !occupied.includes(square));
+  for (const [square, takes] of [[first.start_squares[0], true], [unmarked, false]]) {
+    await clickSquare(page, square);
+    await page.waitForFunction((sq) => document.getElementById("setup-rule").textContent.includes(`black king on ${sq}`), square);
+    const verdict = await page.textContent("#setup-rule");
+    check(verdict.includes(takes ? "it takes this start" : "it does not take this start"), `the black king on ${square}: ${verdict}`);
+  }
+  await page.screenshot({ path: join(outDir, "web-e2e-setup-desktop.png") });
+  await page.click("#setup-toggle");
+  await page.check('input[name="start"][value="machine"]');
+  await chooseOpponent(page, first.name);
+
   // Issue 27 item 1: the facts are the catalog's (no machine's name, label
   // or lamp in the page's scripts: tests/views.rs).
   // The 1912 machine's lamps: the catalog's words.
@@ -782,6 +894,47 @@ async function main() {
   await page.waitForSelector("#probe-moves tr");
   check((await page.inputValue("#probe-fen")).includes(" w "), "a reload keeps the position");
 
+  step("set-up by drag and drop");
+  // Item 12 (set-up by drag and drop): men dragged from the palette onto
+  // the board, between squares and off it; the position goes to the
+  // address and is probed.
+  await page.click("#probe-setup-toggle");
+  await page.waitForSelector("#probe-palette label[data-man]");
+  await page.click("#probe-clear");
+  await probed(page);
+  check((await page.locator("#probe-board g.piece").count()) === 0, "Clear empties the board");
+  check((await page.textContent("#probe-error")).includes("each side needs exactly one king"), `an empty board is explained (${await page.textContent("#probe-error")})`);
+  const sq = (square) => centre(page, `#probe-board rect[data-square="${square}"]`);
+  const fromPalette = (man) => centre(page, `#probe-palette label[data-man="${man}"]`);
+  for (const [man, square] of [["K", "e1"], ["k", "e8"], ["R", "h1"], ["Q", "d4"]]) {
+    await dragMouse(page, await fromPalette(man), await sq(square));
+    await probed(page);
+    check((await page.getAttribute(`#probe-board g.piece[data-square="${square}"]`, "data-man")) === man, `${man} dragged onto ${square}`);
+  }
+  check(new URL(page.url()).searchParams.get("fen") === "4k3/8/8/8/3Q4/8/8/4K2R w - - 0 1", `the set-up is in the address (${page.url()})`);
+  // The queen dragged off the board is taken away; the rook from h1 to a1.
+  const probeBox = await page.locator("#probe-board").boundingBox();
+  await dragMouse(page, await sq("d4"), { x: probeBox.x + probeBox.width + 40, y: probeBox.y + probeBox.height / 2 });
+  await probed(page);
+  await dragMouse(page, await sq("h1"), await sq("a1"));
+  await probed(page);
+  const built = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+  check(new URL(page.url()).searchParams.get("fen") === built, `dragged off and between squares: ${page.url()}`);
+  check((await page.inputValue("#probe-fen")) === built, "the FEN field follows the board");
+  const answerBuilt = await page.evaluate(async (fen) => (await fetch(`/api/probe?fen=${encodeURIComponent(fen)}`)).json(), built);
+  const summaryBuilt = await page.textContent("#probe-summary");
+  check(summaryBuilt.startsWith("KRvK") && summaryBuilt.includes(`mate in ${answerBuilt.dtm_moves} `), `the probe answers the position set up (${summaryBuilt})`);
+  check((await page.locator("#probe-moves tr").count()) === answerBuilt.moves.length, "with every move");
+  // Without a pointer: the palette's black king, the board's cursor, Enter.
+  await page.check('#probe-palette input[value="k"]');
+  await page.focus("#probe-board");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+  await probed(page);
+  check(new URL(page.url()).searchParams.get("fen") === "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", `the black king placed by keyboard (${page.url()})`);
+  check((await page.textContent("#probe-setup-announce")).includes("black king on e5"), "the placement is announced in the view's own live region");
+  step(`set up by dragging: ${summaryBuilt}`);
+
   step("every view");
   // Every view at desktop and phone size: screenshots, internal names,
   // overflow (item 7) and axe-core.
@@ -809,6 +962,45 @@ async function main() {
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   step(`axe-core ${await page.evaluate(() => window.axe.version)}: ${violations.length} violations over ${VIEWS.length * 2} views, ${serious.length} serious or critical`);
   check(serious.length === 0, `no serious accessibility violations: ${serious.map((v) => `${v.where} ${v.id}`).join("; ")}`);
+
+  // Item 13 on a phone: the tab names and С/П on one line each; every
+  // opponent's name whole in the selector; the MK-61 tab says what an MK-61 is.
+  const lines = (selector) => page.$$eval(selector, (nodes) => nodes.map((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return { text: node.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+  }));
+  for (const tab of await lines("nav button")) check(tab.lines === 1, `the tab "${tab.text}" is on one line at 390 px`);
+  // Item 3: the tagline is shown on a phone too.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const tagline = await page.locator(".tagline").boundingBox();
+  check(tagline && tagline.height > 0 && tagline.y + tagline.height <= PHONE.height, `the tagline is on a phone's first screen (${JSON.stringify(tagline)})`);
+  await openView(page, "calculator");
+  const stopKey = (await lines("#calc-keys .calc-key .main")).find((key) => key.text === "С/П");
+  check(stopKey && stopKey.lines === 1, `С/П is on one line (${JSON.stringify(stopKey)})`);
+  check((await page.textContent("#view-calculator .intro")).includes("programmable pocket calculator"), "the MK-61 view says what an MK-61 is");
+  await openView(page, "play");
+  const cutNames = await page.evaluate(() => {
+    const select = document.getElementById("opponent");
+    const context = document.createElement("canvas").getContext("2d");
+    const style = getComputedStyle(select);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    // The room for the text: the box less its padding and the arrow.
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+    return [...select.options].filter((o) => context.measureText(o.text).width > room).map((o) => `${o.text} (${Math.round(context.measureText(o.text).width)} px in ${Math.round(room)} px)`);
+  });
+  check(cutNames.length === 0, `every opponent's name fits the selector on a phone (cut: ${cutNames.join("; ")})`);
+
+  // The set-up on a phone: a finger drags the rook from a1 to b1.
+  await openView(page, "tables");
+  if (await page.isHidden("#probe-setup")) await page.click("#probe-setup-toggle");
+  await page.locator("#probe-board").scrollIntoViewIfNeeded();
+  const cdp = await context.newCDPSession(page);
+  await dragTouch(cdp, await centre(page, '#probe-board rect[data-square="a1"]'), await centre(page, '#probe-board rect[data-square="b1"]'));
+  await probed(page);
+  check(new URL(page.url()).searchParams.get("fen") === "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", `a finger drags the rook on a phone (${page.url()})`);
+  await page.screenshot({ path: join(outDir, "web-e2e-setup-phone.png") });
+  await page.click("#probe-setup-done");
 
   // Item 1 on a phone: a new game, the king on d6, three moves, then h1 is
   // tapped: the reason is in view without scrolling.

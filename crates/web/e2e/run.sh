@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Browser test of `ajedrecista serve` (called by .ci/run): installs Debian's
 # chromium, and playwright-core and axe-core from npm, if missing; builds the
-# binary; runs play.mjs (one check per finding of issue 14, games to mate by
-# click, keyboard and the clickable MK-61, axe-core in every view; about 40 s
-# once built). Screenshots go to target/web-e2e*.png, axe's findings to
+# binary; runs play.mjs (one check per finding of issues 14 and 27, games to
+# mate by click, keyboard and the clickable MK-61, the tablebase set up by
+# dragging, axe-core in every view; 70 s to 2 min once built on 2 loaded
+# cores, docs/web.md). Screenshots go to target/web-e2e*.png, axe's findings to
 # target/web-e2e-axe.json.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."

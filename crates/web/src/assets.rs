@@ -6,13 +6,14 @@ use axum::response::{IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 /// The script: one ES module per view (`/js/NAME`), `main.js` first.
-const SCRIPTS: [(&str, &str); 8] = [
+const SCRIPTS: [(&str, &str); 9] = [
     ("main.js", include_str!("../assets/js/main.js")),
     ("common.js", include_str!("../assets/js/common.js")),
     ("board.js", include_str!("../assets/js/board.js")),
     ("play.js", include_str!("../assets/js/play.js")),
     ("audit.js", include_str!("../assets/js/audit.js")),
     ("tables.js", include_str!("../assets/js/tables.js")),
+    ("setup.js", include_str!("../assets/js/setup.js")),
     ("calculator.js", include_str!("../assets/js/calculator.js")),
     ("claims.js", include_str!("../assets/js/claims.js")),
 ];

@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use ajedrecista_automata::calculator_game::{
-    CalculatorGame, ChessProgram, GAME_RUN_LIMIT, SetupError, Shown, ShownView,
+    CalculatorGame, ChessProgram, GAME_RUN_LIMIT, KeyedProgram, SetupError, Shown, ShownView,
 };
 use ajedrecista_mk61::{AngleUnit, Calculator, Display, Key};
 use axum::Router;
@@ -15,9 +15,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
-use shakmaty::Square;
-
-use ajedrecista_automata::app::program_name;
 
 use crate::error::{ApiError, ApiJson};
 use crate::routes::{ApiPath, blocking};
@@ -31,18 +28,11 @@ use crate::work::WorkPool;
 pub struct Mk61 {
     calculator: Calculator,
     switch: AngleUnit,
-    /// The chess program keyed in, if any.
-    program: Option<ChessProgram>,
-    /// The keys pressed since the last С/П.
-    typed: Vec<Key>,
-    /// The black king's square the keys before the last С/П entered.
-    keyed: Option<Square>,
+    /// The chess program keyed in, if any, with the keys typed for it.
+    program: Option<KeyedProgram>,
 }
 
 type Calculators = Arc<GameStore<Mk61>>;
-
-/// The keys kept between С/П presses: a square takes three.
-const MAX_TYPED: usize = 8;
 
 /// `POST /api/calculators`
 #[derive(Debug, Deserialize)]
@@ -50,7 +40,8 @@ const MAX_TYPED: usize = 8;
 pub struct NewCalculator {
     /// `queen` or `rook`: the program keyed in with its presets and start
     /// keys, as the chess games begin; none: a calculator just switched on.
-    pub program: Option<String>,
+    /// Any other name is refused with the names there are.
+    pub program: Option<ChessProgram>,
 }
 
 /// `POST /api/calculators/{id}/press`: a key, or the switch moved.
@@ -95,7 +86,7 @@ pub struct CalculatorView {
 #[derive(Debug, Serialize)]
 pub struct ProgramView {
     /// `queen` or `rook`.
-    pub name: &'static str,
+    pub name: ChessProgram,
     pub white_king: String,
     /// The other white man: its square and letter (`Q`, `R`).
     pub man: String,
@@ -110,7 +101,7 @@ impl From<ChessProgram> for ProgramView {
     fn from(program: ChessProgram) -> ProgramView {
         let (king, man, role) = program.start_men();
         ProgramView {
-            name: program_name(program),
+            name: program,
             white_king: king.to_string(),
             man: man.to_string(),
             man_letter: role.upper_char(),
@@ -144,9 +135,11 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
             .collect(),
         switch: switch_label(mk61.switch),
         stopped,
-        shown: mk61.program.map(|_| ShownView::from(&Shown::read(display))),
-        program: mk61.program.map(ProgramView::from),
-        keyed: mk61.keyed.map(|square| square.to_string()),
+        shown: (mk61.program.as_ref()).map(|_| ShownView::from(&Shown::read(display))),
+        program: (mk61.program.as_ref()).map(|keyed| ProgramView::from(keyed.program())),
+        keyed: (mk61.program.as_ref())
+            .and_then(KeyedProgram::keyed)
+            .map(|square| square.to_string()),
     }
 }
 
@@ -154,33 +147,17 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
 /// the emulator).
 fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
     let setup = |err: SetupError| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string());
-    let program = match request.program.as_deref() {
-        None => None,
-        Some("queen") => Some(ChessProgram::Queen),
-        Some("rook") => Some(ChessProgram::Rook),
-        Some(other) => {
-            return Err(ApiError::unprocessable(format!(
-                "no program {other:?} (queen or rook)"
-            )));
-        }
-    };
-    let calculator = match program {
+    let calculator = match request.program {
         None => Calculator::new(AngleUnit::Radians),
-        Some(ChessProgram::Queen) => CalculatorGame::queen().map_err(setup)?.calculator().clone(),
-        Some(ChessProgram::Rook) => {
-            let (king, rook, _) = ChessProgram::Rook.start_men();
-            CalculatorGame::rook(king, rook)
-                .map_err(setup)?
-                .calculator()
-                .clone()
-        }
+        Some(program) => CalculatorGame::start(program)
+            .map_err(setup)?
+            .calculator()
+            .clone(),
     };
     Ok(Mk61 {
         calculator,
         switch: AngleUnit::Radians,
-        program,
-        typed: Vec::new(),
-        keyed: None,
+        program: request.program.map(KeyedProgram::new),
     })
 }
 
@@ -192,14 +169,8 @@ fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
             let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownKey| {
                 ApiError::bad_request(err.to_string())
             })?;
-            mk61.keyed = None;
-            if key == Key::RunStop {
-                mk61.keyed = mk61
-                    .program
-                    .and_then(|program| program.keyed_square(&mk61.typed));
-                mk61.typed.clear();
-            } else if mk61.typed.len() < MAX_TYPED {
-                mk61.typed.push(key);
+            if let Some(program) = &mut mk61.program {
+                program.press(key);
             }
             Ok(mk61
                 .calculator

@@ -8,12 +8,12 @@ use ajedrecista_automata::app::BuildPolicy;
 use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, LampView, MoveError, Opening, Session, StrategyName, UndoError,
 };
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Tablebase, Variant};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::probe::{parse_fen, probe_error, table_error};
+use crate::probe::{parse_fen, probe_error};
 use crate::store::GameId;
 
 /// `POST /api/games`
@@ -71,13 +71,9 @@ pub fn new_session(
         None => Opening::machine_start(strategy),
         Some(text) => {
             let position = parse_fen(text)?;
-            let variant = ajedrecista_tables::Variant::Standard;
-            let material = BuildPolicy::Interactive
-                .material(&tables, &position, variant)
+            BuildPolicy::Interactive
+                .prepare(&tables, &position, Variant::Standard, stop)
                 .map_err(|err| probe_error(err, "new game"))?;
-            tables
-                .prepare(&material, variant, stop)
-                .map_err(|err| table_error(err, "new game"))?;
             Opening::Position(position)
         }
     };

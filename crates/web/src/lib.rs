@@ -23,6 +23,7 @@ pub mod work;
 mod assets;
 mod calculator;
 mod routes;
+mod starts;
 
 use std::sync::Arc;
 

@@ -20,6 +20,20 @@ pub struct ProbeQuery {
     pub fixed_king: Option<String>,
 }
 
+impl ProbeQuery {
+    /// The game the query asks about: the standard one, or the white king
+    /// fixed on `fixed_king` (a square that cannot be read is a 400).
+    pub fn variant(&self) -> Result<Variant, ApiError> {
+        match self.fixed_king.as_deref().filter(|text| !text.is_empty()) {
+            None => Ok(Variant::Standard),
+            Some(text) => text
+                .parse::<Square>()
+                .map(Variant::FixedKing)
+                .map_err(|_| ApiError::bad_request(format!("fixed_king {text:?} is not a square"))),
+        }
+    }
+}
+
 /// Reads a FEN into a position with the tables' legality and no castling
 /// rights (ajedrecista-tables' `read_fen`): unreadable text is a 400, a
 /// position the tables do not hold a 422.
@@ -81,7 +95,7 @@ pub(crate) fn probe_error(err: ProbeError, work: &str) -> ApiError {
 /// at fault (a table that contradicts itself, a file it cannot read or
 /// write, a table it cannot build); a 422 for any other error of the
 /// tables (the position asked about).
-pub(crate) fn table_error(err: TableError, work: &str) -> ApiError {
+fn table_error(err: TableError, work: &str) -> ApiError {
     match err {
         TableError::Stopped(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -106,13 +120,7 @@ pub fn probe(
     stop: &AtomicBool,
 ) -> Result<ProbeView, ApiError> {
     let position = parse_fen(&query.fen)?;
-    let variant =
-        match query.fixed_king.as_deref().filter(|s| !s.is_empty()) {
-            None => Variant::Standard,
-            Some(text) => Variant::FixedKing(text.parse::<Square>().map_err(|_| {
-                ApiError::bad_request(format!("fixed_king {text:?} is not a square"))
-            })?),
-        };
+    let variant = query.variant()?;
     ProbeView::new(
         tables,
         &position,

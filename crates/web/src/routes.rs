@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use ajedrecista_automata::app::{CLAIMS, ClaimView, StartAnswer, StrategyView, start_answers};
-use ajedrecista_tables::{Material, Tablebase, Variant};
+use ajedrecista_automata::app::{
+    CLAIMS, Claim, StartAnswer, StartSquares, StrategyView, start_answers,
+};
+use ajedrecista_tables::{Material, Tablebase};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
@@ -34,6 +36,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/strategies", get(strategies))
         .route("/api/claims", get(claims))
         .route("/api/starts", get(starts))
+        .route("/api/starts/squares", get(start_squares))
         .route("/api/builds", get(builds))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(game_state))
@@ -68,12 +71,8 @@ fn at_hand(tables: &Tablebase, query: &ProbeQuery) -> bool {
     let Ok(position) = crate::probe::parse_fen(&query.fen) else {
         return true;
     };
-    let variant = match query.fixed_king.as_deref().filter(|s| !s.is_empty()) {
-        None => Variant::Standard,
-        Some(text) => match text.parse() {
-            Ok(square) => Variant::FixedKing(square),
-            Err(_) => return true,
-        },
+    let Ok(variant) = query.variant() else {
+        return true;
     };
     Material::from_board(position.board())
         .map_or(true, |material| tables.in_cache_folder(&material, variant))
@@ -108,8 +107,8 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
     }
 }
 
-async fn claims() -> Json<Vec<ClaimView>> {
-    Json(CLAIMS.iter().map(ClaimView::from).collect())
+async fn claims() -> Json<Vec<Claim>> {
+    Json(CLAIMS.iter().map(Claim::as_shown).collect())
 }
 
 async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {
@@ -131,6 +130,17 @@ async fn starts(
     let tables = Arc::clone(&state.tables);
     let answers = blocking(move || Ok(start_answers(&position, &tables))).await?;
     Ok(Json(answers))
+}
+
+/// `GET /api/starts/squares?board=BOARD&side=white`: where each automaton
+/// takes the black king against the men of a board set up by hand.
+async fn start_squares(
+    State(state): Shared,
+    ApiQuery(query): ApiQuery<crate::starts::SquaresQuery>,
+) -> Result<Json<Vec<StartSquares>>, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    let found = blocking(move || crate::starts::start_squares(&query, &tables)).await?;
+    Ok(Json(found))
 }
 
 #[derive(Debug, serde::Deserialize)]

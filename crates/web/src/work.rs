@@ -136,39 +136,6 @@ fn failed() -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
-
-    // Two threads: the test blocks one while the other sends the job.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn jobs_run_on_the_pool_and_a_full_queue_is_a_503() {
-        let pool = Arc::new(WorkPool::new(1, 1));
-        assert_eq!(pool.run(None, || Ok(6 * 7)).await.unwrap(), 42);
-        // The thread held, the queue of one filled: the next is refused.
-        let (release, held) = std::sync::mpsc::channel::<()>();
-        let (started, holding) = std::sync::mpsc::channel::<()>();
-        let busy = {
-            let pool = Arc::clone(&pool);
-            tokio::spawn(async move {
-                pool.run(None, move || {
-                    started.send(()).unwrap();
-                    held.recv().unwrap();
-                    Ok(())
-                })
-                .await
-            })
-        };
-        holding.recv().unwrap();
-        let queued = {
-            let pool = Arc::clone(&pool);
-            tokio::spawn(async move { pool.run(None, || Ok(1)).await })
-        };
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let refused = pool.run(None, || Ok(2)).await.unwrap_err();
-        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
-        release.send(()).unwrap();
-        busy.await.unwrap().unwrap();
-        assert_eq!(queued.await.unwrap().unwrap(), 1);
-    }
 
     #[tokio::test]
     async fn a_stopped_job_is_not_run_and_a_panic_is_a_500() {

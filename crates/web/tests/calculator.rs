@@ -112,11 +112,12 @@ async fn the_queen_program_by_keys_matches_the_game() {
 #[tokio::test]
 async fn bad_calculator_requests_get_a_4xx() {
     let (app, _) = app(Limits::default());
+    // An unknown program: a 400 that names the programs there are.
     let answer = post_json(&app, "/api/calculators", r#"{"program": "bishop"}"#).await;
+    let error = answer.error(StatusCode::BAD_REQUEST);
     assert!(
-        answer
-            .error(StatusCode::UNPROCESSABLE_ENTITY)
-            .contains("bishop")
+        error.contains("program: unknown variant `bishop`, expected `queen` or `rook`"),
+        "{error}"
     );
     let id = post_json(&app, "/api/calculators", "{}").await.json()["id"]
         .as_str()

@@ -251,6 +251,12 @@ async fn bad_routes_and_audits_get_json_errors() {
         .await
         .error(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(reason.contains("mk61-rook-native"), "{reason}");
+    // A board that cannot be read, a parameter the setup board's marks do not take.
+    for bad in ["board=9/8", "board=8&turn=w"] {
+        get(&app, &format!("/api/starts/squares?{bad}"))
+            .await
+            .error(StatusCode::BAD_REQUEST);
+    }
     get(&app, "/api/nothing").await.error(StatusCode::NOT_FOUND);
     get(&app, "/etc/passwd").await.error(StatusCode::NOT_FOUND);
     send(&app, Method::DELETE, "/api/probe", None)
@@ -343,4 +349,56 @@ async fn the_script_names_no_machine_and_reads_no_display() {
             .iter()
             .all(|claim| !claim["finding"].as_str().unwrap().contains("**"))
     );
+}
+
+/// The setup board's marks (`/api/starts/squares`): against each machine's
+/// own men they are the catalog's start squares, and for any men each
+/// square marked is a position `/api/starts` says the machine takes.
+#[tokio::test]
+async fn start_squares_against_men_set_up_by_hand() {
+    let (app, _) = app(Limits::default());
+    let strategies = get(&app, "/api/strategies").await.json();
+    let strategies = strategies.as_array().unwrap();
+    for info in strategies {
+        let men = info["white_men"].as_str().unwrap();
+        let found = get(&app, &format!("/api/starts/squares?board={}", encode(men)))
+            .await
+            .json();
+        let found = found.as_array().unwrap();
+        assert_eq!(found.len(), strategies.len());
+        let mine = found.iter().find(|f| f["name"] == info["name"]).unwrap();
+        assert_eq!(mine["squares"], info["start_squares"], "{}", info["name"]);
+    }
+    // The teacher's men (king e1, rook h1), Black to move: every answer
+    // agrees with the whole position's.
+    let found = get(
+        &app,
+        "/api/starts/squares?board=8%2F8%2F8%2F8%2F8%2F8%2F8%2F4K2R&side=black",
+    )
+    .await
+    .json();
+    for square in ["e8", "a5", "h4", "d3", "c8"] {
+        let mut board: shakmaty::Board = "8/8/8/8/8/8/8/4K2R".parse().unwrap();
+        board.set_piece_at(
+            square.parse().unwrap(),
+            shakmaty::Piece::from_char('k').unwrap(),
+        );
+        let fen = format!("{board} b - - 0 1");
+        let whole = get(&app, &format!("/api/starts?fen={}", encode(&fen)))
+            .await
+            .json();
+        for (answer, marks) in whole
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(found.as_array().unwrap())
+        {
+            assert_eq!(answer["name"], marks["name"]);
+            let marked = marks["squares"]
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!(square));
+            assert_eq!(answer["accepts"], marked, "{} on {square}", answer["name"]);
+        }
+    }
 }

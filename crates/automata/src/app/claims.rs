@@ -100,6 +100,16 @@ impl Claim {
         self.finding.replace("**", "").replace('`', "")
     }
 
+    /// The claim as the web's Claims view shows it: the finding in plain
+    /// text, and the command its button runs without README's marks.
+    pub fn as_shown(&self) -> Claim {
+        Claim {
+            finding: self.plain_finding(),
+            command: self.command.replace('`', ""),
+            ..self.clone()
+        }
+    }
+
     /// The README table's row: claim (source), finding, command.
     pub fn readme_row(&self) -> String {
         let command = match self.command.contains('`') {
@@ -194,31 +204,4 @@ impl Claim {
 fn material_of(text: &str) -> Result<Material, ClaimError> {
     text.parse()
         .map_err(|err: ajedrecista_tables::MaterialError| ClaimError::Data(err.to_string()))
-}
-
-/// A claim as the web's Claims view shows it: the finding in plain text,
-/// and what its button runs.
-#[derive(Debug, Clone, Serialize)]
-pub struct ClaimView {
-    pub claim: String,
-    pub source: String,
-    pub finding: String,
-    pub command: String,
-    pub check: Check,
-    /// The figures the finding rests on, by name; the view the row links
-    /// to shows each.
-    pub figures: BTreeMap<String, u64>,
-}
-
-impl From<&Claim> for ClaimView {
-    fn from(claim: &Claim) -> ClaimView {
-        ClaimView {
-            claim: claim.claim.clone(),
-            source: claim.source.clone(),
-            finding: claim.plain_finding(),
-            command: claim.command.replace('`', ""),
-            check: claim.check.clone(),
-            figures: claim.figures.clone(),
-        }
-    }
 }

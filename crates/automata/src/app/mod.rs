@@ -17,13 +17,14 @@ pub mod strategies;
 pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
-pub use claims::{CLAIMS, Check, Claim, ClaimError, ClaimView};
+pub use claims::{CLAIMS, Check, Claim, ClaimError};
 pub use probe::{
     BuildPolicy, MoveValue, ProbeError, ProbeView, check_fixed_king, probe_value, san_line,
     tables_move,
 };
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
 pub use strategies::{
-    AboutView, LampLabel, StartAnswer, StrategyView, program_name, start_answers,
+    AboutView, LampLabel, StartAnswer, StartSquares, StrategyView, squares_taken_as_starts,
+    start_answers,
 };
 pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine};

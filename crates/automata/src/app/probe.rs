@@ -62,6 +62,22 @@ impl BuildPolicy {
         }
         Ok(material)
     }
+
+    /// Has the table of `position` at hand, loaded or built as this policy
+    /// allows, under `stop` ([`TableError::Stopped`] once it is raised):
+    /// what a probe or a new game from a position asked over the web does
+    /// first, so that the work may be abandoned.
+    pub fn prepare(
+        self,
+        tables: &Tablebase,
+        position: &Chess,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<Material, ProbeError> {
+        let material = self.material(tables, position, variant)?;
+        tables.prepare(&material, variant, stop)?;
+        Ok(material)
+    }
 }
 
 /// Why a position has no tablebase view.
@@ -167,10 +183,10 @@ impl ProbeView {
         stop: Option<&AtomicBool>,
     ) -> Result<ProbeView, ProbeError> {
         check_fixed_king(position, variant)?;
-        let material = policy.material(tables, position, variant)?;
-        if let Some(stop) = stop {
-            tables.prepare(&material, variant, stop)?;
-        }
+        let material = match stop {
+            Some(stop) => policy.prepare(tables, position, variant, stop)?,
+            None => policy.material(tables, position, variant)?,
+        };
         let value = tables.probe(position, variant)?;
         let moves = tables.moves(position, variant)?;
         let pv = tables.principal_variation(position, variant)?;

@@ -5,9 +5,7 @@ use std::sync::Arc;
 
 use ajedrecista_tables::Tablebase;
 use serde::Serialize;
-use shakmaty::{Board, Role};
-
-use shakmaty::{Chess, Position};
+use shakmaty::{Board, CastlingMode, Chess, Color, Position, Role, Setup, Square};
 
 use crate::calculator_game::ChessProgram;
 use crate::catalog::{Panel, StrategyName};
@@ -35,7 +33,7 @@ pub struct StrategyView {
     /// `display` or `board`.
     pub panel: Panel,
     /// The calculator program it runs (`queen`, `rook`), if any.
-    pub calculator: Option<&'static str>,
+    pub calculator: Option<ChessProgram>,
     pub about: AboutView,
     /// Which whole positions it takes as a start, and why.
     pub start_rule: &'static str,
@@ -97,6 +95,59 @@ pub fn start_answers(position: &Chess, tables: &Arc<Tablebase>) -> Vec<StartAnsw
         .collect()
 }
 
+/// One automaton's squares for the black king against men set up by hand.
+#[derive(Debug, Clone, Serialize)]
+pub struct StartSquares {
+    pub name: StrategyName,
+    pub label: &'static str,
+    pub squares: Vec<String>,
+}
+
+/// For every automaton, the free squares where the black king, placed
+/// against `men` (a black king among them left out), makes a position it
+/// takes as a start with `turn` to move: [`start_answers`] for each whole
+/// position.
+pub fn squares_taken_as_starts(
+    men: &Board,
+    turn: Color,
+    tables: &Arc<Tablebase>,
+) -> Vec<StartSquares> {
+    let mut men = men.clone();
+    for square in men.by_piece(Color::Black.king()) {
+        men.discard_piece_at(square);
+    }
+    let mut found: Vec<StartSquares> = StrategyName::all()
+        .map(|name| StartSquares {
+            name,
+            label: name.label(),
+            squares: Vec::new(),
+        })
+        .collect();
+    for square in Square::ALL
+        .into_iter()
+        .filter(|&s| !men.occupied().contains(s))
+    {
+        let Some(position) = with_black_king(&men, square, turn) else {
+            continue;
+        };
+        for (answer, entry) in start_answers(&position, tables).iter().zip(&mut found) {
+            if answer.accepts {
+                entry.squares.push(square.to_string());
+            }
+        }
+    }
+    found
+}
+
+/// The legal position of `men` with the black king on `square`, `turn` to move.
+fn with_black_king(men: &Board, square: Square, turn: Color) -> Option<Chess> {
+    let mut setup = Setup::empty();
+    setup.board = men.clone();
+    setup.board.set_piece_at(square, Color::Black.king());
+    setup.turn = turn;
+    setup.position(CastlingMode::Standard).ok()
+}
+
 /// What a visitor reads about a machine, with its picture.
 #[derive(Debug, Clone, Serialize)]
 pub struct AboutView {
@@ -108,14 +159,6 @@ pub struct AboutView {
     /// placed against its men (empty when the picture marks none).
     pub start_squares: Vec<String>,
     pub lamps: &'static [&'static str],
-}
-
-/// The name of a calculator program as the calculator routes take it.
-pub fn program_name(program: ChessProgram) -> &'static str {
-    match program {
-        ChessProgram::Queen => "queen",
-        ChessProgram::Rook => "rook",
-    }
 }
 
 /// A man's name as the catalog view writes it.
@@ -158,7 +201,7 @@ impl StrategyView {
             demo_fen: entry.demo_fen,
             white_men: entry.white_men,
             panel: entry.panel,
-            calculator: entry.calculator.map(program_name),
+            calculator: entry.calculator,
             about: AboutView {
                 text: &about.text,
                 caption: about.caption,

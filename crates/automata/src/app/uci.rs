@@ -216,6 +216,11 @@ mod tests {
         text
     }
 
+    /// The engine's answer to `go` from `fen` (its moves after `moves`).
+    fn go_from(engine: &mut UciEngine, fen: &str) -> String {
+        talk(engine, &[&format!("position fen {fen}"), "go"])
+    }
+
     fn best(text: &str) -> &str {
         text.lines()
             .rev()
@@ -225,21 +230,6 @@ mod tests {
 
     fn engine() -> UciEngine {
         UciEngine::new(Arc::new(Tablebase::in_memory()))
-    }
-
-    #[test]
-    fn a_rejected_position_leaves_no_position_to_answer_for() {
-        let mut engine = engine();
-        let text = talk(
-            &mut engine,
-            &[
-                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
-                "position fen not a fen",
-                "go",
-            ],
-        );
-        assert!(text.contains("info string"), "{text}");
-        assert_eq!(best(&text), "0000", "{text}");
     }
 
     #[test]
@@ -259,35 +249,20 @@ mod tests {
     #[test]
     fn torres_answers_from_its_start_and_remembers_the_game() {
         let mut engine = engine();
-        let text = talk(
-            &mut engine,
-            &[
-                "ucinewgame",
-                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
-                "go depth 3",
-            ],
-        );
+        let start = "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1";
+        let text = talk(&mut engine, &["ucinewgame", start, "go depth 3"]);
         assert_eq!(best(&text), "b7a7");
         assert!(text.contains("info string torres: rule"), "{text}");
-        let text = talk(
-            &mut engine,
-            &[
-                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1 moves b7a7 d6c5",
-                "go wtime 1000 btime 1000",
-            ],
-        );
+        let moves = format!("{start} moves b7a7 d6c5");
+        let text = talk(&mut engine, &[&moves, "go wtime 1000 btime 1000"]);
         assert_eq!(best(&text), "a7h7");
     }
 
     #[test]
     fn a_white_move_not_its_own_puts_the_automaton_out_of_the_game() {
-        let mut engine = engine();
-        let text = talk(
-            &mut engine,
-            &[
-                "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1 moves b7b1 d6c5",
-                "go",
-            ],
+        let text = go_from(
+            &mut engine(),
+            "K7/1R6/3k4/8/8/8/8/8 w - - 0 1 moves b7b1 d6c5",
         );
         assert!(
             text.contains("White's move b7b1 of the game was not torres's"),
@@ -297,49 +272,53 @@ mod tests {
     }
 
     #[test]
-    fn outside_the_rules_the_tables_move_and_without_moves_0000() {
+    fn outside_the_rules_the_tables_move() {
         let mut engine = engine();
         // Rook on c7: outside El Ajedrecista's preconditions.
-        let text = talk(
-            &mut engine,
-            &["position fen K7/2R5/3k4/8/8/8/8/8 w - - 0 1", "go"],
-        );
+        let fen = "K7/2R5/3k4/8/8/8/8/8 w - - 0 1";
+        let text = go_from(&mut engine, fen);
         assert!(text.contains("info string torres cannot play"), "{text}");
-        let position = read_fen("K7/2R5/3k4/8/8/8/8/8 w - - 0 1", CastlingRights::Refused).unwrap();
+        let position = read_fen(fen, CastlingRights::Refused).unwrap();
         let mv = tables_move(&engine.tables, &position, BuildPolicy::Interactive).unwrap();
         assert_eq!(best(&text), uci(mv));
-        // Mated: no legal move.
-        let text = talk(
-            &mut engine,
-            &["position fen 3k4/8/3K4/8/8/8/8/R7 b - - 0 1", "go"],
-        );
-        assert!(!text.contains("bestmove 0000"));
-        let text = talk(
-            &mut engine,
-            &["position fen R2k4/8/3K4/8/8/8/8/8 b - - 0 1", "go"],
-        );
-        assert_eq!(best(&text), "0000");
-        // The full chess start: no automaton and no table.
-        let text = talk(
-            &mut engine,
-            &["position startpos moves e2e4", "go movetime 10"],
-        );
-        assert_eq!(best(&text), "0000");
-        assert!(text.contains("32 men is too many"), "{text}");
-        // Five men: the tables are not built for a UCI answer.
-        let text = talk(
-            &mut engine,
-            &["position fen 8/8/8/8/8/2k5/1R6/KQ5r b - - 0 1", "go"],
-        );
-        assert_eq!(best(&text), "0000");
-        assert!(text.contains("tables of more than 4 men"), "{text}");
-        // Castling rights: the tables refuse them, with the reason.
-        let text = talk(
-            &mut engine,
-            &["position fen 6k1/8/8/8/8/8/8/4K2R b K - 0 1", "go"],
-        );
-        assert_eq!(best(&text), "0000");
-        assert!(text.contains("castling rights"), "{text}");
+        // Black to move and not mated: the tables' move.
+        let text = go_from(&mut engine, "3k4/8/3K4/8/8/8/8/R7 b - - 0 1");
+        assert_ne!(best(&text), "0000", "{text}");
+    }
+
+    #[test]
+    fn without_a_move_to_give_the_answer_is_0000_with_the_reason() {
+        // (the position's commands, what the answer says)
+        let cases: [(&[&str], &str); 5] = [
+            // Mated: no legal move.
+            (&["position fen R2k4/8/3K4/8/8/8/8/8 b - - 0 1"], "bestmove"),
+            // The full chess start: no automaton and no table.
+            (&["position startpos moves e2e4"], "32 men is too many"),
+            // Five men: the tables are not built for a UCI answer.
+            (
+                &["position fen 8/8/8/8/8/2k5/1R6/KQ5r b - - 0 1"],
+                "tables of more than 4 men",
+            ),
+            // Castling rights: the tables refuse them, with the reason.
+            (
+                &["position fen 6k1/8/8/8/8/8/8/4K2R b K - 0 1"],
+                "castling rights",
+            ),
+            // A rejected position leaves no position to answer for.
+            (
+                &[
+                    "position fen K7/1R6/3k4/8/8/8/8/8 w - - 0 1",
+                    "position fen not a fen",
+                ],
+                "info string",
+            ),
+        ];
+        let mut engine = engine();
+        for (commands, reason) in cases {
+            let text = talk(&mut engine, &[commands, &["go movetime 10"]].concat());
+            assert_eq!(best(&text), "0000", "{commands:?}: {text}");
+            assert!(text.contains(reason), "{commands:?}: {text}");
+        }
     }
 
     #[test]

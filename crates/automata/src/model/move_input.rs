@@ -103,8 +103,10 @@ pub fn parse_entry(text: &str) -> Result<Entry, IllegalMove> {
     }
     let garbage = || IllegalMove::Garbage(trimmed.to_string());
     let chars: Vec<char> = body.chars().collect();
-    if let Some(entry) = numeric_entry(&chars) {
-        return entry.map_err(|()| IllegalMove::OffBoard(trimmed.to_string()));
+    match numeric_entry(&chars) {
+        Numeric::Square(entry) => return Ok(entry),
+        Numeric::OffBoard => return Err(IllegalMove::OffBoard(trimmed.to_string())),
+        Numeric::Letters => {}
     }
     let (piece, rest) = match chars[0] {
         'K' | 'k' if chars.len() > 1 && chars[1] != '-' => (Some(Role::King), &chars[1..]),
@@ -143,19 +145,30 @@ pub fn parse_entry(text: &str) -> Result<Entry, IllegalMove> {
     }
 }
 
-/// `27` or `2.7`: `Some(Err)` for digits off the board (0, 9).
-fn numeric_entry(chars: &[char]) -> Option<Result<Entry, ()>> {
+/// What the calculator's numbers (`27`, `2.7`) read as.
+enum Numeric {
+    /// A square: file digit, then rank digit.
+    Square(Entry),
+    /// Two digits, one of them off the board (0, 9).
+    OffBoard,
+    /// Not two digits: the input is read as letters and digits.
+    Letters,
+}
+
+/// `27` or `2.7`.
+fn numeric_entry(chars: &[char]) -> Numeric {
     let digits = match chars {
-        &[file, rank] | &[file, '.', rank] => (file.to_digit(10)?, rank.to_digit(10)?),
-        _ => return None,
+        &[file, rank] | &[file, '.', rank] => file.to_digit(10).zip(rank.to_digit(10)),
+        _ => None,
     };
-    Some(match digits {
-        (file @ 1..=8, rank @ 1..=8) => Ok(Entry {
+    match digits {
+        Some((file @ 1..=8, rank @ 1..=8)) => Numeric::Square(Entry {
             from: None,
             to: Square::from_coords(shakmaty::File::new(file - 1), Rank::new(rank - 1)),
         }),
-        _ => Err(()),
-    })
+        Some(_) => Numeric::OffBoard,
+        None => Numeric::Letters,
+    }
 }
 
 /// Letter-number pairs such as `b8b7`, `b8-b7`, `b8xb7`, `i9`: one or two.

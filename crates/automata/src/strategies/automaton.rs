@@ -161,20 +161,14 @@ mod tests {
     use std::sync::Arc;
 
     use ajedrecista_tables::Tablebase;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Position};
+    use shakmaty::Position;
+
+    use crate::test_support::position;
 
     fn hash_of(memory: &Memory) -> u64 {
         let mut hasher = DefaultHasher::new();
         memory.hash(&mut hasher);
         hasher.finish()
-    }
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
     }
 
     #[test]

@@ -26,8 +26,10 @@ pub const GAME_RUN_LIMIT: u32 = 2000;
 /// programs need at most one).
 const MAX_ANSWERS: usize = 4;
 
-/// Which of the two programs the calculator runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which of the two programs the calculator runs; named `queen` and
+/// `rook` in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ChessProgram {
     /// Seed 000, "Неприкосновенный король": white king fixed on c3, queen
     /// from g7; the black king's square is typed `file . rank С/П`.
@@ -35,6 +37,52 @@ pub enum ChessProgram {
     /// Seed 001, "Мат ладьёй": the white men keyed into R3-R6; the black
     /// king's square is typed `file rank С/П`.
     Rook,
+}
+
+/// A chess program on a calculator a person keys by hand: the keys typed
+/// since the last С/П, and the black king's square that the keys before
+/// the last С/П entered in the program's format
+/// ([`ChessProgram::keyed_square`]).
+#[derive(Clone, Debug)]
+pub struct KeyedProgram {
+    program: ChessProgram,
+    typed: Vec<Key>,
+    keyed: Option<Square>,
+}
+
+/// The keys kept between С/П presses: a square takes three.
+const MAX_TYPED: usize = 8;
+
+impl KeyedProgram {
+    pub fn new(program: ChessProgram) -> KeyedProgram {
+        KeyedProgram {
+            program,
+            typed: Vec::new(),
+            keyed: None,
+        }
+    }
+
+    pub fn program(&self) -> ChessProgram {
+        self.program
+    }
+
+    /// Notes a key pressed: С/П reads the keys typed before it as a square;
+    /// any other key is typed (the first few kept).
+    pub fn press(&mut self, key: Key) {
+        self.keyed = None;
+        if key == Key::RunStop {
+            self.keyed = self.program.keyed_square(&self.typed);
+            self.typed.clear();
+        } else if self.typed.len() < MAX_TYPED {
+            self.typed.push(key);
+        }
+    }
+
+    /// The square the keys before the last С/П entered, if the last key
+    /// was С/П and they entered one.
+    pub fn keyed(&self) -> Option<Square> {
+        self.keyed
+    }
 }
 
 /// The keys that begin every queen game: П→X0 Cx X→П1 7 X→П2 В/О С/П.
@@ -435,6 +483,19 @@ impl CalculatorGame {
         })
     }
 
+    /// A game of `program` as it starts: the queen program's, or the rook
+    /// program's from its white men as it starts
+    /// ([`ChessProgram::start_men`]).
+    pub fn start(program: ChessProgram) -> Result<CalculatorGame, SetupError> {
+        match program {
+            ChessProgram::Queen => CalculatorGame::queen(),
+            ChessProgram::Rook => {
+                let (king, rook, _) = program.start_men();
+                CalculatorGame::rook(king, rook)
+            }
+        }
+    }
+
     pub fn program(&self) -> ChessProgram {
         self.program
     }
@@ -515,6 +576,23 @@ mod tests {
 
     fn shown(text: &str) -> Shown {
         Shown::read(text.parse().unwrap())
+    }
+
+    #[test]
+    fn the_keys_before_run_stop_enter_a_square_in_the_programs_format() {
+        let press = |program, tokens: &str| {
+            let mut keyed = KeyedProgram::new(program);
+            for key in keys(tokens) {
+                keyed.press(key);
+            }
+            keyed.keyed()
+        };
+        assert_eq!(press(ChessProgram::Rook, "5 5 SP"), Some(Square::E5));
+        assert_eq!(press(ChessProgram::Queen, "6 . 4 SP"), Some(Square::F4));
+        // The other program's format, a key after С/П, or too many keys.
+        assert_eq!(press(ChessProgram::Queen, "5 5 SP"), None);
+        assert_eq!(press(ChessProgram::Rook, "5 5 SP 1"), None);
+        assert_eq!(press(ChessProgram::Rook, "1 2 3 4 5 6 7 8 9 5 5 SP"), None);
     }
 
     #[test]

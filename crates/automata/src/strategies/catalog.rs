@@ -108,16 +108,9 @@ const TORRES_CAPTION: &str =
     "Its own start: white king a8, rook b7; the black king is placed on a marked square.";
 const ILLEGAL_LAMP: &str = "It has no lamps of its own; the illegal-move lamp and the limit of three are kept so that every opponent plays by the same rules.";
 
-/// The account of the rook program played from the reference trace's
-/// start, its last sentence its own.
-const fn rook_trace_about(last: &'static str) -> About {
-    About {
-        text: [ROOK_TEXT_1, ROOK_TEXT_2, last],
-        caption: TRACE_CAPTION,
-        board: ROOK_TRACE_BOARD,
-        marks_starts: false,
-        lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
-    }
+/// The rook program's account, its last sentence that of the form.
+const fn rook_text(last: &'static str) -> [&'static str; 3] {
+    [ROOK_TEXT_1, ROOK_TEXT_2, last]
 }
 
 /// The rook program's start test, as the seed states it.
@@ -152,6 +145,108 @@ const FOUR_MEN_AUDIT: &str = "a four-men audit takes one to five minutes and up 
 /// The four-men methods' audits count one start per class of turned and
 /// reflected boards.
 const SYMMETRY_NOTE: &str = "Its rules treat a turned or reflected board alike, so the audit plays one start of each class of such images and counts starts by class (the positions they stand for are given beside).";
+
+/// A textbook method as written in docs/automata.md: what differs from
+/// one method to the next. A method is no historic machine: it shows the
+/// board alone, has no lamps of its own, no starts of its own and no rule
+/// that needs a note, and its picture is the white men a person plays
+/// against.
+struct Method {
+    name: &'static str,
+    label: &'static str,
+    source: &'static str,
+    demo_fen: &'static str,
+    white_men: &'static str,
+    audit_too_slow: Option<&'static str>,
+    audit_note: Option<&'static str>,
+    text: [&'static str; 3],
+    caption: &'static str,
+    start_rule: &'static str,
+    build: fn(StrategyName, &Arc<Tablebase>) -> Automaton,
+}
+
+/// The catalog entry of a textbook method.
+const fn method(method: Method) -> CatalogEntry {
+    CatalogEntry {
+        name: method.name,
+        label: method.label,
+        source: method.source,
+        demo_fen: method.demo_fen,
+        white_men: method.white_men,
+        audit_too_slow: method.audit_too_slow,
+        audit_stand_in: None,
+        plays_from_tables: false,
+        panel: Panel::Board,
+        calculator: None,
+        about: About {
+            text: method.text,
+            caption: method.caption,
+            board: method.white_men,
+            marks_starts: true,
+            lamps: &[ILLEGAL_LAMP],
+        },
+        audit_note: method.audit_note,
+        start_rule: method.start_rule,
+        own_starts: "every start (a method has none of its own)",
+        has_own_starts: false,
+        reason_notes: NO_NOTES,
+        build: method.build,
+    }
+}
+
+/// The MK-61 rook program's listing on the emulator, from the reference
+/// trace's start; the native programs' entries are made from it (the
+/// display, the calculator program, the About text's first sentences).
+const MK61_ROOK: CatalogEntry = CatalogEntry {
+    name: "mk61-rook",
+    label: "MK-61 rook program (1987), on the emulator",
+    source: "seed 001",
+    demo_fen: ROOK_TRACE,
+    white_men: ROOK_TRACE_MEN,
+    // Each answer is a calculator run and the state graph is large.
+    audit_too_slow: Some(
+        "its audit takes half a minute or more of the server's time (every answer is a run of the \
+         emulated calculator), too long for a page; the native program gives the same answer \
+         at every start (docs/automata.md), and the command line runs this one",
+    ),
+    audit_stand_in: Some("mk61-rook-native"),
+    plays_from_tables: false,
+    panel: Panel::Display,
+    calculator: Some(ChessProgram::Rook),
+    about: About {
+        text: rook_text(
+            "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
+        ),
+        caption: TRACE_CAPTION,
+        board: ROOK_TRACE_BOARD,
+        marks_starts: false,
+        lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+    },
+    audit_note: None,
+    start_rule: ROOK_START_RULE,
+    own_starts: "every start its start test passes (it has none of its own)",
+    has_own_starts: false,
+    reason_notes: NO_NOTES,
+    build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
+};
+
+/// The rook program written natively, as the emulator runs the listing;
+/// the turning variant's entry is made from it.
+const MK61_ROOK_NATIVE: CatalogEntry = CatalogEntry {
+    name: "mk61-rook-native",
+    label: "MK-61 rook program, native",
+    source: "seed 001, as the emulator runs the listing",
+    audit_too_slow: None,
+    audit_stand_in: None,
+    about: About {
+        text: rook_text(
+            "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
+        ),
+        ..MK61_ROOK.about
+    },
+    build: |name, _| Automaton::new(name, Mk61Rook::default()),
+    ..MK61_ROOK
+};
 
 /// Every automaton; the first is the default opponent.
 pub const CATALOG: &[CatalogEntry] = &[
@@ -225,80 +320,24 @@ pub const CATALOG: &[CatalogEntry] = &[
         reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, Mk61Queen),
     },
-    CatalogEntry {
-        name: "mk61-rook",
-        label: "MK-61 rook program (1987), on the emulator",
-        source: "seed 001",
-        demo_fen: ROOK_TRACE,
-        white_men: ROOK_TRACE_MEN,
-        // Each answer is a calculator run and the state graph is large.
-        audit_too_slow: Some(
-            "its audit takes half a minute or more of the server's time (every answer is a run of the \
-             emulated calculator), too long for a page; the native program gives the same answer \
-             at every start (docs/automata.md), and the command line runs this one",
-        ),
-        audit_stand_in: Some("mk61-rook-native"),
-        plays_from_tables: false,
-        panel: Panel::Display,
-        calculator: Some(ChessProgram::Rook),
-        about: rook_trace_about(
-            "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
-        ),
-        audit_note: None,
-        start_rule: ROOK_START_RULE,
-        own_starts: "every start its start test passes (it has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
-        build: |name, _| Automaton::new(name, Mk61RookEmulated::default()),
-    },
-    CatalogEntry {
-        name: "mk61-rook-native",
-        label: "MK-61 rook program, native",
-        source: "seed 001, as the emulator runs the listing",
-        demo_fen: ROOK_TRACE,
-        white_men: ROOK_TRACE_MEN,
-        audit_too_slow: None,
-        audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Display,
-        calculator: Some(ChessProgram::Rook),
-        about: rook_trace_about(
-            "This is the same program written natively, as the emulator runs the listing (it answers as the emulated one at every start); on 9------0. the game stops.",
-        ),
-        audit_note: None,
-        start_rule: ROOK_START_RULE,
-        own_starts: "every start its start test passes (it has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
-        build: |name, _| Automaton::new(name, Mk61Rook::default()),
-    },
+    MK61_ROOK,
+    MK61_ROOK_NATIVE,
     CatalogEntry {
         name: "mk61-rook-native-turning",
         label: "MK-61 rook, native, turning the board when asked",
         source: "seed 001, the player turning the board on 9------0.",
-        demo_fen: ROOK_TRACE,
         white_men: TORRES_MEN,
-        audit_too_slow: None,
-        audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Display,
-        calculator: Some(ChessProgram::Rook),
         about: About {
-            text: [
-                ROOK_TEXT_1,
-                ROOK_TEXT_2,
+            text: rook_text(
                 "This is the program written natively, with the player doing what 9------0. asks: the board is turned a quarter and the men keyed in again, which rescues every game from the White-to-move starts some orientation of the board accepts.",
-            ],
+            ),
             caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square, and the board is turned whenever the program asks.",
             board: TORRES_MEN,
             marks_starts: true,
-            lamps: &[ROOK_DISPLAY, ROOK_SIGNAL],
+            ..MK61_ROOK_NATIVE.about
         },
-        audit_note: None,
         start_rule: "King and rook against king, where the program's start test passes with the board turned some quarter: the player turns the board whenever the program shows 9------0.",
         own_starts: "every start its start test passes in some turn of the board (it has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
         build: |name, _| {
             Automaton::new(
                 name,
@@ -307,123 +346,76 @@ pub const CATALOG: &[CatalogEntry] = &[
                 },
             )
         },
+        ..MK61_ROOK_NATIVE
     },
-    CatalogEntry {
+    method(Method {
         name: "rook-box",
         label: "The textbook box method (KRK)",
         source: "the textbook rook mate, as written in docs/automata.md",
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
-        audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Board,
-        calculator: None,
-        about: About {
-            text: [
-                "Not a historic machine: the box method of chess textbooks for king and rook against king, written as a teacher states it.",
-                "First the rook cuts the black king off (guarding or withdrawing itself when attacked); then it shuts the king in a box and makes the box smaller whenever it safely can, the white king comes up to support the rook, and the rook mates on the edge.",
-                "It mates from every White-to-move start, in at most 35 moves, where perfect play needs at most 16.",
-            ],
-            caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square.",
-            board: TORRES_MEN,
-            marks_starts: true,
-            lamps: &[ILLEGAL_LAMP],
-        },
         audit_note: None,
+        text: [
+            "Not a historic machine: the box method of chess textbooks for king and rook against king, written as a teacher states it.",
+            "First the rook cuts the black king off (guarding or withdrawing itself when attacked); then it shuts the king in a box and makes the box smaller whenever it safely can, the white king comes up to support the rook, and the rook mates on the edge.",
+            "It mates from every White-to-move start, in at most 35 moves, where perfect play needs at most 16.",
+        ],
+        caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square.",
         start_rule: "Any position of king and rook against king, either side to move: the textbook method first cuts the black king off, then shuts it in a box.",
-        own_starts: "every start (a method has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, RookBox),
-    },
-    CatalogEntry {
+    }),
+    method(Method {
         name: "queen-box",
         label: "The textbook queen mate (KQK)",
         source: "the textbook queen mate, as written in docs/automata.md",
         demo_fen: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
         white_men: "8/8/8/8/8/8/8/3QK3",
         audit_too_slow: None,
-        audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Board,
-        calculator: None,
-        about: About {
-            text: [
-                "Not a historic machine: the first mate chess teachers teach, king and queen against king, written as nine rules.",
-                "The queen keeps a knight's move from the black king and shrinks its box, never leaving it without a move; once the king is on the edge, the white king comes up and the queen mates.",
-                "It mates from every White-to-move start, in at most 19 moves, where perfect play needs at most 10.",
-            ],
-            caption: "Its start in a game here: white king e1, queen d1; the black king is placed on a marked square.",
-            board: "8/8/8/8/8/8/8/3QK3",
-            marks_starts: true,
-            lamps: &[ILLEGAL_LAMP],
-        },
         audit_note: None,
+        text: [
+            "Not a historic machine: the first mate chess teachers teach, king and queen against king, written as nine rules.",
+            "The queen keeps a knight's move from the black king and shrinks its box, never leaving it without a move; once the king is on the edge, the white king comes up and the queen mates.",
+            "It mates from every White-to-move start, in at most 19 moves, where perfect play needs at most 10.",
+        ],
+        caption: "Its start in a game here: white king e1, queen d1; the black king is placed on a marked square.",
         start_rule: "Any position of king and queen against king, either side to move.",
-        own_starts: "every start (a method has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, QueenBox),
-    },
-    CatalogEntry {
+    }),
+    method(Method {
         name: "bishops",
         label: "The two bishops' mate (KBBK)",
         source: "the textbook two bishops' mate, as written in docs/automata.md",
         demo_fen: BISHOPS_DEMO,
         white_men: BISHOPS_MEN,
         audit_too_slow: Some(FOUR_MEN_AUDIT),
-        audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Board,
-        calculator: None,
-        about: About {
-            text: [
-                "Not a historic machine: the two bishops' mate of chess manuals, king and two bishops against king, written as six rules, a measure of progress and a calculated mate.",
-                "The bishops stand side by side, their diagonals a wall the king cannot cross; the wall moves up, the white king comes to help, and the king is driven to the edge and into a corner, where the bishops mate.",
-                BISHOPS_RESULT,
-            ],
-            caption: "Its start in a game here: white king e1, bishops c1 and f1; the black king is placed on a marked square.",
-            board: BISHOPS_MEN,
-            marks_starts: true,
-            lamps: &[ILLEGAL_LAMP],
-        },
         audit_note: Some(SYMMETRY_NOTE),
+        text: [
+            "Not a historic machine: the two bishops' mate of chess manuals, king and two bishops against king, written as six rules, a measure of progress and a calculated mate.",
+            "The bishops stand side by side, their diagonals a wall the king cannot cross; the wall moves up, the white king comes to help, and the king is driven to the edge and into a corner, where the bishops mate.",
+            BISHOPS_RESULT,
+        ],
+        caption: "Its start in a game here: white king e1, bishops c1 and f1; the black king is placed on a marked square.",
         start_rule: "Any position of king and two bishops (one on each colour) against king, White to move.",
-        own_starts: "every start (a method has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, Bishops),
-    },
-    CatalogEntry {
+    }),
+    method(Method {
         name: "bishop-knight",
         label: "Bishop and knight, Delétang's method (KBNK)",
         source: "Delétang's method (1923), as written in docs/automata.md",
         demo_fen: BISHOP_KNIGHT_DEMO,
         white_men: BISHOP_KNIGHT_MEN,
         audit_too_slow: Some(FOUR_MEN_AUDIT),
-        audit_stand_in: None,
-        plays_from_tables: false,
-        panel: Panel::Board,
-        calculator: None,
-        about: About {
-            text: [
-                "Not a historic machine: the hardest of the elementary mates, king, bishop and knight against king, by the method Delétang published in 1923.",
-                "The king is driven to the edge, then along it to a corner of the bishop's colour, the only corners where mate can be forced; the knight's W manoeuvre keeps him from running to the other corner.",
-                BISHOP_KNIGHT_RESULT,
-            ],
-            caption: "Its start in a game here: white king e1, knight b1, bishop f1; the black king is placed on a marked square.",
-            board: BISHOP_KNIGHT_MEN,
-            marks_starts: true,
-            lamps: &[ILLEGAL_LAMP],
-        },
         audit_note: Some(SYMMETRY_NOTE),
+        text: [
+            "Not a historic machine: the hardest of the elementary mates, king, bishop and knight against king, by the method Delétang published in 1923.",
+            "The king is driven to the edge, then along it to a corner of the bishop's colour, the only corners where mate can be forced; the knight's W manoeuvre keeps him from running to the other corner.",
+            BISHOP_KNIGHT_RESULT,
+        ],
+        caption: "Its start in a game here: white king e1, knight b1, bishop f1; the black king is placed on a marked square.",
         start_rule: "Any position of king, bishop and knight against king, White to move.",
-        own_starts: "every start (a method has none of its own)",
-        has_own_starts: false,
-        reason_notes: NO_NOTES,
         build: |name, _| Automaton::new(name, BishopKnight),
-    },
+    }),
     CatalogEntry {
         name: "perfect",
         label: "Perfect play (the tables)",

@@ -17,6 +17,7 @@ use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 use crate::calculator_game::{CalculatorGame, ChessProgram, PackedGame, Shown};
 use crate::krk::Krk;
+use crate::mk61_rook::read_krk;
 use crate::strategy::{Cause, Precondition, Refusal, Reply, Strategy, legal_move};
 
 /// The white king's square in the queen program: it never moves.
@@ -94,12 +95,6 @@ pub struct Mk61RookEmulated {
     /// The calculator with the white men keyed in, per (king, rook): an
     /// audit has 50 000 starts but only 4 000 such pairs.
     keyed_in: Mutex<HashMap<(Square, Square), PackedGame>>,
-}
-
-fn read_krk(board: &Board) -> Result<Krk, Refusal> {
-    Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
-        "the rook program",
-    )))
 }
 
 impl Strategy for Mk61RookEmulated {

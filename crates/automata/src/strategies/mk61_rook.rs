@@ -199,7 +199,9 @@ impl Mk61Rook {
     }
 }
 
-fn read(board: &Board) -> Result<Krk, Refusal> {
+/// The men of a rook program's position (the native and the emulated
+/// one's), or why it takes no such position.
+pub(crate) fn read_krk(board: &Board) -> Result<Krk, Refusal> {
     Krk::from_board(board).ok_or(Refusal::Precondition(Precondition::NotKrk(
         "the rook program",
     )))
@@ -219,7 +221,7 @@ impl Strategy for Mk61Rook {
     /// the black king; the rook not on the black king's file or the next
     /// one, unless the rook and the white king share a file.
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-        let krk = read(board)?;
+        let krk = read_krk(board)?;
         let accepted = (0..self.orientations())
             .any(|turns| self.answer(&krk.turned(turns), true).0 != Answer::TurnTheBoard);
         match accepted {
@@ -240,7 +242,7 @@ impl Strategy for Mk61Rook {
         position: &Chess,
         memory: &Mk61RookMemory,
     ) -> Result<(Reply, Mk61RookMemory), Refusal> {
-        let krk = read(position.board())?;
+        let krk = read_krk(position.board())?;
         let mut armed = memory.start_test_armed;
         for extra_turns in 0..self.orientations() {
             let turns = (memory.quarter_turns + extra_turns) % 4;
@@ -284,10 +286,23 @@ impl Strategy for Mk61Rook {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Position, Square};
+    use shakmaty::{Move, Position, Square};
 
     use super::*;
     use crate::test_support::position;
+
+    /// `position` after White's `reply` and the black king's step to `to`.
+    fn then_black_king_to(position: &Chess, reply: Move, to: Square) -> Chess {
+        let mut after = position.clone();
+        after.play_unchecked(reply);
+        let black = after
+            .legal_moves()
+            .into_iter()
+            .find(|mv| mv.to() == to)
+            .expect("the black king's step is legal");
+        after.play_unchecked(black);
+        after
+    }
 
     fn answer(program: Mk61Rook, fen: &str, armed: bool) -> Result<String, Refusal> {
         let memory = Mk61RookMemory {
@@ -363,14 +378,7 @@ mod tests {
         let program = Mk61Rook::default();
         let (reply, memory) = program.reply(&start, &program.start(&start)).unwrap();
         assert_eq!(reply.display.as_deref(), Some("74."));
-        let mut after = start;
-        after.play_unchecked(reply.mv);
-        let black = after
-            .legal_moves()
-            .into_iter()
-            .find(|mv| mv.to() == Square::C2)
-            .expect("Kc2 is legal");
-        after.play_unchecked(black);
+        let after = then_black_king_to(&start, reply.mv, Square::C2);
         let refusal = program.reply(&after, &memory).unwrap_err();
         assert!(refusal.to_string().contains("9------0."));
     }
@@ -386,14 +394,7 @@ mod tests {
         let (reply, memory) = program.reply(&start, &memory).expect("a first answer");
         assert_eq!(reply.display.as_deref(), Some("22."));
         assert!(!memory.start_test_armed);
-        let mut after = start.clone();
-        after.play_unchecked(reply.mv);
-        let black = after
-            .legal_moves()
-            .into_iter()
-            .find(|mv| mv.to() == Square::C3)
-            .expect("Kc3 is legal");
-        after.play_unchecked(black);
+        let after = then_black_king_to(&start, reply.mv, Square::C3);
         let (reply, _) = program.reply(&after, &memory).expect("an answer");
         assert_eq!(reply.display.as_deref(), Some("72."));
     }

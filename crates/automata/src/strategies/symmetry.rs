@@ -87,14 +87,7 @@ pub fn canonical_position(position: &Chess) -> Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-
-    fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::test_support::position;
 
     #[test]
     fn the_images_of_a_position_share_one_canonical_position() {

@@ -24,7 +24,7 @@ use crate::tables_args::TablesArgs;
 pub struct Args {
     /// The automaton playing White: torres (El Ajedrecista), perfect, or
     /// any other of the catalog (mk61-rook, ...).
-    #[arg(long, value_name = "STRATEGY", default_value = "torres")]
+    #[arg(long, value_name = "STRATEGY", default_value_t = StrategyName::TORRES)]
     white: StrategyName,
     /// Start from this position instead of placing the black king.
     #[arg(long)]

@@ -132,10 +132,11 @@ export function drawBoard(container, men, marks = {}, animate = null, label = ""
   return svg;
 }
 
+/** The square under a point of the page, null off the board (a flipped board too). */
 export function squareAt(svg, clientX, clientY) {
   const box = svg.getBoundingClientRect();
-  const file = Math.floor(((clientX - box.left) / box.width) * 8);
+  const column = Math.floor(((clientX - box.left) / box.width) * 8);
   const row = Math.floor(((clientY - box.top) / box.height) * 8);
-  if (file < 0 || file > 7 || row < 0 || row > 7) return null;
-  return squareName(file, 7 - row);
+  if (column < 0 || column > 7 || row < 0 || row > 7) return null;
+  return svg.dataset.flipped === "true" ? squareName(7 - column, row) : squareName(column, 7 - row);
 }

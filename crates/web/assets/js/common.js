@@ -31,9 +31,8 @@ export const MEN = {
 
 export const $ = (id) => document.getElementById(id);
 
-/** The one live region: each event is announced once. */
-export function say(text) {
-  const region = $("announce");
+/** A live region (the play view's unless told): each event is announced once. */
+export function say(text, region = $("announce")) {
   // The same words again are still announced.
   region.textContent = region.textContent === text ? text + "\u00a0" : text;
 }

@@ -100,7 +100,7 @@ export async function start() {
       drawSetup();
     } else redrawPlay();
   });
-  $("setup-black").addEventListener("change", updateSetupFen);
+  $("setup-black").addEventListener("change", () => { updateSetupFen(); drawSetup(); });
   $("pgn-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(play.game.pgn); setStatus("PGN copied."); }
     catch (err) { $("pgn").hidden = false; setStatus("Select the PGN below to copy it."); }

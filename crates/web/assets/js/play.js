@@ -367,11 +367,12 @@ export async function newGame(event) {
 export async function createGame(body) {
   busy(true);
   const response = await api("POST", "/api/games", body);
-  busy(false);
   if (!response.ok) {
     const error = humanize(response.body.error || "the game cannot start");
     fieldError(body.fen ? "start-fen-error" : "new-game-error", error);
     if (body.fen) await suggestMachines(body.fen);
+    // Busy until the refusal is shown whole, the machines that take it too.
+    busy(false);
     if (play.game) {
       setStale(true);
       setStatus(`No new game: ${error}. The board shows your previous game, greyed out.`, "error");
@@ -382,6 +383,7 @@ export async function createGame(body) {
     say(`No game: ${error}.`);
     return false;
   }
+  busy(false);
   showGame(response.body, true);
   announce(play.game.last_reply);
   return true;
@@ -490,7 +492,7 @@ export function boardSquare(square) {
 
 export function setupSquare(square) {
   const man = document.querySelector('input[name="setup-man"]:checked').value;
-  if (man && man !== "R" && man !== "Q") {
+  if (man === "K" || man === "k") {
     for (const [sq, m] of Object.entries(play.setupMen)) if (m === man) delete play.setupMen[sq];
   }
   if (man) play.setupMen[square] = man; else delete play.setupMen[square];
@@ -499,13 +501,56 @@ export function setupSquare(square) {
 }
 
 export function updateSetupFen() {
+  // A new set-up: the last refusal no longer applies.
+  fieldError("start-fen-error", "");
+  $("start-suggest").hidden = true;
   const side = $("setup-black").checked ? "b" : "w";
   $("start-fen").value = `${boardFen(play.setupMen)} ${side} - - 0 1`;
 }
 
+/** The setup board's men without the black king, and the side to move: what its start squares depend on. */
+function setupKey() {
+  const men = Object.fromEntries(Object.entries(play.setupMen).filter(([, man]) => man !== "k"));
+  return `board=${encodeURIComponent(boardFen(men))}&side=${$("setup-black").checked ? "black" : "white"}`;
+}
+
+/** Where every machine takes the black king against the men set up (the server's answer, kept per board). */
+const setupStarts = new Map();
+
+async function fetchSetupStarts(key) {
+  const response = await api("GET", `/api/starts/squares?${key}`);
+  setupStarts.set(key, response.ok ? response.body : []);
+  if (play.setup && setupKey() === key) drawSetup();
+}
+
 export function drawSetup() {
+  const key = setupKey();
+  const answers = setupStarts.get(key);
+  if (!answers && !setupStarts.has(key)) { setupStarts.set(key, null); fetchSetupStarts(key); }
+  const info = strategyInfo($("opponent").value);
+  const mine = answers && info ? answers.find((a) => a.name === info.name) : null;
+  const marks = { "mark-start": mine ? mine.squares : [] };
   const cursor = play.keyboard && document.activeElement === $("play-board");
-  drawBoard($("play-board"), play.setupMen, { "mark-cursor": cursor ? [play.cursor] : [] }, null, "Setting up", "sq-");
+  if (cursor) marks["mark-cursor"] = [play.cursor];
+  const svg = drawBoard($("play-board"), play.setupMen, marks, null, "Setting up", "sq-");
+  svg.dataset.startsFor = mine ? mine.name : "";
+  // The board shows the set-up, not a game left behind: not greyed out.
+  $("play-board").classList.remove("stale");
+  if (info) $("opponent-heading").textContent = `Setting up a game against ${info.label}`;
+  const rule = $("setup-rule");
+  if (!info) rule.textContent = "";
+  else if (!mine) rule.textContent = `Finding where ${info.label} takes the black king against these men...`;
+  else {
+    const king = blackKing(play.setupMen);
+    const count = mine.squares.length;
+    const where = count
+      ? `${info.label} takes the black king on the ${count} marked square${count === 1 ? "" : "s"} against these men`
+      : `${info.label} takes the black king nowhere against these men`;
+    const verdict = !king ? "" : mine.squares.includes(king)
+      ? ` The black king on ${king}: it takes this start.`
+      : ` The black king on ${king}: it does not take this start.`;
+    rule.textContent = `${where}, because: ${info.start_rule}${verdict}`;
+  }
   setStatus("Setting up: click squares, then Start.");
 }
 
@@ -574,6 +619,7 @@ export function wirePlayBoard() {
 }
 
 export function redrawPlay() {
+  $("play-board").classList.toggle("stale", play.stale && !play.setup);
   if (play.setup) drawSetup();
   else if (play.game) renderGame(false);
   else renderPending();
@@ -589,12 +635,16 @@ export function download(name, text) {
 /** A change of opponent: at once if no game is in play, else after asking. */
 export function opponentChanged() {
   const name = $("opponent").value;
+  // The start rule follows the selector at once, whatever comes of the change.
+  renderHeading();
   const fen = $("start-fen");
   const previous = play.game ? strategyInfo(play.game.strategy) : null;
   if (!fen.value.trim() || (previous && fen.value === previous.demo_fen) || play.strategies.some((s) => s.demo_fen === fen.value)) {
     fen.value = strategyInfo(name).demo_fen;
   }
   const inPlay = play.game && !play.game.end && play.game.moves.length > 0 && !play.stale;
+  // Setting up: the board marks the new machine's starts; Start makes the game.
+  if (play.setup) { $("opponent-confirm").hidden = true; renderAbout(name); drawSetup(); return; }
   if (!play.game) { showPending(); return; }
   if (name === play.game.strategy) { $("opponent-confirm").hidden = true; return; }
   if (!inPlay) { newGame(); return; }

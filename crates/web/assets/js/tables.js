@@ -5,8 +5,41 @@
 import { drawBoard, parseBoard } from "./board.js";
 import { $, api, html } from "./common.js";
 import { fieldError, humanize } from "./play.js";
+import { SetupBoard } from "./setup.js";
 
 export const line = { fens: [], sans: [], index: 0, flipped: false };
+// The answers of older probes are dropped: only the last asked is shown.
+let probesAsked = 0;
+let setup = null;
+
+/** The position set up by hand: in the field and the address, then probed. */
+function setupChanged() {
+  const fen = setup.fen($("probe-side").value);
+  $("probe-fen").value = fen;
+  rememberPosition(fen, false);
+  probe(null);
+}
+
+/** Setting up ends where a move is played or stepped to. */
+function leaveSetup() {
+  if (!setup.active) return;
+  $("probe-setup").hidden = true;
+  $("probe-setup-toggle").setAttribute("aria-expanded", "false");
+  setup.close();
+}
+
+function toggleSetup(on) {
+  $("probe-setup").hidden = !on;
+  $("probe-setup-toggle").setAttribute("aria-expanded", String(on));
+  if (on) {
+    const fen = $("probe-fen").value.trim();
+    $("probe-side").value = fen.split(/\s+/)[1] === "b" ? "b" : "w";
+    setup.open(parseBoard(fen));
+  } else {
+    setup.close();
+    probe(null, { keepLine: true });
+  }
+}
 
 /** The position in the address (view=tables&fen=...), so that it can be shared and reloaded. */
 function rememberPosition(fen, push) {
@@ -32,12 +65,21 @@ function renderLine() {
 }
 
 export function stepTo(index) {
+  leaveSetup();
   line.index = index;
   $("probe-fen").value = line.fens[index];
   probe(null, { keepLine: true });
 }
 
 export function wireTables() {
+  setup = new SetupBoard({
+    board: $("probe-board"), palette: $("probe-palette"), name: "probe-man",
+    label: "Setting up the position", region: $("probe-setup-announce"), onChange: setupChanged, flipped: () => line.flipped,
+  });
+  $("probe-setup-toggle").addEventListener("click", () => toggleSetup($("probe-setup").hidden));
+  $("probe-setup-done").addEventListener("click", () => toggleSetup(false));
+  $("probe-side").addEventListener("change", setupChanged);
+  $("probe-clear").addEventListener("click", () => { setup.men = {}; setup.changed("The board is empty"); });
   $("probe-back").addEventListener("click", () => { if (line.index > 0) stepTo(line.index - 1); });
   $("probe-forward").addEventListener("click", () => { if (line.index < line.fens.length - 1) stepTo(line.index + 1); });
   $("probe-flip").addEventListener("click", () => { line.flipped = !line.flipped; probe(null, { keepLine: true }); });
@@ -70,7 +112,8 @@ function watchBuilds() {
 }
 
 export function clearProbe() {
-  $("probe-board").replaceChildren();
+  // While setting up, the board stays: the position is not finished.
+  if (!setup || !setup.active) $("probe-board").replaceChildren();
   $("probe-moves").replaceChildren();
   $("probe-pv").textContent = "";
 }
@@ -78,6 +121,8 @@ export function clearProbe() {
 export async function probe(event, options = {}) {
   if (event) event.preventDefault();
   const fen = $("probe-fen").value.trim();
+  // A FEN typed while setting up: the men to go on from.
+  if (event && setup.active) { setup.men = parseBoard(fen); $("probe-side").value = fen.split(/\s+/)[1] === "b" ? "b" : "w"; }
   if (!options.keepLine && !options.move) { line.fens = [fen]; line.sans = []; line.index = 0; }
   const fixed = $("probe-fixed").value.trim();
   let query = `fen=${encodeURIComponent(fen)}`;
@@ -85,9 +130,11 @@ export async function probe(event, options = {}) {
   clearProbe();
   fieldError("probe-error", "");
   $("probe-summary").textContent = "Probing...";
+  const asked = ++probesAsked;
   const watching = watchBuilds();
   const response = await api("GET", `/api/probe?${query}`);
   watching.stop();
+  if (asked !== probesAsked) return;
   if (!response.ok) {
     clearProbe();
     fieldError("probe-error", humanize(response.body.error));
@@ -97,7 +144,8 @@ export async function probe(event, options = {}) {
   const view = response.body;
   rememberPosition(view.fen, Boolean(options.move));
   renderLine();
-  drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position", null, line.flipped);
+  if (setup.active) setup.draw();
+  else drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position", null, line.flipped);
   const value = view.checkmate ? "checkmated" : view.stalemate ? "stalemate"
     : view.result === "draw" ? "draw" : `${view.result}, mate in ${view.dtm_moves} (${view.dtm_plies} plies)`;
   const variant = view.variant === "standard" ? "" : ` (${view.variant.replace(/^fixed-king-/, "white king fixed on ")})`;
@@ -109,6 +157,7 @@ export async function probe(event, options = {}) {
     const button = html("button", { type: "button", title: "play this move" }, move.san);
     button.addEventListener("click", () => {
       // A move played: the line goes on from here (what came after is dropped).
+      leaveSetup();
       line.fens = line.fens.slice(0, line.index + 1).concat([move.fen]);
       line.sans = line.sans.slice(0, line.index).concat([move.san]);
       line.index += 1;
