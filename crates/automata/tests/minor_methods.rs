@@ -1,17 +1,19 @@
 //! The minor-piece methods, `bishops` (KBBK) and `bishop-knight`
 //! (Delétang, KBNK): lines that mate, the findings where they fail, and
 //! the symmetry their audit relies on (docs/automata.md, "bishops",
-//! "bishop-knight"). Their whole audits take half a minute to a minute:
-//! the claims rows check them (tests/claims.rs, run with `--ignored`).
+//! "bishop-knight"). Their whole audits take minutes: the claims rows
+//! check them (tests/claims.rs, run with `--ignored`); here a sample of
+//! the starts is played out.
 
 mod common;
 
+use ajedrecista_automata::audit::{StartSet, start_positions};
 use ajedrecista_automata::symmetry::canonical_key;
 use ajedrecista_automata::{
     BishopKnight, Bishops, FailureKind, GameGraph, Outcome, Refusal, Reply, Strategy,
 };
 use ajedrecista_tables::{Moves, Variant};
-use shakmaty::{Board, Chess, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 /// A strategy with its symmetry hidden: the audit keys every board apart.
 struct Exact<'a, S>(&'a S);
@@ -108,7 +110,9 @@ fn audits_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
 
 #[test]
 fn the_bishops_worst_line_and_fixed_starts_mate() {
-    // The audit's worst case (`ajedrecista audit bishops`).
+    // The audit's worst case (`ajedrecista audit bishops`), then the
+    // earlier version's.
+    mates(&Bishops, "8/8/8/6B1/8/7B/8/k1K5 w - - 0 1", 25);
     mates(&Bishops, "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1", 14);
     mates(&Bishops, "7k/8/5K2/8/8/8/8/2B2B2 w - - 0 1", 3);
     mates(&Bishops, "k7/2K5/8/8/8/8/8/2B2B2 w - - 0 1", 3);
@@ -117,15 +121,18 @@ fn the_bishops_worst_line_and_fixed_starts_mate() {
 
 #[test]
 fn the_bishop_and_knight_worst_line_and_fixed_starts_mate() {
-    // The audit's worst case (`ajedrecista audit bishop-knight`).
-    mates(&BishopKnight, "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1", 13);
+    // The audit's worst case (`ajedrecista audit bishop-knight`), then
+    // the earlier version's.
+    mates(&BishopKnight, "1k6/8/8/8/8/4N3/8/K2B4 w - - 0 1", 18);
+    mates(&BishopKnight, "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1", 9);
     mates(&BishopKnight, "k7/8/1KN5/8/8/8/8/5B2 w - - 0 1", 4);
     mates(&BishopKnight, "1k6/8/1K6/2N5/8/8/8/5B2 w - - 0 1", 3);
 }
 
-/// The findings (docs/automata.md): from the manuals' own starts, the
-/// men on their first squares, the defender keeps a pocket the measure
-/// cannot shrink within two moves, and the rules go round.
+/// The findings (docs/automata.md): from the manuals' own starts, white
+/// king e1 with bishops c1 and f1 or with knight b1 and bishop f1 against
+/// a black king on e8, the defender reaches a pocket in the middle of an
+/// edge that the rules cannot drive into the corner, and they go round.
 #[test]
 fn from_the_opening_men_the_methods_go_round() {
     for (fen, outcome) in [
@@ -189,4 +196,55 @@ fn the_preconditions_name_the_material() {
     let rook = common::position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
     assert!(BishopKnight.precondition(rook.board()).is_err());
     assert!(Bishops.precondition(rook.board()).is_err());
+}
+
+/// With the king boxed in, rule 2 calculates the mate: its first move is
+/// the rule's, and the line mates in `moves` against the longest defence.
+fn calculates_the_mate<S: Strategy<Memory = ()>>(strategy: &S, fen: &str, moves: u16) {
+    let (reply, ()) = strategy.reply(&common::position(fen), &()).expect("a move");
+    assert!(
+        reply.reason.starts_with("rule 2"),
+        "{fen}: {}",
+        reply.reason
+    );
+    mates(strategy, fen, moves);
+}
+
+#[test]
+fn a_boxed_in_king_is_mated_by_calculation() {
+    calculates_the_mate(&Bishops, "7k/5K2/8/8/8/8/8/2B2B2 w - - 0 1", 3);
+    calculates_the_mate(&BishopKnight, "k7/3K4/8/3N4/8/8/8/5B2 w - - 0 1", 5);
+}
+
+/// Every `step`-th start of the audit's list: against the longest defence
+/// the method mates (and the line replays as a legal game to mate), goes
+/// round, or loses a man that hangs at the start; it never stalemates or
+/// finds no rule.
+fn sampled_starts_end_as_the_audit_counts<S: Strategy<Memory = ()>>(strategy: &S, step: usize) {
+    let starts = start_positions(strategy, StartSet::All, Color::White);
+    let mut graph = GameGraph::new(strategy);
+    let mut mated = 0;
+    for start in starts.iter().step_by(step) {
+        match graph.outcome(start) {
+            Outcome::Mate(moves) => {
+                common::assert_replays_to_mate(&graph.game(start), moves);
+                mated += 1;
+            }
+            Outcome::Failure(kind) => assert!(
+                [FailureKind::Cycle, FailureKind::LostPiece].contains(&kind),
+                "{kind:?} from {start:?}"
+            ),
+        }
+    }
+    assert!(mated > 0, "{}: no sampled start mated", strategy.name());
+}
+
+#[test]
+fn sampled_bishops_starts_end_as_the_audit_counts() {
+    sampled_starts_end_as_the_audit_counts(&Bishops, 3001);
+}
+
+#[test]
+fn sampled_bishop_and_knight_starts_end_as_the_audit_counts() {
+    sampled_starts_end_as_the_audit_counts(&BishopKnight, 13001);
 }

@@ -724,15 +724,46 @@ impl Body {
 /// Reads and verifies a table file: header fields, length (before the body
 /// is read), checksum, the chunks' lengths, and the values themselves.
 pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table, ReadError> {
+    read_sides(path, material, variant, &Color::ALL)
+}
+
+/// Reads and verifies a table file as [`read`] does, but decompresses and
+/// checks only the values of side `turn` to move: a table with no values
+/// for the other side, in half the memory, for a build that reads one.
+pub(crate) fn read_side(
+    path: &Path,
+    material: &Material,
+    variant: Variant,
+    turn: Color,
+) -> Result<Table, ReadError> {
+    read_sides(path, material, variant, &[turn])
+}
+
+fn read_sides(
+    path: &Path,
+    material: &Material,
+    variant: Variant,
+    sides: &[Color],
+) -> Result<Table, ReadError> {
     let body = Body::read(path, material, variant)?;
-    let mut values = ByColor::new_with(|_| vec![0u8; body.per_side]);
-    let mut outputs: Vec<&mut [u8]> = Vec::with_capacity(body.ranges.len());
-    for side in values.iter_mut() {
-        outputs.extend(side.chunks_mut(CHUNK));
-    }
+    let mut values = ByColor::new_with(|turn| match sides.contains(&turn) {
+        true => vec![0u8; body.per_side],
+        false => Vec::new(),
+    });
+    let per_side_chunks = body.chunks() / 2;
+    let ByColor { white, black } = &mut values;
+    let outputs: Vec<(usize, &mut [u8])> = white
+        .chunks_mut(CHUNK)
+        .enumerate()
+        .chain(
+            black
+                .chunks_mut(CHUNK)
+                .enumerate()
+                .map(|(i, out)| (per_side_chunks + i, out)),
+        )
+        .collect();
     outputs
         .into_par_iter()
-        .enumerate()
         .try_for_each(|(chunk, out)| body.decompress_to(chunk, out))?;
     // The compressed chunks are dropped before the check.
     let Body { overflow, .. } = body;
@@ -779,7 +810,7 @@ const SAMPLES: usize = 4096;
 /// and no others, and that checkmates are exactly the losses in 0 plies.
 fn check_values(table: &Table) -> Result<(), FileError> {
     let rules = Rules::new(table.material(), table.variant());
-    for turn in Color::ALL {
+    for turn in Color::ALL.into_iter().filter(|&turn| table.has_side(turn)) {
         let bytes = table.bytes(turn);
         let side = Side {
             turn,

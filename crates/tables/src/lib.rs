@@ -15,6 +15,7 @@ mod file;
 mod index;
 mod material;
 mod overflow;
+mod packed;
 mod pawn;
 mod position;
 mod rules;

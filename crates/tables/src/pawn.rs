@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position, Rank, Role, Square};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square};
 
 use crate::{
     error::TableError,
@@ -79,7 +79,9 @@ fn material_of(men: &[(usize, shakmaty::Piece)]) -> Material {
 pub(crate) fn exit_materials(material: &Material, promotions: Promotions) -> Vec<Material> {
     let mut moves = vec![ExitMoves::Captures];
     if promotions == Promotions::Included {
-        moves.extend(PROMOTIONS.map(ExitMoves::Promotions));
+        for color in Color::ALL {
+            moves.extend(PROMOTIONS.map(|role| ExitMoves::Promotions(role.of(color))));
+        }
     }
     let mut found = Vec::new();
     for next in moves.into_iter().flat_map(|m| exit_tables_of(material, m)) {
@@ -92,7 +94,7 @@ pub(crate) fn exit_materials(material: &Material, promotions: Promotions) -> Vec
 
 /// The tables the moves `moves` of `material` lead into, under the names
 /// they are held by, each once.
-pub(crate) fn exit_tables_of(material: &Material, moves: ExitMoves) -> Vec<Material> {
+fn exit_tables_of(material: &Material, moves: ExitMoves) -> Vec<Material> {
     let mut found = Vec::new();
     for (captured, promoted) in exit_kinds(material, moves) {
         let next = material_of(&men_after(material, captured, promoted)).table_material();
@@ -101,6 +103,37 @@ pub(crate) fn exit_tables_of(material: &Material, moves: ExitMoves) -> Vec<Mater
         }
     }
     found
+}
+
+/// The tables the promotions `promotions` lead into, each with the one
+/// side to move that their values are read for.
+pub(crate) fn promotion_reads(material: &Material, promotions: Piece) -> Vec<(Material, Color)> {
+    let mut found = Vec::new();
+    for (captured, promoted) in exit_kinds(material, ExitMoves::Promotions(promotions)) {
+        let (held, flip) = held_as(material_of(&men_after(material, captured, promoted)));
+        let read = (held, side_read(promotions.color, flip));
+        if !found.contains(&read) {
+            found.push(read);
+        }
+    }
+    found
+}
+
+/// The name a material is held by, and whether that is its colour-flipped
+/// twin (a material with pawns is held by its canonical one).
+fn held_as(next: Material) -> (Material, bool) {
+    let flip = next.has_pawns() && next.canonical() != next;
+    if flip {
+        (next.flipped(), true)
+    } else {
+        (next, false)
+    }
+}
+
+/// The side to move read in a table after a move of `mover`: the
+/// opponent's, or the mover's own where the table is the flipped twin.
+fn side_read(mover: Color, flip: bool) -> Color {
+    if flip { mover } else { !mover }
 }
 
 /// A kind of move that leaves a table: the man taken, if any, and the
@@ -120,20 +153,22 @@ pub(crate) enum Promotions {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ExitMoves {
     Captures,
-    Promotions(Role),
+    /// The promotions of the pawns of the piece's colour to its role.
+    Promotions(Piece),
 }
 
 /// The kinds of moves of `moves` that leave a table.
 fn exit_kinds(material: &Material, moves: ExitMoves) -> Vec<ExitKind> {
     let men = material.men();
-    let ExitMoves::Promotions(role) = moves else {
+    let ExitMoves::Promotions(promoted) = moves else {
         return (2..men.len()).map(|j| (Some(j), None)).collect();
     };
     let mut kinds = Vec::new();
     for (i, man) in men.iter().enumerate() {
-        if man.role != Role::Pawn {
+        if *man != Role::Pawn.of(promoted.color) {
             continue;
         }
+        let role = promoted.role;
         kinds.push((None, Some((i, role))));
         for (j, taken) in men.iter().enumerate().skip(2) {
             if taken.color != man.color {
@@ -179,9 +214,7 @@ impl<'a> ExitTables<'a> {
         exits.resize_with(exit_slot(None, None) + 4 * MAX_MEN + 1, || None);
         for (captured, promoted) in exit_kinds(material, moves) {
             let men = men_after(material, captured, promoted);
-            let next = material_of(&men);
-            let flip = next.has_pawns() && next.canonical() != next;
-            let held = if flip { next.flipped() } else { next };
+            let (held, flip) = held_as(material_of(&men));
             let table = subtables
                 .get(&held)
                 .ok_or_else(|| TableError::MissingSubtable(held.clone()))?;
@@ -259,7 +292,7 @@ impl<'a> ExitTables<'a> {
                 moved[from]
             };
         }
-        let turn = if exit.flip { turn } else { !turn };
+        let turn = side_read(turn, exit.flip);
         exit.table
             .value_of(&after, turn)
             .expect("a legal move leads to a legal position")
@@ -298,7 +331,10 @@ impl<'a> ExitTables<'a> {
         let last = turn.fold_wb(Rank::Eighth, Rank::First);
         let promoted = match self.moves {
             ExitMoves::Captures => None,
-            ExitMoves::Promotions(role) => PROMOTIONS.iter().position(|&r| r == role),
+            ExitMoves::Promotions(promoted) => {
+                debug_assert_eq!(promoted.color, turn, "the promotions of the side to move");
+                PROMOTIONS.iter().position(|&r| r == promoted.role)
+            }
         };
         let targets = self.rules.capturable(squares, !turn);
         self.rules.moves_while(squares, turn, targets, |mv| {

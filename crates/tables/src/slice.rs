@@ -35,7 +35,8 @@ use crate::{
     index::{Indexer, Squares},
     material::{MAX_MEN, Material},
     overflow::Overflow,
-    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_tables_of},
+    packed::Packed,
+    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, promotion_reads},
     rules::{Look, Rules},
     solve::{ByteTest, Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
     table::Table,
@@ -371,7 +372,7 @@ impl SliceIndexer {
 /// ordinal, and the positions deeper than a byte holds.
 #[derive(Clone, Copy)]
 struct Built<'a> {
-    slices: &'a [Option<ByColor<Vec<u8>>>],
+    slices: &'a [Option<ByColor<KeptBytes>>],
     slice_len: usize,
     deep: &'a ByColor<HashMap<usize, u16>>,
 }
@@ -382,7 +383,7 @@ impl Built<'_> {
         let slice = self.slices[index / self.slice_len]
             .as_ref()
             .expect("a step leads into a slice held");
-        match slice[turn][index % self.slice_len] {
+        match slice[turn].get(index % self.slice_len) {
             DEEP => Value::decisive(self.deep[turn][&index]),
             byte => decode_byte(byte).expect("a legal position of a slice built"),
         }
@@ -453,11 +454,12 @@ impl Promoted {
             .map(|_| Promoted(vec![0; indexer.slice_len()]))
             .collect();
         for role in PROMOTIONS {
-            let moves = ExitMoves::Promotions(role);
-            let tables = exit_tables_of(material, moves)
+            let promotions = role.of(turn);
+            let tables = promotion_reads(material, promotions)
                 .into_iter()
-                .map(|sub| Ok((sub.clone(), promotion_tables(&sub)?)))
+                .map(|(sub, side)| Ok((sub.clone(), promotion_tables(&sub, side)?)))
                 .collect::<Result<Subtables, TableError>>()?;
+            let moves = ExitMoves::Promotions(promotions);
             let exits = ExitTables::new(material, &tables, moves)?;
             gathered
                 .par_iter_mut()
@@ -490,19 +492,21 @@ impl Promoted {
     }
 }
 
-/// The most bytes of gathered promotions held at once, unless one level
-/// needs more: the promotions of several levels are gathered together
-/// (each table had once for them all) while they fit.
+/// The most bytes of gathered promotions of small slices held at once,
+/// unless one level needs more: the promotions of several levels are
+/// gathered together (each table had once for them all) while they fit.
+/// A large slice's are gathered alone, just before it is built.
 const GATHER_BUDGET: usize = 256 << 20;
 
 /// Numbers a thread gathers promotions for at a time.
 const PROMOTED_BLOCK: usize = 4096;
 
 /// Gives the table of a material a promotion leads into (by its canonical
-/// name), from memory or its file; only the tables of one promoting role
-/// are held at a time.
+/// name), from memory or its file, with at least the values of the given
+/// side to move (the only side a promotion's values are read for); only
+/// the tables of one promoting role are held at a time.
 pub(crate) type PromotionTables<'a> =
-    dyn Fn(&Material) -> Result<Arc<Table>, TableError> + Sync + 'a;
+    dyn Fn(&Material, Color) -> Result<Arc<Table>, TableError> + Sync + 'a;
 
 /// The pawn steps of a slice.
 struct Steps {
@@ -750,10 +754,35 @@ pub(crate) trait SliceSink {
     fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError>;
 }
 
+/// The bytes of one side of a slice built, kept for the slices that step
+/// into it: a large slice's compressed.
+enum KeptBytes {
+    Plain(Vec<u8>),
+    Packed(Packed),
+}
+
+impl KeptBytes {
+    fn new(bytes: Vec<u8>) -> KeptBytes {
+        if bytes.len() >= ONE_AT_A_TIME {
+            KeptBytes::Packed(Packed::new(&bytes))
+        } else {
+            KeptBytes::Plain(bytes)
+        }
+    }
+
+    #[inline]
+    fn get(&self, index: usize) -> u8 {
+        match self {
+            KeptBytes::Plain(bytes) => bytes[index],
+            KeptBytes::Packed(packed) => packed.get(index),
+        }
+    }
+}
+
 /// What a build holds between slices: the slices still read, and the
 /// positions deeper than a byte.
 struct Held {
-    slices: Vec<Option<ByColor<Vec<u8>>>>,
+    slices: Vec<Option<ByColor<KeptBytes>>>,
     slice_len: usize,
     /// The slices no slice reads once slice `i` is built: those whose
     /// last reader (in the order of the build) it is.
@@ -787,7 +816,9 @@ impl Held {
             );
         }
         sink.put(first, bytes.as_ref().map(Vec::as_slice))?;
-        self.slices[slice] = Some(bytes);
+        if !self.unread_after[slice].contains(&slice) {
+            self.slices[slice] = Some(bytes.map(KeptBytes::new));
+        }
         for &unread in &self.unread_after[slice] {
             self.slices[unread] = None;
         }
@@ -797,19 +828,21 @@ impl Held {
 
 /// Slices of at least this many numbers are built one at a time, each by
 /// every core (the engine works by blocks in parallel), so that few are in
-/// memory at once; smaller ones, which would keep one core busy each, a
-/// level in parallel.
+/// memory at once, and kept compressed while slices still to build step
+/// into them; smaller ones, which would keep one core busy each, a level
+/// in parallel.
 const ONE_AT_A_TIME: usize = 1 << 20;
 
 /// Builds the bytes of a material with pawns, slice by slice, most
 /// advanced first, and hands each slice to `sink`; the slices of one
 /// advancement lead into none of each other. Memory holds the slices
 /// being built and those that pawn steps of slices still to build lead
-/// into, not the whole table. `captures` must hold every table a capture
-/// that does not promote leads into; the tables promotions lead into are
-/// had from `promotion_tables` a promoting role at a time, while a level
-/// with a pawn on its seventh rank is built. Returns the positions deeper
-/// than a byte.
+/// into (large ones compressed), not the whole table. `captures` must hold
+/// every table a capture that does not promote leads into; the tables
+/// promotions lead into are had from `promotion_tables` a promoting role
+/// at a time, one side to move of each, while a slice (small ones: a few
+/// levels) with a pawn on its seventh rank is gathered for. Returns the
+/// positions deeper than a byte.
 pub(crate) fn build(
     material: &Material,
     captures: &Subtables,
@@ -832,7 +865,7 @@ pub(crate) fn build(
     }
     let slice_len = indexer.slice_len();
     let mut held = Held {
-        slices: vec![None; indexer.slices()],
+        slices: (0..indexer.slices()).map(|_| None).collect(),
         slice_len,
         unread_after,
         deep: ByColor::default(),
@@ -848,20 +881,41 @@ pub(crate) fn build(
         }
     };
     let exit_tables = ExitTables::new(material, captures, ExitMoves::Captures)?;
+    let promoting = |slice: &usize| {
+        Color::ALL
+            .into_iter()
+            .any(|c| indexer.slices[*slice].on_seventh(c))
+    };
+    // The best promotions of each side in `slices`, each promoting role's
+    // tables had once for all of them.
+    let gather = |slices: &[usize]| {
+        let mut gathered: HashMap<usize, ByColor<Option<Promoted>>> = HashMap::new();
+        for turn in Color::ALL {
+            let of_turn: Vec<usize> = slices
+                .iter()
+                .copied()
+                .filter(|&slice| indexer.slices[slice].on_seventh(turn))
+                .collect();
+            if of_turn.is_empty() {
+                continue;
+            }
+            let found =
+                Promoted::gather(&indexer, material, &men, &of_turn, turn, promotion_tables)?;
+            for (slice, found) in of_turn.into_iter().zip(found) {
+                gathered.entry(slice).or_default()[turn] = Some(found);
+            }
+        }
+        Ok::<_, TableError>(gathered)
+    };
     let mut gathered: HashMap<usize, ByColor<Option<Promoted>>> = HashMap::new();
     for (l, slices) in indexer.levels.iter().enumerate() {
-        let promoting = |slice: &usize| {
-            Color::ALL
-                .into_iter()
-                .any(|c| indexer.slices[*slice].on_seventh(c))
-        };
-        if slices
-            .clone()
-            .any(|slice| promoting(&slice) && !gathered.contains_key(&slice))
+        if slice_len < ONE_AT_A_TIME
+            && slices
+                .clone()
+                .any(|slice| promoting(&slice) && !gathered.contains_key(&slice))
         {
-            // This level's promotions and those of the next levels, as
-            // many as the budget holds, each promoting role's tables had
-            // once for all of them.
+            // Small slices: this level's promotions and those of the next
+            // levels, as many as the budget holds, gathered together.
             let mut batch = Vec::new();
             for level in &indexer.levels[l..] {
                 let more: Vec<usize> = level.clone().filter(promoting).collect();
@@ -871,26 +925,8 @@ pub(crate) fn build(
                 }
                 batch.extend(more);
             }
-            for turn in Color::ALL {
-                let of_turn: Vec<usize> = batch
-                    .iter()
-                    .copied()
-                    .filter(|&slice| indexer.slices[slice].on_seventh(turn))
-                    .collect();
-                if of_turn.is_empty() {
-                    continue;
-                }
-                let found =
-                    Promoted::gather(&indexer, material, &men, &of_turn, turn, promotion_tables)?;
-                for (slice, found) in of_turn.into_iter().zip(found) {
-                    gathered.entry(slice).or_default()[turn] = Some(found);
-                }
-            }
+            gathered.extend(gather(&batch)?);
         }
-        let promoted: Vec<ByColor<Option<Promoted>>> = slices
-            .clone()
-            .map(|slice| gathered.remove(&slice).unwrap_or_default())
-            .collect();
         let build_one = |slice: (usize, ByColor<Option<Promoted>>), built: Built| {
             let mut bytes = ByColor::new_with(|_| zeroed(slice_len));
             let number = slice.0;
@@ -910,11 +946,18 @@ pub(crate) fn build(
             Ok::<_, TableError>((number, bytes, overflow))
         };
         if slice_len >= ONE_AT_A_TIME {
-            for slice in slices.clone().zip(promoted) {
-                let one = build_one(slice, held.built())?;
+            // Large slices: each one's promotions gathered just before it
+            // is built, so that one slice's are held at a time.
+            for slice in slices.clone() {
+                let promoted = gather(&[slice])?.remove(&slice).unwrap_or_default();
+                let one = build_one((slice, promoted), held.built())?;
                 held.absorb(one, sink)?;
             }
         } else {
+            let promoted: Vec<ByColor<Option<Promoted>>> = slices
+                .clone()
+                .map(|slice| gathered.remove(&slice).unwrap_or_default())
+                .collect();
             let built = held.built();
             let level: Vec<_> = slices
                 .clone()

@@ -1562,7 +1562,7 @@ pub(crate) fn build_tuned(
         let overflow = slice::build(
             material,
             &subtables,
-            &|held| subtable(&subtables, held),
+            &|held, _side| subtable(&subtables, held),
             progress,
             tuning,
             &mut whole,

@@ -172,7 +172,9 @@ impl ChunkedTable {
     }
 }
 
-/// Distance-to-mate values of every position of one material and variant.
+/// Distance-to-mate values of every position of one material and variant
+/// (within the crate, a table may hold one side to move only: it answers
+/// `None` for the other).
 pub struct Table {
     material: Material,
     variant: Variant,
@@ -183,7 +185,7 @@ pub struct Table {
 
 impl Table {
     /// A table from its bytes and overflow list; the caller has checked
-    /// their length.
+    /// their length (a side left empty is a side not read).
     pub(crate) fn from_parts(
         material: Material,
         variant: Variant,
@@ -191,7 +193,11 @@ impl Table {
         overflow: Overflow,
     ) -> Table {
         let numbering = Numbering::new(&material, variant);
-        debug_assert!(values.iter().all(|v| v.len() == numbering.size()));
+        debug_assert!(
+            values
+                .iter()
+                .all(|v| v.is_empty() || v.len() == numbering.size())
+        );
         Table {
             material,
             variant,
@@ -239,6 +245,12 @@ impl Table {
         &self.values[turn]
     }
 
+    /// Whether the table holds the values of side `turn` to move: a table
+    /// read for one side ([`crate::file::read_side`]) holds no others.
+    pub(crate) fn has_side(&self, turn: Color) -> bool {
+        !self.values[turn].is_empty()
+    }
+
     /// The overflow list of the positions deeper than a byte holds.
     pub(crate) fn overflow(&self) -> &Overflow {
         &self.overflow
@@ -256,7 +268,8 @@ impl Table {
     #[inline]
     pub fn value_of(&self, squares: &Squares, turn: Color) -> Option<Value> {
         let index = self.numbering.encode(&squares[..self.material.len()])?;
-        self.overflow.value(turn, index, self.values[turn][index])
+        self.overflow
+            .value(turn, index, *self.values[turn].get(index)?)
     }
 
     /// The value of a position. The position's material and, for the

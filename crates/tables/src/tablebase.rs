@@ -518,7 +518,7 @@ impl Tablebase {
         if usable().is_some() {
             return Ok(path);
         }
-        let promotion_tables = |sub: &Material| self.held_or_read(sub);
+        let promotion_tables = |sub: &Material, side: Color| self.held_or_read(sub, side);
         self.building_with(material, Variant::Standard, stop, |progress| {
             solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
         })
@@ -536,9 +536,10 @@ impl Tablebase {
         })
     }
 
-    /// A subtable in memory or read from its file, never built: for a
-    /// build, which holds the build lock.
-    fn held_or_read(&self, material: &Material) -> Result<Arc<Table>, TableError> {
+    /// A subtable in memory, or side `side` to move of it read from its
+    /// file (not kept), never built: for a build, which holds the build
+    /// lock.
+    fn held_or_read(&self, material: &Material, side: Color) -> Result<Arc<Table>, TableError> {
         if material.has_pawns() {
             if let Some(table) = self.pawn_tables.lock().expect("no poisoning").get(material) {
                 return Ok(Arc::clone(table.table()));
@@ -547,11 +548,18 @@ impl Tablebase {
         {
             return Ok(table);
         }
+        let missing = || TableError::MissingSubtable(material.clone());
+        let path = self
+            .dir
+            .as_ref()
+            .ok_or_else(missing)?
+            .join(file::file_name(material, Variant::Standard));
         let table = self
-            .load(material, Variant::Standard)
-            .ok_or_else(|| TableError::MissingSubtable(material.clone()))?;
-        let table = self.keep((material.clone(), Variant::Standard), table, Kept::Lent);
-        Ok(table)
+            .usable(&path, |path| {
+                file::read_side(path, material, Variant::Standard, side)
+            })
+            .ok_or_else(missing)?;
+        Ok(Arc::new(table))
     }
 
     /// The counts of the table of a material with pawns, shown under its

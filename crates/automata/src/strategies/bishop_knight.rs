@@ -27,6 +27,10 @@ impl MinorMethod for BishopKnight {
     const MATERIAL: &'static str = "king, bishop and knight against king";
     const PIECES: &'static [Role] = &[Role::Bishop, Role::Knight];
 
+    /// Chosen on a sample of the audit's starts (docs/automata.md).
+    const MATING_ROOM: u32 = 16;
+    const MATE_DEPTH: u32 = 12;
+
     /// A white king, bishop and knight and a black king.
     fn is_material(board: &Board) -> bool {
         is_kbnk(board)

@@ -31,6 +31,10 @@ impl MinorMethod for Bishops {
     const MATERIAL: &'static str = "king and two bishops on squares of both colours against king";
     const PIECES: &'static [Role] = &[Role::Bishop, Role::Bishop];
 
+    /// Chosen on a sample of the audit's starts (docs/automata.md).
+    const MATING_ROOM: u32 = 16;
+    const MATE_DEPTH: u32 = 12;
+
     fn is_material(board: &Board) -> bool {
         is_kbbk(board)
     }

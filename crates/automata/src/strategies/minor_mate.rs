@@ -1,11 +1,15 @@
 //! What the two minor-piece teaching methods (two bishops; bishop and
 //! knight) share: the black king's room, the moves a teacher allows at all
-//! (no stalemate, no man left to be taken), mate in two, and a choice
-//! between moves that treats every image of the board alike.
+//! (no stalemate, no man left to be taken), the mate calculated once the
+//! king is boxed in, and a choice between moves that treats every image of
+//! the board alike.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
-use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
+use crate::strategy::{MATE, Precondition, Refusal, Reply, Strategy, Undefined, successors};
 use crate::symmetry::canonical_key;
 
 /// A minor-piece method: its material and its measure; the rules are
@@ -23,6 +27,10 @@ pub(crate) trait MinorMethod: Sync {
     fn is_material(board: &Board) -> bool;
     /// How far on the method is: smaller is further.
     fn measure(board: &Board) -> u32;
+    /// The room (in squares) at or below which rule 2 calculates a mate.
+    const MATING_ROOM: u32;
+    /// How many moves ahead rule 2 calculates it.
+    const MATE_DEPTH: u32;
 }
 
 /// Every minor-piece method is a strategy that remembers nothing and
@@ -62,7 +70,7 @@ impl<M: MinorMethod> Strategy for M {
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
         self.precondition(position.board())?;
-        let (mv, reason) = method_move(position, M::measure)
+        let (mv, reason) = method_move(position, M::measure, (M::MATING_ROOM, M::MATE_DEPTH))
             .ok_or(Refusal::RuleUndefined(Undefined::NoMethodRule(M::METHOD)))?;
         let reply = Reply {
             mv,
@@ -81,14 +89,8 @@ struct Choice {
 
 /// Every legal move of White's, with the position after it.
 fn choices(position: &Chess) -> Vec<Choice> {
-    position
-        .legal_moves()
-        .into_iter()
-        .map(|mv| {
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            Choice { mv, child }
-        })
+    successors(position)
+        .map(|(mv, child)| Choice { mv, child })
         .collect()
 }
 
@@ -99,19 +101,41 @@ fn sound(child: &Chess) -> bool {
     !replies.is_empty() && !replies.iter().any(|reply| reply.is_capture())
 }
 
-/// Whatever Black answers in `child` (not lost, nothing to take), White
-/// mates at once.
-fn mates_next(child: &Chess) -> bool {
-    sound(child)
-        && child.legal_moves().iter().all(|&reply| {
-            let mut next = child.clone();
-            next.play_unchecked(reply);
-            next.legal_moves().iter().any(|&mv| {
-                let mut after = next.clone();
-                after.play_unchecked(mv);
-                after.is_checkmate()
+/// How many answers of [`mates_within`] a thread keeps before it starts
+/// afresh (about 40 MB).
+const KNOWN_MATES: usize = 1 << 20;
+
+/// Whatever Black answers in `child` (Black to move), White mates within
+/// `moves` moves, each sound and none giving the king more room. The
+/// answers are kept per thread by class of images and depth: the
+/// calculation is the same for every image, and the positions of the
+/// corner recur from move to move.
+fn mates_within(child: &Chess, moves: u32) -> bool {
+    thread_local! {
+        static KNOWN: RefCell<HashMap<(u64, u32), bool>> = RefCell::new(HashMap::new());
+    }
+    let key = (canonical_key(child.board()), moves);
+    if let Some(known) = KNOWN.with(|known| known.borrow().get(&key).copied()) {
+        return known;
+    }
+    let found = sound(child)
+        && answers(child).all(|next| {
+            let now = room(next.board());
+            choices(&next).iter().any(|choice| {
+                choice.child.is_checkmate()
+                    || (moves > 1
+                        && room(choice.child.board()) <= now
+                        && mates_within(&choice.child, moves - 1))
             })
-        })
+        });
+    KNOWN.with(|known| {
+        let mut known = known.borrow_mut();
+        if known.len() >= KNOWN_MATES {
+            known.clear();
+        }
+        known.insert(key, found);
+    });
+    found
 }
 
 /// The squares White's men attack, seen through the black king (he cannot
@@ -240,11 +264,7 @@ fn after_worst_reply<K: Ord>(child: &Chess, key: impl Fn(&Chess) -> K) -> Option
 /// The positions (White to move) after each of Black's answers in
 /// `child`.
 fn answers(child: &Chess) -> impl Iterator<Item = Chess> + '_ {
-    child.legal_moves().into_iter().map(move |reply| {
-        let mut next = child.clone();
-        next.play_unchecked(reply);
-        next
-    })
+    successors(child).map(|(_, next)| next)
 }
 
 /// Whether White, to move in `position`, can force within `moves` moves
@@ -292,28 +312,29 @@ fn forced_progress<'a, K: Ord>(
 
 /// The rules both methods follow, tried in order; `measure` is the
 /// method's own (smaller is further on).
-const MATE: &str = "rule 1: mate";
-const MATE_IN_TWO: &str = "rule 2: mate next move whatever Black does";
-const PROGRESS: &str =
-    "rule 3: whatever Black answers, within two moves the position is further on";
+const CALCULATED_MATE: &str =
+    "rule 2: the king boxed in: a mate calculated to the end, whatever Black does";
+const PROGRESS: &str = "rule 3: whatever Black answers, the position is soon further on";
 const KING_UP: &str = "rule 4: the white king comes nearer the square where he helps to mate";
 const WAIT: &str = "rule 5: the move whose worst answer leaves the position furthest on";
 const GIVE_UP: &str = "rule 6: every move leaves a man to be taken: the one furthest on";
-
-/// The king's room is this small or less when rule 2 looks for a mate in
-/// two.
-const MATING_ROOM: u32 = 6;
 
 /// How much a step of the white king from his mating square weighs in the
 /// methods' measures against a square of the black king's room.
 pub(crate) const FACING_WEIGHT: u32 = 6;
 
-/// How many moves ahead rule 3 looks.
+/// How many moves ahead rule 3 looks; one more in a room this small or
+/// less ([`NARROW_ROOM`]).
 const HORIZON: u32 = 2;
+const NARROW_ROOM: u32 = 5;
 
 /// White's move by the rules of a minor-piece method whose progress is
 /// `measure`, with the rule that gives it; `None` only in a stalemate.
-fn method_move(position: &Chess, measure: impl Fn(&Board) -> u32) -> Option<(Move, &'static str)> {
+fn method_move(
+    position: &Chess,
+    measure: impl Fn(&Board) -> u32,
+    (mating_room, mate_depth): (u32, u32),
+) -> Option<(Move, &'static str)> {
     let all = choices(position);
     if let Some(choice) = all.iter().find(|choice| choice.child.is_checkmate()) {
         return Some((choice.mv, MATE));
@@ -321,18 +342,25 @@ fn method_move(position: &Chess, measure: impl Fn(&Board) -> u32) -> Option<(Mov
     let sound: Vec<&Choice> = all.iter().filter(|choice| sound(&choice.child)).collect();
     let board = position.board();
     let now = room(board);
-    if now <= MATING_ROOM
-        && let Some(choice) = least(
-            sound
-                .iter()
-                .copied()
-                .filter(|choice| mates_next(&choice.child)),
-            |_| (),
-        )
+    if now <= mating_room
+        && let Some(choice) = (1..=mate_depth).find_map(|depth| {
+            least(
+                sound
+                    .iter()
+                    .copied()
+                    .filter(|choice| room(choice.child.board()) <= now)
+                    .filter(|choice| mates_within(&choice.child, depth)),
+                |_| (),
+            )
+        })
     {
-        return Some((choice.mv, MATE_IN_TWO));
+        return Some((choice.mv, CALCULATED_MATE));
     }
-    if let Some((choice, _)) = forced_progress(position, &sound, HORIZON, &measure) {
+    let horizon = match now <= NARROW_ROOM {
+        true => HORIZON + 1,
+        false => HORIZON,
+    };
+    if let Some((choice, _)) = forced_progress(position, &sound, horizon, &measure) {
         return Some((choice.mv, PROGRESS));
     }
     let facing = king_from_facing(board);

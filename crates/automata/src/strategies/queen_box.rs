@@ -9,7 +9,7 @@
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
 use crate::rook_box::{box_room, manhattan};
-use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
+use crate::strategy::{MATE, Precondition, Refusal, Reply, Strategy, Undefined, successors};
 
 /// The queen method. It remembers nothing.
 #[derive(Debug, Clone, Copy, Default)]
@@ -20,7 +20,6 @@ const NOT_KQK: Refusal = Refusal::Precondition(Precondition::Material(
     "king and queen against king",
 ));
 
-const MATE: &str = "rule 1: mate";
 const RESCUE: &str = "rule 2: the black king attacks the queen: it steps a knight's move away";
 const MATE_IN_TWO: &str = "rule 3: on the edge, mate next move whatever Black does";
 const KING_UP: &str = "rule 4: the king shut in on the edge: the white king comes up";
@@ -171,14 +170,8 @@ fn sound(child: &Chess, after: &Kqk) -> bool {
 }
 
 fn decide(position: &Chess, men: &Kqk) -> Result<(Move, &'static str), Refusal> {
-    let moves: Vec<(Move, Chess, Kqk)> = position
-        .legal_moves()
-        .into_iter()
-        .map(|mv| {
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            (mv, child, men.after(mv))
-        })
+    let moves: Vec<(Move, Chess, Kqk)> = successors(position)
+        .map(|(mv, child)| (mv, child, men.after(mv)))
         .collect();
     if let Some((mv, ..)) = moves.iter().find(|(_, child, _)| child.is_checkmate()) {
         return Ok((*mv, MATE));

@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use crate::krk::Krk;
-use crate::strategy::{Precondition, Refusal, Reply, Strategy, Undefined};
+use crate::strategy::{MATE, Precondition, Refusal, Reply, Strategy, Undefined, successors};
 
 /// The box method. It remembers one thing: whether the black king has been
 /// cut off yet (the first phase is over once the rook's line lies between
@@ -35,7 +35,6 @@ pub enum BoxPhase {
 }
 
 /// The rules, in the order they are tried.
-const MATE: &str = "rule 1: mate";
 const MATE_IN_TWO: &str = "rule 2: on the edge, mate next move whatever Black does";
 const SQUEEZE: &str = "rule 3: the rook shrinks the box";
 const APPROACH: &str = "rule 4: the king comes up to the rook's corner of the box";
@@ -194,14 +193,8 @@ fn forces(position: &Chess, mv: Move, white_moves: u32, goal: &dyn Fn(&Chess) ->
 
 /// The white moves of `position` with the position and the men after each.
 fn children(position: &Chess, krk: &Krk) -> Vec<(Move, Chess, Krk)> {
-    position
-        .legal_moves()
-        .into_iter()
-        .map(|mv| {
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            (mv, child, after(krk, mv))
-        })
+    successors(position)
+        .map(|(mv, child)| (mv, child, after(krk, mv)))
         .collect()
 }
 

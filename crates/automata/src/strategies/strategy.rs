@@ -76,6 +76,20 @@ pub trait Strategy: Sync {
     }
 }
 
+/// The first rule of every method written as a rule list: a move that
+/// mates is played.
+pub(crate) const MATE: &str = "rule 1: mate";
+
+/// Every legal move in `position` with the position after it, in
+/// shakmaty's move order: what the rule lists look one move ahead over.
+pub(crate) fn successors(position: &Chess) -> impl Iterator<Item = (Move, Chess)> + '_ {
+    position.legal_moves().into_iter().map(move |mv| {
+        let mut after = position.clone();
+        after.play_unchecked(mv);
+        (mv, after)
+    })
+}
+
 /// White's move and why the automaton chose it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
