@@ -37,8 +37,8 @@ use crate::{
     overflow::Overflow,
     packed::Packed,
     pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, promotion_reads},
-    rules::{Look, Rules},
-    solve::{ByteTest, Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
+    rules::Rules,
+    solve::{Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
     table::Table,
     value::{DEEP, Value, decode_byte},
 };
@@ -598,12 +598,6 @@ impl<'a> SliceLayout<'a> {
         }
     }
 
-    /// Whether `turn` has a pawn step (or promotion) open on `occupied`.
-    #[inline(always)]
-    fn may_step(&self, turn: Color, occupied: Bitboard) -> bool {
-        (self.steps.targets[turn] & !occupied).any()
-    }
-
     /// The value for `!turn` of the position after `push`, legal, from
     /// `squares`.
     fn after_push(&self, squares: &Squares, turn: Color, push: &Push) -> Value {
@@ -640,61 +634,15 @@ impl<'a> SliceLayout<'a> {
 
 impl Layout for SliceLayout<'_> {
     #[inline(always)]
-    fn size(&self) -> usize {
-        self.indexer.slice_len()
+    fn pieces(&self) -> &Pieces<'_> {
+        &self.pieces
     }
 
+    /// A pawn's step or promotion.
     #[inline(always)]
-    fn decode(&self, index: usize) -> Option<Squares> {
-        self.pieces.decode(index)
-    }
-
-    #[inline(always)]
-    fn look(&self, squares: &Squares, turn: Color) -> Look {
-        let mut look = self.pieces.look(squares, turn);
-        look.threatens_capture |= self.may_step(turn, self.pieces.rules().occupied(squares));
-        look
-    }
-
-    fn looks(
-        &self,
-        start: usize,
-        len: usize,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
-    ) {
-        self.pieces
-            .looks(start, len, turn, |i, placement| match placement {
-                Some((squares, mut look)) => {
-                    look.threatens_capture |=
-                        self.may_step(turn, self.pieces.rules().occupied(squares));
-                    f(i, Some((squares, look)))
-                }
-                None => f(i, None),
-            })
-    }
-
-    #[inline(always)]
-    fn moving_into(
-        &self,
-        run: usize,
-        turn: Color,
-        positions: u64,
-        opponent: &[u8],
-        test: impl ByteTest,
-    ) -> Option<u64> {
-        self.pieces
-            .moving_into(run, turn, positions, opponent, test)
-    }
-
-    fn works_by_runs(&self) -> bool {
-        self.pieces.works_by_runs()
-    }
-
-    #[inline(always)]
-    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
-        self.pieces.rules().threatens_capture(squares, turn)
-            || self.may_step(turn, self.pieces.rules().occupied(squares))
+    fn may_step(&self, squares: &Squares, turn: Color) -> bool {
+        let occupied = self.pieces.rules().occupied(squares);
+        (self.steps.targets[turn] & !occupied).any()
     }
 
     fn exits(&self, squares: &Squares, turn: Color) -> Exits {
@@ -718,32 +666,6 @@ impl Layout for SliceLayout<'_> {
             }
         }
         found
-    }
-
-    #[inline(always)]
-    fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool {
-        self.pieces.has_inside_move(squares, turn)
-    }
-
-    #[inline(always)]
-    fn retractions(&self, index: usize, squares: &Squares, turn: Color, f: impl FnMut(usize)) {
-        self.pieces.retractions(index, squares, turn, f)
-    }
-
-    #[inline(always)]
-    fn run_retractions(&self, run: usize, positions: u64, turn: Color, f: impl FnMut(usize)) {
-        self.pieces.run_retractions(run, positions, turn, f)
-    }
-
-    #[inline(always)]
-    fn inside_moves_while(
-        &self,
-        index: usize,
-        squares: &Squares,
-        turn: Color,
-        f: impl FnMut(Option<usize>) -> bool,
-    ) -> bool {
-        self.pieces.inside_moves_while(index, squares, turn, f)
     }
 }
 

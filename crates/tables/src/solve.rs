@@ -25,8 +25,8 @@
 //! *run* of 64 numbers at a time (those that differ in the last man's
 //! square): the first pass looks at a run together ([`Layout::looks`]),
 //! steps 1 and 2 retract a run's positions together
-//! ([`Layout::run_retractions`]), step 3 settles a run's candidates by one
-//! line of the opponent's bytes a move ([`Layout::moving_into`]).
+//! ([`Pieces::run_retractions`]), step 3 settles a run's candidates by one
+//! line of the opponent's bytes a move ([`Pieces::moving_into`]).
 
 use std::{
     collections::HashMap,
@@ -433,120 +433,54 @@ fn line_mask(chunk: &[u8], t: impl ByteTest) -> u64 {
         .fold(0u64, |mask, (i, &b)| mask | u64::from(t.test(b)) << i)
 }
 
-/// What the engine needs to know of a table: its numbers, the moves inside
-/// it and their retractions, and the values of the moves that leave it.
+/// What the engine needs to know of a table: its kings and pieces (the
+/// numbering, the moves inside the table and their retractions, a slice's
+/// pawns standing still), and the moves that leave it.
 pub(crate) trait Layout: Sync {
+    /// The numbering and the moves of the kings and pieces.
+    fn pieces(&self) -> &Pieces<'_>;
+
+    /// Whether `turn` may have a move that leaves the table other than a
+    /// capture (in a pawn slice, a pawn's step).
+    fn may_step(&self, squares: &Squares, turn: Color) -> bool;
+
+    /// The values of the legal moves of `turn` that leave the table.
+    fn exits(&self, squares: &Squares, turn: Color) -> Exits;
+
     /// Numbers for one side to move.
-    fn size(&self) -> usize;
-
-    /// The placement of a number, `None` for a number that stands for no
-    /// placement of its own.
-    fn decode(&self, index: usize) -> Option<Squares>;
-
-    /// Legality and check of a placement, and whether `turn` may have a
-    /// move that leaves the table (`threatens_capture`; in a pawn slice
-    /// also a pawn's step).
-    fn look(&self, squares: &Squares, turn: Color) -> Look;
+    #[inline(always)]
+    fn size(&self) -> usize {
+        self.pieces().indexer.size()
+    }
 
     /// Calls `f(offset, placement)` for the numbers `start..start + len`
     /// in order (`start` a multiple of 64): the placement of the number
-    /// and its [`Layout::look`], `None` for a number that stands for no
+    /// and its look (legality, check, and whether `turn` may have a move
+    /// that leaves the table: `threatens_capture`, a capture or
+    /// [`Layout::may_step`]), `None` for a number that stands for no
     /// placement of its own.
+    #[inline(always)]
     fn looks(
         &self,
         start: usize,
         len: usize,
         turn: Color,
-        f: impl FnMut(usize, Option<(&Squares, Look)>),
+        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
     ) {
-        look_each(self, start, 0..len, turn, f);
-    }
-
-    /// The moves of a whole run at once: of `positions` among the 64
-    /// numbers from `run` (a multiple of 64; bit i for number run + i),
-    /// `turn` to move, those with a move inside the table to an opponent's
-    /// position (of `opponent`, the other side's bytes) whose byte passes
-    /// `test`; `None` when the layout does not work this way (then each
-    /// position's moves are walked). By default `None`.
-    fn moving_into(
-        &self,
-        run: usize,
-        turn: Color,
-        positions: u64,
-        opponent: &[u8],
-        test: impl ByteTest,
-    ) -> Option<u64> {
-        let _ = (run, turn, positions, opponent, test);
-        None
-    }
-
-    /// Whether [`Layout::moving_into`] answers for all but a few runs.
-    fn works_by_runs(&self) -> bool {
-        false
+        self.pieces()
+            .run_looks(start, len, turn, |i, placement| match placement {
+                Some((squares, mut look)) => {
+                    look.threatens_capture |= self.may_step(squares, turn);
+                    f(i, Some((squares, look)))
+                }
+                None => f(i, None),
+            })
     }
 
     /// Whether `turn` may have a move that leaves the table.
-    fn may_exit(&self, squares: &Squares, turn: Color) -> bool;
-
-    /// The values of the legal moves of `turn` that leave the table.
-    fn exits(&self, squares: &Squares, turn: Color) -> Exits;
-
-    /// Whether `turn` has a legal move inside the table.
-    fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool;
-
-    /// Calls `f(parent)` for the number of every placement (legal or not)
-    /// from which `!turn` reaches number `index` (placement `squares`,
-    /// `turn` to move) by a move inside the table.
-    fn retractions(&self, index: usize, squares: &Squares, turn: Color, f: impl FnMut(usize));
-
-    /// [`Layout::retractions`] of the numbers `run + i` for each bit i of
-    /// `positions` (`run` a multiple of 64), in any order.
-    fn run_retractions(&self, run: usize, positions: u64, turn: Color, f: impl FnMut(usize)) {
-        retractions_each(self, run, positions, turn, f);
-    }
-
-    /// Calls `f(child)` for the moves of `turn` inside the table, legal or
-    /// not (`child` is `None`, or a number whose byte is illegal, when the
-    /// move leaves `turn`'s king in check), until it returns false; returns
-    /// false if it was stopped.
-    fn inside_moves_while(
-        &self,
-        index: usize,
-        squares: &Squares,
-        turn: Color,
-        f: impl FnMut(Option<usize>) -> bool,
-    ) -> bool;
-}
-
-/// [`Layout::looks`] one number at a time, for the `offsets` of the numbers
-/// from `start`.
-fn look_each<L: Layout + ?Sized>(
-    layout: &L,
-    start: usize,
-    offsets: std::ops::Range<usize>,
-    turn: Color,
-    mut f: impl FnMut(usize, Option<(&Squares, Look)>),
-) {
-    for i in offsets {
-        match layout.decode(start + i) {
-            Some(squares) => f(i, Some((&squares, layout.look(&squares, turn)))),
-            None => f(i, None),
-        }
-    }
-}
-
-/// [`Layout::run_retractions`] one number at a time.
-fn retractions_each<L: Layout + ?Sized>(
-    layout: &L,
-    run: usize,
-    positions: u64,
-    turn: Color,
-    mut f: impl FnMut(usize),
-) {
-    for i in Bitboard(positions) {
-        let index = run + usize::from(i);
-        let squares = layout.decode(index).expect("a legal number");
-        layout.retractions(index, &squares, turn, &mut f);
+    #[inline(always)]
+    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
+        self.pieces().rules.threatens_capture(squares, turn) || self.may_step(squares, turn)
     }
 }
 
@@ -658,51 +592,21 @@ impl<'a> Pieces<'a> {
             .value_of(&after, !turn)
             .expect("a legal move leads to a legal position")
     }
-}
 
-impl Layout for Pieces<'_> {
-    #[inline(always)]
-    fn size(&self) -> usize {
-        self.indexer.size()
-    }
-
+    /// The placement of a number, `None` for a number that stands for no
+    /// placement of its own.
     #[inline(always)]
     fn decode(&self, index: usize) -> Option<Squares> {
         self.indexer.decode(index)
     }
 
-    #[inline(always)]
-    fn look(&self, squares: &Squares, turn: Color) -> Look {
-        self.rules.look(squares, turn)
-    }
-
-    /// A run of 64 numbers is decoded once and its looks computed together
-    /// (see [`Rules::look_run`]), unless it is folded (see
-    /// [`Indexer::decode_run`]), when only half its numbers are canonical.
-    fn looks(
-        &self,
-        start: usize,
-        len: usize,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
-    ) {
-        for run in (0..len).step_by(64) {
-            match self.run(start + run) {
-                // A folded run's numbers are not all canonical.
-                Some(whole) if len - run >= 64 && whole.own == LineMap::SAME => {
-                    self.rules
-                        .look_run(&whole.squares, turn, |placement, look| {
-                            f(
-                                run + usize::from(placement[whole.last]),
-                                Some((placement, look)),
-                            );
-                        });
-                }
-                _ => look_each(self, start, run..len.min(run + 64), turn, &mut f),
-            }
-        }
-    }
-
+    /// The moves of a whole run at once: of `positions` among the 64
+    /// numbers from `run` (a multiple of 64; bit i for number run + i),
+    /// `turn` to move, those with a move inside the table to an opponent's
+    /// position (of `opponent`, the other side's bytes) whose byte passes
+    /// `test`; `None` when the run is not worked this way (then each
+    /// position's moves are walked).
+    ///
     /// The run's moves are walked once for all its positions: a move of
     /// the last man reaches the opponent's positions of the run's own line,
     /// and a move of another man (a king's too) reaches the line of another
@@ -767,31 +671,21 @@ impl Layout for Pieces<'_> {
         Some(positions & !pending.0)
     }
 
-    /// When the last man is not a king.
+    /// Whether [`Pieces::moving_into`] answers for all but a few runs:
+    /// when the last man is not a king.
     fn works_by_runs(&self) -> bool {
         self.indexer.men() >= 3
     }
 
-    #[inline(always)]
-    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
-        self.rules.threatens_capture(squares, turn)
-    }
-
-    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
-        let mut found = Exits::default();
-        let targets = self.rules.capturable(squares, !turn);
-        self.rules.moves_while(squares, turn, targets, |mv| {
-            found.add(self.value_of_capture(squares, mv, turn));
-            true
-        });
-        found
-    }
-
+    /// Whether `turn` has a legal move inside the table.
     #[inline(always)]
     fn has_inside_move(&self, squares: &Squares, turn: Color) -> bool {
         self.rules.has_quiet_move(squares, turn)
     }
 
+    /// Calls `f(parent)` for the number of every placement (legal or not)
+    /// from which `!turn` reaches number `index` (placement `squares`,
+    /// `turn` to move) by a move inside the table.
     #[inline(always)]
     fn retractions(&self, index: usize, squares: &Squares, turn: Color, mut f: impl FnMut(usize)) {
         let first_digit_man = self.indexer.first_digit_man(index);
@@ -806,6 +700,9 @@ impl Layout for Pieces<'_> {
         });
     }
 
+    /// [`Pieces::retractions`] of the numbers `run + i` for each bit i of
+    /// `positions` (`run` a multiple of 64), in any order.
+    ///
     /// The run is decoded once and each man's retractions generated once
     /// for all its positions, as in [`Pieces::moving_into`]: a
     /// retraction of a man other than the last gives the parents of all
@@ -813,7 +710,7 @@ impl Layout for Pieces<'_> {
     /// (through the [`LineMap`] of the move).
     fn run_retractions(&self, start: usize, positions: u64, turn: Color, mut f: impl FnMut(usize)) {
         let Some(run) = self.run(start) else {
-            return retractions_each(self, start, positions, turn, f);
+            return self.retractions_each(start, positions, turn, f);
         };
         let positions = Bitboard(positions);
         for &man in self.rules.steppers(!turn) {
@@ -849,6 +746,10 @@ impl Layout for Pieces<'_> {
         }
     }
 
+    /// Calls `f(child)` for the moves of `turn` inside the table, legal or
+    /// not (`child` is `None`, or a number whose byte is illegal, when the
+    /// move leaves `turn`'s king in check), until it returns false; returns
+    /// false if it was stopped.
     #[inline(always)]
     fn inside_moves_while(
         &self,
@@ -861,6 +762,85 @@ impl Layout for Pieces<'_> {
         self.rules.quiet_while(squares, turn, |man, to| {
             f(self.indexer.moved(index, first_digit_man, squares, man, to))
         })
+    }
+
+    /// The looks of the kings and pieces alone ([`Layout::looks`] without
+    /// [`Layout::may_step`]).
+    ///
+    /// A run of 64 numbers is decoded once and its looks computed together
+    /// (see [`Rules::look_run`]), unless it is folded (see
+    /// [`Indexer::decode_run`]), when only half its numbers are canonical.
+    fn run_looks(
+        &self,
+        start: usize,
+        len: usize,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        for run in (0..len).step_by(64) {
+            match self.run(start + run) {
+                // A folded run's numbers are not all canonical.
+                Some(whole) if len - run >= 64 && whole.own == LineMap::SAME => {
+                    self.rules
+                        .look_run(&whole.squares, turn, |placement, look| {
+                            f(
+                                run + usize::from(placement[whole.last]),
+                                Some((placement, look)),
+                            );
+                        });
+                }
+                _ => self.look_each(start, run..len.min(run + 64), turn, &mut f),
+            }
+        }
+    }
+
+    /// [`Pieces::run_looks`] one number at a time, for the `offsets` of the
+    /// numbers from `start`.
+    fn look_each(
+        &self,
+        start: usize,
+        offsets: std::ops::Range<usize>,
+        turn: Color,
+        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+    ) {
+        for i in offsets {
+            match self.decode(start + i) {
+                Some(squares) => f(i, Some((&squares, self.rules.look(&squares, turn)))),
+                None => f(i, None),
+            }
+        }
+    }
+
+    /// [`Pieces::run_retractions`] one number at a time.
+    fn retractions_each(&self, run: usize, positions: u64, turn: Color, mut f: impl FnMut(usize)) {
+        for i in Bitboard(positions) {
+            let index = run + usize::from(i);
+            let squares = self.decode(index).expect("a legal number");
+            self.retractions(index, &squares, turn, &mut f);
+        }
+    }
+}
+
+impl Layout for Pieces<'_> {
+    #[inline(always)]
+    fn pieces(&self) -> &Pieces<'_> {
+        self
+    }
+
+    /// Pawnless material has no steps out.
+    #[inline(always)]
+    fn may_step(&self, _: &Squares, _: Color) -> bool {
+        false
+    }
+
+    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
+        let mut found = Exits::default();
+        let targets = self.rules.capturable(squares, !turn);
+        self.rules.moves_while(squares, turn, targets, |mv| {
+            found.add(self.value_of_capture(squares, mv, turn));
+            true
+        });
+        found
     }
 }
 
@@ -913,7 +893,7 @@ impl<L: Layout> Engine<L> {
     /// retracting each loss: when retracting would visit more.
     fn wins_by_moves_pay(&self, turn: Color, plies: u16, counts: &ByColor<Tally>) -> bool {
         let possible = self.ways != Ways::Retracting
-            && self.layout.works_by_runs()
+            && self.layout.pieces().works_by_runs()
             && plies < self.limit
             && self.deep[!turn].lock().expect("no poisoning").is_empty();
         possible
@@ -927,8 +907,9 @@ impl<L: Layout> Engine<L> {
     /// would mark from the opponent's wins in `plies`: when marking would
     /// visit more.
     fn verify_undecided_pays(&self, turn: Color, plies: u16, counts: &ByColor<Tally>) -> bool {
-        let possible =
-            self.ways != Ways::Retracting && self.layout.works_by_runs() && plies <= self.limit;
+        let possible = self.ways != Ways::Retracting
+            && self.layout.pieces().works_by_runs()
+            && plies <= self.limit;
         possible
             && (self.ways == Ways::ByMoves
                 || self.open_runs(turn, OpenRuns::undecided) * RUN_PER_MARKED
@@ -980,7 +961,7 @@ impl<L: Layout> Engine<L> {
         if !in_check && !look.threatens_capture {
             // Every move stays inside: the position is settled from its
             // children, unless it has none.
-            if look.king_steps || self.layout.has_inside_move(squares, turn) {
+            if look.king_steps || self.layout.pieces().has_inside_move(squares, turn) {
                 return Ok(UNDECIDED);
             }
             return Ok(SAFE);
@@ -995,7 +976,9 @@ impl<L: Layout> Engine<L> {
             // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
-            None if look.king_steps || self.layout.has_inside_move(squares, turn) => Ok(UNDECIDED),
+            None if look.king_steps || self.layout.pieces().has_inside_move(squares, turn) => {
+                Ok(UNDECIDED)
+            }
             // Every move leaves the table and loses.
             None if exits.any => self.decisive(turn, index, exits.loss),
             None if in_check => self.decisive(turn, index, 0),
@@ -1045,7 +1028,7 @@ impl<L: Layout> Engine<L> {
     /// `bytes` (`turn` to move) whose value is `plies` from mate, in parallel;
     /// returns how many of the calls answered true. Past the limit they are
     /// taken from the overflow map. The numbers are retracted a run of 64
-    /// at a time ([`Layout::run_retractions`]), and the bytes of a run's
+    /// at a time ([`Pieces::run_retractions`]), and the bytes of a run's
     /// parents are all asked for before the first is visited: most of
     /// them are cache misses, and this way they overlap.
     fn retract(
@@ -1084,11 +1067,15 @@ impl<L: Layout> Engine<L> {
                         continue;
                     }
                     fetched.clear();
-                    self.layout
-                        .run_retractions(b * BLOCK + run, positions, turn, |parent| {
+                    self.layout.pieces().run_retractions(
+                        b * BLOCK + run,
+                        positions,
+                        turn,
+                        |parent| {
                             prefetch(&slots[parent]);
                             fetched.push(parent);
-                        });
+                        },
+                    );
                     for &parent in fetched.iter() {
                         answered += u64::from(f(parent, &slots[parent]));
                     }
@@ -1110,15 +1097,17 @@ impl<L: Layout> Engine<L> {
         slots: &[AtomicU8],
         f: &impl Fn(usize, &AtomicU8) -> bool,
     ) -> u64 {
-        let squares = self.layout.decode(index).expect("a legal number");
+        let squares = self.layout.pieces().decode(index).expect("a legal number");
         let mut found = [0usize; 128];
         let mut len = 0;
         let mut answered = 0;
-        self.layout.retractions(index, &squares, turn, |parent| {
-            prefetch(&slots[parent]);
-            found[len] = parent;
-            len += 1;
-        });
+        self.layout
+            .pieces()
+            .retractions(index, &squares, turn, |parent| {
+                prefetch(&slots[parent]);
+                found[len] = parent;
+                len += 1;
+            });
         for &parent in &found[..len] {
             answered += u64::from(f(parent, &slots[parent]));
         }
@@ -1180,16 +1169,19 @@ impl<L: Layout> Engine<L> {
                     let start = b * BLOCK + run;
                     let won = self
                         .layout
+                        .pieces()
                         .moving_into(start, mover, changeable, lost, Equal(loss))
                         .unwrap_or_else(|| {
                             let moving = |s: Square| {
                                 let index = start + usize::from(s);
-                                let squares = self.layout.decode(index).expect("a legal number");
-                                !self
-                                    .layout
-                                    .inside_moves_while(index, &squares, mover, |child| {
-                                        child.is_none_or(|child| lost[child] != loss)
-                                    })
+                                let squares =
+                                    self.layout.pieces().decode(index).expect("a legal number");
+                                !self.layout.pieces().inside_moves_while(
+                                    index,
+                                    &squares,
+                                    mover,
+                                    |child| child.is_none_or(|child| lost[child] != loss),
+                                )
                             };
                             Bitboard(changeable)
                                 .into_iter()
@@ -1314,6 +1306,7 @@ impl<L: Layout> Engine<L> {
                             } else {
                                 let unrefuting = Unrefuting(won_by);
                                 self.layout
+                                    .pieces()
                                     .moving_into(start, turn, candidates, children, unrefuting)
                             };
                             let Some(unrefuted_moves) = unrefuted_moves else {
@@ -1341,7 +1334,8 @@ impl<L: Layout> Engine<L> {
                             }
                             for i in Bitboard(candidates & !unrefuted_moves) {
                                 let index = start + usize::from(i);
-                                let squares = self.layout.decode(index).expect("a legal number");
+                                let squares =
+                                    self.layout.pieces().decode(index).expect("a legal number");
                                 let byte = self.lost(turn, index, &squares, written, plies)?;
                                 block[run + usize::from(i)] = byte;
                                 tally.add(byte);
@@ -1388,11 +1382,12 @@ impl<L: Layout> Engine<L> {
     ) -> Result<(), PastBound> {
         let won_by = encode_plies(plies.min(self.limit));
         let deep_children = plies > self.limit;
-        let squares = self.layout.decode(index).expect("a legal number");
+        let squares = self.layout.pieces().decode(index).expect("a legal number");
         // A move that leaves the king in check leads to an illegal number
         // (or to none, when the kings touch).
         let lost = self
             .layout
+            .pieces()
             .inside_moves_while(index, &squares, turn, |child| {
                 child.is_none_or(|child| {
                     let b = children[child];
