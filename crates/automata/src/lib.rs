@@ -56,7 +56,7 @@ pub use replay::{IllegalMoves, MoveList, PositionCommandError, ReplayStop};
 pub use rook_box::{BoxPhase, RookBox};
 pub use session::{
     DEFAULT_ILLEGAL_LIMIT, Entry, IllegalCount, IllegalMove, MachineMove, MoveError, NotKingMove,
-    Opening, PersonMove, Session, SessionError, Turn, UndoError, parse_entry,
+    Opening, PersonMove, Placement, Session, SessionError, Turn, UndoError, parse_entry,
 };
 pub use strategy::{Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, Undefined};
 pub use torres::{Lamp, Torres};

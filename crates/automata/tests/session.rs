@@ -78,6 +78,11 @@ fn the_1912_start_places_the_black_king_on_ranks_1_to_6() {
     // Ranks 1-6 less the b-file, where the rook on b7 would give check.
     assert_eq!(squares.len(), 42);
     assert!(squares.iter().all(|sq| sq.rank() <= shakmaty::Rank::Sixth));
+    let placement = session.placement().expect("the king is still to place");
+    assert_eq!(placement.squares, 42);
+    assert_eq!(placement.lowest_rank, shakmaty::Rank::First);
+    assert_eq!(placement.highest_rank, shakmaty::Rank::Sixth);
+    assert_eq!(placement.example, shakmaty::Square::D6);
     for (input, kind) in [
         ("c7", "attacked"),
         ("b3", "attacked"),

@@ -1,8 +1,9 @@
 //! The application layer: the use cases every front end (the command
 //! line, UCI, the web, the fuzz targets) calls alike, so that a front end
 //! only reads input and renders what comes back.
-//! - [`probe`]: a position's tablebase view, the fixed-king rule and which
-//!   tables may be built on request ([`BuildPolicy`]).
+//! - [`probe`]: a position's tablebase view, the fixed-king rule, which
+//!   tables may be built on request ([`BuildPolicy`]), and the lines of a
+//!   FEN or EPD file.
 //! - [`audit_view`]: an audit with perfect play beside it.
 //! - [`claims`]: the sources' claims and the figures that test them.
 //! - [`selfplay`](mod@selfplay): one demonstration game.
@@ -19,8 +20,8 @@ pub mod uci;
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
 pub use probe::{
-    BuildPolicy, MoveValue, ProbeError, ProbeView, check_fixed_king, probe_value, san_line,
-    tables_move,
+    BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, check_fixed_king, fen_of_line,
+    probe_line, probe_value, san_line, tables_move,
 };
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
 pub use strategies::{

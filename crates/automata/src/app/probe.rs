@@ -6,8 +6,8 @@
 use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
-    MAX_MEN_WITH_PAWNS, Material, MaterialError, Moves, Plies, TableError, Tablebase, Value,
-    Variant,
+    CastlingRights, FenError, MAX_MEN_WITH_PAWNS, Material, MaterialError, Moves, Plies,
+    TableError, Tablebase, Value, Variant, read_fen,
 };
 use serde::Serialize;
 use shakmaty::san::{San, SanPlus};
@@ -120,6 +120,59 @@ pub fn probe_value(
     check_fixed_king(position, variant)?;
     policy.material(tables, position, variant)?;
     Ok(tables.probe(position, variant)?)
+}
+
+/// Why a line of a FEN or EPD file has no value.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    #[error(
+        "a FEN or EPD needs at least 4 fields (board, side to move, castling, en passant), this line has {0}"
+    )]
+    TooFewFields(usize),
+    #[error("a FEN has 6 fields (an EPD's operations start with a letter), this line has {0}")]
+    NotSixFields(usize),
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+}
+
+/// The FEN of a line of a FEN or EPD file: a FEN's 6 fields, or an EPD's
+/// first 4 (its operations ignored). `None` for a blank line or a `#`
+/// comment.
+pub fn fen_of_line(text: &str) -> Option<Result<String, LineError>> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with('#') {
+        return None;
+    }
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Some(Err(LineError::TooFewFields(fields.len())));
+    }
+    let counters = fields.len() > 4 && fields[4].starts_with(|c: char| c.is_ascii_digit());
+    Some(if !counters {
+        Ok(fields[..4].join(" "))
+    } else if fields.len() == 6 {
+        Ok(fields.join(" "))
+    } else {
+        Err(LineError::NotSixFields(fields.len()))
+    })
+}
+
+/// The value of a line of a FEN or EPD file (`probe --epd`) and its FEN
+/// as written back; `None` for a line [`fen_of_line`] skips.
+pub fn probe_line(
+    tables: &Tablebase,
+    text: &str,
+    variant: Variant,
+    policy: BuildPolicy,
+) -> Option<Result<(String, Value), LineError>> {
+    let answer = |fen: String| {
+        let position = read_fen(&fen, CastlingRights::Refused)?;
+        let value = probe_value(tables, &position, variant, policy)?;
+        Ok((fen_of(&position), value))
+    };
+    Some(fen_of_line(text)?.and_then(answer))
 }
 
 /// The tables' best move in orthodox chess (UCI's answer where the
@@ -261,6 +314,54 @@ mod tests {
 
     fn position(fen: &str) -> Chess {
         read_fen(fen, CastlingRights::Refused).unwrap()
+    }
+
+    #[test]
+    fn a_line_gives_a_fen_or_says_why_not() {
+        let fen = |text| fen_of_line(text).map(|r| r.map_err(|e| e.to_string()));
+        assert_eq!(fen("  "), None);
+        assert_eq!(fen("# a comment"), None);
+        assert_eq!(
+            fen("8/8/8/8/8/2k5/8/K6Q w - - bm Qc1; id \"x\";"),
+            Some(Ok("8/8/8/8/8/2k5/8/K6Q w - -".to_owned()))
+        );
+        assert_eq!(
+            fen(" 8/8/8/8/8/2k5/8/K6Q w - - 0 1 "),
+            Some(Ok("8/8/8/8/8/2k5/8/K6Q w - - 0 1".to_owned()))
+        );
+        assert!(matches!(
+            fen_of_line("8/8/8/8/8/2k5/8/K6Q w -"),
+            Some(Err(LineError::TooFewFields(3)))
+        ));
+        assert!(matches!(
+            fen_of_line("8/8/8/8/8/2k5/8/K6Q w - - 0"),
+            Some(Err(LineError::NotSixFields(5)))
+        ));
+    }
+
+    #[test]
+    fn a_line_is_probed_after_its_fen_is_read() {
+        let tables = Tablebase::in_memory();
+        let probe = |text| probe_line(&tables, text, Variant::Standard, BuildPolicy::Patient);
+        let (fen, value) = probe("8/8/8/8/8/2k5/8/K6Q w - -").unwrap().unwrap();
+        assert_eq!(fen, "8/8/8/8/8/2k5/8/K6Q w - - 0 1");
+        assert!(value.plies().is_some());
+        assert!(matches!(
+            probe("8/8/8/8/8/2k5/8/K6X w - -"),
+            Some(Err(LineError::Fen(_)))
+        ));
+        let fixed = Variant::FixedKing(Square::B1);
+        assert!(matches!(
+            probe_line(
+                &tables,
+                "8/8/8/8/8/2k5/8/K6Q w - -",
+                fixed,
+                BuildPolicy::Patient
+            ),
+            Some(Err(LineError::Probe(ProbeError::KingNotOnFixedSquare(
+                Square::B1
+            ))))
+        ));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use ajedrecista_tables::{Moves, Tablebase, Variant};
 use shakmaty::san::SanPlus;
-use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
 use crate::automaton::{Automaton, Memory};
 use crate::catalog::StrategyName;
@@ -426,6 +426,12 @@ impl Session {
             .unwrap_or_default()
     }
 
+    /// What a person is told before placing the black king (`None` once
+    /// placed).
+    pub fn placement(&self) -> Option<Placement> {
+        Placement::of(self.start_squares())
+    }
+
     /// The board now (the white men alone while placing).
     pub fn board(&self) -> Board {
         match &self.phase {
@@ -682,6 +688,33 @@ fn placed(white_men: &Board, square: Square) -> Option<Chess> {
     setup
         .position::<Chess>(shakmaty::CastlingMode::Standard)
         .ok()
+}
+
+/// The squares the black king may be placed on, in brief: how many, the
+/// ranks they span and one to show as an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    pub squares: usize,
+    pub lowest_rank: Rank,
+    pub highest_rank: Rank,
+    /// d6 where it is one, else the middle one.
+    pub example: Square,
+}
+
+impl Placement {
+    fn of(squares: Vec<Square>) -> Option<Placement> {
+        let ranks = squares.iter().map(|sq| sq.rank());
+        Some(Placement {
+            squares: squares.len(),
+            lowest_rank: ranks.clone().min()?,
+            highest_rank: ranks.max()?,
+            example: if squares.contains(&Square::D6) {
+                Square::D6
+            } else {
+                squares[squares.len() / 2]
+            },
+        })
+    }
 }
 
 /// The squares the black king may be placed on against `white_men`: free,

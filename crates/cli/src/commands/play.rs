@@ -284,28 +284,14 @@ fn introduce(screen: &Screen, session: &Session, out: &mut impl Write) -> io::Re
         let first = letters.next().map(|c| c.to_ascii_uppercase());
         writeln!(out, "{}{}.", first.unwrap_or_default(), letters.as_str())?;
     }
-    if session.placing().is_some() {
-        let squares = session.start_squares();
-        let lowest = squares
-            .iter()
-            .map(|sq| sq.rank())
-            .min()
-            .expect("a start square");
-        let highest = squares
-            .iter()
-            .map(|sq| sq.rank())
-            .max()
-            .expect("a start square");
-        let example = squares
-            .iter()
-            .find(|sq| **sq == shakmaty::Square::D6)
-            .unwrap_or(&squares[squares.len() / 2]);
+    if let Some(placement) = session.placement() {
         writeln!(
             out,
-            "Place the black king: {} squares on ranks {}-{}, e.g. {example}.",
-            squares.len(),
-            lowest.char(),
-            highest.char(),
+            "Place the black king: {} squares on ranks {}-{}, e.g. {}.",
+            placement.squares,
+            placement.lowest_rank.char(),
+            placement.highest_rank.char(),
+            placement.example,
         )?;
         writeln!(out, "\n{}", screen.board(session))?;
     } else {

@@ -7,8 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_value};
-use ajedrecista_automata::fen_of;
+use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_line};
 use ajedrecista_tables::{Moves, Plies, Tablebase, Variant};
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
@@ -114,34 +113,6 @@ impl fmt::Display for BadLines {
 
 impl std::error::Error for BadLines {}
 
-/// The FEN of an input line: a FEN's 6 fields, or an EPD's first 4 (its
-/// operations ignored). `None` for a blank line or a `#` comment.
-fn fen_of_line(text: &str) -> Option<Result<String, String>> {
-    let text = text.trim();
-    if text.is_empty() || text.starts_with('#') {
-        return None;
-    }
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() < 4 {
-        return Some(Err(format!(
-            "a FEN or EPD needs at least 4 fields (board, side to move, castling, en passant), \
-             this line has {}",
-            fields.len()
-        )));
-    }
-    let counters = fields.len() > 4 && fields[4].starts_with(|c: char| c.is_ascii_digit());
-    Some(if !counters {
-        Ok(fields[..4].join(" "))
-    } else if fields.len() == 6 {
-        Ok(fields.join(" "))
-    } else {
-        Err(format!(
-            "a FEN has 6 fields (an EPD's operations start with a letter), this line has {}",
-            fields.len()
-        ))
-    })
-}
-
 /// The answer to one line.
 #[derive(Serialize)]
 struct LineJson<'a> {
@@ -156,25 +127,6 @@ struct LineJson<'a> {
 struct LineError<'a> {
     line: u64,
     error: &'a str,
-}
-
-/// The value of one line's position and its FEN as written back, or why
-/// there is none.
-fn probe_line(
-    text: &str,
-    tb: &Tablebase,
-    variant: Variant,
-) -> Option<Result<(String, ajedrecista_tables::Value), String>> {
-    let fen = match fen_of_line(text)? {
-        Ok(fen) => fen,
-        Err(err) => return Some(Err(err)),
-    };
-    let answer = || -> anyhow::Result<_> {
-        let pos = crate::fen::parse_fen(&fen)?;
-        let value = probe_value(tb, &pos, variant, BuildPolicy::Patient)?;
-        Ok((fen_of(&pos), value))
-    };
-    Some(answer().map_err(|err| format!("{err:#}")))
 }
 
 /// `probe --epd`: every line of `path` (`-`: stdin), answered in order.
@@ -212,9 +164,9 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
         };
         number += 1;
         let answer = match line {
-            Line::Text(text) => match probe_line(&text, tb, variant) {
+            Line::Text(text) => match probe_line(tb, &text, variant, BuildPolicy::Patient) {
                 None => continue,
-                Some(answer) => answer,
+                Some(answer) => answer.map_err(|err| format!("{:#}", anyhow::Error::new(err))),
             },
             refused => Err(refused.refusal().expect("a line without text")),
         };
