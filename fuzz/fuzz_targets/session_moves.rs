@@ -11,8 +11,7 @@ use std::sync::Arc;
 
 use ajedrecista_automata::{MoveError, Opening, Session};
 use libfuzzer_sys::fuzz_target;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Setup};
+use shakmaty::{EnPassantMode, Position, Setup};
 
 #[path = "shared/cheap_automata.rs"]
 mod cheap_automata;
@@ -28,15 +27,7 @@ fuzz_target!(|data: &[u8]| {
     let strategy = CHEAP[usize::from(*pick) % CHEAP.len()];
     let opening = match opening % 2 {
         0 => Opening::machine_start(strategy),
-        _ => {
-            let demo: Chess = strategy
-                .demo_fen()
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            Opening::Position(demo)
-        }
+        _ => Opening::Position(strategy.demo_position()),
     };
     let limit = u32::from(limit % 5);
     let Ok(mut session) = Session::new(Arc::clone(&TABLES), strategy, opening, limit) else {

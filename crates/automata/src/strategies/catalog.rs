@@ -11,6 +11,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use ajedrecista_tables::Tablebase;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
 
 use crate::automaton::Automaton;
 use crate::bishop_knight::BishopKnight;
@@ -508,6 +510,14 @@ impl StrategyName {
         self.entry().demo_fen
     }
 
+    /// [`StrategyName::demo_fen`] as a position (castling read as FEN
+    /// has it; the catalog's have none).
+    pub fn demo_position(self) -> Chess {
+        let fen: Fen = self.demo_fen().parse().expect("the catalog's FEN reads");
+        fen.into_position(CastlingMode::Standard)
+            .expect("the catalog's FEN is legal")
+    }
+
     /// The automaton (`tables` serve perfect play).
     pub fn build(self, tables: &Arc<Tablebase>) -> Automaton {
         (self.entry().build)(self, tables)
@@ -584,8 +594,7 @@ impl FromStr for StrategyName {
 mod tests {
     use super::*;
     use crate::strategy::Strategy;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::Position;
 
     #[test]
     fn every_entry_builds_its_own_automaton_and_demo() {
@@ -597,12 +606,7 @@ mod tests {
             let automaton = name.build(&tables);
             assert_eq!(automaton.name(), name.as_str());
             assert_eq!(automaton.catalog_name(), name);
-            let demo: Chess = name
-                .demo_fen()
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let demo = name.demo_position();
             assert_eq!(automaton.precondition(demo.board()), Ok(()), "{name}");
             let men: shakmaty::Board = name.entry().white_men.parse().unwrap();
             assert_eq!(men.by_color(shakmaty::Color::Black).count(), 0, "{name}");

@@ -8,7 +8,7 @@
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};
 
-use crate::rook_box::{box_room, manhattan};
+use crate::rook_box::{box_room, by_file_or_rank, manhattan};
 use crate::strategy::{MATE, Precondition, Refusal, Reply, Strategy, Undefined, successors};
 
 /// The queen method. It remembers nothing.
@@ -81,16 +81,10 @@ impl Kqk {
 
     /// The black king shut in on the edge, the white king not on that edge.
     fn shut_in(&self) -> bool {
-        let strip = |queen: u32, king: u32, white: u32| strip(queen, king) && white != king;
-        strip(
-            self.queen.file().to_u32(),
-            self.black_king.file().to_u32(),
-            self.white_king.file().to_u32(),
-        ) || strip(
-            self.queen.rank().to_u32(),
-            self.black_king.rank().to_u32(),
-            self.white_king.rank().to_u32(),
-        )
+        let men = [self.queen, self.black_king, self.white_king];
+        by_file_or_rank(men, |queen, king, white| {
+            strip(queen, king) && white != king
+        })
     }
 }
 

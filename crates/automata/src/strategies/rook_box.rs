@@ -67,20 +67,19 @@ pub(crate) fn box_room(line: Square, black_king: Square) -> u32 {
         * side(line.rank().to_u32(), black_king.rank().to_u32())
 }
 
+/// Whether `test` holds of the three squares' files, or of their ranks.
+pub(crate) fn by_file_or_rank(squares: [Square; 3], test: impl Fn(u32, u32, u32) -> bool) -> bool {
+    let [a, b, c] = squares;
+    test(a.file().to_u32(), b.file().to_u32(), c.file().to_u32())
+        || test(a.rank().to_u32(), b.rank().to_u32(), c.rank().to_u32())
+}
+
 /// The rook's file or rank lies strictly between the kings.
 fn rook_divides(krk: &Krk) -> bool {
-    let between = |rook: u32, white: u32, black: u32| {
+    let men = [krk.rook, krk.white_king, krk.black_king];
+    by_file_or_rank(men, |rook, white, black| {
         (white < rook && rook < black) || (black < rook && rook < white)
-    };
-    between(
-        krk.rook.file().to_u32(),
-        krk.white_king.file().to_u32(),
-        krk.black_king.file().to_u32(),
-    ) || between(
-        krk.rook.rank().to_u32(),
-        krk.white_king.rank().to_u32(),
-        krk.black_king.rank().to_u32(),
-    )
+    })
 }
 
 /// With Black to move, the black king reaches the rook before the white
