@@ -326,6 +326,15 @@ impl Measure {
             (to, known.1 + FACING_WEIGHT * facing(white_king, to))
         })
     }
+
+    /// The greatest measure Black's answers leave in `child` (sound).
+    fn after_worst_answer(self, child: &Chess) -> Option<u32> {
+        let king = KingMoves::of(child.board());
+        debug_assert!(king.sound());
+        self.of_answers(child.board(), king)
+            .map(|(_, after)| after)
+            .max()
+    }
 }
 
 /// The square of White's man of `role`.
@@ -427,7 +436,7 @@ fn forced_progress<'a>(
                 .iter()
                 .copied()
                 .filter(|choice| progress(&choice.child, bound, moves, measure)),
-            |choice| after_worst_reply(&choice.child, |next| measure.of(next.board())),
+            |choice| measure.after_worst_answer(&choice.child),
         )
         .map(|choice| (choice, moves))
     })
@@ -499,8 +508,7 @@ fn method_move(
     ) {
         return Some((choice.mv, KING_UP));
     }
-    let worst_measure =
-        |choice: &Choice| after_worst_reply(&choice.child, |next| measure.of(next.board()));
+    let worst_measure = |choice: &Choice| measure.after_worst_answer(&choice.child);
     if let Some(choice) = least(sound.iter().copied(), worst_measure) {
         return Some((choice.mv, WAIT));
     }
