@@ -60,17 +60,17 @@ fn the_queen_method_mates_from_every_start_in_19() {
     row(4);
 }
 
-/// The four-men audits take about two minutes (bishops) and four
-/// minutes (bishop and knight) on the shared 2-core machine: run with
+/// The four-men audits take about a minute (bishops) and a minute and
+/// a half (bishop and knight) on the shared 2-core machine: run with
 /// `--ignored`, as the long emulator audits are.
 #[test]
-#[ignore = "about two minutes: the whole KBBK audit; run with --ignored"]
+#[ignore = "about a minute: the whole KBBK audit; run with --ignored"]
 fn the_bishops_method_mates_from_165864_of_313016_starts() {
     row(5);
 }
 
 #[test]
-#[ignore = "about four minutes: the whole KBNK audit; run with --ignored"]
+#[ignore = "about a minute and a half: the whole KBNK audit; run with --ignored"]
 fn deletangs_method_mates_from_32475_of_1359578_starts() {
     row(6);
 }

@@ -679,11 +679,7 @@ impl Body {
 
     /// Decompresses chunk `chunk` into `out`, which must be its size.
     fn decompress_to(&self, chunk: usize, out: &mut [u8]) -> Result<(), FileError> {
-        let input = &self.data[self.ranges[chunk].clone()];
-        match zstd::bulk::Decompressor::new().and_then(|mut d| d.decompress_to_buffer(input, out)) {
-            Ok(n) if n == out.len() => Ok(()),
-            _ => Err(FileError::Corrupt),
-        }
+        decompress_chunk(&self.data[self.ranges[chunk].clone()], out)
     }
 
     /// One chunk, decompressed and checked as [`check_values`] checks a
@@ -727,49 +723,144 @@ pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table,
     read_sides(path, material, variant, &Color::ALL)
 }
 
-/// Reads and verifies a table file as [`read`] does, but decompresses and
-/// checks only the values of side `turn` to move: a table with no values
-/// for the other side, in half the memory, for a build that reads one.
-pub(crate) fn read_side(
-    path: &Path,
-    material: &Material,
-    variant: Variant,
-    turn: Color,
-) -> Result<Table, ReadError> {
-    read_sides(path, material, variant, &[turn])
-}
-
-fn read_sides(
+/// Reads and verifies a table file as [`read`] does, but holds the values
+/// of the sides `sides` to move only (a build reads one side of most of
+/// the tables its moves lead into). The file is read front to back, hashed
+/// as it goes, and the chunks of `sides` decompressed a batch at a time:
+/// neither the compressed body nor a side not asked for is held. Nothing is returned before the checksum
+/// has been compared, and a checksum that fails is the error reported
+/// even when a chunk failed to decompress first, as in [`Body::read`].
+pub(crate) fn read_sides(
     path: &Path,
     material: &Material,
     variant: Variant,
     sides: &[Color],
 ) -> Result<Table, ReadError> {
-    let body = Body::read(path, material, variant)?;
-    let mut values = ByColor::new_with(|turn| match sides.contains(&turn) {
-        true => vec![0u8; body.per_side],
-        false => Vec::new(),
-    });
-    let per_side_chunks = body.chunks() / 2;
-    let ByColor { white, black } = &mut values;
-    let outputs: Vec<(usize, &mut [u8])> = white
-        .chunks_mut(CHUNK)
-        .enumerate()
-        .chain(
-            black
-                .chunks_mut(CHUNK)
-                .enumerate()
-                .map(|(i, out)| (per_side_chunks + i, out)),
-        )
-        .collect();
-    outputs
-        .into_par_iter()
-        .try_for_each(|(chunk, out)| body.decompress_to(chunk, out))?;
-    // The compressed chunks are dropped before the check.
-    let Body { overflow, .. } = body;
-    let table = Table::from_parts(material.clone(), variant, values, overflow);
+    let mut file = open_regular(path)?;
+    let file_len = file.metadata()?.len();
+    let (material, sides) = (material.clone(), sides.to_vec());
+    let table = within(read_time_limit(file_len), move |deadline| {
+        let head = read_before(&mut file, HEADER as u64, deadline)?;
+        let layout = check_header(&head, file_len, &material, variant)?;
+        let mut body = HashedReader {
+            file,
+            hasher: crc32fast::Hasher::new(),
+            deadline,
+            position: HEADER as u64,
+            file_len,
+        };
+        let lengths: Vec<usize> = body
+            .take(4 * layout.chunks)?
+            .chunks(4)
+            .map(|length| le_u32(length) as usize)
+            .collect();
+        let mut values = ByColor::new_with(|turn| match sides.contains(&turn) {
+            true => vec![0u8; layout.per_side],
+            false => Vec::new(),
+        });
+        let chunks_fit = lengths.iter().map(|&l| l as u64).sum::<u64>() == layout.data;
+        let mut failed = None;
+        if chunks_fit {
+            let ByColor { white, black } = &mut values;
+            let mut outputs = white.chunks_mut(CHUNK).chain(black.chunks_mut(CHUNK));
+            let mut batch = Vec::new();
+            let mut batched = 0;
+            for (chunk, &length) in lengths.iter().enumerate() {
+                let turn = if chunk < layout.chunks / 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if !sides.contains(&turn) {
+                    body.skip(length as u64)?;
+                    continue;
+                }
+                let out = outputs.next().expect("one output a chunk of a side read");
+                batched += length;
+                batch.push((body.take(length)?, out));
+                if batched >= DECOMPRESSED_AT_ONCE {
+                    failed = failed.or(decompress_batch(&mut batch).err());
+                    batched = 0;
+                }
+            }
+            failed = failed.or(decompress_batch(&mut batch).err());
+        } else {
+            body.skip(layout.data)?;
+        }
+        let overflow = body.take(8 * layout.entries as usize)?;
+        if body.hasher.finalize() != le_u32(&head[56..60]) {
+            return Err(FileError::Checksum.into());
+        }
+        if !chunks_fit {
+            return Err(FileError::Layout.into());
+        }
+        if let Some(err) = failed {
+            return Err(err.into());
+        }
+        let overflow = read_overflow(&overflow, layout.limit, layout.per_side)?;
+        Ok(Table::from_parts(material, variant, values, overflow))
+    })?;
     check_values(&table)?;
     Ok(table)
+}
+
+/// Compressed bytes read before the chunks among them are decompressed
+/// (in parallel): about two chunks for each core.
+const DECOMPRESSED_AT_ONCE: usize = 4 << 20;
+
+/// Decompresses and empties a batch of (compressed chunk, its output).
+fn decompress_batch(batch: &mut Vec<(Vec<u8>, &mut [u8])>) -> Result<(), FileError> {
+    batch
+        .par_drain(..)
+        .try_for_each(|(input, out)| decompress_chunk(&input, out))
+}
+
+/// Decompresses one chunk into `out`, which must be its size.
+fn decompress_chunk(input: &[u8], out: &mut [u8]) -> Result<(), FileError> {
+    match zstd::bulk::Decompressor::new().and_then(|mut d| d.decompress_to_buffer(input, out)) {
+        Ok(n) if n == out.len() => Ok(()),
+        _ => Err(FileError::Corrupt),
+    }
+}
+
+/// A table file after its header, read in order under a deadline, every
+/// byte hashed for the checksum.
+struct HashedReader {
+    file: fs::File,
+    hasher: crc32fast::Hasher,
+    deadline: Deadline,
+    position: u64,
+    file_len: u64,
+}
+
+impl HashedReader {
+    /// The next `len` bytes; fewer is a truncated file.
+    fn take(&mut self, len: usize) -> Result<Vec<u8>, ReadError> {
+        let bytes = read_before(&mut self.file, len as u64, self.deadline)?;
+        self.position += bytes.len() as u64;
+        if bytes.len() < len {
+            // Shortened since its length was read.
+            return Err(FileError::Truncated {
+                found: self.position,
+                expected: self.file_len,
+            }
+            .into());
+        }
+        self.hasher.update(&bytes);
+        Ok(bytes)
+    }
+
+    /// Reads and hashes the next `len` bytes without keeping them.
+    fn skip(&mut self, len: u64) -> Result<(), ReadError> {
+        const PIECE: u64 = 1 << 20;
+        let mut left = len;
+        while left > 0 {
+            let piece = left.min(PIECE);
+            self.take(piece as usize)?;
+            left -= piece;
+        }
+        Ok(())
+    }
 }
 
 /// The counts of a table file, read chunk by chunk and each chunk checked
@@ -1078,6 +1169,34 @@ mod tests {
                 Err(ReadError::File(FileError::Layout))
             ));
         }
+    }
+
+    #[test]
+    fn a_chunk_that_does_not_decompress_is_corrupt_once_the_checksum_holds() {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        let first_chunk = HEADER + 4 * le_u32(&bytes[44..48]) as usize;
+        bytes[first_chunk..first_chunk + 4].fill(0);
+        fs::write(&path, &bytes).unwrap();
+        let read_as = |sides: &[Color]| read_sides(&path, &material, Variant::Standard, sides);
+        assert!(matches!(
+            read_as(&Color::ALL),
+            Err(ReadError::File(FileError::Checksum))
+        ));
+        let checksum = crc32fast::hash(&bytes[HEADER..]);
+        bytes[56..60].copy_from_slice(&checksum.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        for sides in [&Color::ALL[..], &[Color::White]] {
+            assert!(matches!(
+                read_as(sides),
+                Err(ReadError::File(FileError::Corrupt))
+            ));
+        }
+        // Black's chunks are whole, and white's are not decompressed.
+        let black = read_as(&[Color::Black]).unwrap();
+        assert_eq!(black.bytes(Color::Black), table.bytes(Color::Black));
     }
 
     /// A file's bytes as version 2 (no overflow), with a valid checksum.

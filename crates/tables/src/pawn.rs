@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square};
 
 use crate::{
     error::TableError,
@@ -74,17 +74,15 @@ fn material_of(men: &[(usize, shakmaty::Piece)]) -> Material {
 }
 
 /// Every table a move of `material` may leave it for, under the name it is
-/// held by (a material with pawns by its canonical one): captures, and
-/// promotions (those that capture too) when included.
-pub(crate) fn exit_materials(material: &Material, promotions: Promotions) -> Vec<Material> {
+/// held by (a material with pawns by its canonical one): captures and
+/// promotions (those that capture too).
+pub(crate) fn exit_materials(material: &Material) -> Vec<Material> {
     let mut moves = vec![ExitMoves::Captures];
-    if promotions == Promotions::Included {
-        for color in Color::ALL {
-            moves.extend(PROMOTIONS.map(|role| ExitMoves::Promotions(role.of(color))));
-        }
+    for color in Color::ALL {
+        moves.extend(PROMOTIONS.map(|role| ExitMoves::Promotions(role.of(color))));
     }
     let mut found = Vec::new();
-    for next in moves.into_iter().flat_map(|m| exit_tables_of(material, m)) {
+    for (next, _) in moves.into_iter().flat_map(|m| exit_reads(material, m)) {
         if !found.contains(&next) {
             found.push(next);
         }
@@ -92,28 +90,23 @@ pub(crate) fn exit_materials(material: &Material, promotions: Promotions) -> Vec
     found
 }
 
-/// The tables the moves `moves` of `material` lead into, under the names
-/// they are held by, each once.
-fn exit_tables_of(material: &Material, moves: ExitMoves) -> Vec<Material> {
-    let mut found = Vec::new();
+/// The tables the moves `moves` lead into, each with the sides to move
+/// their values are read for: after a move, one side of the new table is
+/// read (the opponent's, or the mover's own where the table is held as the
+/// colour-flipped twin).
+pub(crate) fn exit_reads(material: &Material, moves: ExitMoves) -> Vec<(Material, Vec<Color>)> {
+    let mut found: Vec<(Material, Vec<Color>)> = Vec::new();
     for (captured, promoted) in exit_kinds(material, moves) {
-        let next = material_of(&men_after(material, captured, promoted)).table_material();
-        if !found.contains(&next) {
-            found.push(next);
-        }
-    }
-    found
-}
-
-/// The tables the promotions `promotions` lead into, each with the one
-/// side to move that their values are read for.
-pub(crate) fn promotion_reads(material: &Material, promotions: Piece) -> Vec<(Material, Color)> {
-    let mut found = Vec::new();
-    for (captured, promoted) in exit_kinds(material, ExitMoves::Promotions(promotions)) {
+        let mover = match promoted {
+            Some((i, _)) => material.men()[i].color,
+            None => !material.men()[captured.expect("a capture or a promotion")].color,
+        };
         let (held, flip) = held_as(material_of(&men_after(material, captured, promoted)));
-        let read = (held, side_read(promotions.color, flip));
-        if !found.contains(&read) {
-            found.push(read);
+        let side = side_read(mover, flip);
+        match found.iter_mut().find(|(table, _)| *table == held) {
+            Some((_, sides)) if sides.contains(&side) => {}
+            Some((_, sides)) => sides.push(side),
+            None => found.push((held, vec![side])),
         }
     }
     found
@@ -122,12 +115,9 @@ pub(crate) fn promotion_reads(material: &Material, promotions: Piece) -> Vec<(Ma
 /// The name a material is held by, and whether that is its colour-flipped
 /// twin (a material with pawns is held by its canonical one).
 fn held_as(next: Material) -> (Material, bool) {
-    let flip = next.has_pawns() && next.canonical() != next;
-    if flip {
-        (next.flipped(), true)
-    } else {
-        (next, false)
-    }
+    let held = next.table_material();
+    let flip = held != next;
+    (held, flip)
 }
 
 /// The side to move read in a table after a move of `mover`: the
@@ -139,14 +129,6 @@ fn side_read(mover: Color, flip: bool) -> Color {
 /// A kind of move that leaves a table: the man taken, if any, and the
 /// promoting man and its new role, if any.
 type ExitKind = (Option<usize>, Option<(usize, Role)>);
-
-/// Whether the moves that leave a table include promotions: none are
-/// possible while no pawn stands on its seventh rank.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Promotions {
-    Included,
-    Excluded,
-}
 
 /// The moves that an [`ExitTables`] values: the captures that do not
 /// promote, or the promotions to one role (those that capture included).
@@ -336,7 +318,11 @@ impl<'a> ExitTables<'a> {
                 PROMOTIONS.iter().position(|&r| r == promoted.role)
             }
         };
-        let targets = self.rules.capturable(squares, !turn);
+        let mut targets = self.rules.capturable(squares, !turn);
+        if promoted.is_some() {
+            // A promotion that takes, takes on the last rank.
+            targets &= Bitboard::from_rank(last);
+        }
         self.rules.moves_while(squares, turn, targets, |mv| {
             let promotes = self.rules.man(mv.man).role == Role::Pawn && mv.to.rank() == last;
             if promotes == promoted.is_some() {

@@ -36,7 +36,7 @@ use crate::{
     material::{MAX_MEN, Material},
     overflow::Overflow,
     packed::Packed,
-    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, promotion_reads},
+    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads},
     rules::Rules,
     solve::{Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
     table::Table,
@@ -455,9 +455,9 @@ impl Promoted {
             .collect();
         for role in PROMOTIONS {
             let promotions = role.of(turn);
-            let tables = promotion_reads(material, promotions)
+            let tables = exit_reads(material, ExitMoves::Promotions(promotions))
                 .into_iter()
-                .map(|(sub, side)| Ok((sub.clone(), promotion_tables(&sub, side)?)))
+                .map(|(sub, sides)| Ok((sub.clone(), promotion_tables(&sub, &sides)?)))
                 .collect::<Result<Subtables, TableError>>()?;
             let moves = ExitMoves::Promotions(promotions);
             let exits = ExitTables::new(material, &tables, moves)?;
@@ -503,10 +503,11 @@ const PROMOTED_BLOCK: usize = 4096;
 
 /// Gives the table of a material a promotion leads into (by its canonical
 /// name), from memory or its file, with at least the values of the given
-/// side to move (the only side a promotion's values are read for); only
-/// the tables of one promoting role are held at a time.
+/// sides to move (those a promotion's values are read for,
+/// [`crate::pawn::exit_reads`]); only the tables of one promoting role are
+/// held at a time.
 pub(crate) type PromotionTables<'a> =
-    dyn Fn(&Material, Color) -> Result<Arc<Table>, TableError> + Sync + 'a;
+    dyn Fn(&Material, &[Color]) -> Result<Arc<Table>, TableError> + Sync + 'a;
 
 /// The pawn steps of a slice.
 struct Steps {

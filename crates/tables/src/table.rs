@@ -246,7 +246,7 @@ impl Table {
     }
 
     /// Whether the table holds the values of side `turn` to move: a table
-    /// read for one side ([`crate::file::read_side`]) holds no others.
+    /// read for some sides ([`crate::file::read_sides`]) holds no others.
     pub(crate) fn has_side(&self, turn: Color) -> bool {
         !self.values[turn].is_empty()
     }

@@ -303,7 +303,7 @@ impl Tablebase {
         if variant != Variant::Standard {
             return Ok(subtables);
         }
-        for sub in pawn::exit_materials(material, pawn::Promotions::Included) {
+        for sub in pawn::exit_materials(material) {
             let table = self.subtable_in(&sub, stop)?;
             subtables.insert(sub, table);
         }
@@ -502,15 +502,11 @@ impl Tablebase {
             return Ok(path);
         }
         // Subtables first, outside the build lock: they take it themselves.
-        // Those only promotions lead into are had a promoting role at a
-        // time during the build: here they are only made sure of (their
-        // files built if missing).
-        let captured_into = pawn::exit_materials(material, pawn::Promotions::Excluded);
-        let mut captures = Subtables::new();
-        for sub in pawn::exit_materials(material, pawn::Promotions::Included) {
-            if captured_into.contains(&sub) {
-                captures.insert(sub.clone(), self.subtable_in(&sub, stop)?);
-            } else if !self.has_file(&sub) {
+        // Here their files are only made sure of (built if missing): the
+        // build reads the sides it needs, those of the tables captures lead
+        // into now, those promotions lead into a promoting role at a time.
+        for sub in pawn::exit_materials(material) {
+            if !self.has_file(&sub) {
                 self.subtable_in(&sub, stop)?;
             }
         }
@@ -518,7 +514,11 @@ impl Tablebase {
         if usable().is_some() {
             return Ok(path);
         }
-        let promotion_tables = |sub: &Material, side: Color| self.held_or_read(sub, side);
+        let captures = pawn::exit_reads(material, pawn::ExitMoves::Captures)
+            .into_iter()
+            .map(|(sub, sides)| Ok((sub.clone(), self.held_or_read(&sub, &sides)?)))
+            .collect::<Result<Subtables, TableError>>()?;
+        let promotion_tables = |sub: &Material, sides: &[Color]| self.held_or_read(sub, sides);
         self.building_with(material, Variant::Standard, stop, |progress| {
             solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
         })
@@ -536,10 +536,10 @@ impl Tablebase {
         })
     }
 
-    /// A subtable in memory, or side `side` to move of it read from its
-    /// file (not kept), never built: for a build, which holds the build
+    /// A subtable in memory, or the sides `sides` to move of it read from
+    /// its file (not kept), never built: for a build, which holds the build
     /// lock.
-    fn held_or_read(&self, material: &Material, side: Color) -> Result<Arc<Table>, TableError> {
+    fn held_or_read(&self, material: &Material, sides: &[Color]) -> Result<Arc<Table>, TableError> {
         if material.has_pawns() {
             if let Some(table) = self.pawn_tables.lock().expect("no poisoning").get(material) {
                 return Ok(Arc::clone(table.table()));
@@ -556,7 +556,7 @@ impl Tablebase {
             .join(file::file_name(material, Variant::Standard));
         let table = self
             .usable(&path, |path| {
-                file::read_side(path, material, Variant::Standard, side)
+                file::read_sides(path, material, Variant::Standard, sides)
             })
             .ok_or_else(missing)?;
         Ok(Arc::new(table))

@@ -6,20 +6,18 @@
 
 use shakmaty::{Bitboard, Board, Color, Role};
 
-use crate::minor_mate::{FACING_WEIGHT, MinorMethod, king_from_facing, room_towards, white_man};
+use crate::minor_mate::{CornerBands, MinorMethod, white_man};
 
 /// Delétang's method. It remembers nothing.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BishopKnight;
 
-/// The corners of the colour of the bishop's squares.
-fn bishop_corners(board: &Board) -> Bitboard {
-    let colour = match white_man(board, Role::Bishop) {
-        Some(bishop) if Bitboard::LIGHT_SQUARES.contains(bishop) => Bitboard::LIGHT_SQUARES,
-        _ => Bitboard::DARK_SQUARES,
-    };
-    Bitboard::CORNERS & colour
-}
+/// Every square by its steps from the nearest light corner (a8, h1).
+static LIGHT_CORNERS: CornerBands =
+    CornerBands::towards(Bitboard(Bitboard::CORNERS.0 & Bitboard::LIGHT_SQUARES.0));
+/// Every square by its steps from the nearest dark corner (a1, h8).
+static DARK_CORNERS: CornerBands =
+    CornerBands::towards(Bitboard(Bitboard::CORNERS.0 & Bitboard::DARK_SQUARES.0));
 
 impl MinorMethod for BishopKnight {
     const NAME: &'static str = "bishop-knight";
@@ -36,11 +34,13 @@ impl MinorMethod for BishopKnight {
         is_kbnk(board)
     }
 
-    /// The king's room, each square weighed by its steps from the nearer
-    /// corner of the bishop's colour, and six times the white king's
-    /// distance from where he helps to mate.
-    fn measure(board: &Board) -> u32 {
-        room_towards(board, bishop_corners(board)) + FACING_WEIGHT * king_from_facing(board)
+    /// The corners of the colour of the bishop's squares, the only ones
+    /// where the mate can be forced.
+    fn corners(board: &Board) -> &'static CornerBands {
+        match white_man(board, Role::Bishop) {
+            Some(bishop) if Bitboard::LIGHT_SQUARES.contains(bishop) => &LIGHT_CORNERS,
+            _ => &DARK_CORNERS,
+        }
     }
 }
 

@@ -8,7 +8,10 @@
 
 use shakmaty::{Bitboard, Board, Color, Role};
 
-use crate::minor_mate::{FACING_WEIGHT, MinorMethod, king_from_facing, room_towards};
+use crate::minor_mate::{CornerBands, MinorMethod};
+
+/// Every square by its steps from the nearest corner.
+static CORNERS: CornerBands = CornerBands::towards(Bitboard::CORNERS);
 
 /// The bishops' method. It remembers nothing.
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,10 +42,8 @@ impl MinorMethod for Bishops {
         is_kbbk(board)
     }
 
-    /// The king's room, each square weighed by its steps from the nearest
-    /// corner, and six times the white king's distance from where he helps
-    /// to mate.
-    fn measure(board: &Board) -> u32 {
-        room_towards(board, Bitboard::CORNERS) + FACING_WEIGHT * king_from_facing(board)
+    /// Every corner: the bishops mate in any.
+    fn corners(_board: &Board) -> &'static CornerBands {
+        &CORNERS
     }
 }

@@ -25,8 +25,9 @@ pub(crate) trait MinorMethod: Sync {
     const PIECES: &'static [Role];
     /// Whether the board holds the method's material.
     fn is_material(board: &Board) -> bool;
-    /// How far on the method is: smaller is further.
-    fn measure(board: &Board) -> u32;
+    /// The corners the method drives the king to: its measure weighs
+    /// each square of his room by its steps from the nearest of them.
+    fn corners(board: &Board) -> &'static CornerBands;
     /// The room (in squares) at or below which rule 2 calculates a mate.
     const MATING_ROOM: u32;
     /// How many moves ahead rule 2 calculates it.
@@ -70,8 +71,14 @@ impl<M: MinorMethod> Strategy for M {
 
     fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
         self.precondition(position.board())?;
-        let (mv, reason) = method_move(position, M::measure, (M::MATING_ROOM, M::MATE_DEPTH))
-            .ok_or(Refusal::RuleUndefined(Undefined::NoMethodRule(M::METHOD)))?;
+        let (mv, reason) = method_move(
+            position,
+            Measure {
+                corners: M::corners,
+            },
+            (M::MATING_ROOM, M::MATE_DEPTH),
+        )
+        .ok_or(Refusal::RuleUndefined(Undefined::NoMethodRule(M::METHOD)))?;
         let reply = Reply {
             mv,
             reason,
@@ -97,8 +104,68 @@ fn choices(position: &Chess) -> Vec<Choice> {
 /// The rule every move keeps: Black has a move (no stalemate) and none of
 /// them takes a white man.
 fn sound(child: &Chess) -> bool {
-    let replies = child.legal_moves();
-    !replies.is_empty() && !replies.iter().any(|reply| reply.is_capture())
+    KingMoves::of(child.board()).sound()
+}
+
+/// The moves of the black king, alone on `board` with Black to move (as he
+/// is in both methods): the squares he may step to and whether he stands
+/// in check. Read off White's attacks, without generating the moves: the
+/// rules ask this of every position they look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct KingMoves {
+    from: Square,
+    to: Bitboard,
+    check: bool,
+    white: Bitboard,
+}
+
+impl KingMoves {
+    fn of(board: &Board) -> KingMoves {
+        let from = board.king_of(Color::Black).expect("a black king");
+        let attacked = white_attacks(board);
+        KingMoves {
+            from,
+            to: attacks::king_attacks(from) & !attacked & !board.by_color(Color::Black),
+            check: attacked.contains(from),
+            white: board.by_color(Color::White),
+        }
+    }
+
+    fn is_checkmate(self) -> bool {
+        self.check && self.to.is_empty()
+    }
+
+    fn is_stalemate(self) -> bool {
+        !self.check && self.to.is_empty()
+    }
+
+    /// Black has a move and none of them takes a white man.
+    fn sound(self) -> bool {
+        !self.to.is_empty() && (self.to & self.white).is_empty()
+    }
+
+    /// The positions (White to move) after each of the king's moves in
+    /// `child`, the position these are the moves of.
+    fn answers(self, child: &Chess) -> impl Iterator<Item = Chess> + '_ {
+        self.to.into_iter().map(move |to| self.answer(child, to))
+    }
+
+    /// The position after the king's move to `to` in `child`.
+    fn answer(self, child: &Chess, to: Square) -> Chess {
+        let mut next = child.clone();
+        next.play_unchecked(Move::Normal {
+            role: Role::King,
+            from: self.from,
+            capture: child.board().role_at(to),
+            to,
+            promotion: None,
+        });
+        next
+    }
+}
+
+fn is_checkmate(child: &Chess) -> bool {
+    KingMoves::of(child.board()).is_checkmate()
 }
 
 /// How many answers of [`mates_within`] a thread keeps before it starts
@@ -122,7 +189,7 @@ fn mates_within(child: &Chess, moves: u32) -> bool {
         && answers(child).all(|next| {
             let now = room(next.board());
             choices(&next).iter().any(|choice| {
-                choice.child.is_checkmate()
+                is_checkmate(&choice.child)
                     || (moves > 1
                         && room(choice.child.board()) <= now
                         && mates_within(&choice.child, moves - 1))
@@ -165,8 +232,17 @@ fn region(board: &Board) -> Bitboard {
     let Some(black_king) = board.king_of(Color::Black) else {
         return Bitboard::EMPTY;
     };
-    let free = u64::from(!(white_attacks(board) | board.by_color(Color::White)));
-    let mut reached = u64::from(Bitboard::from(black_king));
+    reach(
+        black_king,
+        !(white_attacks(board) | board.by_color(Color::White)),
+    )
+}
+
+/// The squares a king on `from` reaches, king step by king step, over
+/// `free` squares.
+fn reach(from: Square, free: Bitboard) -> Bitboard {
+    let free = u64::from(free);
+    let mut reached = u64::from(Bitboard::from(from));
     loop {
         let grown = reached | (king_steps(reached) & free);
         if grown == reached {
@@ -184,22 +260,81 @@ fn king_steps(squares: u64) -> u64 {
     row | row << 8 | row >> 8
 }
 
-/// Steps along files and ranks from `square` to the nearest of `corners`.
-fn corner_steps(square: Square, corners: Bitboard) -> u32 {
-    corners
-        .into_iter()
-        .map(|corner| square.file().distance(corner.file()) + square.rank().distance(corner.rank()))
-        .min()
-        .unwrap_or(0)
+/// The squares of the board by their steps (along files and ranks) from
+/// the nearest of some corners: band `s` holds the squares `s` steps off.
+pub(crate) struct CornerBands([u64; 15]);
+
+impl CornerBands {
+    /// The bands of the steps from the nearest of `corners` (not empty).
+    pub(crate) const fn towards(corners: Bitboard) -> CornerBands {
+        let mut bands = [0u64; 15];
+        let mut square = 0u32;
+        while square < 64 {
+            let mut nearest = 14;
+            let mut corner = 0u32;
+            while corner < 64 {
+                let steps = (square & 7).abs_diff(corner & 7) + (square >> 3).abs_diff(corner >> 3);
+                if corners.0 >> corner & 1 == 1 && steps < nearest {
+                    nearest = steps;
+                }
+                corner += 1;
+            }
+            bands[nearest as usize] |= 1 << square;
+            square += 1;
+        }
+        CornerBands(bands)
+    }
+
+    /// Each square of `squares` counted as one more than its steps.
+    fn weigh(&self, squares: Bitboard) -> u32 {
+        self.0
+            .iter()
+            .zip(1..)
+            .map(|(band, weight)| weight * (band & squares.0).count_ones())
+            .sum()
+    }
 }
 
-/// The room weighed towards `corners`: each square the king can reach
-/// counts one more than its steps from the nearest of them.
-pub(crate) fn room_towards(board: &Board, corners: Bitboard) -> u32 {
-    region(board)
-        .into_iter()
-        .map(|square| 1 + corner_steps(square, corners))
-        .sum()
+/// How far on a method is (smaller is further on): the king's room, each
+/// square counted one more than its steps from the method's nearest
+/// corner, and [`FACING_WEIGHT`] times the white king's distance from
+/// his mating square ([`king_from_facing`]).
+#[derive(Clone, Copy)]
+struct Measure {
+    corners: fn(&Board) -> &'static CornerBands,
+}
+
+impl Measure {
+    fn of(self, board: &Board) -> u32 {
+        (self.corners)(board).weigh(region(board)) + FACING_WEIGHT * king_from_facing(board)
+    }
+
+    /// The measure after each of the king's moves in `child`, when none of
+    /// them takes a man ([`KingMoves::sound`]). White's attacks are then
+    /// the same after every move of his, and two moves into one room leave
+    /// him that room: it is found once.
+    fn of_answers(self, child: &Board, king: KingMoves) -> impl Iterator<Item = (Square, u32)> {
+        let corners = (self.corners)(child);
+        let free = !(white_attacks(child) | child.by_color(Color::White));
+        let white_king = child.king_of(Color::White).expect("a white king");
+        let mut known = (Bitboard::EMPTY, 0);
+        king.to.into_iter().map(move |to| {
+            if !known.0.contains(to) {
+                let reached = reach(to, free);
+                known = (reached, corners.weigh(reached));
+            }
+            (to, known.1 + FACING_WEIGHT * facing(white_king, to))
+        })
+    }
+
+    /// The greatest measure Black's answers leave in `child` (sound).
+    fn after_worst_answer(self, child: &Chess) -> Option<u32> {
+        let king = KingMoves::of(child.board());
+        debug_assert!(king.sound());
+        self.of_answers(child.board(), king)
+            .map(|(_, after)| after)
+            .max()
+    }
 }
 
 /// The square of White's man of `role`.
@@ -211,11 +346,16 @@ pub(crate) fn white_man(board: &Board, role: Role) -> Option<Square> {
 /// black king in a corner or next to it, a knight's move from the corner
 /// (b3 or c2 for a1); on the edge elsewhere, two steps in from him
 /// (facing him); in the open, the black king himself.
-pub(crate) fn king_from_facing(board: &Board) -> u32 {
-    let (Some(white), Some(black)) = (board.king_of(Color::White), board.king_of(Color::Black))
-    else {
-        return u32::MAX;
-    };
+fn king_from_facing(board: &Board) -> u32 {
+    match (board.king_of(Color::White), board.king_of(Color::Black)) {
+        (Some(white), Some(black)) => facing(white, black),
+        _ => u32::MAX,
+    }
+}
+
+/// [`king_from_facing`] for a white king on `white`, a black one on
+/// `black`.
+fn facing(white: Square, black: Square) -> u32 {
     let (file, rank) = (black.file().to_u32(), black.rank().to_u32());
     let near = |line: u32| line <= 1 || line >= 6;
     let at = |file: u32, rank: u32| {
@@ -250,40 +390,32 @@ fn least<'a, K: Ord>(
 /// The worst for White over Black's answers in `child`: the greatest
 /// `key` of the positions after them.
 fn after_worst_reply<K: Ord>(child: &Chess, key: impl Fn(&Chess) -> K) -> Option<K> {
-    child
-        .legal_moves()
-        .iter()
-        .map(|&reply| {
-            let mut next = child.clone();
-            next.play_unchecked(reply);
-            key(&next)
-        })
-        .max()
+    answers(child).map(|next| key(&next)).max()
 }
 
 /// The positions (White to move) after each of Black's answers in
 /// `child`.
 fn answers(child: &Chess) -> impl Iterator<Item = Chess> + '_ {
-    successors(child).map(|(_, next)| next)
+    KingMoves::of(child.board()).answers(child)
 }
 
 /// Whether White, to move in `position`, can force within `moves` moves
 /// a mate or a position (White to move) whose measure is below `bound`,
 /// never leaving a man to be taken or a stalemate.
-fn forces<K: Ord>(position: &Chess, bound: &K, moves: u32, measure: &impl Fn(&Board) -> K) -> bool {
-    choices(position)
-        .iter()
-        .any(|choice| choice.child.is_checkmate() || progress(&choice.child, bound, moves, measure))
+fn forces(position: &Chess, bound: u32, moves: u32, measure: Measure) -> bool {
+    successors(position)
+        .any(|(_, child)| is_checkmate(&child) || progress(&child, bound, moves, measure))
 }
 
 /// Whether every answer of Black's in `child` (Black to move, sound)
 /// leads to a position below `bound`, or (`moves` above 1) to one from
 /// which White forces that in `moves - 1` moves.
-fn progress<K: Ord>(child: &Chess, bound: &K, moves: u32, measure: &impl Fn(&Board) -> K) -> bool {
-    sound(child)
-        && answers(child).all(|next| {
-            measure(next.board()) < *bound
-                || (moves > 1 && forces(&next, bound, moves - 1, measure))
+fn progress(child: &Chess, bound: u32, moves: u32, measure: Measure) -> bool {
+    let king = KingMoves::of(child.board());
+    king.sound()
+        && measure.of_answers(child.board(), king).all(|(to, after)| {
+            after < bound
+                || (moves > 1 && forces(&king.answer(child, to), bound, moves - 1, measure))
         })
 }
 
@@ -291,20 +423,20 @@ fn progress<K: Ord>(child: &Chess, bound: &K, moves: u32, measure: &impl Fn(&Boa
 /// answers, within `horizon` moves a position whose measure is below the
 /// present one. Among the moves that force it soonest, the one whose worst
 /// answer leaves the least measure; `None` if no move forces progress.
-fn forced_progress<'a, K: Ord>(
+fn forced_progress<'a>(
     position: &Chess,
     sound_choices: &[&'a Choice],
     horizon: u32,
-    measure: impl Fn(&Board) -> K,
+    measure: Measure,
 ) -> Option<(&'a Choice, u32)> {
-    let bound = measure(position.board());
+    let bound = measure.of(position.board());
     (1..=horizon).find_map(|moves| {
         least(
             sound_choices
                 .iter()
                 .copied()
-                .filter(|choice| progress(&choice.child, &bound, moves, &measure)),
-            |choice| after_worst_reply(&choice.child, |next| measure(next.board())),
+                .filter(|choice| progress(&choice.child, bound, moves, measure)),
+            |choice| measure.after_worst_answer(&choice.child),
         )
         .map(|choice| (choice, moves))
     })
@@ -321,7 +453,7 @@ const GIVE_UP: &str = "rule 6: every move leaves a man to be taken: the one furt
 
 /// How much a step of the white king from his mating square weighs in the
 /// methods' measures against a square of the black king's room.
-pub(crate) const FACING_WEIGHT: u32 = 6;
+const FACING_WEIGHT: u32 = 6;
 
 /// How many moves ahead rule 3 looks; one more in a room this small or
 /// less ([`NARROW_ROOM`]).
@@ -332,11 +464,11 @@ const NARROW_ROOM: u32 = 5;
 /// `measure`, with the rule that gives it; `None` only in a stalemate.
 fn method_move(
     position: &Chess,
-    measure: impl Fn(&Board) -> u32,
+    measure: Measure,
     (mating_room, mate_depth): (u32, u32),
 ) -> Option<(Move, &'static str)> {
     let all = choices(position);
-    if let Some(choice) = all.iter().find(|choice| choice.child.is_checkmate()) {
+    if let Some(choice) = all.iter().find(|choice| is_checkmate(&choice.child)) {
         return Some((choice.mv, MATE));
     }
     let sound: Vec<&Choice> = all.iter().filter(|choice| sound(&choice.child)).collect();
@@ -360,7 +492,7 @@ fn method_move(
         true => HORIZON + 1,
         false => HORIZON,
     };
-    if let Some((choice, _)) = forced_progress(position, &sound, horizon, &measure) {
+    if let Some((choice, _)) = forced_progress(position, &sound, horizon, measure) {
         return Some((choice.mv, PROGRESS));
     }
     let facing = king_from_facing(board);
@@ -376,14 +508,14 @@ fn method_move(
     ) {
         return Some((choice.mv, KING_UP));
     }
-    let worst_measure =
-        |choice: &Choice| after_worst_reply(&choice.child, |next| measure(next.board()));
+    let worst_measure = |choice: &Choice| measure.after_worst_answer(&choice.child);
     if let Some(choice) = least(sound.iter().copied(), worst_measure) {
         return Some((choice.mv, WAIT));
     }
     least(
-        all.iter().filter(|choice| !choice.child.is_stalemate()),
-        |choice| measure(choice.child.board()),
+        all.iter()
+            .filter(|choice| !KingMoves::of(choice.child.board()).is_stalemate()),
+        |choice| measure.of(choice.child.board()),
     )
     .map(|choice| (choice.mv, GIVE_UP))
 }
@@ -401,6 +533,81 @@ mod tests {
             .unwrap()
             .board()
             .clone()
+    }
+
+    /// The king's moves read off White's attacks are shakmaty's legal
+    /// moves, on every board of a white king on c3, a bishop, a knight and
+    /// a black king (Black to move).
+    #[test]
+    fn the_kings_moves_are_the_legal_moves() {
+        let mut boards = 0;
+        for bishop in Square::ALL {
+            for knight in Square::ALL {
+                for king in Square::ALL {
+                    let mut board = Board::empty();
+                    for (square, piece) in [
+                        (Square::C3, Color::White.king()),
+                        (bishop, Color::White.bishop()),
+                        (knight, Color::White.knight()),
+                        (king, Color::Black.king()),
+                    ] {
+                        board.set_piece_at(square, piece);
+                    }
+                    if board.occupied().count() < 4 {
+                        continue;
+                    }
+                    let mut setup = shakmaty::Setup::empty();
+                    setup.board = board;
+                    setup.turn = Color::Black;
+                    let Ok(position) = setup.position::<Chess>(CastlingMode::Standard) else {
+                        continue;
+                    };
+                    let moves = KingMoves::of(position.board());
+                    let legal = position.legal_moves();
+                    let to: Bitboard = legal.iter().map(|mv| mv.to()).collect();
+                    assert_eq!(moves.to, to, "{:?}", position.board());
+                    assert_eq!(moves.check, position.is_check());
+                    assert_eq!(moves.is_checkmate(), position.is_checkmate());
+                    assert_eq!(moves.is_stalemate(), position.is_stalemate());
+                    let captures = legal.iter().any(|mv| mv.is_capture());
+                    assert_eq!(moves.sound(), !legal.is_empty() && !captures);
+                    let answers: Vec<Board> = moves
+                        .answers(&position)
+                        .map(|next| next.board().clone())
+                        .collect();
+                    let legal_answers: Vec<Board> = successors(&position)
+                        .map(|(_, next)| next.board().clone())
+                        .collect();
+                    assert_eq!(answers.len(), legal_answers.len());
+                    assert!(answers.iter().all(|next| legal_answers.contains(next)));
+                    boards += 1;
+                }
+            }
+        }
+        assert!(boards > 200_000, "{boards}");
+    }
+
+    /// The bands count each square's steps to the nearest corner.
+    #[test]
+    fn the_bands_count_steps_to_the_nearest_corner() {
+        let corners = CornerBands::towards(Bitboard::CORNERS);
+        let steps = |square: Square| corners.weigh(Bitboard::from(square)) - 1;
+        assert_eq!(steps(Square::A1), 0);
+        assert_eq!(steps(Square::B2), 2);
+        assert_eq!(steps(Square::D4), 6);
+        assert_eq!(steps(Square::E5), 6);
+        assert_eq!(steps(Square::G8), 1);
+        let dark = CornerBands::towards(Bitboard(Bitboard::CORNERS.0 & Bitboard::DARK_SQUARES.0));
+        assert_eq!(dark.weigh(Bitboard::from(Square::A8)) - 1, 7);
+        assert_eq!(dark.weigh(Bitboard::from(Square::H1)) - 1, 7);
+        assert_eq!(dark.weigh(Bitboard::from(Square::H7)) - 1, 1);
+        // Every square is in one band.
+        assert_eq!(
+            corners.weigh(Bitboard::FULL),
+            (0..64u32)
+                .map(|i| 1 + (i & 7).min(7 - (i & 7)) + (i >> 3).min(7 - (i >> 3)))
+                .sum::<u32>()
+        );
     }
 
     #[test]

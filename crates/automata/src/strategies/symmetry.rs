@@ -4,7 +4,7 @@
 //! audit solves one position of each class (see
 //! [`Strategy::symmetric`](crate::strategy::Strategy::symmetric)).
 
-use shakmaty::{Board, CastlingMode, Chess, Position, Setup, Square};
+use shakmaty::{Bitboard, Board, CastlingMode, Chess, Position, Setup, Square};
 
 use crate::krk::board_key;
 
@@ -23,29 +23,34 @@ fn image(square: Square, index: u8) -> Square {
     }
 }
 
-/// The key ([`board_key`]) of the board's image under symmetry `index`,
-/// without building the board.
-fn image_key(board: &Board, index: u8) -> u64 {
-    let mut men = [(0u8, 0u64); 64];
-    let mut count = 0;
+/// The keys ([`board_key`]) of the board's eight images, by symmetry
+/// index, without building the boards.
+fn image_keys(board: &Board) -> [u64; 8] {
+    let mut codes = [0u8; 64];
     for (square, piece) in board {
-        let code =
-            u64::from(piece.color == shakmaty::Color::White) << 3 | u64::from(piece.role as u8);
-        men[count] = (image(square, index) as u8, code);
-        count += 1;
+        codes[usize::from(square)] =
+            u8::from(piece.color == shakmaty::Color::White) << 3 | piece.role as u8;
     }
-    let men = &mut men[..count];
-    men.sort_unstable_by_key(|(square, _)| *square);
-    men.iter().fold(0, |key, (square, code)| {
-        key << 10 | u64::from(*square) << 4 | code
+    std::array::from_fn(|index| {
+        let mut image_codes = [0u8; 64];
+        let mut squares = Bitboard::EMPTY;
+        for square in board.occupied() {
+            let to = image(square, index as u8);
+            image_codes[usize::from(to)] = codes[usize::from(square)];
+            squares.add(to);
+        }
+        squares.into_iter().fold(0, |key, square| {
+            key << 10 | u64::from(square) << 4 | u64::from(image_codes[usize::from(square)])
+        })
     })
 }
 
 /// The least key over the board's eight images, and the first symmetry
 /// that gives it: the same for every image of the board.
 fn canonical_image(board: &Board) -> (u64, u8) {
-    (0..8)
-        .map(|index| (image_key(board, index), index))
+    image_keys(board)
+        .into_iter()
+        .zip(0..)
         .min()
         .expect("eight images")
 }
@@ -58,7 +63,7 @@ pub fn canonical_key(board: &Board) -> u64 {
 
 /// How many distinct boards the board's class holds (1, 2, 4 or 8).
 pub fn class_size(board: &Board) -> usize {
-    let mut keys: Vec<u64> = (0..8).map(|index| image_key(board, index)).collect();
+    let mut keys = image_keys(board).to_vec();
     keys.sort_unstable();
     keys.dedup();
     keys.len()
