@@ -10,7 +10,9 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Bitboard, ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square};
+use shakmaty::{
+    Bitboard, ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square,
+};
 
 use crate::{
     error::TableError,
