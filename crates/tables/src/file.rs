@@ -94,6 +94,16 @@ fn chunk_count(per_side: usize) -> usize {
     2 * per_side.div_ceil(CHUNK)
 }
 
+/// The side to move of chunk `chunk` of a file of `chunks` chunks, and its
+/// first number: white's chunks come first.
+fn chunk_place(chunk: usize, chunks: usize) -> (Color, usize) {
+    let per_side = chunks / 2;
+    match chunk < per_side {
+        true => (Color::White, chunk * CHUNK),
+        false => (Color::Black, (chunk - per_side) * CHUNK),
+    }
+}
+
 /// The overflow list as stored in a file.
 fn overflow_entries(overflow: &Overflow) -> Vec<u8> {
     let mut out = Vec::new();
@@ -618,26 +628,16 @@ impl Body {
         material: &Material,
         variant: Variant,
     ) -> Result<Body, ReadError> {
-        let mut file = open_regular(path)?;
+        let file = open_regular(path)?;
         let file_len = file.metadata()?.len();
         let material = material.clone();
-        let (head, layout, mut rest) = within(read_time_limit(file_len), move |deadline| {
-            let head = read_before(&mut file, HEADER as u64, deadline)?;
-            let layout = check_header(&head, file_len, &material, variant)?;
-            let rest = read_before(&mut file, file_len - HEADER as u64, deadline)?;
-            if ((HEADER + rest.len()) as u64) < file_len {
-                // Shortened since its length was read.
-                return Err(FileError::Truncated {
-                    found: (HEADER + rest.len()) as u64,
-                    expected: file_len,
-                }
-                .into());
-            }
-            Ok((head, layout, rest))
+        let (layout, mut rest) = within(read_time_limit(file_len), move |deadline| {
+            let (mut body, layout) =
+                HashedReader::after_header(file, file_len, &material, variant, deadline)?;
+            let rest = body.take(layout.file_len() as usize - HEADER)?;
+            body.check_sum()?;
+            Ok((layout, rest))
         })?;
-        if crc32fast::hash(&rest) != le_u32(&head[56..60]) {
-            return Err(FileError::Checksum.into());
-        }
         let mut ranges = Vec::with_capacity(layout.chunks);
         let mut offset = 4 * layout.chunks;
         for length in rest[..4 * layout.chunks].chunks(4) {
@@ -691,13 +691,7 @@ impl Body {
         numbering: &Numbering,
         rules: &Rules,
     ) -> Result<Box<[u8]>, FileError> {
-        let per_side_chunks = self.ranges.len() / 2;
-        let turn = if chunk < per_side_chunks {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let start = chunk % per_side_chunks * CHUNK;
+        let (turn, start) = chunk_place(chunk, self.ranges.len());
         let mut out = vec![0u8; CHUNK.min(self.per_side - start)].into_boxed_slice();
         self.decompress_to(chunk, &mut out)?;
         let side = Side {
@@ -727,28 +721,22 @@ pub fn read(path: &Path, material: &Material, variant: Variant) -> Result<Table,
 /// of the sides `sides` to move only (a build reads one side of most of
 /// the tables its moves lead into). The file is read front to back, hashed
 /// as it goes, and the chunks of `sides` decompressed a batch at a time:
-/// neither the compressed body nor a side not asked for is held. Nothing is returned before the checksum
-/// has been compared, and a checksum that fails is the error reported
-/// even when a chunk failed to decompress first, as in [`Body::read`].
+/// neither the compressed body nor a side not asked for is held. Nothing
+/// is returned before the checksum has been compared, and a checksum that
+/// fails is the error reported even when a chunk failed to decompress
+/// first, as in [`Body::read`].
 pub(crate) fn read_sides(
     path: &Path,
     material: &Material,
     variant: Variant,
     sides: &[Color],
 ) -> Result<Table, ReadError> {
-    let mut file = open_regular(path)?;
+    let file = open_regular(path)?;
     let file_len = file.metadata()?.len();
     let (material, sides) = (material.clone(), sides.to_vec());
     let table = within(read_time_limit(file_len), move |deadline| {
-        let head = read_before(&mut file, HEADER as u64, deadline)?;
-        let layout = check_header(&head, file_len, &material, variant)?;
-        let mut body = HashedReader {
-            file,
-            hasher: crc32fast::Hasher::new(),
-            deadline,
-            position: HEADER as u64,
-            file_len,
-        };
+        let (mut body, layout) =
+            HashedReader::after_header(file, file_len, &material, variant, deadline)?;
         let lengths: Vec<usize> = body
             .take(4 * layout.chunks)?
             .chunks(4)
@@ -766,11 +754,7 @@ pub(crate) fn read_sides(
             let mut batch = Vec::new();
             let mut batched = 0;
             for (chunk, &length) in lengths.iter().enumerate() {
-                let turn = if chunk < layout.chunks / 2 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let (turn, _) = chunk_place(chunk, layout.chunks);
                 if !sides.contains(&turn) {
                     body.skip(length as u64)?;
                     continue;
@@ -788,9 +772,7 @@ pub(crate) fn read_sides(
             body.skip(layout.data)?;
         }
         let overflow = body.take(8 * layout.entries as usize)?;
-        if body.hasher.finalize() != le_u32(&head[56..60]) {
-            return Err(FileError::Checksum.into());
-        }
+        body.check_sum()?;
         if !chunks_fit {
             return Err(FileError::Layout.into());
         }
@@ -828,12 +810,44 @@ fn decompress_chunk(input: &[u8], out: &mut [u8]) -> Result<(), FileError> {
 struct HashedReader {
     file: fs::File,
     hasher: crc32fast::Hasher,
+    /// The header's checksum of everything after it.
+    checksum: u32,
     deadline: Deadline,
     position: u64,
     file_len: u64,
 }
 
 impl HashedReader {
+    /// Reads the header of `file` (`file_len` long) and checks it against
+    /// the table asked for: the reader then stands at the body.
+    fn after_header(
+        mut file: fs::File,
+        file_len: u64,
+        material: &Material,
+        variant: Variant,
+        deadline: Deadline,
+    ) -> Result<(HashedReader, Layout), ReadError> {
+        let head = read_before(&mut file, HEADER as u64, deadline)?;
+        let layout = check_header(&head, file_len, material, variant)?;
+        let reader = HashedReader {
+            file,
+            hasher: crc32fast::Hasher::new(),
+            checksum: le_u32(&head[56..60]),
+            deadline,
+            position: HEADER as u64,
+            file_len,
+        };
+        Ok((reader, layout))
+    }
+
+    /// Whether what was read hashes to the header's checksum.
+    fn check_sum(&self) -> Result<(), FileError> {
+        match self.hasher.clone().finalize() == self.checksum {
+            true => Ok(()),
+            false => Err(FileError::Checksum),
+        }
+    }
+
     /// The next `len` bytes; fewer is a truncated file.
     fn take(&mut self, len: usize) -> Result<Vec<u8>, ReadError> {
         let bytes = read_before(&mut self.file, len as u64, self.deadline)?;
@@ -874,15 +888,10 @@ pub fn summarize_file(
     let body = Body::read(path, material, variant)?;
     let numbering = Numbering::new(material, variant);
     let rules = Rules::new(material, variant);
-    let per_side_chunks = body.chunks() / 2;
     let orderings = numbering.identical_orderings(material);
     let mut sides = ByColor::new_with(|_| SideCounter::new());
     for chunk in 0..body.chunks() {
-        let (turn, start) = if chunk < per_side_chunks {
-            (Color::White, chunk * CHUNK)
-        } else {
-            (Color::Black, (chunk - per_side_chunks) * CHUNK)
-        };
+        let (turn, start) = chunk_place(chunk, body.chunks());
         let bytes = body.chunk(chunk, material, &numbering, &rules)?;
         sides[turn].add(&numbering, start, &bytes);
     }
@@ -1019,6 +1028,14 @@ mod tests {
         (material, table)
     }
 
+    /// KRvK and its file in a new folder.
+    fn krk_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
+        let (material, table) = krk();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        (material, table, dir, path)
+    }
+
     /// The table with one byte changed, written as a valid file.
     fn forged(table: &Table, turn: Color, index: usize, byte: u8) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -1144,9 +1161,7 @@ mod tests {
     /// Reads KRvK's file with the header's compressed length replaced by
     /// `forge(length)`, the file lengthened (sparse) to match when it can be.
     fn read_with_data_length(forge: impl Fn(u64) -> u64) -> Result<Table, ReadError> {
-        let (material, table) = krk();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
+        let (material, _, _dir, path) = krk_file();
         let mut bytes = fs::read(&path).unwrap();
         let data = le_u64(&bytes[48..56]);
         let forged = forge(data);
@@ -1173,9 +1188,7 @@ mod tests {
 
     #[test]
     fn a_chunk_that_does_not_decompress_is_corrupt_once_the_checksum_holds() {
-        let (material, table) = krk();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
+        let (material, table, _dir, path) = krk_file();
         let mut bytes = fs::read(&path).unwrap();
         let first_chunk = HEADER + 4 * le_u32(&bytes[44..48]) as usize;
         bytes[first_chunk..first_chunk + 4].fill(0);
@@ -1210,9 +1223,7 @@ mod tests {
 
     #[test]
     fn a_version_2_file_reads_and_its_reserved_bytes_must_be_zero() {
-        let (material, table) = krk();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
+        let (material, _, dir, path) = krk_file();
         as_version_2(&path);
         assert_eq!(read_back(&dir, &material), "");
         let mut bytes = fs::read(&path).unwrap();
@@ -1223,9 +1234,7 @@ mod tests {
 
     #[test]
     fn a_limit_over_a_byte_is_refused() {
-        let (material, table) = krk();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
+        let (material, _, dir, path) = krk_file();
         let mut bytes = fs::read(&path).unwrap();
         bytes[30..32].copy_from_slice(&251u16.to_le_bytes());
         fs::write(&path, &bytes).unwrap();

@@ -341,9 +341,17 @@ impl Tablebase {
     /// rebuilt). Tried before the subtables are had, which a loaded table
     /// does not need.
     fn load(&self, material: &Material, variant: Variant) -> Option<Table> {
+        self.load_sides(material, variant, &Color::ALL)
+    }
+
+    /// [`Tablebase::load`] holding the values of the sides `sides` to move
+    /// only.
+    fn load_sides(&self, material: &Material, variant: Variant, sides: &[Color]) -> Option<Table> {
         let dir = self.dir.as_ref()?;
         let path = dir.join(file::file_name(material, variant));
-        self.usable(&path, |path| file::read(path, material, variant))
+        self.usable(&path, |path| {
+            file::read_sides(path, material, variant, sides)
+        })
     }
 
     /// What `read` makes of the file at `path` (stale temporary files of
@@ -548,17 +556,9 @@ impl Tablebase {
         {
             return Ok(table);
         }
-        let missing = || TableError::MissingSubtable(material.clone());
-        let path = self
-            .dir
-            .as_ref()
-            .ok_or_else(missing)?
-            .join(file::file_name(material, Variant::Standard));
         let table = self
-            .usable(&path, |path| {
-                file::read_sides(path, material, Variant::Standard, sides)
-            })
-            .ok_or_else(missing)?;
+            .load_sides(material, Variant::Standard, sides)
+            .ok_or_else(|| TableError::MissingSubtable(material.clone()))?;
         Ok(Arc::new(table))
     }
 
