@@ -65,13 +65,13 @@ fn the_queen_method_mates_from_every_start_in_19() {
 /// `--ignored`, as the long emulator audits are.
 #[test]
 #[ignore = "about a minute: the whole KBBK audit; run with --ignored"]
-fn the_bishops_method_mates_from_165864_of_313016_starts() {
+fn the_bishops_method_mates_from_238201_of_313016_starts() {
     row(5);
 }
 
 #[test]
 #[ignore = "about a minute and a half: the whole KBNK audit; run with --ignored"]
-fn deletangs_method_mates_from_32475_of_1359578_starts() {
+fn deletangs_method_mates_from_66831_of_1359578_starts() {
     row(6);
 }
 

@@ -80,10 +80,11 @@ fn images(position: &Chess) -> Vec<Chess> {
 
 /// The method answers every image of `fen` with the image of its answer:
 /// the positions after the moves are one class.
-fn answers_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
+fn answers_images_alike<S: Strategy>(strategy: &S, fen: &str) {
     let start = common::position(fen);
     let class_after = |position: &Chess| {
-        let (reply, ()) = strategy.reply(position, &()).expect("a move");
+        let memory = strategy.start(position);
+        let (reply, _) = strategy.reply(position, &memory).expect("a move");
         let mut after = position.clone();
         after.play_unchecked(reply.mv);
         canonical_key(after.board())
@@ -97,7 +98,7 @@ fn answers_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
 /// The audit's graph, one node per class, finds from `fen` and from each
 /// of its images the outcome the exact graph (every board its own node)
 /// finds.
-fn audits_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
+fn audits_images_alike<S: Strategy>(strategy: &S, fen: &str) {
     let start = common::position(fen);
     let by_class = GameGraph::new(strategy).outcome(&start);
     let exact = GameGraph::new(&Exact(strategy)).outcome(&start);
@@ -111,9 +112,10 @@ fn audits_images_alike<S: Strategy<Memory = ()>>(strategy: &S, fen: &str) {
 #[test]
 fn the_bishops_worst_line_and_fixed_starts_mate() {
     // The audit's worst case (`ajedrecista audit bishops`), then the
-    // earlier version's.
-    mates(&Bishops, "8/8/8/6B1/8/7B/8/k1K5 w - - 0 1", 25);
-    mates(&Bishops, "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1", 14);
+    // earlier versions'.
+    mates(&Bishops, "8/5K2/8/B7/8/4k3/8/3B4 w - - 0 1", 32);
+    mates(&Bishops, "8/8/8/6B1/8/7B/8/k1K5 w - - 0 1", 20);
+    mates(&Bishops, "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1", 12);
     mates(&Bishops, "7k/8/5K2/8/8/8/8/2B2B2 w - - 0 1", 3);
     mates(&Bishops, "k7/2K5/8/8/8/8/8/2B2B2 w - - 0 1", 3);
     mates(&Bishops, "6k1/8/5K2/8/8/8/8/2B2B2 w - - 0 1", 7);
@@ -122,7 +124,8 @@ fn the_bishops_worst_line_and_fixed_starts_mate() {
 #[test]
 fn the_bishop_and_knight_worst_line_and_fixed_starts_mate() {
     // The audit's worst case (`ajedrecista audit bishop-knight`), then
-    // the earlier version's.
+    // the earlier versions'.
+    mates(&BishopKnight, "8/8/8/8/1N6/8/7B/k6K w - - 0 1", 22);
     mates(&BishopKnight, "1k6/8/8/8/8/4N3/8/K2B4 w - - 0 1", 18);
     mates(&BishopKnight, "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1", 9);
     mates(&BishopKnight, "k7/8/1KN5/8/8/8/8/5B2 w - - 0 1", 4);
@@ -200,8 +203,11 @@ fn the_preconditions_name_the_material() {
 
 /// With the king boxed in, rule 2 calculates the mate: its first move is
 /// the rule's, and the line mates in `moves` against the longest defence.
-fn calculates_the_mate<S: Strategy<Memory = ()>>(strategy: &S, fen: &str, moves: u16) {
-    let (reply, ()) = strategy.reply(&common::position(fen), &()).expect("a move");
+fn calculates_the_mate<S: Strategy>(strategy: &S, fen: &str, moves: u16) {
+    let start = common::position(fen);
+    let (reply, _) = strategy
+        .reply(&start, &strategy.start(&start))
+        .expect("a move");
     assert!(
         reply.reason.starts_with("rule 2"),
         "{fen}: {}",
@@ -220,7 +226,7 @@ fn a_boxed_in_king_is_mated_by_calculation() {
 /// the method mates (and the line replays as a legal game to mate), goes
 /// round, or loses a man that hangs at the start; it never stalemates or
 /// finds no rule.
-fn sampled_starts_end_as_the_audit_counts<S: Strategy<Memory = ()>>(strategy: &S, step: usize) {
+fn sampled_starts_end_as_the_audit_counts<S: Strategy>(strategy: &S, step: usize) {
     let starts = start_positions(strategy, StartSet::All, Color::White);
     let mut graph = GameGraph::new(strategy);
     let mut mated = 0;

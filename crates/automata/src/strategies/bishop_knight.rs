@@ -1,8 +1,11 @@
 //! The bishop and knight mate by Delétang's method (king, bishop and
-//! knight against king): drive the king to the edge, then along it to a
-//! corner of the bishop's colour (the knight's W manoeuvre keeps him
-//! there), then mate. The rule list is written out in docs/automata.md
-//! ("bishop-knight").
+//! knight against king): drive the king to the edge and hold him behind
+//! the 7-square diagonal of the bishop's colour, in the triangle of a
+//! corner of that colour; shrink the triangle to the 5-square diagonal,
+//! then the 3-square one (the knight's W manoeuvre covering the other
+//! colour along the edge); mate in that corner. The triangle that holds
+//! him comes first in the method's measure. The rule list is written out
+//! in docs/automata.md ("bishop-knight").
 
 use shakmaty::{Bitboard, Board, Color, Role};
 
@@ -28,6 +31,9 @@ impl MinorMethod for BishopKnight {
     /// Chosen on a sample of the audit's starts (docs/automata.md).
     const MATING_ROOM: u32 = 16;
     const MATE_DEPTH: u32 = 12;
+    const MEASURED_STEPS: Option<u32> = Some(3);
+    const NARROW_ROOM: u32 = 5;
+    const KEEPS_TARGET: bool = false;
 
     /// A white king, bishop and knight and a black king.
     fn is_material(board: &Board) -> bool {
@@ -42,6 +48,23 @@ impl MinorMethod for BishopKnight {
             _ => &DARK_CORNERS,
         }
     }
+
+    /// Delétang's triangles: the king held behind the 3-square diagonal
+    /// of the bishop's colour across a right corner (stage 0), behind the
+    /// 5-square one (1), behind the 7-square one (2), or not (3). He is
+    /// held behind one when his square and every square he can step to
+    /// lie within 1, 3 or 5 steps (along files and ranks) of the corner:
+    /// the triangle whose long side is that diagonal. The triangles of the
+    /// two right corners lie apart, so `held` (a king's square and its
+    /// neighbours) is within one of them or neither.
+    fn stage(board: &Board, held: Bitboard) -> u32 {
+        match Self::corners(board).farthest(held) {
+            0..=1 => 0,
+            2..=3 => 1,
+            4..=5 => 2,
+            _ => 3,
+        }
+    }
 }
 
 fn is_kbnk(board: &Board) -> bool {
@@ -51,4 +74,40 @@ fn is_kbnk(board: &Board) -> bool {
         && (board.by_role(Role::Knight) & white).count() == 1
         && board.king_of(Color::White).is_some()
         && board.king_of(Color::Black).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    use crate::test_support::position;
+
+    fn held(squares: &[Square]) -> Bitboard {
+        squares.iter().copied().collect()
+    }
+
+    /// The triangles are counted from the corners of the bishop's colour:
+    /// behind the 3-, 5- and 7-square diagonals, or not.
+    #[test]
+    fn the_stage_is_the_triangle_that_holds_the_king() {
+        use Square::*;
+        // A dark bishop (c1): the right corners are a1 and h8.
+        let dark = position("8/8/8/8/8/8/8/2B1K1Nk w - - 0 1");
+        let stage = |squares: &[Square]| BishopKnight::stage(dark.board(), held(squares));
+        assert_eq!(stage(&[A1, A2, B1]), 0);
+        assert_eq!(stage(&[H8, G8, H7]), 0);
+        assert_eq!(stage(&[A1, B2]), 1);
+        assert_eq!(stage(&[B1, C1, D1, C2]), 1);
+        assert_eq!(stage(&[C3, B4, A5]), 2);
+        assert_eq!(stage(&[E1, F1]), 2);
+        assert_eq!(stage(&[F1, G1]), 3);
+        assert_eq!(stage(&[D4, E5]), 3);
+        // A light bishop (f1): a8 and h1.
+        let light = position("8/8/8/8/8/8/8/4KBNk w - - 0 1");
+        let stage = |squares: &[Square]| BishopKnight::stage(light.board(), held(squares));
+        assert_eq!(stage(&[H1, G1, H2]), 0);
+        assert_eq!(stage(&[A1, B1]), 3);
+        assert_eq!(stage(&[G1, F1, E1, F2]), 1);
+    }
 }

@@ -37,6 +37,9 @@ impl MinorMethod for Bishops {
     /// Chosen on a sample of the audit's starts (docs/automata.md).
     const MATING_ROOM: u32 = 16;
     const MATE_DEPTH: u32 = 12;
+    const MEASURED_STEPS: Option<u32> = None;
+    const NARROW_ROOM: u32 = 24;
+    const KEEPS_TARGET: bool = true;
 
     fn is_material(board: &Board) -> bool {
         is_kbbk(board)

@@ -28,16 +28,32 @@ pub(crate) trait MinorMethod: Sync {
     /// The corners the method drives the king to: its measure weighs
     /// each square of his room by its steps from the nearest of them.
     fn corners(board: &Board) -> &'static CornerBands;
-    /// The room (in squares) at or below which rule 2 calculates a mate.
+    /// The method's stage (0 the last) with the black king's square and
+    /// the squares he can step to `held`: the measure puts it before
+    /// everything else.
+    fn stage(_board: &Board, _held: Bitboard) -> u32 {
+        0
+    }
+    /// How many king steps of his room the measure counts (`None`: all
+    /// of it).
+    const MEASURED_STEPS: Option<u32>;
+    /// The room (in squares) at or below which rule 2 calculates a mate,
+    /// and which its lines never exceed.
     const MATING_ROOM: u32;
     /// How many moves ahead rule 2 calculates it.
     const MATE_DEPTH: u32;
+    /// The room at or below which rule 3 looks a move further.
+    const NARROW_ROOM: u32;
+    /// Whether rule 3 keeps to the measure it set out to get below until
+    /// it is below (the method's only memory).
+    const KEEPS_TARGET: bool;
 }
 
-/// Every minor-piece method is a strategy that remembers nothing and
-/// plays every image of a board alike.
+/// Every minor-piece method is a strategy that plays every image of a
+/// board alike. It remembers at most the measure rule 3 set out to get
+/// below ([`MinorMethod::KEEPS_TARGET`]), the same for every image.
 impl<M: MinorMethod> Strategy for M {
-    type Memory = ();
+    type Memory = Option<u32>;
 
     fn name(&self) -> &'static str {
         M::NAME
@@ -67,24 +83,35 @@ impl<M: MinorMethod> Strategy for M {
         }
     }
 
-    fn start(&self, _start: &Chess) {}
+    fn start(&self, _start: &Chess) -> Option<u32> {
+        None
+    }
 
-    fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {
+    fn reply(
+        &self,
+        position: &Chess,
+        target: &Option<u32>,
+    ) -> Result<(Reply, Option<u32>), Refusal> {
         self.precondition(position.board())?;
-        let (mv, reason) = method_move(
-            position,
-            Measure {
+        let rules = Rules {
+            measure: Measure {
                 corners: M::corners,
+                stage: M::stage,
+                steps: M::MEASURED_STEPS,
             },
-            (M::MATING_ROOM, M::MATE_DEPTH),
-        )
-        .ok_or(Refusal::RuleUndefined(Undefined::NoMethodRule(M::METHOD)))?;
+            mating_room: M::MATING_ROOM,
+            mate_depth: M::MATE_DEPTH,
+            narrow_room: M::NARROW_ROOM,
+            keeps_target: M::KEEPS_TARGET,
+        };
+        let (mv, reason, target) = method_move(position, &rules, *target)
+            .ok_or(Refusal::RuleUndefined(Undefined::NoMethodRule(M::METHOD)))?;
         let reply = Reply {
             mv,
             reason,
             display: None,
         };
-        Ok((reply, ()))
+        Ok((reply, target))
     }
 }
 
@@ -173,11 +200,12 @@ fn is_checkmate(child: &Chess) -> bool {
 const KNOWN_MATES: usize = 1 << 20;
 
 /// Whatever Black answers in `child` (Black to move), White mates within
-/// `moves` moves, each sound and none giving the king more room. The
-/// answers are kept per thread by class of images and depth: the
-/// calculation is the same for every image, and the positions of the
-/// corner recur from move to move.
-fn mates_within(child: &Chess, moves: u32) -> bool {
+/// `moves` moves, each sound and none leaving the king a room of more than
+/// `boxed` squares. The answers are kept per thread by class of images
+/// and depth (one method's boxed room, as its material, is always the
+/// same): the calculation is the same for every image, and the positions
+/// of the corner recur from move to move.
+fn mates_within(child: &Chess, moves: u32, boxed: u32) -> bool {
     thread_local! {
         static KNOWN: RefCell<HashMap<(u64, u32), bool>> = RefCell::new(HashMap::new());
     }
@@ -187,12 +215,11 @@ fn mates_within(child: &Chess, moves: u32) -> bool {
     }
     let found = sound(child)
         && answers(child).all(|next| {
-            let now = room(next.board());
             choices(&next).iter().any(|choice| {
                 is_checkmate(&choice.child)
                     || (moves > 1
-                        && room(choice.child.board()) <= now
-                        && mates_within(&choice.child, moves - 1))
+                        && room(choice.child.board()) <= boxed
+                        && mates_within(&choice.child, moves - 1, boxed))
             })
         });
     KNOWN.with(|known| {
@@ -252,6 +279,16 @@ fn reach(from: Square, free: Bitboard) -> Bitboard {
     }
 }
 
+/// The squares a king on `from` reaches in `steps` steps over `free` ones.
+fn reach_steps(from: Square, free: Bitboard, steps: u32) -> Bitboard {
+    let free = u64::from(free);
+    let mut reached = u64::from(Bitboard::from(from));
+    for _ in 0..steps {
+        reached |= king_steps(reached) & free;
+    }
+    Bitboard(reached)
+}
+
 /// Every square a king step from a square of `squares`.
 fn king_steps(squares: u64) -> u64 {
     const NOT_A: u64 = !0x0101_0101_0101_0101;
@@ -285,6 +322,15 @@ impl CornerBands {
         CornerBands(bands)
     }
 
+    /// The most steps from the corners of a square of `squares` (not
+    /// empty).
+    pub(crate) fn farthest(&self, squares: Bitboard) -> u32 {
+        (0..15u32)
+            .rev()
+            .find(|&steps| self.0[steps as usize] & squares.0 != 0)
+            .unwrap_or(0)
+    }
+
     /// Each square of `squares` counted as one more than its steps.
     fn weigh(&self, squares: Bitboard) -> u32 {
         self.0
@@ -295,35 +341,59 @@ impl CornerBands {
     }
 }
 
-/// How far on a method is (smaller is further on): the king's room, each
-/// square counted one more than its steps from the method's nearest
-/// corner, and [`FACING_WEIGHT`] times the white king's distance from
-/// his mating square ([`king_from_facing`]).
+/// How far on a method is (smaller is further on): first its stage
+/// ([`STAGE_WEIGHT`] times it), then the king's room (all of it, or the
+/// squares he reaches within `steps` king steps), each square counted one
+/// more than its steps from the method's nearest corner, and
+/// [`FACING_WEIGHT`] times the white king's distance from his mating
+/// square ([`king_from_facing`]).
 #[derive(Clone, Copy)]
 struct Measure {
     corners: fn(&Board) -> &'static CornerBands,
+    stage: fn(&Board, Bitboard) -> u32,
+    steps: Option<u32>,
 }
 
 impl Measure {
     fn of(self, board: &Board) -> u32 {
-        (self.corners)(board).weigh(region(board)) + FACING_WEIGHT * king_from_facing(board)
+        let king = board.king_of(Color::Black).expect("a black king");
+        let free = !(white_attacks(board) | board.by_color(Color::White));
+        let room = match self.steps {
+            Some(steps) => reach_steps(king, free, steps),
+            None => reach(king, free),
+        };
+        self.of_king(board, king, free) + (self.corners)(board).weigh(room)
+    }
+
+    /// The parts of the measure that the black king's own square makes,
+    /// with `free` the squares White neither holds nor attacks: the stage,
+    /// and the white king's distance from his mating square.
+    fn of_king(self, board: &Board, king: Square, free: Bitboard) -> u32 {
+        let white_king = board.king_of(Color::White).expect("a white king");
+        STAGE_WEIGHT * (self.stage)(board, reach_steps(king, free, 1))
+            + FACING_WEIGHT * facing(white_king, king)
     }
 
     /// The measure after each of the king's moves in `child`, when none of
     /// them takes a man ([`KingMoves::sound`]). White's attacks are then
     /// the same after every move of his, and two moves into one room leave
-    /// him that room: it is found once.
+    /// him that room: the whole room is found once.
     fn of_answers(self, child: &Board, king: KingMoves) -> impl Iterator<Item = (Square, u32)> {
         let corners = (self.corners)(child);
         let free = !(white_attacks(child) | child.by_color(Color::White));
-        let white_king = child.king_of(Color::White).expect("a white king");
         let mut known = (Bitboard::EMPTY, 0);
         king.to.into_iter().map(move |to| {
-            if !known.0.contains(to) {
-                let reached = reach(to, free);
-                known = (reached, corners.weigh(reached));
-            }
-            (to, known.1 + FACING_WEIGHT * facing(white_king, to))
+            let room = match self.steps {
+                Some(steps) => corners.weigh(reach_steps(to, free, steps)),
+                None => {
+                    if !known.0.contains(to) {
+                        let reached = reach(to, free);
+                        known = (reached, corners.weigh(reached));
+                    }
+                    known.1
+                }
+            };
+            (to, room + self.of_king(child, to, free))
         })
     }
 
@@ -424,12 +494,11 @@ fn progress(child: &Chess, bound: u32, moves: u32, measure: Measure) -> bool {
 /// present one. Among the moves that force it soonest, the one whose worst
 /// answer leaves the least measure; `None` if no move forces progress.
 fn forced_progress<'a>(
-    position: &Chess,
     sound_choices: &[&'a Choice],
+    bound: u32,
     horizon: u32,
     measure: Measure,
 ) -> Option<(&'a Choice, u32)> {
-    let bound = measure.of(position.board());
     (1..=horizon).find_map(|moves| {
         least(
             sound_choices
@@ -442,7 +511,7 @@ fn forced_progress<'a>(
     })
 }
 
-/// The rules both methods follow, tried in order; `measure` is the
+/// The rules both methods follow, tried in order; the measure is the
 /// method's own (smaller is further on).
 const CALCULATED_MATE: &str =
     "rule 2: the king boxed in: a mate calculated to the end, whatever Black does";
@@ -455,45 +524,67 @@ const GIVE_UP: &str = "rule 6: every move leaves a man to be taken: the one furt
 /// methods' measures against a square of the black king's room.
 const FACING_WEIGHT: u32 = 6;
 
-/// How many moves ahead rule 3 looks; one more in a room this small or
-/// less ([`NARROW_ROOM`]).
-const HORIZON: u32 = 2;
-const NARROW_ROOM: u32 = 5;
+/// How much a stage weighs: more than any room and distance together.
+const STAGE_WEIGHT: u32 = 1024;
 
-/// White's move by the rules of a minor-piece method whose progress is
-/// `measure`, with the rule that gives it; `None` only in a stalemate.
+/// How many moves ahead rule 3 looks; one more in a room of the method's
+/// [`MinorMethod::NARROW_ROOM`] or less.
+const HORIZON: u32 = 2;
+
+/// A method's rules: its measure and its bounds ([`MinorMethod`]).
+struct Rules {
+    measure: Measure,
+    mating_room: u32,
+    mate_depth: u32,
+    narrow_room: u32,
+    keeps_target: bool,
+}
+
+/// White's move by a minor-piece method's `rules`, with the rule that
+/// gives it and what it remembers for the next move (the measure rule 3
+/// keeps to, if the method keeps one); `None` only in a stalemate. Rule
+/// 3 first keeps to the `target` it set out to get below, while that is
+/// not yet reached: the forcing it found then still forces it, one move
+/// shorter, so the measure cannot go round while rule 3 plays.
 fn method_move(
     position: &Chess,
-    measure: Measure,
-    (mating_room, mate_depth): (u32, u32),
-) -> Option<(Move, &'static str)> {
+    rules: &Rules,
+    target: Option<u32>,
+) -> Option<(Move, &'static str, Option<u32>)> {
+    let measure = rules.measure;
     let all = choices(position);
     if let Some(choice) = all.iter().find(|choice| is_checkmate(&choice.child)) {
-        return Some((choice.mv, MATE));
+        return Some((choice.mv, MATE, None));
     }
     let sound: Vec<&Choice> = all.iter().filter(|choice| sound(&choice.child)).collect();
     let board = position.board();
     let now = room(board);
-    if now <= mating_room
-        && let Some(choice) = (1..=mate_depth).find_map(|depth| {
+    let boxed = rules.mating_room;
+    if now <= boxed
+        && let Some(choice) = (1..=rules.mate_depth).find_map(|depth| {
             least(
                 sound
                     .iter()
                     .copied()
-                    .filter(|choice| room(choice.child.board()) <= now)
-                    .filter(|choice| mates_within(&choice.child, depth)),
+                    .filter(|choice| room(choice.child.board()) <= boxed)
+                    .filter(|choice| mates_within(&choice.child, depth, boxed)),
                 |_| (),
             )
         })
     {
-        return Some((choice.mv, CALCULATED_MATE));
+        return Some((choice.mv, CALCULATED_MATE, None));
     }
-    let horizon = match now <= NARROW_ROOM {
+    let horizon = match now <= rules.narrow_room {
         true => HORIZON + 1,
         false => HORIZON,
     };
-    if let Some((choice, _)) = forced_progress(position, &sound, horizon, measure) {
-        return Some((choice.mv, PROGRESS));
+    let present = measure.of(board);
+    let kept = target.filter(|&target| rules.keeps_target && target <= present);
+    for bound in kept.into_iter().chain([present]) {
+        if let Some((choice, _)) = forced_progress(&sound, bound, horizon, measure) {
+            let target = Some(bound).filter(|_| rules.keeps_target);
+            return Some((choice.mv, PROGRESS, target));
+        }
     }
     let facing = king_from_facing(board);
     let worst_facing =
@@ -506,18 +597,18 @@ fn method_move(
         }),
         worst_facing,
     ) {
-        return Some((choice.mv, KING_UP));
+        return Some((choice.mv, KING_UP, None));
     }
     let worst_measure = |choice: &Choice| measure.after_worst_answer(&choice.child);
     if let Some(choice) = least(sound.iter().copied(), worst_measure) {
-        return Some((choice.mv, WAIT));
+        return Some((choice.mv, WAIT, None));
     }
     least(
         all.iter()
             .filter(|choice| !KingMoves::of(choice.child.board()).is_stalemate()),
         |choice| measure.of(choice.child.board()),
     )
-    .map(|choice| (choice.mv, GIVE_UP))
+    .map(|choice| (choice.mv, GIVE_UP, None))
 }
 
 #[cfg(test)]
