@@ -2,7 +2,7 @@
 //! key sequence with the display the sources give for it (README of the
 //! MK-61 data, opcodes.tsv notes, seeds 000 and 001).
 
-use ajedrecista_mk61::{AngleUnit, Calculator, Display, Program, read_listing};
+use ajedrecista_mk61::{AngleUnit, Calculator, Display, Key, Program, read_listing};
 
 fn calculator_with(listing: &str) -> Calculator {
     let mut calculator = Calculator::new(AngleUnit::Radians);
@@ -14,9 +14,7 @@ fn calculator_with(listing: &str) -> Calculator {
 
 /// Presses trace tokens; returns the display after the last.
 fn press(calculator: &mut Calculator, tokens: &str) -> Display {
-    let keys = tokens
-        .split_whitespace()
-        .map(|token| token.parse().unwrap());
+    let keys = Key::sequence(tokens).unwrap();
     calculator.press_all(keys).unwrap().display
 }
 
@@ -33,16 +31,22 @@ fn program_counter(calculator: &mut Calculator) -> usize {
     view.address
 }
 
+/// From power-on: the display after the keys `make`, and after `store`
+/// then `recall` bring it back from a register.
+fn made_and_recalled(make: &str, store: &str, recall: &str) -> (Display, Display) {
+    let mut calculator = Calculator::new(AngleUnit::Radians);
+    let made = press(&mut calculator, make);
+    press(&mut calculator, store);
+    (made, press(&mut calculator, recall))
+}
+
 #[test]
 fn zggog_dummy_in_r0() {
     // Seed 000: Cx ÷ ВП В↑ В↑ F⟳ F⟳ F⟳ X→П0 leaves "ЗГГОГ" in R0.
-    let mut calculator = Calculator::new(AngleUnit::Radians);
     assert_eq!(
-        press(&mut calculator, "CX / VP UP UP F . F . F ."),
-        display(" 3.ГГ0Г      ")
+        made_and_recalled("CX / VP UP UP F . F . F .", "XP 0 CX", "PX 0"),
+        (display(" 3.ГГ0Г      "), display(" 3.ГГ0Г      "))
     );
-    press(&mut calculator, "XP 0 CX");
-    assert_eq!(press(&mut calculator, "PX 0"), display(" 3.ГГ0Г      "));
 }
 
 #[test]
@@ -143,13 +147,10 @@ fn keyboard_entry_continues_into_program_digits() {
 #[test]
 fn nine_dashes_zero_for_the_rook() {
     // Seed 001: 66555555 КИНВ К{x} ВП 8 X→П9; П→X9 shows 9------0.
-    let mut calculator = Calculator::new(AngleUnit::Radians);
     assert_eq!(
-        press(&mut calculator, "6 6 5 5 5 5 5 5 K CX"),
-        display(" 8.9------   ")
+        made_and_recalled("6 6 5 5 5 5 5 5 K CX", "K 8 VP 8 XP 9 CX", "PX 9"),
+        (display(" 8.9------   "), display(" 9------0.   "))
     );
-    press(&mut calculator, "K 8 VP 8 XP 9 CX");
-    assert_eq!(press(&mut calculator, "PX 9"), display(" 9------0.   "));
 }
 
 #[test]

@@ -166,7 +166,7 @@ fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
 fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
     match (&input.key, &input.switch) {
         (Some(key), None) => {
-            let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownKey| {
+            let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownName| {
                 ApiError::bad_request(err.to_string())
             })?;
             if let Some(program) = &mut mk61.program {
@@ -181,7 +181,7 @@ fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
             let unit: AngleUnit =
                 switch
                     .parse()
-                    .map_err(|err: ajedrecista_mk61::UnknownSwitch| {
+                    .map_err(|err: ajedrecista_mk61::UnknownName| {
                         ApiError::bad_request(err.to_string())
                     })?;
             mk61.calculator.set_switch(unit);
