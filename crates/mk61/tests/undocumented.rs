@@ -31,22 +31,36 @@ fn program_counter(calculator: &mut Calculator) -> usize {
     view.address
 }
 
-/// From power-on: the display after the keys `make`, and after `store`
-/// then `recall` bring it back from a register.
-fn made_and_recalled(make: &str, store: &str, recall: &str) -> (Display, Display) {
-    let mut calculator = Calculator::new(AngleUnit::Radians);
-    let made = press(&mut calculator, make);
-    press(&mut calculator, store);
-    (made, press(&mut calculator, recall))
-}
-
+/// The glyph numbers the seeds make from the keyboard and keep in a
+/// register: the display once made, and once recalled.
 #[test]
-fn zggog_dummy_in_r0() {
-    // Seed 000: Cx ÷ ВП В↑ В↑ F⟳ F⟳ F⟳ X→П0 leaves "ЗГГОГ" in R0.
-    assert_eq!(
-        made_and_recalled("CX / VP UP UP F . F . F .", "XP 0 CX", "PX 0"),
-        (display(" 3.ГГ0Г      "), display(" 3.ГГ0Г      "))
-    );
+fn glyph_numbers_made_stored_and_recalled() {
+    // (keys that make it, display, keys that store it, keys that recall it,
+    // display)
+    let numbers = [
+        // Seed 000: Cx ÷ ВП В↑ В↑ F⟳ F⟳ F⟳ X→П0 leaves "ЗГГОГ" in R0.
+        (
+            "CX / VP UP UP F . F . F .",
+            " 3.ГГ0Г      ",
+            "XP 0 CX",
+            "PX 0",
+            " 3.ГГ0Г      ",
+        ),
+        // Seed 001: 66555555 КИНВ К{x} ВП 8 X→П9; П→X9 shows 9------0.
+        (
+            "6 6 5 5 5 5 5 5 K CX",
+            " 8.9------   ",
+            "K 8 VP 8 XP 9 CX",
+            "PX 9",
+            " 9------0.   ",
+        ),
+    ];
+    for (make, made, store, recall, recalled) in numbers {
+        let mut calculator = Calculator::new(AngleUnit::Radians);
+        assert_eq!(press(&mut calculator, make), display(made), "{make}");
+        press(&mut calculator, store);
+        assert_eq!(press(&mut calculator, recall), display(recalled), "{make}");
+    }
 }
 
 #[test]
@@ -142,15 +156,6 @@ fn keyboard_entry_continues_into_program_digits() {
     // opcodes.tsv, digits: keyboard 5, В/О С/П, program step "1" gives 51.
     let mut calculator = calculator_with("00. 1 01. С/П");
     assert_eq!(press(&mut calculator, "5 VO SP"), display(" 51.         "));
-}
-
-#[test]
-fn nine_dashes_zero_for_the_rook() {
-    // Seed 001: 66555555 КИНВ К{x} ВП 8 X→П9; П→X9 shows 9------0.
-    assert_eq!(
-        made_and_recalled("6 6 5 5 5 5 5 5 K CX", "K 8 VP 8 XP 9 CX", "PX 9"),
-        (display(" 8.9------   "), display(" 9------0.   "))
-    );
 }
 
 #[test]
