@@ -9,6 +9,8 @@ use ajedrecista_automata::{
 use ajedrecista_tables::Moves;
 use shakmaty::{Board, Chess, Color, Position, Square};
 
+mod common;
+
 /// Moves to mate against the longest defence, found by trying every black
 /// line up to `depth` White moves; `None` if some line fails or lasts longer.
 fn plain_search<S: Strategy>(
@@ -345,12 +347,7 @@ fn start_positions_hold_the_strategy_piece() {
             &[shakmaty::Role::Queen]
         }
         fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-            match board.king_of(Color::White) {
-                Some(Square::C3) => Ok(()),
-                _ => Err(Refusal::Precondition(Precondition::NotKrk(
-                    "a test strategy",
-                ))),
-            }
+            common::white_king_on_c3(board)
         }
         fn start(&self, _start: &Chess) {}
         fn reply(&self, _position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {

@@ -2,7 +2,7 @@
 //! checks the audit and the tables against each other.
 
 use ajedrecista_automata::{
-    FailureKind, Perfect, Precondition, StartSet, Torres, Undefined, audit, excess_over_perfect,
+    Audit, FailureKind, Perfect, StartSet, Torres, Undefined, audit, excess_over_perfect,
     perfect_defence, perfect_moves, play,
 };
 use std::sync::Arc;
@@ -12,14 +12,17 @@ use shakmaty::{Color, Position};
 
 mod common;
 
+/// Perfect play's audit over every king-and-rook start with `side` to
+/// move, and the tables it played from.
+fn perfect_audit(side: Color) -> (Arc<Tablebase>, Audit) {
+    let tables = Arc::new(Tablebase::in_memory());
+    let audit = audit(&Perfect::new(Arc::clone(&tables)), StartSet::All, side);
+    (tables, audit)
+}
+
 #[test]
 fn perfect_audit_is_the_tables_distance_to_mate() {
-    let tables = Arc::new(Tablebase::in_memory());
-    let audit = audit(
-        &Perfect::new(Arc::clone(&tables)),
-        StartSet::All,
-        Color::White,
-    );
+    let (tables, audit) = perfect_audit(Color::White);
     assert!(audit.results.len() > 100_000);
     assert!(audit.failures().values().all(|count| *count == 0));
     // The known worst case of king and rook against king: mate in 16.
@@ -35,12 +38,7 @@ fn perfect_audit_is_the_tables_distance_to_mate() {
 
 #[test]
 fn perfect_with_black_to_move_loses_the_rook_where_the_tables_draw() {
-    let tables = Arc::new(Tablebase::in_memory());
-    let audit = audit(
-        &Perfect::new(Arc::clone(&tables)),
-        StartSet::All,
-        Color::Black,
-    );
+    let (tables, audit) = perfect_audit(Color::Black);
     let failures = audit.failures();
     assert!(failures[&FailureKind::LostPiece] > 0);
     for result in &audit.results {
@@ -97,12 +95,7 @@ fn fixed_king_queen_audit_meets_brudno_and_landau() {
             Variant::FixedKing(Square::C3)
         }
         fn precondition(&self, board: &Board) -> Result<(), Refusal> {
-            match board.king_of(Color::White) {
-                Some(Square::C3) => Ok(()),
-                _ => Err(Refusal::Precondition(Precondition::NotKrk(
-                    "a test strategy",
-                ))),
-            }
+            common::white_king_on_c3(board)
         }
         fn start(&self, _start: &Chess) {}
         fn reply(&self, position: &Chess, _memory: &()) -> Result<(Reply, ()), Refusal> {

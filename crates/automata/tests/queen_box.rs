@@ -14,14 +14,7 @@ use shakmaty::{Color, Role};
 #[test]
 fn with_white_to_move_the_queen_method_mates_from_every_start() {
     let audit = audit(&QueenBox, StartSet::All, Color::White);
-    assert_eq!(audit.results.len(), 144_508);
-    assert!(
-        audit.failures().values().all(|&count| count == 0),
-        "{:?}",
-        audit.failures()
-    );
-    assert_eq!(audit.worst_moves(), Some(Moves(19)));
-    common::assert_replays_to_mate(audit.worst.as_ref().expect("a longest game"), Moves(19));
+    common::assert_mates_from_every_start(&audit, 144_508, Moves(19));
     let tables = Arc::new(Tablebase::in_memory());
     let excess = excess_over_perfect(&audit, &tables)
         .unwrap()

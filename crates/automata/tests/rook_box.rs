@@ -15,15 +15,7 @@ use shakmaty::{Color, Role};
 #[test]
 fn with_white_to_move_the_box_method_mates_from_every_start() {
     let audit = audit(&RookBox, StartSet::All, Color::White);
-    assert_eq!(audit.results.len(), 175_168);
-    assert!(
-        audit.failures().values().all(|&count| count == 0),
-        "{:?}",
-        audit.failures()
-    );
-    assert_eq!(audit.worst_moves(), Some(Moves(35)));
-    let worst = audit.worst.as_ref().expect("a longest game");
-    common::assert_replays_to_mate(worst, Moves(35));
+    common::assert_mates_from_every_start(&audit, 175_168, Moves(35));
     let tables = Arc::new(Tablebase::in_memory());
     let excess = excess_over_perfect(&audit, &tables)
         .unwrap()

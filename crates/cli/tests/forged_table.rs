@@ -159,11 +159,7 @@ fn an_automaton_against_a_misled_defence_still_ends() {
     let dir = circles();
     for defence in ["perfect", "longest"] {
         let out = run(&["selfplay", "torres", "--defence", defence], dir.path());
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_success(&out);
         assert!(String::from_utf8_lossy(&out.stdout).contains("[Result"));
     }
 }

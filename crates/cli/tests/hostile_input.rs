@@ -302,9 +302,7 @@ fn enumerate_refuses_what_it_cannot_bound() {
 /// Item 9: whole inputs are read under 8 MiB, the limit named.
 #[test]
 fn inputs_read_whole_stop_at_their_limit() {
-    let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.txt");
-    std::fs::write(&empty, "").unwrap();
+    let (dir, empty) = common::folder_with("empty.txt", "");
     let empty = empty.to_str().unwrap();
     for args in [
         vec!["code", "--popeye", "/dev/zero"],
@@ -324,14 +322,11 @@ fn inputs_read_whole_stop_at_their_limit() {
 /// classified.
 #[test]
 fn a_latin1_byte_spoils_only_its_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let pgn = dir.path().join("games.pgn");
-    std::fs::write(
-        &pgn,
+    let (_dir, pgn) = common::folder_with(
+        "games.pgn",
         b"[Event \"?\"]\n[White \"Mu\xf1oz\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
           [Event \"?\"]\n[White \"A\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
-    )
-    .unwrap();
+    );
     let out = run(&["classify", pgn.to_str().unwrap(), "--json"], None);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -3,11 +3,11 @@
 
 use std::process::Command;
 
+mod common;
+
 /// Runs `mk61 keys --model mk54 --json` on `keys`; the displays shown.
 fn mk54_displays(keys: &str) -> Vec<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("keys.txt");
-    std::fs::write(&path, keys).unwrap();
+    let (_dir, path) = common::folder_with("keys.txt", keys);
     let output = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
         .args(["mk61", "keys", "--model", "mk54", "--json", "--keys"])
         .arg(&path)
@@ -55,15 +55,12 @@ fn an_mk61_function_on_the_mk54_shows_error() {
 /// under the key's `steps`.
 #[test]
 fn keys_trace_prints_each_program_step() {
-    let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("program.txt");
     // A call, a return, a jump and an FL0 loop (R0 = 3).
-    std::fs::write(
-        &program,
+    let (dir, program) = common::folder_with(
+        "program.txt",
         "00. 1  01. В↑  02. ПП  03. 08  04. +  05. БП  06. 10  07. С/П\n\
          08. 2  09. В/О  10. ×  11. FL0  12. 10  13. С/П\n",
-    )
-    .unwrap();
+    );
     let keys = dir.path().join("keys.txt");
     std::fs::write(&keys, "3 XP 0 9 UP VO SP").unwrap();
     let run = |json: bool| {
@@ -127,9 +124,7 @@ fn keys_trace_prints_each_program_step() {
 #[test]
 fn interactive_trace_prints_the_steps() {
     use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("program.txt");
-    std::fs::write(&program, "00. 2  01. ×  02. С/П\n").unwrap();
+    let (_dir, program) = common::folder_with("program.txt", "00. 2  01. ×  02. С/П\n");
     let mut child = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
         .args(["mk61", "--trace", "--program"])
         .arg(&program)

@@ -19,11 +19,7 @@ fn play(args: &[&str], input: &str, tables: &Path) -> Output {
 }
 
 fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(out);
     let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
     assert!(!text.contains('\x1b'), "plain output through a pipe");
     text

@@ -74,24 +74,17 @@ fn lines_are_answered_in_order_with_bad_ones_numbered() {
 
 #[test]
 fn epd_operations_are_ignored_and_draws_have_null_distances() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("positions.epd");
-    std::fs::write(
-        &file,
+    let (dir, file) = common::folder_with(
+        "positions.epd",
         "8/8/8/1k6/8/8/K5P1/8 w - - bm Kb3; id \"kpk 1\"; c0 \"0 1 a b\";\n\
          7k/8/8/8/8/8/7P/7K w - - id \"rook pawn\";\n",
-    )
-    .unwrap();
+    );
     let out = run(
         &["probe", "--epd", file.to_str().unwrap(), "--json"],
         b"",
         dir.path(),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let rows = json_lines(&out);
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["fen"], KPK);
@@ -119,11 +112,7 @@ fn a_pawn_position_with_en_passant() {
         input.as_bytes(),
         dir.path(),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let rows = json_lines(&out);
     assert_eq!(rows[0]["fen"], with_ep);
     assert_eq!(rows[1]["fen"], without);

@@ -18,11 +18,11 @@ use std::fmt;
 
 use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position, Role, Square, attacks};
 
+use crate::Symmetry;
 use crate::code::Code;
 use crate::final_position::{AnalysedFinal, FinalKind, FinalPosition, FinalRules};
 use crate::rules::{may_stand, pawn_push, position_from};
 use crate::symbol::{Mark, Symbol};
-use crate::symmetry::Symmetry;
 use crate::zone::{Offset, Zone, numeric_symbol, offset_between, preferred_king_square, shifted};
 
 /// How many squares the search may try, over all candidates, before it
@@ -99,7 +99,7 @@ pub(crate) fn marks_at_image(
     let same_shape = offsets.len() == numbering.len()
         && offsets
             .iter()
-            .all(|&o| numbering.contains(&symmetry.apply(o)));
+            .all(|&o| numbering.contains(&symmetry.apply_offset(o)));
     if !same_shape {
         return None;
     }
@@ -107,7 +107,7 @@ pub(crate) fn marks_at_image(
     read.extend(numbering.iter().map(|&q| {
         let i = offsets
             .iter()
-            .position(|&o| symmetry.apply(o) == q)
+            .position(|&o| symmetry.apply_offset(o) == q)
             .expect("the image covers the target zone");
         marks[i + 1].clone()
     }));
@@ -368,9 +368,10 @@ impl Plan {
         order.sort_by_key(|&i| {
             let man = &men[i];
             let mut images: Vec<Offset> = match &man.duty {
-                Duty::Attack { zone_attacks, .. } => {
-                    zone_attacks.iter().map(|&o| symmetry.apply(o)).collect()
-                }
+                Duty::Attack { zone_attacks, .. } => zone_attacks
+                    .iter()
+                    .map(|&o| symmetry.apply_offset(o))
+                    .collect(),
                 _ => Vec::new(),
             };
             images.sort();
@@ -488,7 +489,8 @@ impl Search<'_> {
     }
 
     fn image(&self, offset: Offset) -> Square {
-        shifted(self.king, self.symmetry.apply(offset)).expect("zone images stay on the board")
+        shifted(self.king, self.symmetry.apply_offset(offset))
+            .expect("zone images stay on the board")
     }
 
     /// Takes one placement from the budget; false, and the search

@@ -25,9 +25,10 @@ pub mod input;
 pub mod retro;
 mod rules;
 pub mod symbol;
-pub mod symmetry;
 pub mod zone;
 
+/// The board's symmetries: the tables crate's, one type for the workspace.
+pub use ajedrecista_tables::Symmetry;
 pub use code::{Classification, Code};
 pub use condition::SpecialMark;
 pub use dispatch::{
@@ -44,7 +45,6 @@ pub use final_position::{
 };
 pub use input::{Entry, TooManyPositions, read_positions};
 pub use symbol::{Mark, Symbol};
-pub use symmetry::Symmetry;
 pub use zone::{Zone, ZoneShape};
 
 use shakmaty::fen::{Epd, Fen, ParseFenError};

@@ -103,17 +103,25 @@ impl Symbol {
     }
 }
 
-impl Ord for Symbol {
-    fn cmp(&self, other: &Symbol) -> Ordering {
-        self.rank().cmp(&other.rank())
-    }
+/// `Ord` (and `PartialOrd`) by a key method: the brochure's order, not
+/// the order the variants are written in.
+macro_rules! ordered_by {
+    ($type:ty, $key:ident) => {
+        impl Ord for $type {
+            fn cmp(&self, other: &$type) -> Ordering {
+                self.$key().cmp(&other.$key())
+            }
+        }
+
+        impl PartialOrd for $type {
+            fn partial_cmp(&self, other: &$type) -> Option<Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+    };
 }
 
-impl PartialOrd for Symbol {
-    fn partial_cmp(&self, other: &Symbol) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
+ordered_by!(Symbol, rank);
 
 impl fmt::Display for Symbol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -172,17 +180,7 @@ impl Mark {
     }
 }
 
-impl Ord for Mark {
-    fn cmp(&self, other: &Mark) -> Ordering {
-        self.symbols().cmp(other.symbols())
-    }
-}
-
-impl PartialOrd for Mark {
-    fn partial_cmp(&self, other: &Mark) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
+ordered_by!(Mark, symbols);
 
 impl fmt::Display for Mark {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

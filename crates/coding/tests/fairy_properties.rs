@@ -44,7 +44,7 @@ fn image(
     ranks: i32,
 ) -> Option<FairyPosition> {
     let image = position.transformed(|square| {
-        let turned = symmetry.apply_square(square);
+        let turned = symmetry.apply(square);
         let file = turned.file().offset(files)?;
         let rank = turned.rank().offset(ranks)?;
         Some(shakmaty::Square::from_coords(file, rank))

@@ -12,10 +12,7 @@ use ajedrecista_mk61::{
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn keys(tokens: &str) -> Vec<Key> {
-    tokens
-        .split_whitespace()
-        .map(|token| token.parse().unwrap())
-        .collect()
+    Key::sequence(tokens).unwrap()
 }
 
 /// Power-on at Р, `program` keyed in, then the keys `setup`.
@@ -81,26 +78,32 @@ fn benches(c: &mut Criterion) {
     // The seeds' games as the automata crate plays them: the queen game
     // started (queen on g7), the king placed on a8; the rook game with the
     // white men e1, a2 stored, the king's move to e5.
-    let queen = keyed_in(
-        &Program::queen(),
-        &format!("{QUEEN_PRESETS} PX 0 CX XP 1 7 XP 2 VO SP"),
-    );
-    group.bench_function("queen_move", |b| {
-        b.iter(|| {
-            let mut calculator = queen.clone();
-            black_box(calculator.press_all(keys("1 . 8 SP")))
-        })
-    });
-    let rook = keyed_in(
-        &Program::rook(),
-        &format!("{ROOK_PRESETS} VO SP 5 XP 3 1 XP 4 1 XP 5 2 XP 6"),
-    );
-    group.bench_function("rook_move", |b| {
-        b.iter(|| {
-            let mut calculator = rook.clone();
-            black_box(calculator.press_all(keys("5 5 SP")))
-        })
-    });
+    let games = [
+        (
+            "queen_move",
+            keyed_in(
+                &Program::queen(),
+                &format!("{QUEEN_PRESETS} PX 0 CX XP 1 7 XP 2 VO SP"),
+            ),
+            keys("1 . 8 SP"),
+        ),
+        (
+            "rook_move",
+            keyed_in(
+                &Program::rook(),
+                &format!("{ROOK_PRESETS} VO SP 5 XP 3 1 XP 4 1 XP 5 2 XP 6"),
+            ),
+            keys("5 5 SP"),
+        ),
+    ];
+    for (name, started, black_move) in games {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut calculator = started.clone();
+                black_box(calculator.press_all(black_move.iter().copied()))
+            })
+        });
+    }
     group.finish();
 }
 

@@ -357,10 +357,7 @@ mod tests {
     fn packed_calculators_unpack_to_themselves() {
         let mut calculator = Calculator::new(AngleUnit::Degrees);
         calculator.enter_program(&Program::rook()).unwrap();
-        let keys = crate::program::ROOK_PRESETS
-            .split_whitespace()
-            .map(|token| token.parse().unwrap());
-        calculator.press_all(keys);
+        calculator.press_all(Key::sequence(crate::program::ROOK_PRESETS).unwrap());
         let mut states = vec![calculator.clone()];
         calculator.press(Key::Return);
         calculator.machine.hold(Some(Key::RunStop));

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::name::UnknownName;
+
 /// One of the 30 keys of the MK-61.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Key {
@@ -86,6 +88,12 @@ impl Key {
         self.entry().2
     }
 
+    /// The keys of a line of names separated by white space (trace tokens
+    /// or labels, as [`Key::from_str`] reads them): `"2 UP 3 SP"`.
+    pub fn sequence(names: &str) -> Result<Vec<Key>, UnknownName> {
+        names.split_whitespace().map(str::parse).collect()
+    }
+
     /// The strobe (digit time, 2..11) and line (1, 8 or 9) that close
     /// when the key is held.
     pub(crate) fn matrix(self) -> (u8, u8) {
@@ -100,17 +108,12 @@ impl fmt::Display for Key {
     }
 }
 
-/// A key name that is neither a trace token nor a key label.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown key {0:?}")]
-pub struct UnknownKey(pub String);
-
 impl FromStr for Key {
-    type Err = UnknownKey;
+    type Err = UnknownName;
 
     /// Accepts the trace tokens (any case), the Russian labels, and a few
     /// ASCII spellings of the labels (`C/P`, `X->P`, `<->`).
-    fn from_str(text: &str) -> Result<Key, UnknownKey> {
+    fn from_str(text: &str) -> Result<Key, UnknownName> {
         let upper = text.to_uppercase();
         let alias = match upper.as_str() {
             "С/П" | "C/P" | "S/P" => Some(Key::RunStop),
@@ -131,7 +134,7 @@ impl FromStr for Key {
                     .find(|(_, token, label, _)| *token == upper || *label == upper)
                     .map(|&(key, ..)| key)
             })
-            .ok_or_else(|| UnknownKey(text.to_owned()))
+            .ok_or_else(|| UnknownName::new("key", text, ""))
     }
 }
 
@@ -166,21 +169,20 @@ impl AngleUnit {
     }
 }
 
-/// A name that is not a position of the Р-ГРД-Г switch.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown switch position {0:?} (RAD, GRD or DEG)")]
-pub struct UnknownSwitch(pub String);
-
 impl FromStr for AngleUnit {
-    type Err = UnknownSwitch;
+    type Err = UnknownName;
 
     /// `RAD`, `GRD`, `DEG` (any case), or the labels Р, ГРД, Г.
-    fn from_str(text: &str) -> Result<AngleUnit, UnknownSwitch> {
+    fn from_str(text: &str) -> Result<AngleUnit, UnknownName> {
         match text.to_uppercase().as_str() {
             "RAD" | "Р" => Ok(AngleUnit::Radians),
             "GRD" | "ГРД" => Ok(AngleUnit::Grads),
             "DEG" | "Г" => Ok(AngleUnit::Degrees),
-            _ => Err(UnknownSwitch(text.to_owned())),
+            _ => Err(UnknownName::new(
+                "switch position",
+                text,
+                " (RAD, GRD or DEG)",
+            )),
         }
     }
 }

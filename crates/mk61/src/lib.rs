@@ -14,6 +14,7 @@ mod machine;
 mod memory;
 mod micro;
 mod model;
+mod name;
 mod opcode;
 mod program;
 mod rom;
@@ -24,9 +25,10 @@ pub use calculator::{
     RUN_THRESHOLD_FRAMES, SETTLE_FRAMES,
 };
 pub use display::{Display, DisplayParseError, Glyph, ProgramView};
-pub use key::{AngleUnit, Key, UnknownKey, UnknownSwitch};
+pub use key::{AngleUnit, Key};
 pub use listing::{ListingError, code_of, read_listing, read_listing_for};
-pub use model::{Model, UnknownModel};
+pub use model::Model;
+pub use name::UnknownName;
 pub use opcode::{Opcode, register_key};
 pub use program::{
     PROGRAM_STEPS, Program, ProgramError, QUEEN_PRESETS, ROOK_PRESETS, address_label,

@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::name::UnknownName;
+
 /// A model of the family.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Model {
@@ -68,20 +70,17 @@ impl fmt::Display for Model {
     }
 }
 
-/// A name that is no model.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown model {0:?} (known: mk61, mk54)")]
-pub struct UnknownModel(pub String);
-
 impl FromStr for Model {
-    type Err = UnknownModel;
+    type Err = UnknownName;
 
-    fn from_str(text: &str) -> Result<Model, UnknownModel> {
-        match text.to_ascii_lowercase().replace('-', "").as_str() {
-            "mk61" => Ok(Model::Mk61),
-            "mk54" => Ok(Model::Mk54),
-            _ => Err(UnknownModel(text.to_owned())),
-        }
+    /// The name on the command line ([`Model::token`]), in any case, with
+    /// or without the hyphen: `mk61`, `MK-54`.
+    fn from_str(text: &str) -> Result<Model, UnknownName> {
+        let name = text.to_ascii_lowercase().replace('-', "");
+        [Model::Mk61, Model::Mk54]
+            .into_iter()
+            .find(|model| model.token() == name)
+            .ok_or_else(|| UnknownName::new("model", text, " (known: mk61, mk54)"))
     }
 }
 

@@ -6,10 +6,7 @@ use ajedrecista_mk61::{
 };
 
 fn keys(tokens: &str) -> Vec<Key> {
-    tokens
-        .split_whitespace()
-        .map(|token| token.parse().unwrap())
-        .collect()
+    Key::sequence(tokens).unwrap()
 }
 
 /// The display after `2 В↑ 3.7 /-/` (X = -3.7, Y = 2), then `prefix key`.

@@ -6,14 +6,12 @@
 //! of the second file), Y = 2, Z = 3, T = 4, X1 = 5; entry ended with КНОП;
 //! then В/О С/П. Each readout starts from the state after the stop.
 
-use ajedrecista_mk61::{AngleUnit, Calculator, Display, Opcode, register_key};
+use ajedrecista_mk61::{AngleUnit, Calculator, Display, Key, Opcode, register_key};
 use serde_json::Value;
 
 /// Keys from trace tokens; returns the display after the last.
 fn press(calculator: &mut Calculator, tokens: &str) -> Display {
-    let keys = tokens
-        .split_whitespace()
-        .map(|token| token.parse().unwrap());
+    let keys = Key::sequence(tokens).unwrap();
     calculator.press_all(keys).unwrap().display
 }
 

@@ -6,9 +6,7 @@ use ajedrecista_mk61::{
 };
 
 fn press(calculator: &mut Calculator, tokens: &str) -> Display {
-    let keys = tokens
-        .split_whitespace()
-        .map(|token| token.parse().unwrap());
+    let keys = Key::sequence(tokens).unwrap();
     calculator.press_all(keys).unwrap().display
 }
 

@@ -2,7 +2,7 @@
 //! key sequence with the display the sources give for it (README of the
 //! MK-61 data, opcodes.tsv notes, seeds 000 and 001).
 
-use ajedrecista_mk61::{AngleUnit, Calculator, Display, Program, read_listing};
+use ajedrecista_mk61::{AngleUnit, Calculator, Display, Key, Program, read_listing};
 
 fn calculator_with(listing: &str) -> Calculator {
     let mut calculator = Calculator::new(AngleUnit::Radians);
@@ -14,9 +14,7 @@ fn calculator_with(listing: &str) -> Calculator {
 
 /// Presses trace tokens; returns the display after the last.
 fn press(calculator: &mut Calculator, tokens: &str) -> Display {
-    let keys = tokens
-        .split_whitespace()
-        .map(|token| token.parse().unwrap());
+    let keys = Key::sequence(tokens).unwrap();
     calculator.press_all(keys).unwrap().display
 }
 
@@ -33,16 +31,36 @@ fn program_counter(calculator: &mut Calculator) -> usize {
     view.address
 }
 
+/// The glyph numbers the seeds make from the keyboard and keep in a
+/// register: the display once made, and once recalled.
 #[test]
-fn zggog_dummy_in_r0() {
-    // Seed 000: Cx ÷ ВП В↑ В↑ F⟳ F⟳ F⟳ X→П0 leaves "ЗГГОГ" in R0.
-    let mut calculator = Calculator::new(AngleUnit::Radians);
-    assert_eq!(
-        press(&mut calculator, "CX / VP UP UP F . F . F ."),
-        display(" 3.ГГ0Г      ")
-    );
-    press(&mut calculator, "XP 0 CX");
-    assert_eq!(press(&mut calculator, "PX 0"), display(" 3.ГГ0Г      "));
+fn glyph_numbers_made_stored_and_recalled() {
+    // (keys that make it, display, keys that store it, keys that recall it,
+    // display)
+    let numbers = [
+        // Seed 000: Cx ÷ ВП В↑ В↑ F⟳ F⟳ F⟳ X→П0 leaves "ЗГГОГ" in R0.
+        (
+            "CX / VP UP UP F . F . F .",
+            " 3.ГГ0Г      ",
+            "XP 0 CX",
+            "PX 0",
+            " 3.ГГ0Г      ",
+        ),
+        // Seed 001: 66555555 КИНВ К{x} ВП 8 X→П9; П→X9 shows 9------0.
+        (
+            "6 6 5 5 5 5 5 5 K CX",
+            " 8.9------   ",
+            "K 8 VP 8 XP 9 CX",
+            "PX 9",
+            " 9------0.   ",
+        ),
+    ];
+    for (make, made, store, recall, recalled) in numbers {
+        let mut calculator = Calculator::new(AngleUnit::Radians);
+        assert_eq!(press(&mut calculator, make), display(made), "{make}");
+        press(&mut calculator, store);
+        assert_eq!(press(&mut calculator, recall), display(recalled), "{make}");
+    }
 }
 
 #[test]
@@ -138,18 +156,6 @@ fn keyboard_entry_continues_into_program_digits() {
     // opcodes.tsv, digits: keyboard 5, В/О С/П, program step "1" gives 51.
     let mut calculator = calculator_with("00. 1 01. С/П");
     assert_eq!(press(&mut calculator, "5 VO SP"), display(" 51.         "));
-}
-
-#[test]
-fn nine_dashes_zero_for_the_rook() {
-    // Seed 001: 66555555 КИНВ К{x} ВП 8 X→П9; П→X9 shows 9------0.
-    let mut calculator = Calculator::new(AngleUnit::Radians);
-    assert_eq!(
-        press(&mut calculator, "6 6 5 5 5 5 5 5 K CX"),
-        display(" 8.9------   ")
-    );
-    press(&mut calculator, "K 8 VP 8 XP 9 CX");
-    assert_eq!(press(&mut calculator, "PX 9"), display(" 9------0.   "));
 }
 
 #[test]

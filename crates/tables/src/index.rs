@@ -62,13 +62,13 @@ pub enum LineMap {
 const ON_OR_BELOW_DIAGONAL: Bitboard = Bitboard(0x80c0_e0f0_f8fc_feff);
 
 impl LineMap {
-    pub const SAME: LineMap = LineMap::Turned(Symmetry::IDENTITY);
+    pub const SAME: LineMap = LineMap::Turned(Symmetry::Identity);
 
     #[inline(always)]
     pub fn square(self, s: Square) -> Square {
         match self {
             LineMap::Turned(sym) => sym.apply(s),
-            LineMap::Folded => s.min(Symmetry::DIAGONAL.apply(s)),
+            LineMap::Folded => s.min(Symmetry::Diagonal.apply(s)),
         }
     }
 
@@ -97,7 +97,7 @@ fn digits(squares: &[Square]) -> usize {
 #[inline]
 fn mirrored_digits(squares: &[Square]) -> usize {
     squares.iter().fold(0, |acc, &sq| {
-        acc * 64 + usize::from(Symmetry::DIAGONAL.apply(sq))
+        acc * 64 + usize::from(Symmetry::Diagonal.apply(sq))
     })
 }
 
@@ -170,7 +170,7 @@ impl Indexer {
                     .fold(0, |acc, &sq| acc * 64 + usize::from(sym.apply(sq)));
                 let rest = if self.pairs.is_diagonal(pair) {
                     let mirrored = others.iter().fold(0, |acc, &sq| {
-                        acc * 64 + usize::from(Symmetry::DIAGONAL.apply(sym.apply(sq)))
+                        acc * 64 + usize::from(Symmetry::Diagonal.apply(sym.apply(sq)))
                     });
                     rest.min(mirrored)
                 } else {
@@ -284,7 +284,7 @@ impl Indexer {
                 (squares[0], to)
             };
             let (pair, sym) = self.pairs.lookup(wk, bk)?;
-            if sym == Symmetry::IDENTITY && !self.pairs.is_diagonal(pair) {
+            if sym == Symmetry::Identity && !self.pairs.is_diagonal(pair) {
                 let rest = 6 * self.others();
                 return Some(usize::from(pair) << rest | index & ((1 << rest) - 1));
             }
@@ -336,7 +336,7 @@ impl Indexer {
             let (middle, map) = match mirror_order(middle) {
                 Ordering::Less => (digits(middle), LineMap::SAME),
                 Ordering::Equal => (digits(middle), LineMap::Folded),
-                Ordering::Greater => (mirrored_digits(middle), LineMap::Turned(Symmetry::DIAGONAL)),
+                Ordering::Greater => (mirrored_digits(middle), LineMap::Turned(Symmetry::Diagonal)),
             };
             return Some((pair_bits | middle << 6, map));
         }
@@ -349,7 +349,7 @@ impl Indexer {
         if self.pairs.is_diagonal(pair) {
             return None;
         }
-        let others = if sym == Symmetry::IDENTITY {
+        let others = if sym == Symmetry::Identity {
             run & ((1 << rest) - 1)
         } else {
             // The men between the kings and the last, in their images; the
@@ -395,7 +395,7 @@ impl Indexer {
                 if kp.is_diagonal(pair) {
                     let symmetric = squares[2..self.men]
                         .iter()
-                        .all(|&sq| Symmetry::DIAGONAL.apply(sq) == sq);
+                        .all(|&sq| Symmetry::Diagonal.apply(sq) == sq);
                     if symmetric { 4 } else { 8 }
                 } else {
                     u64::from(kp.multiplicity(pair))
@@ -422,10 +422,23 @@ mod tests {
         assert!(canonical < ix.size());
     }
 
+    /// The indexers of four men in both games.
+    fn four_men_indexers() -> [(Variant, Indexer); 2] {
+        [Variant::Standard, Variant::FixedKing(Square::E1)]
+            .map(|variant| (variant, Indexer::new(4, variant)))
+    }
+
+    /// A sample of `ix`'s runs: (first number, placement, map) of those
+    /// that start at every 832nd number.
+    fn sampled_runs(ix: &Indexer) -> impl Iterator<Item = (usize, Squares, LineMap)> + '_ {
+        (0..ix.size())
+            .step_by(64 * 13)
+            .filter_map(|start| ix.decode_run(start).map(|(run, map)| (start, run, map)))
+    }
+
     #[test]
     fn a_moved_number_is_the_number_of_the_moved_placement() {
-        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
-            let ix = Indexer::new(4, variant);
+        for (_, ix) in four_men_indexers() {
             // Every 97th number: all king pairs, on and off the diagonal.
             for index in (0..ix.size()).step_by(97) {
                 let Some(squares) = ix.decode(index) else {
@@ -434,8 +447,7 @@ mod tests {
                 let first_digit_man = ix.first_digit_man(index);
                 for man in 0..4 {
                     for to in Square::ALL {
-                        let mut after = squares;
-                        after[man] = to;
+                        let after = with(squares, man, to);
                         assert_eq!(
                             ix.moved(index, first_digit_man, &squares, man, to),
                             ix.encode(&after[..4]),
@@ -456,13 +468,9 @@ mod tests {
 
     #[test]
     fn a_run_decodes_as_its_numbers() {
-        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
-            let ix = Indexer::new(4, variant);
+        for (variant, ix) in four_men_indexers() {
             let mut maps = Vec::new();
-            for start in (0..ix.size()).step_by(64 * 13) {
-                let Some((run, map)) = ix.decode_run(start) else {
-                    continue;
-                };
+            for (start, run, map) in sampled_runs(&ix) {
                 maps.push(map);
                 for s in Square::ALL {
                     let placement = with(run, 3, s);
@@ -485,13 +493,9 @@ mod tests {
 
     #[test]
     fn a_moved_run_gives_the_moved_numbers_of_its_placements() {
-        for variant in [Variant::Standard, Variant::FixedKing(Square::E1)] {
-            let ix = Indexer::new(4, variant);
+        for (variant, ix) in four_men_indexers() {
             let mut maps = Vec::new();
-            for run in (0..ix.size()).step_by(64 * 13) {
-                let Some((squares, _)) = ix.decode_run(run) else {
-                    continue;
-                };
+            for (run, squares, _) in sampled_runs(&ix) {
                 let first_digit_man = ix.first_digit_man(run);
                 for man in 0..3 {
                     for to in Square::ALL {

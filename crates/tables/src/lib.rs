@@ -37,6 +37,7 @@ pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use slice::{PawnSquares, SliceIndexer};
 pub use solve::{Progress, Subtables, build};
 pub use summary::{SideSummary, summarize};
+pub use symmetry::Symmetry;
 pub use table::{Table, number_fen};
 pub use tablebase::{Event, TABLES_ENV, Tablebase, Unusable};
 pub use value::{Moves, Plies, Value, Wdl};

@@ -23,7 +23,6 @@ use crate::{
     summary::SideSummary,
     table::Table,
     value::Value,
-    variant::Variant,
 };
 
 /// What a pawn may promote to, in the order of the exits' slots.
@@ -33,8 +32,8 @@ pub(crate) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop,
 /// the men go there.
 struct Exit<'a> {
     table: &'a Table,
-    /// The man of this material that stands on each man's square of the
-    /// new one.
+    /// The man (by its place in the men the exits were made for) that
+    /// stands on each man's square of the new material.
     order: [usize; MAX_MEN],
     /// The new material is held as its colour-flipped twin.
     flip: bool,
@@ -46,16 +45,14 @@ fn exit_slot(captured: Option<usize>, promoted: Option<(usize, usize)>) -> usize
     captured.unwrap_or(MAX_MEN) * (4 * MAX_MEN + 1) + promoted.map_or(0, |(i, r)| 1 + 4 * i + r)
 }
 
-/// The men left after man `captured` is taken and man `promoted` becomes
-/// a new role: (this material's man, its piece now).
+/// The men left of `men` after man `captured` is taken and man `promoted`
+/// becomes a new role: (the man's place in `men`, its piece now).
 fn men_after(
-    material: &Material,
+    men: &[Piece],
     captured: Option<usize>,
     promoted: Option<(usize, Role)>,
 ) -> Vec<(usize, shakmaty::Piece)> {
-    material
-        .men()
-        .iter()
+    men.iter()
         .enumerate()
         .filter(|&(i, _)| Some(i) != captured)
         .map(|(i, &man)| match promoted {
@@ -98,12 +95,13 @@ pub(crate) fn exit_materials(material: &Material) -> Vec<Material> {
 /// colour-flipped twin).
 pub(crate) fn exit_reads(material: &Material, moves: ExitMoves) -> Vec<(Material, Vec<Color>)> {
     let mut found: Vec<(Material, Vec<Color>)> = Vec::new();
-    for (captured, promoted) in exit_kinds(material, moves) {
+    let men = material.men();
+    for (captured, promoted) in exit_kinds(men, moves) {
         let mover = match promoted {
-            Some((i, _)) => material.men()[i].color,
-            None => !material.men()[captured.expect("a capture or a promotion")].color,
+            Some((i, _)) => men[i].color,
+            None => !men[captured.expect("a capture or a promotion")].color,
         };
-        let (held, flip) = held_as(material_of(&men_after(material, captured, promoted)));
+        let (held, flip) = held_as(material_of(&men_after(men, captured, promoted)));
         let side = side_read(mover, flip);
         match found.iter_mut().find(|(table, _)| *table == held) {
             Some((_, sides)) if sides.contains(&side) => {}
@@ -141,9 +139,9 @@ pub(crate) enum ExitMoves {
     Promotions(Piece),
 }
 
-/// The kinds of moves of `moves` that leave a table.
-fn exit_kinds(material: &Material, moves: ExitMoves) -> Vec<ExitKind> {
-    let men = material.men();
+/// The kinds of moves of `moves` that leave a table of `men` (kings
+/// first).
+fn exit_kinds(men: &[Piece], moves: ExitMoves) -> Vec<ExitKind> {
     let ExitMoves::Promotions(promoted) = moves else {
         return (2..men.len()).map(|j| (Some(j), None)).collect();
     };
@@ -187,17 +185,19 @@ fn behind(sq: Square, color: Color) -> Option<Square> {
 }
 
 impl<'a> ExitTables<'a> {
-    /// The exits of `material` by `moves`; `subtables` must hold every
-    /// table they lead into.
+    /// The exits by `moves` of a material whose men, kings first, are
+    /// `men`, in the order its placements are given in; `subtables` must
+    /// hold every table they lead into.
     pub(crate) fn new(
-        material: &Material,
+        men: &[Piece],
         subtables: &'a Subtables,
         moves: ExitMoves,
     ) -> Result<ExitTables<'a>, TableError> {
         let mut exits: Vec<Option<Exit>> = Vec::new();
         exits.resize_with(exit_slot(None, None) + 4 * MAX_MEN + 1, || None);
-        for (captured, promoted) in exit_kinds(material, moves) {
-            let men = men_after(material, captured, promoted);
+        let all = men;
+        for (captured, promoted) in exit_kinds(all, moves) {
+            let men = men_after(all, captured, promoted);
             let (held, flip) = held_as(material_of(&men));
             let table = subtables
                 .get(&held)
@@ -235,14 +235,14 @@ impl<'a> ExitTables<'a> {
             });
         }
         let mut pawns = ByColor::<Vec<usize>>::default();
-        for (i, man) in material.men().iter().enumerate() {
+        for (i, man) in all.iter().enumerate() {
             if man.role == Role::Pawn {
                 pawns[man.color].push(i);
             }
         }
         Ok(ExitTables {
             moves,
-            rules: Rules::new(material, Variant::Standard),
+            rules: Rules::with_men(all, all.len(), false),
             pawns,
             exits,
         })
@@ -308,8 +308,8 @@ impl<'a> ExitTables<'a> {
             .min_by_key(|v| v.order_key())
     }
 
-    /// The values of the legal moves of `turn` in `squares` (material
-    /// order) that these tables value ([`ExitMoves`]).
+    /// The values of the legal moves of `turn` in `squares` (the men in
+    /// the order the exits were made for) that these tables value ([`ExitMoves`]).
     pub(crate) fn exits(&self, squares: &Squares, turn: Color) -> Exits {
         let mut found = Exits::default();
         let last = turn.fold_wb(Rank::Eighth, Rank::First);

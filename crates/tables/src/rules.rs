@@ -34,6 +34,10 @@ pub struct Look {
     /// The side to move, not in check, has a king step to an empty square
     /// that no enemy man attacks: a legal move, so no stalemate.
     pub king_steps: bool,
+    /// The side to move may have a move other than a capture that leaves
+    /// the table (a pawn's step in a slice): set by the layout
+    /// (`crate::solve::Layout::looks`), false here.
+    pub may_step: bool,
 }
 
 impl Look {
@@ -42,6 +46,7 @@ impl Look {
         in_check: false,
         threatens_capture: false,
         king_steps: false,
+        may_step: false,
     };
 }
 
@@ -220,6 +225,7 @@ impl Rules {
             in_check,
             threatens_capture: reach.intersects(self.capturable(sq, !turn)),
             king_steps: !in_check && self.king_steps(sq, turn, occupied, attacked[!turn]),
+            may_step: false,
         }
     }
 
@@ -314,6 +320,7 @@ impl Rules {
                     threatens_capture: reach.intersects(capturable),
                     king_steps: !in_check
                         && self.king_steps(&placement, turn, occupied, attacked[!turn]),
+                    may_step: false,
                 },
             );
         }

@@ -349,16 +349,6 @@ impl SliceIndexer {
         )
     }
 
-    /// A placement in slice order (kings and pieces, then pawns) in
-    /// material order.
-    fn in_material_order(&self, squares: &Squares) -> Squares {
-        let mut placed = [Square::A1; MAX_MEN];
-        for (k, &i) in self.order[..self.men].iter().enumerate() {
-            placed[i] = squares[k];
-        }
-        placed
-    }
-
     /// The men of the material in slice order.
     fn men_in_order(&self, material: &Material) -> Vec<Piece> {
         self.order[..self.men]
@@ -378,13 +368,14 @@ struct Built<'a> {
 }
 
 impl Built<'_> {
-    /// The value of a legal position of a slice built.
-    fn value(&self, turn: Color, index: usize) -> Value {
-        let slice = self.slices[index / self.slice_len]
+    /// The value of a legal position of a slice built: number `index`
+    /// inside slice `slice`.
+    fn value(&self, turn: Color, slice: usize, index: usize) -> Value {
+        let bytes = self.slices[slice]
             .as_ref()
             .expect("a step leads into a slice held");
-        match slice[turn].get(index % self.slice_len) {
-            DEEP => Value::decisive(self.deep[turn][&index]),
+        match bytes[turn].get(index) {
+            DEEP => Value::decisive(self.deep[turn][&(slice * self.slice_len + index)]),
             byte => decode_byte(byte).expect("a legal position of a slice built"),
         }
     }
@@ -460,7 +451,7 @@ impl Promoted {
                 .map(|(sub, sides)| Ok((sub.clone(), promotion_tables(&sub, &sides)?)))
                 .collect::<Result<Subtables, TableError>>()?;
             let moves = ExitMoves::Promotions(promotions);
-            let exits = ExitTables::new(material, &tables, moves)?;
+            let exits = ExitTables::new(men, &tables, moves)?;
             gathered
                 .par_iter_mut()
                 .zip(slices)
@@ -476,8 +467,7 @@ impl Promoted {
                                 let Some((squares, _)) = placement.filter(|(_, l)| l.legal) else {
                                     return;
                                 };
-                                let placed = indexer.in_material_order(squares);
-                                let mut found = exits.exits(&placed, turn);
+                                let mut found = exits.exits(squares, turn);
                                 if let Some(before) = Promoted::value(codes[i]) {
                                     found.add(before);
                                 }
@@ -600,33 +590,26 @@ impl<'a> SliceLayout<'a> {
     }
 
     /// The value for `!turn` of the position after `push`, legal, from
-    /// `squares`.
-    fn after_push(&self, squares: &Squares, turn: Color, push: &Push) -> Value {
-        let image = |sq: Square| {
-            if push.mirrored {
-                sq.flip_horizontal()
-            } else {
-                sq
+    /// number `index`, placement `squares`: a step keeps the kings and
+    /// pieces where they are, so the number in the slice reached is the
+    /// same, or its mirror image's.
+    fn after_push(&self, index: usize, squares: &Squares, turn: Color, push: &Push) -> Value {
+        let index = if push.mirrored {
+            let mut mirrored = [Square::A1; MAX_MEN];
+            for (to, &sq) in mirrored.iter_mut().zip(&squares[..self.indexer.pieces]) {
+                *to = sq.flip_horizontal();
             }
+            self.indexer.in_slice(&mirrored)
+        } else {
+            index
         };
-        let mut moved = [Square::A1; MAX_MEN];
-        for (to, &sq) in moved.iter_mut().zip(&squares[..self.indexer.pieces]) {
-            *to = image(sq);
-        }
-        let index = self.indexer.in_slice(&moved);
-        let value = self
-            .built
-            .value(!turn, push.child * self.indexer.slice_len() + index);
+        let value = self.built.value(!turn, push.child, index);
         if !push.double {
             return value;
         }
         let mut after = *squares;
         after[push.pawn] = push.to;
-        let pawn = self.indexer.order[push.pawn];
-        match self
-            .exit_tables
-            .en_passant(&self.indexer.in_material_order(&after), pawn, !turn)
-        {
+        match self.exit_tables.en_passant(&after, push.pawn, !turn) {
             Some(capture) if capture.order_key() < value.order_key() => capture,
             _ => value,
         }
@@ -646,24 +629,24 @@ impl Layout for SliceLayout<'_> {
         (self.steps.targets[turn] & !occupied).any()
     }
 
-    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
+    fn exits(&self, index: usize, squares: &Squares, turn: Color, captures: bool) -> Exits {
+        debug_assert_eq!(index, self.indexer.in_slice(squares));
         let rules = self.pieces.rules();
         let occupied = rules.occupied(squares);
         // Most positions have a pawn step and nothing to take.
-        let mut found = if rules.threatens_capture(squares, turn) {
-            self.exit_tables
-                .exits(&self.indexer.in_material_order(squares), turn)
+        let mut found = if captures {
+            self.exit_tables.exits(squares, turn)
         } else {
             Exits::default()
         };
         if let Some(promoted) = &self.promoted[turn] {
-            promoted.add_to(&mut found, self.indexer.in_slice(squares));
+            promoted.add_to(&mut found, index);
         }
         for push in &self.steps.pushes[turn] {
             if !push.path.intersects(occupied)
                 && rules.legal_after(squares, occupied, turn, push.pawn, push.to, None)
             {
-                found.add(self.after_push(squares, turn, push));
+                found.add(self.after_push(index, squares, turn, push));
             }
         }
         found
@@ -803,7 +786,7 @@ pub(crate) fn build(
             ControlFlow::Continue(())
         }
     };
-    let exit_tables = ExitTables::new(material, captures, ExitMoves::Captures)?;
+    let exit_tables = ExitTables::new(&men, captures, ExitMoves::Captures)?;
     let promoting = |slice: &usize| {
         Color::ALL
             .into_iter()

@@ -444,8 +444,10 @@ pub(crate) trait Layout: Sync {
     /// capture (in a pawn slice, a pawn's step).
     fn may_step(&self, squares: &Squares, turn: Color) -> bool;
 
-    /// The values of the legal moves of `turn` that leave the table.
-    fn exits(&self, squares: &Squares, turn: Color) -> Exits;
+    /// The values of the legal moves of `turn` that leave the table from
+    /// number `index`, placement `squares`; `captures` tells whether `turn`
+    /// threatens a capture ([`Rules::threatens_capture`]).
+    fn exits(&self, index: usize, squares: &Squares, turn: Color, captures: bool) -> Exits;
 
     /// Numbers for one side to move.
     #[inline(always)]
@@ -455,8 +457,7 @@ pub(crate) trait Layout: Sync {
 
     /// Calls `f(offset, placement)` for the numbers `start..start + len`
     /// in order (`start` a multiple of 64): the placement of the number
-    /// and its look (legality, check, and whether `turn` may have a move
-    /// that leaves the table: `threatens_capture`, a capture or
+    /// and its look (legality, check, a capture threatened, and
     /// [`Layout::may_step`]), `None` for a number that stands for no
     /// placement of its own.
     #[inline(always)]
@@ -470,17 +471,11 @@ pub(crate) trait Layout: Sync {
         self.pieces()
             .run_looks(start, len, turn, |i, placement| match placement {
                 Some((squares, mut look)) => {
-                    look.threatens_capture |= self.may_step(squares, turn);
+                    look.may_step = self.may_step(squares, turn);
                     f(i, Some((squares, look)))
                 }
                 None => f(i, None),
             })
-    }
-
-    /// Whether `turn` may have a move that leaves the table.
-    #[inline(always)]
-    fn may_exit(&self, squares: &Squares, turn: Color) -> bool {
-        self.pieces().rules.threatens_capture(squares, turn) || self.may_step(squares, turn)
     }
 }
 
@@ -833,8 +828,11 @@ impl Layout for Pieces<'_> {
         false
     }
 
-    fn exits(&self, squares: &Squares, turn: Color) -> Exits {
+    fn exits(&self, _: usize, squares: &Squares, turn: Color, captures: bool) -> Exits {
         let mut found = Exits::default();
+        if !captures {
+            return found;
+        }
         let targets = self.rules.capturable(squares, !turn);
         self.rules.moves_while(squares, turn, targets, |mv| {
             found.add(self.value_of_capture(squares, mv, turn));
@@ -958,7 +956,8 @@ impl<L: Layout> Engine<L> {
             return Ok(ILLEGAL);
         }
         let in_check = look.in_check;
-        if !in_check && !look.threatens_capture {
+        let may_exit = look.threatens_capture || look.may_step;
+        if !in_check && !may_exit {
             // Every move stays inside: the position is settled from its
             // children, unless it has none.
             if look.king_steps || self.layout.pieces().has_inside_move(squares, turn) {
@@ -966,9 +965,10 @@ impl<L: Layout> Engine<L> {
             }
             return Ok(SAFE);
         }
-        // In check with nothing to take, every move stays inside.
-        let exits = if look.threatens_capture {
-            self.layout.exits(squares, turn)
+        // In check with no move out, every move stays inside.
+        let exits = if may_exit {
+            self.layout
+                .exits(index, squares, turn, look.threatens_capture)
         } else {
             Exits::default()
         };
@@ -1359,8 +1359,9 @@ impl<L: Layout> Engine<L> {
         written: &Written,
         plies: u16,
     ) -> Result<u8, PastBound> {
-        let loss = if self.layout.may_exit(squares, turn) {
-            self.layout.exits(squares, turn).loss
+        let captures = self.layout.pieces().rules.threatens_capture(squares, turn);
+        let loss = if captures || self.layout.may_step(squares, turn) {
+            self.layout.exits(index, squares, turn, captures).loss
         } else {
             0
         };

@@ -6,43 +6,79 @@
 //! king is brought into the triangle a1-d1-d4, and when it stands on the
 //! a1-h8 diagonal the black king is brought onto or below that diagonal.
 //! That leaves 462 placements of the two kings.
+//!
+//! [`Symmetry`] is the one type for the board's symmetries in the
+//! workspace: the solver turns squares and bitboards by it, the coding
+//! crate turns the vectors between men and names it in codes and etalons,
+//! the automata's audit turns whole boards.
 
 use std::sync::OnceLock;
 
-use shakmaty::{Bitboard, Square};
+use shakmaty::{Bitboard, Board, Square};
 
-/// One of the eight symmetries of the square board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Symmetry(u8);
+/// A symmetry of the square board: the turns counter-clockwise (White at
+/// the bottom) and the four reflections. The order of the variants is the
+/// order in which the coding crate prefers one image to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symmetry {
+    Identity,
+    Rotate90,
+    Rotate180,
+    Rotate270,
+    /// Reflection in the vertical axis: files a..h become h..a. The one
+    /// symmetry besides the identity that keeps pawns moving the right way.
+    MirrorFiles,
+    /// Reflection in the horizontal axis.
+    MirrorRanks,
+    /// Reflection in the a1-h8 diagonal.
+    Diagonal,
+    /// Reflection in the a8-h1 diagonal.
+    AntiDiagonal,
+}
 
 impl Symmetry {
-    pub const IDENTITY: Symmetry = Symmetry(0);
-
-    /// The reflection in the a1-h8 diagonal.
-    pub const DIAGONAL: Symmetry = Symmetry(4);
-
     pub const ALL: [Symmetry; 8] = [
-        Symmetry(0),
-        Symmetry(1),
-        Symmetry(2),
-        Symmetry(3),
-        Symmetry(4),
-        Symmetry(5),
-        Symmetry(6),
-        Symmetry(7),
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::MirrorFiles,
+        Symmetry::MirrorRanks,
+        Symmetry::Diagonal,
+        Symmetry::AntiDiagonal,
     ];
 
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::Identity => "identity",
+            Symmetry::Rotate90 => "rotate 90",
+            Symmetry::Rotate180 => "rotate 180",
+            Symmetry::Rotate270 => "rotate 270",
+            Symmetry::MirrorFiles => "mirror files",
+            Symmetry::MirrorRanks => "mirror ranks",
+            Symmetry::Diagonal => "diagonal",
+            Symmetry::AntiDiagonal => "anti-diagonal",
+        }
+    }
+
+    /// Pawns keep their direction only under these.
+    pub fn keeps_pawns(self) -> bool {
+        matches!(self, Symmetry::Identity | Symmetry::MirrorFiles)
+    }
+
+    /// The image of a square (a table look-up: the solver's inner loops
+    /// call it).
     #[inline]
     pub fn apply(self, sq: Square) -> Square {
-        IMAGES[usize::from(self.0)][usize::from(sq)]
+        IMAGES[self as usize][usize::from(sq)]
     }
 
     /// The symmetry that undoes this one.
     #[inline]
     pub fn inverse(self) -> Symmetry {
-        match self.0 {
-            6 => Symmetry(7),
-            7 => Symmetry(6),
+        match self {
+            Symmetry::Rotate90 => Symmetry::Rotate270,
+            Symmetry::Rotate270 => Symmetry::Rotate90,
             // Reflections and the half turn undo themselves.
             _ => self,
         }
@@ -51,28 +87,52 @@ impl Symmetry {
     /// The image of every square of `bb`.
     #[inline]
     pub fn apply_to(self, bb: Bitboard) -> Bitboard {
-        match self.0 {
-            0 => bb,
-            1 => bb.flip_horizontal(),
-            2 => bb.flip_vertical(),
-            3 => bb.rotate_180(),
-            4 => bb.flip_diagonal(),
-            5 => bb.flip_anti_diagonal(),
-            6 => bb.rotate_90(),
-            _ => bb.rotate_270(),
+        // shakmaty turns clockwise.
+        match self {
+            Symmetry::Identity => bb,
+            Symmetry::Rotate90 => bb.rotate_270(),
+            Symmetry::Rotate180 => bb.rotate_180(),
+            Symmetry::Rotate270 => bb.rotate_90(),
+            Symmetry::MirrorFiles => bb.flip_horizontal(),
+            Symmetry::MirrorRanks => bb.flip_vertical(),
+            Symmetry::Diagonal => bb.flip_diagonal(),
+            Symmetry::AntiDiagonal => bb.flip_anti_diagonal(),
         }
     }
 
+    /// The image of a vector between two squares (files, ranks).
+    pub fn apply_offset(self, (x, y): (i32, i32)) -> (i32, i32) {
+        match self {
+            Symmetry::Identity => (x, y),
+            Symmetry::Rotate90 => (-y, x),
+            Symmetry::Rotate180 => (-x, -y),
+            Symmetry::Rotate270 => (y, -x),
+            Symmetry::MirrorFiles => (-x, y),
+            Symmetry::MirrorRanks => (x, -y),
+            Symmetry::Diagonal => (y, x),
+            Symmetry::AntiDiagonal => (-y, -x),
+        }
+    }
+
+    /// The image of a whole board.
+    pub fn apply_board(self, board: &Board) -> Board {
+        let mut image = Board::empty();
+        for (square, piece) in board {
+            image.set_piece_at(self.apply(square), piece);
+        }
+        image
+    }
+
     const fn compute(self, sq: Square) -> Square {
-        match self.0 {
-            0 => sq,
-            1 => sq.flip_horizontal(),
-            2 => sq.flip_vertical(),
-            3 => sq.rotate_180(),
-            4 => sq.flip_diagonal(),
-            5 => sq.flip_anti_diagonal(),
-            6 => sq.rotate_90(),
-            _ => sq.rotate_270(),
+        match self {
+            Symmetry::Identity => sq,
+            Symmetry::Rotate90 => sq.rotate_270(),
+            Symmetry::Rotate180 => sq.rotate_180(),
+            Symmetry::Rotate270 => sq.rotate_90(),
+            Symmetry::MirrorFiles => sq.flip_horizontal(),
+            Symmetry::MirrorRanks => sq.flip_vertical(),
+            Symmetry::Diagonal => sq.flip_diagonal(),
+            Symmetry::AntiDiagonal => sq.flip_anti_diagonal(),
         }
     }
 }
@@ -84,7 +144,7 @@ const IMAGES: [[Square; 64]; 8] = {
     while s < 8 {
         let mut i = 0;
         while i < 64 {
-            images[s][i] = Symmetry(s as u8).compute(Square::new(i as u32));
+            images[s][i] = Symmetry::ALL[s].compute(Square::new(i as u32));
             i += 1;
         }
         s += 1;
@@ -92,6 +152,20 @@ const IMAGES: [[Square; 64]; 8] = {
     images
 };
 
+/// The order in which a placement of the two kings tries the symmetries
+/// for its canonical image: the first that gives one is the placement's.
+/// Where two do (kings on the diagonal), this order decides how the other
+/// men are turned, and so the numbering of every table file on disk.
+const KING_PAIR_ORDER: [Symmetry; 8] = [
+    Symmetry::Identity,
+    Symmetry::MirrorFiles,
+    Symmetry::MirrorRanks,
+    Symmetry::Rotate180,
+    Symmetry::Diagonal,
+    Symmetry::AntiDiagonal,
+    Symmetry::Rotate270,
+    Symmetry::Rotate90,
+];
 /// Number of canonical placements of the two kings.
 pub const KING_PAIRS: usize = 462;
 
@@ -147,7 +221,7 @@ impl KingPairs {
                 if wk.distance(bk) <= 1 {
                     continue;
                 }
-                let sym = Symmetry::ALL
+                let sym = KING_PAIR_ORDER
                     .into_iter()
                     .find(|s| is_canonical(s.apply(wk), s.apply(bk)))
                     .expect("every pair has a canonical image");
@@ -200,6 +274,8 @@ impl KingPairs {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_symmetry_moves_a_set_of_squares_as_it_moves_each_and_its_inverse_undoes_it() {
         for sym in Symmetry::ALL {
@@ -211,7 +287,35 @@ mod tests {
         }
     }
 
-    use super::*;
+    #[test]
+    fn squares_and_vectors_agree() {
+        let offset = |a: Square, b: Square| {
+            (
+                b.file() as i32 - a.file() as i32,
+                b.rank() as i32 - a.rank() as i32,
+            )
+        };
+        for (index, sym) in Symmetry::ALL.into_iter().enumerate() {
+            assert_eq!(sym as usize, index, "ALL is in the order of IMAGES");
+            for a in Square::ALL {
+                for b in [Square::A1, Square::D5, Square::H7] {
+                    let after = offset(sym.apply(a), sym.apply(b));
+                    assert_eq!(sym.apply_offset(offset(a, b)), after, "{sym:?}");
+                }
+            }
+        }
+        assert_eq!(Symmetry::Rotate90.apply(Square::A1), Square::H1);
+        assert_eq!(Symmetry::MirrorFiles.apply(Square::B3), Square::G3);
+        assert_eq!(Symmetry::AntiDiagonal.apply(Square::A1), Square::H8);
+        assert_eq!(Symmetry::Diagonal.apply(Square::A3), Square::C1);
+    }
+
+    #[test]
+    fn the_king_pairs_try_every_symmetry_once() {
+        let mut order = KING_PAIR_ORDER;
+        order.sort();
+        assert_eq!(order, Symmetry::ALL);
+    }
 
     #[test]
     fn there_are_462_pairs_covering_all_placements() {

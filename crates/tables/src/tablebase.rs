@@ -234,12 +234,7 @@ impl Tablebase {
         stop: &AtomicBool,
         kept: Kept,
     ) -> Result<Arc<Table>, TableError> {
-        if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
-            return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
-        }
-        if material.has_pawns() {
-            return Err(TableError::PawnMaterial(material.clone()));
-        }
+        check_pawnless(material, variant)?;
         let key = (material.clone(), variant);
         if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
@@ -271,12 +266,7 @@ impl Tablebase {
         material: &Material,
         variant: Variant,
     ) -> Result<Arc<Table>, TableError> {
-        if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
-            return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
-        }
-        if material.has_pawns() {
-            return Err(TableError::PawnMaterial(material.clone()));
-        }
+        check_pawnless(material, variant)?;
         let table = file::read(path, material, variant).map_err(|err| read_error(path, err))?;
         Ok(self.keep((material.clone(), variant), table, Kept::Asked))
     }
@@ -755,6 +745,18 @@ impl Tablebase {
         }
         Ok(line)
     }
+}
+
+/// Refuses what a pawnless table cannot hold: pawns, or men of Black's
+/// in the game where the white king never moves.
+fn check_pawnless(material: &Material, variant: Variant) -> Result<(), TableError> {
+    if matches!(variant, Variant::FixedKing(_)) && !material.is_bare(Color::Black) {
+        return Err(TableError::FixedKingNeedsBareBlack(material.clone()));
+    }
+    if material.has_pawns() {
+        return Err(TableError::PawnMaterial(material.clone()));
+    }
+    Ok(())
 }
 
 /// The table error of a file that failed to read.

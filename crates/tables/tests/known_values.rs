@@ -1,14 +1,22 @@
 //! The longest mates of the classical endgames, as published.
 
-use ajedrecista_tables::{Material, Moves, Plies, Tablebase, Value, Variant, summarize};
+use ajedrecista_tables::{
+    Material, Moves, Plies, SideSummary, Tablebase, Value, Variant, summarize,
+};
+use shakmaty::ByColor;
 
-fn longest_moves(material: &str) -> (Moves, Moves) {
+/// The summary of the orthodox table of `material`, built in memory.
+fn summary(material: &str) -> ByColor<SideSummary> {
     let tb = Tablebase::in_memory();
     let table = tb
         .table(&material.parse::<Material>().unwrap(), Variant::Standard)
         .unwrap();
-    let s = summarize(&table);
-    let moves = |side: &ajedrecista_tables::SideSummary| side.longest.unwrap().0.moves().unwrap();
+    summarize(&table)
+}
+
+fn longest_moves(material: &str) -> (Moves, Moves) {
+    let s = summary(material);
+    let moves = |side: &SideSummary| side.longest.unwrap().0.moves().unwrap();
     (moves(&s.white), moves(&s.black))
 }
 
@@ -34,11 +42,7 @@ fn kbnk_longest_mate_is_33() {
 
 #[test]
 fn knnk_has_no_forced_mate_beyond_one_move() {
-    let tb = Tablebase::in_memory();
-    let table = tb
-        .table(&"KNNvK".parse().unwrap(), Variant::Standard)
-        .unwrap();
-    let s = summarize(&table);
+    let s = summary("KNNvK");
     // White can mate only when black walks into it: a mate in one with
     // white to move, never a forced mate from further away.
     assert_eq!(s.white.longest.unwrap().0, Value::Win(1));

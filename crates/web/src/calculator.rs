@@ -3,7 +3,7 @@
 //! so that a person can play the 1987 chess programs key by key
 //! (docs/web.md, "Calculators").
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ajedrecista_automata::calculator_game::{
     CalculatorGame, ChessProgram, GAME_RUN_LIMIT, KeyedProgram, SetupError, Shown, ShownView,
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ApiError, ApiJson};
 use crate::routes::{ApiPath, blocking};
 use crate::server::RequestScope;
-use crate::store::{BadGameId, GameId, GameStore, Limits, lock};
+use crate::store::{GameId, GameStore, Limits, lock};
 use crate::work::WorkPool;
 
 /// One calculator and the position of its Р-ГРД-Г switch (the emulator
@@ -166,7 +166,7 @@ fn build(request: &NewCalculator) -> Result<Mk61, ApiError> {
 fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
     match (&input.key, &input.switch) {
         (Some(key), None) => {
-            let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownKey| {
+            let key: Key = key.parse().map_err(|err: ajedrecista_mk61::UnknownName| {
                 ApiError::bad_request(err.to_string())
             })?;
             if let Some(program) = &mut mk61.program {
@@ -181,7 +181,7 @@ fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
             let unit: AngleUnit =
                 switch
                     .parse()
-                    .map_err(|err: ajedrecista_mk61::UnknownSwitch| {
+                    .map_err(|err: ajedrecista_mk61::UnknownName| {
                         ApiError::bad_request(err.to_string())
                     })?;
             mk61.calculator.set_switch(unit);
@@ -192,16 +192,6 @@ fn apply(mk61: &mut Mk61, input: &Input) -> Result<bool, ApiError> {
             "give either a key or a switch position",
         )),
     }
-}
-
-fn find(calculators: &Calculators, id: &str) -> Result<(GameId, Arc<Mutex<Mk61>>), ApiError> {
-    let id: GameId = id
-        .parse()
-        .map_err(|err: BadGameId| ApiError::bad_request(err.to_string()))?;
-    let mk61 = calculators
-        .get(id)
-        .ok_or_else(|| ApiError::not_found(format!("no calculator {id} (unknown, or expired)")))?;
-    Ok((id, mk61))
 }
 
 /// The calculators and the pool their emulation runs on.
@@ -231,7 +221,7 @@ async fn press(
     ApiPath(id): ApiPath<String>,
     ApiJson(input): ApiJson<Input>,
 ) -> Result<Response, ApiError> {
-    let (id, mk61) = find(&calculators, &id)?;
+    let (id, mk61) = calculators.find(&id, "calculator")?;
     let result = work
         .run(Some(scope), move || {
             let mut mk61 = lock(&mk61);
@@ -248,7 +238,7 @@ async fn show(
     State(Shared { calculators, .. }): State<Shared>,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let (id, mk61) = find(&calculators, &id)?;
+    let (id, mk61) = calculators.find(&id, "calculator")?;
     // Every press runs to a stop or the limit; the state shown is that.
     let result = blocking(move || Ok(view(id, &lock(&mk61), true))).await?;
     Ok(Json(result).into_response())

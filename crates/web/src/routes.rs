@@ -20,7 +20,7 @@ use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::probe::ProbeQuery;
 use crate::server::RequestScope;
-use crate::store::{GameId, lock};
+use crate::store::lock;
 use crate::{AppState, MAX_BODY_BYTES, assets};
 
 type Shared = State<Arc<AppState>>;
@@ -198,22 +198,6 @@ async fn audit(
     Ok(Json(&*view).into_response())
 }
 
-/// The game of the id in the path, or a 400 (not an id) or 404 (unknown or
-/// expired).
-fn find_game(
-    state: &AppState,
-    id: &str,
-) -> Result<(GameId, Arc<std::sync::Mutex<ajedrecista_automata::Session>>), ApiError> {
-    let id: GameId = id
-        .parse()
-        .map_err(|err: crate::store::BadGameId| ApiError::bad_request(err.to_string()))?;
-    let game = state
-        .games
-        .get(id)
-        .ok_or_else(|| ApiError::not_found(format!("no game {id} (unknown, or expired)")))?;
-    Ok((id, game))
-}
-
 async fn new_game(
     State(state): Shared,
     scope: RequestScope,
@@ -231,7 +215,7 @@ async fn new_game(
     let shared = Arc::clone(&state);
     let view = blocking(move || {
         let id = shared.games.insert(session);
-        let (_, game) = find_game(&shared, &id.to_string())?;
+        let (_, game) = shared.games.find(&id.to_string(), "game")?;
         let session = lock(&game);
         Ok(crate::games::view(id, &session))
     })
@@ -243,7 +227,7 @@ async fn game_state(
     State(state): Shared,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let (id, game) = find_game(&state, &id)?;
+    let (id, game) = state.games.find(&id, "game")?;
     // The lock waits while another request's move is worked out: never on
     // the async threads.
     let view = blocking(move || Ok(crate::games::view(id, &lock(&game)))).await?;
@@ -255,7 +239,7 @@ async fn game_move(
     ApiPath(id): ApiPath<String>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    let (id, game) = find_game(&state, &id)?;
+    let (id, game) = state.games.find(&id, "game")?;
     blocking(move || {
         let mut session = lock(&game);
         Ok(
@@ -277,7 +261,7 @@ async fn game_undo(
     State(state): Shared,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let (id, game) = find_game(&state, &id)?;
+    let (id, game) = state.games.find(&id, "game")?;
     let view = blocking(move || crate::games::undo(id, &mut lock(&game))).await?;
     Ok(Json(view).into_response())
 }

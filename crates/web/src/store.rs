@@ -9,6 +9,8 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::error::ApiError;
+
 /// Locks state that requests share (a game, a calculator, the store, the
 /// audit cache), whatever an earlier request left: a panic in one
 /// request's blocking work while it held the lock (which axum turns into
@@ -160,6 +162,19 @@ impl<G> GameStore<G> {
         Some(Arc::clone(&entry.game))
     }
 
+    /// The entry of the id in a request's path, `what` naming it in the
+    /// errors: a 400 if the text is no id, a 404 if the id is unknown or
+    /// expired.
+    pub fn find(&self, id: &str, what: &str) -> Result<(GameId, Arc<Mutex<G>>), ApiError> {
+        let id: GameId = id
+            .parse()
+            .map_err(|err: BadGameId| ApiError::bad_request(err.to_string()))?;
+        let game = self
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("no {what} {id} (unknown, or expired)")))?;
+        Ok((id, game))
+    }
+
     /// Number of games kept (expired ones included until they are swept).
     pub fn len(&self) -> usize {
         lock(&self.inner).games.len()
@@ -173,6 +188,11 @@ impl<G> GameStore<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A store of games that are plain numbers.
+    fn store_of(max_games: usize, idle: Duration) -> GameStore<i32> {
+        GameStore::new(Limits { max_games, idle })
+    }
 
     #[test]
     fn ids_round_trip_and_bad_ids_are_refused() {
@@ -213,10 +233,7 @@ mod tests {
 
     #[test]
     fn a_full_store_drops_the_game_idle_longest_and_never_refuses() {
-        let store = GameStore::new(Limits {
-            max_games: 3,
-            idle: Duration::from_secs(3600),
-        });
+        let store = store_of(3, Duration::from_secs(3600));
         let first = store.insert(1);
         let second = store.insert(2);
         let third = store.insert(3);
@@ -233,10 +250,7 @@ mod tests {
 
     #[test]
     fn idle_games_expire() {
-        let store = GameStore::new(Limits {
-            max_games: 2,
-            idle: Duration::from_millis(50),
-        });
+        let store = store_of(2, Duration::from_millis(50));
         let first = store.insert(1);
         assert!(store.get(first).is_some());
         std::thread::sleep(Duration::from_millis(60));

@@ -19,6 +19,12 @@ async fn new_game(app: &Router, body: &str) -> Value {
     answer.json()
 }
 
+/// A new game of `strategy` from `fen`.
+async fn game_from(app: &Router, strategy: &str, fen: &str) -> Value {
+    let body = serde_json::json!({ "strategy": strategy, "fen": fen });
+    new_game(app, &body.to_string()).await
+}
+
 async fn play(app: &Router, id: &str, text: &str) -> Answer {
     post_json(
         app,
@@ -112,11 +118,7 @@ async fn a_game_against_el_ajedrecista_from_its_own_start_ends_in_mate() {
 #[tokio::test]
 async fn perfect_play_from_a_fen_mates_within_the_tables_distance() {
     let (app, _) = app(Limits::default());
-    let game = new_game(
-        &app,
-        r#"{"strategy": "perfect", "fen": "8/8/8/4k3/8/8/R7/4K3 w - - 0 1"}"#,
-    )
-    .await;
+    let game = game_from(&app, "perfect", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1").await;
     assert_eq!(game["placing"], false);
     // White moved first.
     assert_eq!(game["moves"].as_array().unwrap().len(), 1);
@@ -133,11 +135,7 @@ async fn perfect_play_from_a_fen_mates_within_the_tables_distance() {
 #[tokio::test]
 async fn move_numbers_go_on_past_u32() {
     let (app, _) = app(Limits::default());
-    let game = new_game(
-        &app,
-        r#"{"strategy": "perfect", "fen": "8/8/8/4k3/8/8/R7/4K3 w - - 0 4294967294"}"#,
-    )
-    .await;
+    let game = game_from(&app, "perfect", "8/8/8/4k3/8/8/R7/4K3 w - - 0 4294967294").await;
     let end = play_out(&app, game).await;
     let pgn = end["pgn"].as_str().unwrap();
     for number in ["4294967294. ", "4294967295. ", "4294967296. "] {
@@ -148,11 +146,7 @@ async fn move_numbers_go_on_past_u32() {
 #[tokio::test]
 async fn the_calculator_shows_its_display() {
     let (app, _) = app(Limits::default());
-    let game = new_game(
-        &app,
-        r#"{"strategy": "mk61-rook", "fen": "8/8/8/4k3/8/8/R7/4K3 w - - 0 1"}"#,
-    )
-    .await;
+    let game = game_from(&app, "mk61-rook", "8/8/8/4k3/8/8/R7/4K3 w - - 0 1").await;
     let display = game["last_reply"]["display"].as_str().unwrap();
     assert!(
         !display.is_empty() && display.chars().all(|c| "0123456789.- ".contains(c)),
@@ -163,11 +157,7 @@ async fn the_calculator_shows_its_display() {
 #[tokio::test]
 async fn illegal_moves_light_the_lamp_and_the_third_stops_the_machine() {
     let (app, _) = app(Limits::default());
-    let game = new_game(
-        &app,
-        r#"{"strategy": "torres", "fen": "K7/1R6/8/8/8/2k5/8/8 b - - 0 1"}"#,
-    )
-    .await;
+    let game = game_from(&app, "torres", "K7/1R6/8/8/8/2k5/8/8 b - - 0 1").await;
     let id = game["id"].as_str().unwrap();
     let reasons = [
         ("Kd7", "not_one_step"),
@@ -197,11 +187,7 @@ async fn illegal_moves_light_the_lamp_and_the_third_stops_the_machine() {
 #[tokio::test]
 async fn undo_takes_back_the_move_and_the_reply() {
     let (app, _) = app(Limits::default());
-    let game = new_game(
-        &app,
-        r#"{"strategy": "torres", "fen": "K7/1R6/8/8/8/3k4/8/8 w - - 0 1"}"#,
-    )
-    .await;
+    let game = game_from(&app, "torres", "K7/1R6/8/8/8/3k4/8/8 w - - 0 1").await;
     let id = game["id"].as_str().unwrap();
     let undo = format!("/api/games/{id}/undo");
     send(&app, Method::POST, &undo, None)

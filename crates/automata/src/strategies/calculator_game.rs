@@ -93,10 +93,7 @@ const ROOK_START: &str = "VO SP";
 /// Parses a whitespace-separated list of trace key tokens (built-in
 /// constants only, so a bad token is a defect).
 fn keys(tokens: &str) -> Vec<Key> {
-    tokens
-        .split_whitespace()
-        .map(|token| token.parse().expect("built-in key token"))
-        .collect()
+    Key::sequence(tokens).expect("built-in key tokens")
 }
 
 /// The key of a digit 1-8 of a square.

@@ -4,38 +4,24 @@
 //! audit solves one position of each class (see
 //! [`Strategy::symmetric`](crate::strategy::Strategy::symmetric)).
 
-use shakmaty::{Bitboard, Board, CastlingMode, Chess, Position, Setup, Square};
+use ajedrecista_tables::Symmetry;
+use shakmaty::{Bitboard, Board, CastlingMode, Chess, Position, Setup};
 
 use crate::krk::board_key;
 
-/// The image of `square` under symmetry `index` (0 to 7; 0 is the
-/// identity).
-fn image(square: Square, index: u8) -> Square {
-    match index {
-        0 => square,
-        1 => square.flip_horizontal(),
-        2 => square.flip_vertical(),
-        3 => square.rotate_180(),
-        4 => square.flip_diagonal(),
-        5 => square.flip_anti_diagonal(),
-        6 => square.rotate_90(),
-        _ => square.rotate_270(),
-    }
-}
-
-/// The keys ([`board_key`]) of the board's eight images, by symmetry
-/// index, without building the boards.
+/// The keys ([`board_key`]) of the board's eight images, in the order of
+/// [`Symmetry::ALL`], without building the boards.
 fn image_keys(board: &Board) -> [u64; 8] {
     let mut codes = [0u8; 64];
     for (square, piece) in board {
         codes[usize::from(square)] =
             u8::from(piece.color == shakmaty::Color::White) << 3 | piece.role as u8;
     }
-    std::array::from_fn(|index| {
+    Symmetry::ALL.map(|symmetry| {
         let mut image_codes = [0u8; 64];
         let mut squares = Bitboard::EMPTY;
         for square in board.occupied() {
-            let to = image(square, index as u8);
+            let to = symmetry.apply(square);
             image_codes[usize::from(to)] = codes[usize::from(square)];
             squares.add(to);
         }
@@ -47,10 +33,10 @@ fn image_keys(board: &Board) -> [u64; 8] {
 
 /// The least key over the board's eight images, and the first symmetry
 /// that gives it: the same for every image of the board.
-fn canonical_image(board: &Board) -> (u64, u8) {
+fn canonical_image(board: &Board) -> (u64, Symmetry) {
     image_keys(board)
         .into_iter()
-        .zip(0..)
+        .zip(Symmetry::ALL)
         .min()
         .expect("eight images")
 }
@@ -72,14 +58,11 @@ pub fn class_size(board: &Board) -> usize {
 /// The image of the position with the least key, the same side to move.
 /// The position must have no castling rights or en passant square.
 pub fn canonical_position(position: &Chess) -> Chess {
-    let (_, index) = canonical_image(position.board());
-    if index == 0 {
+    let (_, symmetry) = canonical_image(position.board());
+    if symmetry == Symmetry::Identity {
         return position.clone();
     }
-    let mut board = Board::empty();
-    for (square, piece) in position.board().iter() {
-        board.set_piece_at(image(square, index), piece);
-    }
+    let board = symmetry.apply_board(position.board());
     debug_assert_eq!(board_key(&board), canonical_key(position.board()));
     let mut setup = Setup::empty();
     setup.board = board;

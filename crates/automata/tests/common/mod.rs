@@ -116,3 +116,34 @@ pub fn assert_fails_only_where_the_man_hangs(
         }
     }
 }
+
+/// The precondition of the tests' queen strategies: the white king on c3
+/// (where the fixed-king game keeps it), every other board refused.
+#[allow(dead_code)] // only the tests that write a strategy of their own
+pub fn white_king_on_c3(board: &shakmaty::Board) -> Result<(), ajedrecista_automata::Refusal> {
+    use ajedrecista_automata::{Precondition, Refusal};
+    match board.king_of(shakmaty::Color::White) {
+        Some(shakmaty::Square::C3) => Ok(()),
+        _ => Err(Refusal::Precondition(Precondition::NotKrk(
+            "a test strategy",
+        ))),
+    }
+}
+
+/// The audit mates from each of its `starts` starts, the longest mate in
+/// `worst` moves, and that game's PGN replays to mate.
+#[allow(dead_code)] // only the teaching methods' tests
+pub fn assert_mates_from_every_start(
+    audit: &ajedrecista_automata::Audit,
+    starts: usize,
+    worst: ajedrecista_tables::Moves,
+) {
+    assert_eq!(audit.results.len(), starts);
+    assert!(
+        audit.failures().values().all(|&count| count == 0),
+        "{:?}",
+        audit.failures()
+    );
+    assert_eq!(audit.worst_moves(), Some(worst));
+    assert_replays_to_mate(audit.worst.as_ref().expect("a longest game"), worst);
+}

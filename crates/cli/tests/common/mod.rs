@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
@@ -20,14 +20,28 @@ pub fn run<'a>(args: &[&str], tables: impl Into<Option<&'a Path>>) -> Output {
     command.output().expect("the binary runs")
 }
 
-/// The JSON a command that succeeds prints.
-pub fn json<'a>(args: &[&str], tables: impl Into<Option<&'a Path>>) -> serde_json::Value {
-    let out = run(args, tables);
+/// A fresh temporary folder (removed when dropped) holding one file,
+/// `name`, with `contents`; the folder and the file's path.
+pub fn folder_with(name: &str, contents: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    (dir, path)
+}
+
+/// Fails the test, showing the binary's stderr, unless the run succeeded.
+pub fn assert_success(out: &Output) {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The JSON a command that succeeds prints.
+pub fn json<'a>(args: &[&str], tables: impl Into<Option<&'a Path>>) -> serde_json::Value {
+    let out = run(args, tables);
+    assert_success(&out);
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
 

@@ -17,11 +17,11 @@ use shakmaty::{Bitboard, Square};
 use super::Unit;
 use super::analysis::{FairyFinal, zone_of};
 use super::position::FairyPosition;
+use crate::Symmetry;
 use crate::code::Code;
 use crate::etalon::{Etalon, EtalonError, SEARCH_LIMIT, cosmetic_order, marks_at_image, spend};
 use crate::final_position::squares_of;
 use crate::symbol::Mark;
-use crate::symmetry::Symmetry;
 use crate::zone::{Offset, numeric_symbol, offset_between, shifted};
 
 /// The etalon position of a fairy final position.
@@ -70,7 +70,7 @@ impl FairyFinal {
     fn image(&self, symmetry: Symmetry, target: Square, square: Square) -> Option<Square> {
         shifted(
             target,
-            symmetry.apply(offset_between(self.origin(), square)),
+            symmetry.apply_offset(offset_between(self.origin(), square)),
         )
     }
 
@@ -221,7 +221,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn duty_image(&self, offset: Offset) -> Option<Square> {
-        shifted(self.origin_image, self.symmetry.apply(offset))
+        shifted(self.origin_image, self.symmetry.apply_offset(offset))
     }
 
     /// Every placed mover that is not a hopper still reaches its duty
