@@ -13,7 +13,9 @@ use crate::strategy::Refusal;
 pub enum GameEnd {
     Checkmate,
     Stalemate,
-    /// Black took White's last man, so White can no longer mate. A draw
+    /// Black took White's last man, or a man White cannot mate without (a
+    /// bishop or knight of the minor-piece methods' two), so White can no
+    /// longer mate. A draw
     /// when Black cannot mate either (a bare king or a lone minor piece);
     /// otherwise the game is unfinished: Black's win is not played out.
     LastManTaken {
@@ -36,13 +38,14 @@ pub enum GameEnd {
 
 impl GameEnd {
     /// The end Black's move `mv` brings, `after` it is played: the game
-    /// ends when it took White's last man. A capture that leaves White a
-    /// man (a pawn ending, KQvKR) goes on.
+    /// ends when it took White's last man, or left White men that cannot
+    /// mate (a lone bishop or knight). A capture that leaves White a man
+    /// that can (a pawn ending, KQvKR) goes on.
     pub fn after_black_move(mv: Move, after: &Chess) -> Option<GameEnd> {
-        (mv.is_capture() && after.board().by_color(Color::White).count() == 1).then(|| {
-            GameEnd::LastManTaken {
-                draw: after.has_insufficient_material(Color::Black),
-            }
+        let cannot_mate = after.board().by_color(Color::White).count() == 1
+            || after.has_insufficient_material(Color::White);
+        (mv.is_capture() && cannot_mate).then(|| GameEnd::LastManTaken {
+            draw: after.has_insufficient_material(Color::Black),
         })
     }
 

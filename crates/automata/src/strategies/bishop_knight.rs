@@ -79,7 +79,7 @@ fn is_kbnk(board: &Board) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Square;
+    use shakmaty::{Position, Square};
 
     use crate::test_support::position;
 

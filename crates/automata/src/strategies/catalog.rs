@@ -130,16 +130,16 @@ const ROOK_TRACE_MEN: &str = "8/8/8/8/8/8/R7/4K3";
 /// The reference trace's board.
 const ROOK_TRACE_BOARD: &str = "8/8/8/4k3/8/8/R7/4K3";
 
-/// A start the bishops' method mates from whatever Black does (in 14
+/// A start the bishops' method mates from whatever Black does (in 12
 /// moves).
 const BISHOPS_DEMO: &str = "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1";
 const BISHOPS_MEN: &str = "8/8/8/8/8/8/8/2B1KB2";
-const BISHOPS_RESULT: &str = "Written as a measure, a short forcing tree and a mate calculated once the king is boxed in, it mates from 165 864 of 313 016 starts (counted up to symmetry), in at most 25 moves; from the others the defender keeps the white king away or a pocket on the edge and the rules go round.";
+const BISHOPS_RESULT: &str = "Written as a measure, a short forcing tree that keeps to its aim and a mate calculated once the king is boxed in, it mates from 238 201 of 313 016 starts (counted up to symmetry), in at most 32 moves; from the others the defender finds a pocket where the bishops check and step back, and the rules go round.";
 /// A start Delétang's method mates from whatever Black does (in 9
 /// moves).
 const BISHOP_KNIGHT_DEMO: &str = "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1";
 const BISHOP_KNIGHT_MEN: &str = "8/8/8/8/8/8/8/1N2KB2";
-const BISHOP_KNIGHT_RESULT: &str = "Written as a measure, a short forcing tree and a mate calculated once the king is boxed in, it mates from only 32 475 of 1 359 578 starts (counted up to symmetry), in at most 18 moves; from the others the defender escapes the drive along the edge and the rules go round.";
+const BISHOP_KNIGHT_RESULT: &str = "Written as a measure with Delétang's triangles first, a short forcing tree and a mate calculated once the king is boxed in, it mates from only 66 831 of 1 359 578 starts (counted up to symmetry), in at most 22 moves; from the others the defender keeps a pocket on the edge beside the right corner's triangle, where the knight's W manoeuvre is longer than the forcing looks, and the rules go round.";
 /// Why the web does not run the four-men audits on request.
 const FOUR_MEN_AUDIT: &str = "a four-men audit takes one to five minutes and up to 900 MB \
      (ajedrecista audit bishops, ajedrecista audit bishop-knight): its figures are in \
@@ -411,7 +411,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         audit_note: Some(SYMMETRY_NOTE),
         text: [
             "Not a historic machine: the hardest of the elementary mates, king, bishop and knight against king, by the method Delétang published in 1923.",
-            "The king is driven to the edge, then along it to a corner of the bishop's colour, the only corners where mate can be forced; the knight's W manoeuvre keeps him from running to the other corner.",
+            "The king is driven to the edge and held behind the long diagonal of the bishop's colour, in the triangle of a corner of that colour, the only corners where mate can be forced; the triangle shrinks behind the shorter diagonals, the knight's W manoeuvre keeping him from running to the other corner, and he is mated in the corner.",
             BISHOP_KNIGHT_RESULT,
         ],
         caption: "Its start in a game here: white king e1, knight b1, bishop f1; the black king is placed on a marked square.",
