@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target for SECONDS (default 20) each, from its seed
 # corpus (fuzz/corpus/T, read only) and a scratch corpus in fuzz/target.
-# Installs cargo-fuzz and the nightly toolchain if missing. A crash stops
+# Installs cargo-fuzz and the nightly toolchain if missing. Runs as many
+# targets at once as there are cores (FUZZ_JOBS overrides). A crash stops
 # the run with libFuzzer's report and the input under fuzz/artifacts/T.
 # Usage: fuzz/run.sh [SECONDS] [TARGET...]
 # FUZZ_ARGS adds libFuzzer options, e.g. FUZZ_ARGS=-runs=10000000 for a
@@ -22,20 +23,27 @@ if [ "${#targets[@]}" -eq 0 ]; then
 fi
 # Safe Rust: no address sanitizer (about twice the executions a second);
 # debug assertions on, so overflows are found.
-flags=(--sanitizer none --debug-assertions)
-cargo +nightly fuzz build "${flags[@]}"
+export flags="--sanitizer none --debug-assertions"
+cargo +nightly fuzz build $flags
 mkdir -p target/logs
-for target in "${targets[@]}"; do
-    scratch="target/corpus/$target"
-    log="target/logs/$target.log"
+# One target: its libFuzzer log under target/logs, its summary (or, on a
+# crash, the end of the log) printed at once when it ends.
+run_target() {
+    local target=$1 scratch="target/corpus/$1" log="target/logs/$1.log"
     mkdir -p "$scratch"
-    echo "-- $target (${seconds} s)"
-    if ! cargo +nightly fuzz run "${flags[@]}" "$target" "$scratch" "corpus/$target" -- \
+    if ! cargo +nightly fuzz run $flags "$target" "$scratch" "corpus/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         ${FUZZ_ARGS:-} >"$log" 2>&1; then
-        tail -n 40 "$log" >&2
-        echo "fuzz target $target failed: the input is under fuzz/artifacts/$target" >&2
-        exit 1
+        { tail -n 40 "$log"; echo "fuzz target $target failed: the input is under fuzz/artifacts/$target"; } >&2
+        return 255 # xargs stops at once
     fi
-    grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs)' "$log" || true
-done
+    # One write, so that the summaries of targets run together do not mix.
+    printf -- '-- %s (%s s)\n%s\n' "$target" "$seconds" \
+        "$(grep -E '^(stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs)' "$log" || true)"
+}
+export -f run_target
+export seconds
+# Each libFuzzer run uses one core.
+jobs=${FUZZ_JOBS:-$(nproc)}
+printf '%s\n' "${targets[@]}" |
+    xargs -P "$jobs" -I{} bash -c 'run_target "$1"' _ {}
