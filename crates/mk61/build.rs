@@ -50,7 +50,7 @@ fn command_body(micro: &[u32], sync: &[u32], command: u32) -> String {
     let mut body = String::new();
     let scan = scans_keyboard(command);
     if scan {
-        body += "    c.key_latch = false;\n    let strobe = c.strobe_cycles();\n    \
+        body += "    c.keys.latch = false;\n    let strobe = c.keys.strobe_cycles();\n    \
                  let mut carries = [false; NIBBLES];\n";
     }
     let execute = |word: u32, cycle: usize, r_writable: bool| {

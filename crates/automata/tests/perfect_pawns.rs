@@ -23,6 +23,17 @@ fn pos(fen: &str) -> Chess {
         .unwrap()
 }
 
+/// A session of perfect play from the FEN `fen`.
+fn perfect_session(fen: &str) -> Session {
+    Session::new(
+        tables(),
+        StrategyName::PERFECT,
+        Opening::Position(pos(fen)),
+        0,
+    )
+    .unwrap()
+}
+
 fn uci(mv: shakmaty::Move) -> String {
     mv.to_uci(CastlingMode::Standard).to_string()
 }
@@ -33,14 +44,7 @@ fn uci(mv: shakmaty::Move) -> String {
 #[test]
 fn a_kpvk_game_is_played_to_mate_through_the_session() {
     let tables = tables();
-    let start = pos("8/8/8/1k6/8/8/K5P1/8 w - - 0 1");
-    let mut session = Session::new(
-        Arc::clone(&tables),
-        StrategyName::PERFECT,
-        Opening::Position(start),
-        0,
-    )
-    .unwrap();
+    let mut session = perfect_session("8/8/8/1k6/8/8/K5P1/8 w - - 0 1");
     assert_eq!(session.start_dtm(), Some(Moves(28)));
     let mut promoted = false;
     let mut plies = 0;
@@ -72,15 +76,7 @@ fn a_kpvk_game_is_played_to_mate_through_the_session() {
 /// not king and rook against king either).
 #[test]
 fn black_men_move_and_perfect_play_answers() {
-    let tables = tables();
-    let start = pos("8/8/8/3k4/8/8/1r6/K1Q5 b - - 0 1");
-    let mut session = Session::new(
-        Arc::clone(&tables),
-        StrategyName::PERFECT,
-        Opening::Position(start),
-        0,
-    )
-    .unwrap();
+    let mut session = perfect_session("8/8/8/3k4/8/8/1r6/K1Q5 b - - 0 1");
     let turn = session.play("Rb8").unwrap();
     assert_eq!(turn.person.san, "Rb8");
     let reply = turn.reply.expect("the tables answer");
@@ -103,16 +99,8 @@ fn black_men_move_and_perfect_play_answers() {
 /// Black it is no draw, and the game is unfinished.
 #[test]
 fn taking_the_last_white_man_ends_the_game() {
-    let tables = tables();
     // The black rook takes the queen.
-    let start = pos("8/8/8/3k4/8/8/8/K3Q2r b - - 0 1");
-    let mut session = Session::new(
-        Arc::clone(&tables),
-        StrategyName::PERFECT,
-        Opening::Position(start),
-        0,
-    )
-    .unwrap();
+    let mut session = perfect_session("8/8/8/3k4/8/8/8/K3Q2r b - - 0 1");
     let turn = session.play("Rxe1+").unwrap();
     assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: false }));
     assert!(turn.reply.is_none());
@@ -125,9 +113,7 @@ fn taking_the_last_white_man_ends_the_game() {
 /// man with either is a draw.
 #[test]
 fn taking_the_last_white_man_with_a_knight_is_a_draw() {
-    let start = pos("8/8/8/3k4/8/3n4/8/K3Q3 b - - 0 1");
-    let mut session =
-        Session::new(tables(), StrategyName::PERFECT, Opening::Position(start), 0).unwrap();
+    let mut session = perfect_session("8/8/8/3k4/8/3n4/8/K3Q3 b - - 0 1");
     let turn = session.play("Nxe1").unwrap();
     assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: true }));
     assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));

@@ -3,22 +3,17 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use ajedrecista_automata::{
-    FailureKind, GameGraph, Outcome, QueenBox, StartSet, StrategyName, audit, excess_over_perfect,
+    FailureKind, GameGraph, Outcome, QueenBox, StartSet, StrategyName, audit,
 };
-use ajedrecista_tables::{Moves, Tablebase};
+use ajedrecista_tables::Moves;
 use shakmaty::{Color, Role};
 
 #[test]
 fn with_white_to_move_the_queen_method_mates_from_every_start() {
     let audit = audit(&QueenBox, StartSet::All, Color::White);
     common::assert_mates_from_every_start(&audit, 144_508, Moves(19));
-    let tables = Arc::new(Tablebase::in_memory());
-    let excess = excess_over_perfect(&audit, &tables)
-        .unwrap()
-        .expect("mates");
+    let excess = common::excess_over_perfect_play(&audit);
     assert_eq!(excess.perfect_worst, Moves(10));
     assert_eq!(excess.max, Moves(13));
 }

@@ -3,23 +3,17 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use ajedrecista_automata::{
     BoxPhase, FailureKind, GameGraph, Outcome, RookBox, StartSet, Strategy, StrategyName, audit,
-    excess_over_perfect,
 };
-use ajedrecista_tables::{Moves, Tablebase};
+use ajedrecista_tables::Moves;
 use shakmaty::{Color, Role};
 
 #[test]
 fn with_white_to_move_the_box_method_mates_from_every_start() {
     let audit = audit(&RookBox, StartSet::All, Color::White);
     common::assert_mates_from_every_start(&audit, 175_168, Moves(35));
-    let tables = Arc::new(Tablebase::in_memory());
-    let excess = excess_over_perfect(&audit, &tables)
-        .unwrap()
-        .expect("mates");
+    let excess = common::excess_over_perfect_play(&audit);
     assert_eq!((excess.max, excess.perfect_worst), (Moves(29), Moves(16)));
     // From the starts with the rook already between the kings (the first
     // version's precondition) the box rules play as before: at most 34.

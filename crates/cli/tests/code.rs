@@ -114,12 +114,7 @@ fn enumerate_fairy_material_and_conditions() {
     let total = v["total"].as_u64().unwrap();
     let (model, ideal) = (v["model"].as_u64().unwrap(), v["ideal"].as_u64().unwrap());
     assert!(ideal <= model && model <= v["pure"].as_u64().unwrap());
-    let grouped: u64 = v["by_ep_code"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|group| group["count"].as_u64().unwrap())
-        .sum();
+    let grouped = common::sum_of(&v["by_ep_code"], "count");
     assert!(total > 0);
     assert_eq!(grouped + v["without_etalon"].as_u64().unwrap(), total);
 }

@@ -19,10 +19,7 @@ fn play(args: &[&str], input: &str, tables: &Path) -> Output {
 }
 
 fn stdout(out: &Output) -> String {
-    common::assert_success(out);
-    let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
-    assert!(!text.contains('\x1b'), "plain output through a pipe");
-    text
+    common::plain_stdout(out)
 }
 
 /// One way of typing a king move.
@@ -191,16 +188,7 @@ fn the_lamp_gives_the_reason_for_each_bad_input() {
     }
     // Next to the white king: black king b6 against king a8... needs a
     // position; and the placement's own reasons.
-    let out = stdout(&play(
-        &[
-            "--white",
-            "perfect",
-            "--fen",
-            "8/K7/2k5/8/8/8/8/7R b - - 0 1",
-        ],
-        "Kb7\nquit\n",
-        dir.path(),
-    ));
+    let out = common::play_perfect("8/K7/2k5/8/8/8/8/7R b - - 0 1", "Kb7\nquit\n", dir.path());
     assert!(out.contains("LAMP: b7 is next to the white king"), "{out}");
     let out = stdout(&play(&[], "e8\nc7\nquit\n", dir.path()));
     assert!(
@@ -336,16 +324,7 @@ fn bad_arguments_get_one_line_and_exit_2() {
 #[test]
 fn check_and_a_lost_piece_are_announced() {
     let dir = tempfile::tempdir().unwrap();
-    let out = stdout(&play(
-        &[
-            "--white",
-            "perfect",
-            "--fen",
-            "8/8/8/8/8/2kR4/8/K7 b - - 0 1",
-        ],
-        "Kxd3\n",
-        dir.path(),
-    ));
+    let out = common::play_perfect("8/8/8/8/8/2kR4/8/K7 b - - 0 1", "Kxd3\n", dir.path());
     assert!(out.contains("You play Kxd3"), "{out}");
     assert!(
         out.contains("Black took White's last man: a draw."),
@@ -353,28 +332,10 @@ fn check_and_a_lost_piece_are_announced() {
     );
     assert!(out.contains("Result: 1/2-1/2"), "{out}");
     // Perfect play mates at once here, and checks in the next position.
-    let out = stdout(&play(
-        &[
-            "--white",
-            "perfect",
-            "--fen",
-            "4k3/8/4K3/8/8/8/8/R7 w - - 0 1",
-        ],
-        "quit\n",
-        dir.path(),
-    ));
+    let out = common::play_perfect("4k3/8/4K3/8/8/8/8/R7 w - - 0 1", "quit\n", dir.path());
     assert!(out.contains("White plays Ra8#"), "{out}");
     assert!(out.contains("Checkmate. White wins."), "{out}");
-    let out = stdout(&play(
-        &[
-            "--white",
-            "perfect",
-            "--fen",
-            "8/8/3k4/8/3K4/8/8/7R w - - 0 1",
-        ],
-        "quit\n",
-        dir.path(),
-    ));
+    let out = common::play_perfect("8/8/3k4/8/3K4/8/8/7R w - - 0 1", "quit\n", dir.path());
     assert!(out.contains("White plays Rh6+"), "{out}");
     assert!(out.contains("\nCheck.\n"), "{out}");
 }

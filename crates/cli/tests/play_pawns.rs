@@ -3,26 +3,10 @@
 
 mod common;
 
-fn run(args: &[&str], input: &str, tables: &std::path::Path) -> String {
-    let out = common::run_with_input(args, input.as_bytes(), tables);
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn play_shows_perfect_play_promoting() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(
-        &[
-            "play",
-            "--white",
-            "perfect",
-            "--fen",
-            "8/1P6/8/8/8/8/8/K1k5 w - - 0 1",
-        ],
-        "quit\n",
-        dir.path(),
-    );
+    let out = common::play_perfect("8/1P6/8/8/8/8/8/K1k5 w - - 0 1", "quit\n", dir.path());
     assert!(out.contains("White plays b8=Q"), "{out}");
     // The new queen on the board.
     assert!(out.contains('♕'), "{out}");
@@ -33,16 +17,11 @@ fn play_shows_perfect_play_promoting() {
 #[test]
 fn selfplay_mates_from_the_longest_kpvk_win() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(
-        &[
-            "selfplay",
-            "perfect",
-            "--fen",
-            "8/8/8/1k6/8/8/K5P1/8 w - - 0 1",
-        ],
-        "",
+    let fen = "8/8/8/1k6/8/8/K5P1/8 w - - 0 1";
+    let out = common::plain_stdout(&common::run(
+        &["selfplay", "perfect", "--fen", fen],
         dir.path(),
-    );
+    ));
     assert!(out.contains("g8=Q"), "{out}");
     // 28 moves of White, 27 of Black.
     assert!(out.contains("[PlyCount \"55\"]"), "{out}");

@@ -22,16 +22,7 @@ fn solve_prints_the_documented_json() {
     assert_eq!(p["dtm_moves"], 16);
     assert_eq!(p["result"], "win");
     assert_eq!(p["pv"].as_array().unwrap().len(), 31);
-    assert!(
-        p["pv"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .as_str()
-            .unwrap()
-            .ends_with('#')
-    );
+    assert!(p["pv"][30].as_str().unwrap().ends_with('#'), "{p}");
     let hist = w["histogram_plies"].as_array().unwrap();
     assert!(hist.iter().all(|e| e[0].as_u64().unwrap() % 2 == 1));
     assert!(v["seconds"].as_f64().is_some());
@@ -91,12 +82,7 @@ fn solve_all_builds_every_table_then_finds_them_cached() {
     assert_eq!(kpk["status"], "built");
     assert_eq!(kpk["longest_plies"], 56);
     assert_eq!(kpk["longest_moves"], 28);
-    let bytes: u64 = first["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["file_bytes"].as_u64().unwrap())
-        .sum();
+    let bytes = common::sum_of(&first["tables"], "file_bytes");
     assert_eq!(first["file_bytes"], bytes);
     let again = json(&["solve", "--all", "3", "--json"], dir.path());
     assert!(

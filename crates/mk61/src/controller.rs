@@ -59,11 +59,44 @@ pub struct Controller {
     /// The second working nibble (S1, called Q in the field tables).
     pub(crate) q: u8,
     pub(crate) carry: bool,
-    /// Key latch: set when a key line is seen at its strobe.
-    pub(crate) key_latch: bool,
-    /// Keyboard (or switch) input: strobe number and line, 0 when idle.
-    pub(crate) key_x: u8,
-    pub(crate) key_y: u8,
+    pub(crate) keys: KeyLines,
+}
+
+/// The keyboard (or switch) contacts as one controller sees them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct KeyLines {
+    /// Set when a key line is seen at its strobe.
+    pub(crate) latch: bool,
+    /// The closed contact's strobe number and line, 0 when idle.
+    pub(crate) strobe: u8,
+    pub(crate) line: u8,
+}
+
+impl KeyLines {
+    /// Closes the contact at `(strobe, line)`; `(0, 0)` opens all.
+    pub(crate) fn close(&mut self, (strobe, line): (u8, u8)) {
+        self.strobe = strobe;
+        self.line = line;
+    }
+
+    /// Whether the Р-ГРД-Г switch closes line 1 at `strobe`: its three
+    /// contacts sit at strobes 10-12 and the selected one is open.
+    fn switch_line(&self, strobe: usize) -> bool {
+        self.line != 0 && (10..=12).contains(&strobe) && strobe != usize::from(self.strobe)
+    }
+
+    /// The micro-cycles at which a keyboard-scan command sees the held key:
+    /// digit time i/3 + 1 equal to the key's strobe (none if no key).
+    #[inline(always)]
+    pub(crate) fn strobe_cycles(&self) -> std::ops::Range<usize> {
+        match self.line {
+            0 => 0..0,
+            _ => {
+                let first = 3 * (usize::from(self.strobe) - 1);
+                first..first + 3
+            }
+        }
+    }
 }
 
 impl Controller {
@@ -75,16 +108,8 @@ impl Controller {
             s: 0,
             q: 0,
             carry: false,
-            key_latch: false,
-            key_x: 0,
-            key_y: 0,
+            keys: KeyLines::default(),
         }
-    }
-
-    /// Whether the Р-ГРД-Г switch closes line 1 at `strobe`: its three
-    /// contacts sit at strobes 10-12 and the selected one is open.
-    fn switch_line(&self, strobe: usize) -> bool {
-        self.key_y != 0 && (10..=12).contains(&strobe) && strobe != usize::from(self.key_x)
     }
 
     pub(crate) fn command_address(&self) -> usize {
@@ -115,25 +140,12 @@ impl Controller {
         std::mem::swap(&mut self.m, ring);
     }
 
-    /// The micro-cycles at which a keyboard-scan command sees the held key:
-    /// digit time i/3 + 1 equal to the key's strobe (none if no key).
-    #[inline(always)]
-    pub(crate) fn strobe_cycles(&self) -> std::ops::Range<usize> {
-        match self.key_y {
-            0 => 0..0,
-            _ => {
-                let first = 3 * (usize::from(self.key_x) - 1);
-                first..first + 3
-            }
-        }
-    }
-
     /// At a strobe: the key's line goes into Q (before the adder), and
     /// the key latch is set.
     #[inline(always)]
     pub(crate) fn latch_key(&mut self) {
-        self.q |= self.key_y;
-        self.key_latch = true;
+        self.q |= self.keys.line;
+        self.keys.latch = true;
     }
 
     /// Runs micro-instruction `WORD` at micro-cycle `i`: the adder, then
@@ -150,7 +162,7 @@ impl Controller {
     #[inline(always)]
     fn compute<const WORD: u32>(&mut self, i: usize, r_writable: bool) {
         // A polling micro-instruction of ИК1303 reads the switch lines.
-        if bit(WORD, 25) && self.switch_line(i / 3 + 1) {
+        if bit(WORD, 25) && self.keys.switch_line(i / 3 + 1) {
             self.q |= 1;
         }
         let r = self.r[i];
@@ -194,7 +206,7 @@ impl Controller {
         }
         let gamma = u8::from(bit(WORD, 12) && self.carry)
             | u8::from(bit(WORD, 13) && !self.carry)
-            | u8::from(bit(WORD, 14) && !self.key_latch);
+            | u8::from(bit(WORD, 14) && !self.keys.latch);
         let total = alpha + beta + gamma;
         let sum = total & 0xF;
 

@@ -45,15 +45,12 @@ impl Machine {
 
     /// Sets the Р-ГРД-Г switch.
     pub fn set_switch(&mut self, unit: AngleUnit) {
-        self.ik1303.key_x = unit.strobe();
-        self.ik1303.key_y = 1;
+        self.ik1303.keys.close((unit.strobe(), 1));
     }
 
     /// Closes the key's contacts (`Some`) or opens all (`None`).
     pub fn hold(&mut self, key: Option<Key>) {
-        let (x, y) = key.map_or((0, 0), Key::matrix);
-        self.ik1302.key_x = x;
-        self.ik1302.key_y = y;
+        self.ik1302.keys.close(key.map_or((0, 0), Key::matrix));
     }
 
     /// One macro-step of all five chips.
@@ -372,9 +369,9 @@ impl Controller {
             self.s,
             self.q,
             u8::from(self.carry),
-            u8::from(self.key_latch),
-            self.key_x,
-            self.key_y,
+            u8::from(self.keys.latch),
+            self.keys.strobe,
+            self.keys.line,
         ]);
     }
 
@@ -386,9 +383,9 @@ impl Controller {
         controller.s = input.next();
         controller.q = input.next();
         controller.carry = input.flag();
-        controller.key_latch = input.flag();
-        controller.key_x = input.next();
-        controller.key_y = input.next();
+        controller.keys.latch = input.flag();
+        controller.keys.strobe = input.next();
+        controller.keys.line = input.next();
         controller
     }
 }

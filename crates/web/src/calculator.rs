@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use ajedrecista_automata::Place;
 use ajedrecista_automata::calculator_game::{
     CalculatorGame, ChessProgram, GAME_RUN_LIMIT, KeyedProgram, SetupError, Shown, ShownView,
 };
@@ -52,21 +53,13 @@ pub struct Input {
     pub switch: Option<String>,
 }
 
-/// One place of the indicator.
-#[derive(Debug, Serialize)]
-pub struct PlaceView {
-    /// `0`-`9`, `-`, `L`, `C`, `Г`, `E` or a space.
-    pub glyph: char,
-    pub point: bool,
-}
-
 #[derive(Debug, Serialize)]
 pub struct CalculatorView {
     pub id: String,
     /// The indicator in the traces' notation (` 77.         `).
     pub display: String,
     /// The twelve places: mantissa sign, eight digits, exponent sign, two digits.
-    pub places: Vec<PlaceView>,
+    pub places: Vec<Place>,
     /// `Р`, `ГРД` or `Г`.
     pub switch: &'static str,
     /// False if the last key started a program that had not stopped within
@@ -128,7 +121,7 @@ fn view(id: GameId, mk61: &Mk61, stopped: bool) -> CalculatorView {
             .glyphs
             .iter()
             .zip(display.points)
-            .map(|(glyph, point)| PlaceView {
+            .map(|(glyph, point)| Place {
                 glyph: glyph.to_char(),
                 point,
             })

@@ -5,18 +5,13 @@ mod common;
 
 use ajedrecista_web::Limits;
 use axum::http::StatusCode;
-use common::{app, get};
-
-fn encode(fen: &str) -> String {
-    fen.replace(' ', "%20").replace('/', "%2F")
-}
+use common::{app, get, probe_ok, probe_uri};
 
 #[tokio::test]
 async fn a_kpvk_position_is_probed_with_its_promotions() {
     let (app, _) = app(Limits::default());
     let fen = "8/1P6/8/8/8/8/8/K1k5 w - - 0 1";
-    let answer = get(&app, &format!("/api/probe?fen={}", encode(fen))).await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let answer = probe_ok(&app, fen, "").await;
     assert!(
         answer.headers["content-type"]
             .to_str()
@@ -54,29 +49,14 @@ async fn a_kpvk_position_is_probed_with_its_promotions() {
     assert!(pv.last().unwrap().as_str().unwrap().ends_with('#'));
 
     // The colour-flipped twin reads the same table.
-    let twin = get(
-        &app,
-        &format!(
-            "/api/probe?fen={}",
-            encode("k1K5/8/8/8/8/8/1p6/8 b - - 0 1")
-        ),
-    )
-    .await;
-    assert_eq!(twin.status, StatusCode::OK, "{}", twin.text);
+    let twin = probe_ok(&app, "k1K5/8/8/8/8/8/1p6/8 b - - 0 1", "").await;
     let twin = twin.json();
     assert_eq!(twin["material"], "KvKP");
     assert_eq!(twin["result"], "win");
     assert_eq!(twin["dtm_plies"], view["dtm_plies"]);
 
     // Six men with pawns: no table.
-    let six = get(
-        &app,
-        &format!(
-            "/api/probe?fen={}",
-            encode("8/8/8/8/8/8/PPPP4/K1k5 w - - 0 1")
-        ),
-    )
-    .await;
+    let six = get(&app, &probe_uri("8/8/8/8/8/8/PPPP4/K1k5 w - - 0 1", "")).await;
     let error = six.error(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error.contains("too many"), "{error}");
 }

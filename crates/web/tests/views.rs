@@ -5,13 +5,9 @@ mod common;
 use ajedrecista_tables::{CastlingRights, Tablebase, Variant, read_fen};
 use ajedrecista_web::Limits;
 use axum::http::{Method, StatusCode};
-use common::{app, get, send};
+use common::{app, encode, get, probe_ok, probe_uri, send};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
-
-fn encode(fen: &str) -> String {
-    fen.replace(' ', "%20").replace('/', "%2F")
-}
 
 #[tokio::test]
 async fn the_page_is_served_whole_from_the_binary() {
@@ -65,8 +61,7 @@ async fn the_page_is_served_whole_from_the_binary() {
 async fn probe_gives_every_move_with_the_tables_value() {
     let (app, state) = app(Limits::default());
     let fen = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1";
-    let answer = get(&app, &format!("/api/probe?fen={}", encode(fen))).await;
-    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let answer = probe_ok(&app, fen, "").await;
     let view = answer.json();
     let position: Chess = fen
         .parse::<Fen>()
@@ -93,40 +88,17 @@ async fn probe_gives_every_move_with_the_tables_value() {
         assert_eq!(json["uci"], mv.to_uci(CastlingMode::Standard).to_string());
         assert_eq!(json["dtm_plies"], serde_json::json!(value.plies()));
     }
-    assert!(!view["pv"].as_array().unwrap().is_empty());
-    assert!(
-        view["pv"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()
-            .as_str()
-            .unwrap()
-            .ends_with('#')
-    );
+    let pv = view["pv"].as_array().unwrap();
+    let last = pv.last().expect("a principal variation");
+    assert!(last.as_str().unwrap().ends_with('#'), "{view}");
 
-    let mated = get(
-        &app,
-        &format!(
-            "/api/probe?fen={}",
-            encode("R5k1/8/6K1/8/8/8/8/8 b - - 0 1")
-        ),
-    )
-    .await;
+    let mated = probe_ok(&app, "R5k1/8/6K1/8/8/8/8/8 b - - 0 1", "").await;
     let mated = mated.json();
     assert_eq!(mated["checkmate"], true);
     assert_eq!(mated["result"], "loss");
     assert_eq!(mated["dtm_plies"], 0);
 
-    let fixed = get(
-        &app,
-        &format!(
-            "/api/probe?fen={}&fixed_king=c3",
-            encode("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1")
-        ),
-    )
-    .await;
-    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.text);
+    let fixed = probe_ok(&app, "8/8/8/4k3/8/2K5/8/Q7 w - - 0 1", "&fixed_king=c3").await;
     assert_eq!(fixed.json()["variant"], "fixed-king-c3");
     // The fixed king never moves.
     assert!(
@@ -145,35 +117,23 @@ async fn bad_probes_are_refused_with_a_reason() {
         ("/api/probe", StatusCode::BAD_REQUEST),
         ("/api/probe?fen=junk", StatusCode::BAD_REQUEST),
         ("/api/probe?fen=%FF", StatusCode::BAD_REQUEST),
-        (
-            &format!("/api/probe?fen={}", encode(&"8/".repeat(40))),
-            StatusCode::BAD_REQUEST,
-        ),
+        (&probe_uri(&"8/".repeat(40), ""), StatusCode::BAD_REQUEST),
         // Two kings next to each other with the side not to move in check.
         (
-            &format!("/api/probe?fen={}", encode("8/8/8/8/8/8/R7/Kk6 w - - 0 1")),
+            &probe_uri("8/8/8/8/8/8/R7/Kk6 w - - 0 1", ""),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
         // Too many men.
         (
-            &format!(
-                "/api/probe?fen={}",
-                encode("8/8/8/4k3/8/8/RQ6/4K1r1 w - - 0 1")
-            ),
+            &probe_uri("8/8/8/4k3/8/8/RQ6/4K1r1 w - - 0 1", ""),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
         (
-            &format!(
-                "/api/probe?fen={}&fixed_king=z9",
-                encode("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1")
-            ),
+            &probe_uri("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1", "&fixed_king=z9"),
             StatusCode::BAD_REQUEST,
         ),
         (
-            &format!(
-                "/api/probe?fen={}&fixed_king=d3",
-                encode("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1")
-            ),
+            &probe_uri("8/8/8/4k3/8/2K5/8/Q7 w - - 0 1", "&fixed_king=d3"),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
     ];
@@ -189,7 +149,7 @@ async fn bad_probes_are_refused_with_a_reason() {
 async fn an_illegal_position_is_refused_in_words() {
     let (app, _) = app(Limits::default());
     let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
-    let answer = get(&app, &format!("/api/probe?fen={}", encode(fen))).await;
+    let answer = get(&app, &probe_uri(fen, "")).await;
     let message = answer.error(StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         answer.json().as_object().unwrap().len(),

@@ -53,7 +53,8 @@ pub struct DisplayState {
 }
 
 /// One place of the indicator: a glyph (`0`-`9`, `-`, `L`, `C`, `Г`, `Е`
-/// or a space) and its point.
+/// or a space; the web's calculator, read from the emulator, writes `E`)
+/// and its point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Place {
     pub glyph: char,

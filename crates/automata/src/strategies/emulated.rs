@@ -190,34 +190,24 @@ fn calculator_reply(
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::Move;
 
     use super::*;
-    use crate::test_support::position;
+    use crate::test_support::{assert_first_reply, first_reply, position};
 
     /// Seed 000's example: the black king set on a8, the queen answers d7
     /// (the reference trace).
     #[test]
     fn queen_answers_the_king_on_a8_with_d7() {
-        let start = position("k7/6Q1/8/8/8/2K5/8/8 w - - 0 1");
-        let program = Mk61Queen;
-        program.precondition(start.board()).unwrap();
-        let (reply, _) = program.reply(&start, &program.start(&start)).unwrap();
-        assert_eq!(reply.display.as_deref(), Some("47."));
-        assert_eq!(
-            (reply.mv.from(), reply.mv.to()),
-            (Some(Square::G7), Square::D7)
-        );
+        let fen = "k7/6Q1/8/8/8/2K5/8/8 w - - 0 1";
+        assert_first_reply(&Mk61Queen, fen, "47.", (Square::G7, Square::D7));
     }
 
     /// A king set on a1 gets ЗГГОГ; after Cx 2 В/О С/П the queen goes to
     /// b7 (seed 000).
     #[test]
     fn queen_announces_mate_in_two_from_a1() {
-        let start = position("8/6Q1/8/8/8/2K5/8/k7 w - - 0 1");
-        let (reply, _) = Mk61Queen.reply(&start, &Mk61Queen.start(&start)).unwrap();
-        assert_eq!(reply.display.as_deref(), Some("ЗГГОГ, 27."));
-        assert_eq!(reply.mv.to(), Square::B7);
+        let fen = "8/6Q1/8/8/8/2K5/8/k7 w - - 0 1";
+        assert_first_reply(&Mk61Queen, fen, "ЗГГОГ, 27.", (Square::G7, Square::B7));
     }
 
     #[test]
@@ -232,22 +222,15 @@ mod tests {
     /// e5: the rook cuts it off on the fourth rank.
     #[test]
     fn rook_program_cuts_off_the_king() {
-        let start = position("8/8/8/4k3/8/8/R7/4K3 w - - 0 1");
-        let program = Mk61RookEmulated::default();
-        let (reply, _) = program.reply(&start, &program.start(&start)).unwrap();
-        assert_eq!(reply.display.as_deref(), Some("14."));
-        let expected: Move = reply.mv;
-        assert_eq!(
-            (expected.from(), expected.to()),
-            (Some(Square::A2), Square::A4)
-        );
+        let fen = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1";
+        let rook = Mk61RookEmulated::default();
+        assert_first_reply(&rook, fen, "14.", (Square::A2, Square::A4));
     }
 
     #[test]
     fn rook_program_refuses_kings_too_close() {
         let start = position("8/8/8/8/8/8/2k5/R3K3 w - - 0 1");
-        let program = Mk61RookEmulated::default();
-        let refusal = program.reply(&start, &program.start(&start)).unwrap_err();
+        let refusal = first_reply(&Mk61RookEmulated::default(), &start).unwrap_err();
         assert!(refusal.to_string().contains("9------0."));
     }
 }

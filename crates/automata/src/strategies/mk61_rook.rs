@@ -289,7 +289,7 @@ mod tests {
     use shakmaty::{Move, Position, Square};
 
     use super::*;
-    use crate::test_support::position;
+    use crate::test_support::{assert_first_reply, first_reply, position};
 
     /// `position` after White's `reply` and the black king's step to `to`.
     fn then_black_king_to(position: &Chess, reply: Move, to: Square) -> Chess {
@@ -376,7 +376,7 @@ mod tests {
     fn restart_signal_when_the_black_king_breaks_through() {
         let start = position("8/8/8/8/R7/1k6/8/K7 w - - 0 1");
         let program = Mk61Rook::default();
-        let (reply, memory) = program.reply(&start, &program.start(&start)).unwrap();
+        let (reply, memory) = first_reply(&program, &start).unwrap();
         assert_eq!(reply.display.as_deref(), Some("74."));
         let after = then_black_king_to(&start, reply.mv, Square::C2);
         let refusal = program.reply(&after, &memory).unwrap_err();
@@ -404,18 +404,17 @@ mod tests {
     /// in the turned board's numbers.
     #[test]
     fn the_player_turns_the_board_until_the_program_accepts_it() {
-        let start = position("8/8/8/K6k/8/8/8/3R4 w - - 0 1");
-        assert!(Mk61Rook::default().precondition(start.board()).is_err());
+        let fen = "8/8/8/K6k/8/8/8/3R4 w - - 0 1";
+        assert!(
+            Mk61Rook::default()
+                .precondition(position(fen).board())
+                .is_err()
+        );
         let turning = Mk61Rook {
             on_signal: OnSignal::TurnTheBoard,
         };
-        assert!(turning.precondition(start.board()).is_ok());
-        let (reply, memory) = turning.reply(&start, &turning.start(&start)).unwrap();
-        assert_eq!(reply.display.as_deref(), Some("9------0. x3, then 87."));
-        assert_eq!(
-            (reply.mv.from(), reply.mv.to()),
-            (Some(Square::D1), Square::G1)
-        );
+        let display = "9------0. x3, then 87.";
+        let memory = assert_first_reply(&turning, fen, display, (Square::D1, Square::G1));
         assert_eq!(memory.quarter_turns, 3);
     }
 }

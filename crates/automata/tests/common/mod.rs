@@ -147,3 +147,15 @@ pub fn assert_mates_from_every_start(
     assert_eq!(audit.worst_moves(), Some(worst));
     assert_replays_to_mate(audit.worst.as_ref().expect("a longest game"), worst);
 }
+
+/// How much longer the audit's mates are than perfect play's (tables built
+/// in memory); the audit mates from some start.
+#[allow(dead_code)] // only the teaching methods' tests
+pub fn excess_over_perfect_play(
+    audit: &ajedrecista_automata::Audit,
+) -> ajedrecista_automata::Excess {
+    let tables = ajedrecista_tables::Tablebase::in_memory();
+    ajedrecista_automata::excess_over_perfect(audit, &tables)
+        .unwrap()
+        .expect("mates")
+}

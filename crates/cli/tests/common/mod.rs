@@ -38,6 +38,30 @@ pub fn assert_success(out: &Output) {
     );
 }
 
+/// What a run that succeeds prints, plain text as through any pipe.
+pub fn plain_stdout(out: &Output) -> String {
+    assert_success(out);
+    let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
+    assert!(!text.contains('\x1b'), "plain output through a pipe");
+    text
+}
+
+/// What `play --white perfect --fen FEN` prints with `input` typed at it.
+pub fn play_perfect(fen: &str, input: &str, tables: &Path) -> String {
+    let args = ["play", "--white", "perfect", "--fen", fen];
+    plain_stdout(&run_with_input(&args, input.as_bytes(), tables))
+}
+
+/// The sum of the number `field` over the objects of the JSON array
+/// `array`.
+pub fn sum_of(array: &serde_json::Value, field: &str) -> u64 {
+    let objects = array.as_array().expect("an array");
+    objects
+        .iter()
+        .map(|o| o[field].as_u64().expect("a count"))
+        .sum()
+}
+
 /// The JSON a command that succeeds prints.
 pub fn json<'a>(args: &[&str], tables: impl Into<Option<&'a Path>>) -> serde_json::Value {
     let out = run(args, tables);

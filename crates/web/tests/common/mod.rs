@@ -72,6 +72,26 @@ pub async fn get(app: &Router, uri: &str) -> Answer {
     send(app, Method::GET, uri, None).await
 }
 
+/// A FEN or board as a query value.
+#[allow(dead_code)] // used by some of the test files only
+pub fn encode(fen: &str) -> String {
+    fen.replace(' ', "%20").replace('/', "%2F")
+}
+
+/// The tablebase view's URI for `fen`, then `query` (`&fixed_king=c3`).
+#[allow(dead_code)] // used by some of the test files only
+pub fn probe_uri(fen: &str, query: &str) -> String {
+    format!("/api/probe?fen={}{query}", encode(fen))
+}
+
+/// The tablebase view of `fen` (then `query`), which must answer 200.
+#[allow(dead_code)] // used by some of the test files only
+pub async fn probe_ok(app: &Router, fen: &str, query: &str) -> Answer {
+    let answer = get(app, &probe_uri(fen, query)).await;
+    assert_eq!(answer.status, StatusCode::OK, "{fen}: {}", answer.text);
+    answer
+}
+
 #[allow(dead_code)] // used by some of the test files only
 pub async fn post_json(app: &Router, uri: &str, json: &str) -> Answer {
     send(app, Method::POST, uri, Some(("application/json", json))).await
