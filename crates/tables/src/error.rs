@@ -89,6 +89,8 @@ pub enum FileError {
     Layout,
     #[error("a compressed chunk does not decompress to its size: the file is corrupt")]
     Corrupt,
+    #[error("a chunk could not be read again from the file: {0}")]
+    ChunkRead(String),
     #[error("the overflow list is damaged: {0}")]
     Overflow(&'static str),
     #[error("number {index} with {turn} to move holds a value the table cannot have")]

@@ -609,20 +609,23 @@ fn check_header(
     Ok(layout)
 }
 
-/// The verified body of a table file: the compressed chunks, whose
-/// lengths fit the header and whose checksum is right.
+/// The verified body of a table file: where its compressed chunks lie,
+/// their lengths fitting the header and the file's checksum right, and the
+/// file kept open, from which a chunk is read again when it is wanted. The
+/// cache writes a table file whole under a new name and renames it, so the
+/// file kept open is the one that was checked, whatever replaces it later.
 pub(crate) struct Body {
     per_side: usize,
-    data: Vec<u8>,
-    /// Where each chunk lies in `data`, white's chunks then black's.
-    ranges: Vec<std::ops::Range<usize>>,
+    file: fs::File,
+    /// Where each chunk lies in the file, white's chunks then black's.
+    ranges: Vec<std::ops::Range<u64>>,
     overflow: Overflow,
 }
 
 impl Body {
-    /// Reads a table file's header and body: header fields, length (before
-    /// the body is read), checksum and the chunks' lengths; the chunks stay
-    /// compressed.
+    /// Reads a table file's header and body front to back: header fields,
+    /// length (before the body is read), checksum and the chunks' lengths;
+    /// the chunks are hashed, not kept.
     pub(crate) fn read(
         path: &Path,
         material: &Material,
@@ -630,32 +633,25 @@ impl Body {
     ) -> Result<Body, ReadError> {
         let file = open_regular(path)?;
         let file_len = file.metadata()?.len();
+        let reader = file.try_clone()?;
         let material = material.clone();
-        let (layout, mut rest) = within(read_time_limit(file_len), move |deadline| {
+        let (layout, lengths, listed) = within(read_time_limit(file_len), move |deadline| {
             let (mut body, layout) =
-                HashedReader::after_header(file, file_len, &material, variant, deadline)?;
-            let rest = body.take(layout.file_len() as usize - HEADER)?;
-            body.check_sum()?;
-            Ok((layout, rest))
+                HashedReader::after_header(reader, file_len, &material, variant, deadline)?;
+            let (lengths, listed) = read_chunks(&mut body, &layout, &[], |_| Ok(()))?;
+            Ok((layout, lengths, listed))
         })?;
         let mut ranges = Vec::with_capacity(layout.chunks);
-        let mut offset = 4 * layout.chunks;
-        for length in rest[..4 * layout.chunks].chunks(4) {
-            let end = offset + le_u32(length) as usize;
-            if end > rest.len() {
-                return Err(FileError::Layout.into());
-            }
+        let mut offset = (HEADER + 4 * layout.chunks) as u64;
+        for length in lengths {
+            let end = offset + length as u64;
             ranges.push(offset..end);
             offset = end;
         }
-        if offset + 8 * layout.entries as usize != rest.len() {
-            return Err(FileError::Layout.into());
-        }
-        let overflow = read_overflow(&rest[offset..], layout.limit, layout.per_side)?;
-        rest.truncate(offset);
+        let overflow = read_overflow(&listed, layout.limit, layout.per_side)?;
         Ok(Body {
             per_side: layout.per_side,
-            data: rest,
+            file,
             ranges,
             overflow,
         })
@@ -677,9 +673,16 @@ impl Body {
         (side + index / CHUNK, index % CHUNK)
     }
 
-    /// Decompresses chunk `chunk` into `out`, which must be its size.
+    /// Reads chunk `chunk` from the file and decompresses it into `out`,
+    /// which must be its size.
     fn decompress_to(&self, chunk: usize, out: &mut [u8]) -> Result<(), FileError> {
-        decompress_chunk(&self.data[self.ranges[chunk].clone()], out)
+        use std::os::unix::fs::FileExt;
+        let range = self.ranges[chunk].clone();
+        let mut input = vec![0u8; (range.end - range.start) as usize];
+        self.file
+            .read_exact_at(&mut input, range.start)
+            .map_err(|err| FileError::ChunkRead(err.to_string()))?;
+        decompress_chunk(&input, out)
     }
 
     /// One chunk, decompressed and checked as [`check_values`] checks a
@@ -737,53 +740,82 @@ pub(crate) fn read_sides(
     let table = within(read_time_limit(file_len), move |deadline| {
         let (mut body, layout) =
             HashedReader::after_header(file, file_len, &material, variant, deadline)?;
-        let lengths: Vec<usize> = body
-            .take(4 * layout.chunks)?
-            .chunks(4)
-            .map(|length| le_u32(length) as usize)
-            .collect();
         let mut values = ByColor::new_with(|turn| match sides.contains(&turn) {
             true => vec![0u8; layout.per_side],
             false => Vec::new(),
         });
-        let chunks_fit = lengths.iter().map(|&l| l as u64).sum::<u64>() == layout.data;
-        let mut failed = None;
-        if chunks_fit {
+        let (_, listed) = {
             let ByColor { white, black } = &mut values;
             let mut outputs = white.chunks_mut(CHUNK).chain(black.chunks_mut(CHUNK));
-            let mut batch = Vec::new();
-            let mut batched = 0;
-            for (chunk, &length) in lengths.iter().enumerate() {
-                let (turn, _) = chunk_place(chunk, layout.chunks);
-                if !sides.contains(&turn) {
-                    body.skip(length as u64)?;
-                    continue;
-                }
-                let out = outputs.next().expect("one output a chunk of a side read");
-                batched += length;
-                batch.push((body.take(length)?, out));
-                if batched >= DECOMPRESSED_AT_ONCE {
-                    failed = failed.or(decompress_batch(&mut batch).err());
-                    batched = 0;
-                }
-            }
-            failed = failed.or(decompress_batch(&mut batch).err());
-        } else {
-            body.skip(layout.data)?;
-        }
-        let overflow = body.take(8 * layout.entries as usize)?;
-        body.check_sum()?;
-        if !chunks_fit {
-            return Err(FileError::Layout.into());
-        }
-        if let Some(err) = failed {
-            return Err(err.into());
-        }
-        let overflow = read_overflow(&overflow, layout.limit, layout.per_side)?;
+            read_chunks(&mut body, &layout, &sides, |batch| {
+                let mut batch = batch
+                    .into_iter()
+                    .map(|(_, input)| {
+                        let out = outputs.next().expect("one output a chunk of a side read");
+                        (input, out)
+                    })
+                    .collect();
+                decompress_batch(&mut batch)
+            })?
+        };
+        let overflow = read_overflow(&listed, layout.limit, layout.per_side)?;
         Ok(Table::from_parts(material, variant, values, overflow))
     })?;
     check_values(&table)?;
     Ok(table)
+}
+
+/// Reads the rest of a table file from `body` (standing after the header)
+/// front to back, and hands the chunks of the sides `sides` to `batch`,
+/// compressed, with their numbers, a batch of about
+/// [`DECOMPRESSED_AT_ONCE`] bytes at a time; the other chunks are hashed
+/// unkept. Returns the chunks' lengths and the overflow list's bytes once
+/// the checksum is right.
+/// A bad checksum is the error reported even when a batch failed first;
+/// after it, chunks that do not fit the file, then the first batch's
+/// error.
+fn read_chunks(
+    body: &mut HashedReader,
+    layout: &Layout,
+    sides: &[Color],
+    mut batch: impl FnMut(Vec<(usize, Vec<u8>)>) -> Result<(), FileError>,
+) -> Result<(Vec<usize>, Vec<u8>), ReadError> {
+    let lengths: Vec<usize> = body
+        .take(4 * layout.chunks)?
+        .chunks(4)
+        .map(|length| le_u32(length) as usize)
+        .collect();
+    let chunks_fit = lengths.iter().map(|&l| l as u64).sum::<u64>() == layout.data;
+    let mut failed = None;
+    if chunks_fit {
+        let mut pending = Vec::new();
+        let mut batched = 0;
+        for (chunk, &length) in lengths.iter().enumerate() {
+            let (turn, _) = chunk_place(chunk, layout.chunks);
+            if !sides.contains(&turn) {
+                body.skip(length as u64)?;
+                continue;
+            }
+            batched += length;
+            pending.push((chunk, body.take(length)?));
+            if batched >= DECOMPRESSED_AT_ONCE {
+                failed = failed.or(batch(std::mem::take(&mut pending)).err());
+                batched = 0;
+            }
+        }
+        failed = failed.or(batch(pending).err());
+    } else {
+        body.skip(layout.data)?;
+    }
+    let listed = body.take(8 * layout.entries as usize)?;
+    body.check_sum()?;
+    if !chunks_fit {
+        return Err(FileError::Layout.into());
+    }
+    match failed {
+        Some(err) => Err(err.into()),
+        None => Ok((lengths, listed)),
+    }
 }
 
 /// Compressed bytes read before the chunks among them are decompressed
@@ -877,28 +909,69 @@ impl HashedReader {
     }
 }
 
-/// The counts of a table file, read chunk by chunk and each chunk checked
-/// as [`read`] checks the whole: only the compressed chunks and a chunk at
-/// a time are in memory.
+/// The counts of a table file, read front to back as [`read_sides`] reads
+/// it, each chunk checked as [`read`] checks the whole and counted as it
+/// comes: only a batch of chunks is in memory. The overflow list, which
+/// ends the file and which the chunks' checks need, is read first, out of
+/// order, and again in order, hashed with the rest: nothing is returned
+/// before the checksum is right and the two reads agree.
 pub fn summarize_file(
     path: &Path,
     material: &Material,
     variant: Variant,
 ) -> Result<ByColor<SideSummary>, ReadError> {
-    let body = Body::read(path, material, variant)?;
-    let numbering = Numbering::new(material, variant);
-    let rules = Rules::new(material, variant);
-    let orderings = numbering.identical_orderings(material);
-    let mut sides = ByColor::new_with(|_| SideCounter::new());
-    for chunk in 0..body.chunks() {
-        let (turn, start) = chunk_place(chunk, body.chunks());
-        let bytes = body.chunk(chunk, material, &numbering, &rules)?;
-        sides[turn].add(&numbering, start, &bytes);
-    }
-    let ByColor { white, black } = sides;
-    Ok(ByColor {
-        white: white.finish(&numbering, orderings, body.overflow(), Color::White),
-        black: black.finish(&numbering, orderings, body.overflow(), Color::Black),
+    use std::os::unix::fs::FileExt;
+    let file = open_regular(path)?;
+    let file_len = file.metadata()?.len();
+    let ahead = file.try_clone()?;
+    let material = material.clone();
+    within(read_time_limit(file_len), move |deadline| {
+        let (mut body, layout) =
+            HashedReader::after_header(file, file_len, &material, variant, deadline)?;
+        let mut listed = vec![0u8; 8 * layout.entries as usize];
+        ahead.read_exact_at(&mut listed, layout.file_len() - 8 * layout.entries)?;
+        let overflow = match read_overflow(&listed, layout.limit, layout.per_side) {
+            Ok(overflow) => overflow,
+            Err(err) => {
+                read_chunks(&mut body, &layout, &[], |_| Ok(()))?;
+                return Err(err.into());
+            }
+        };
+        let numbering = Numbering::new(&material, variant);
+        let rules = Rules::new(&material, variant);
+        let mut sides = ByColor::new_with(|_| SideCounter::new());
+        let (_, in_order) = read_chunks(&mut body, &layout, &Color::ALL, |batch| {
+            let decompressed = batch
+                .into_par_iter()
+                .map(|(chunk, input)| {
+                    let (turn, start) = chunk_place(chunk, layout.chunks);
+                    let mut out = vec![0u8; CHUNK.min(layout.per_side - start)];
+                    decompress_chunk(&input, &mut out)?;
+                    Ok((turn, start, out))
+                })
+                .collect::<Result<Vec<_>, FileError>>()?;
+            for (turn, start, bytes) in decompressed {
+                let side = Side {
+                    turn,
+                    material: &material,
+                    numbering: &numbering,
+                    rules: &rules,
+                    overflow: &overflow,
+                };
+                check_range(&bytes, start, layout.per_side, &side)?;
+                sides[turn].add(&numbering, start, &bytes);
+            }
+            Ok(())
+        })?;
+        if in_order != listed {
+            return Err(FileError::Overflow("changed while it was read").into());
+        }
+        let orderings = numbering.identical_orderings(&material);
+        let ByColor { white, black } = sides;
+        Ok(ByColor {
+            white: white.finish(&numbering, orderings, &overflow, Color::White),
+            black: black.finish(&numbering, orderings, &overflow, Color::Black),
+        })
     })
 }
 
