@@ -102,7 +102,13 @@ fn taking_the_last_white_man_ends_the_game() {
     // The black rook takes the queen.
     let mut session = perfect_session("8/8/8/3k4/8/8/8/K3Q2r b - - 0 1");
     let turn = session.play("Rxe1+").unwrap();
-    assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: false }));
+    assert_eq!(
+        turn.end,
+        Some(GameEnd::LastManTaken {
+            draw: false,
+            men_left: false
+        })
+    );
     assert!(turn.reply.is_none());
     let pgn = session.pgn().unwrap();
     assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
@@ -115,7 +121,13 @@ fn taking_the_last_white_man_ends_the_game() {
 fn taking_the_last_white_man_with_a_knight_is_a_draw() {
     let mut session = perfect_session("8/8/8/3k4/8/3n4/8/K3Q3 b - - 0 1");
     let turn = session.play("Nxe1").unwrap();
-    assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: true }));
+    assert_eq!(
+        turn.end,
+        Some(GameEnd::LastManTaken {
+            draw: true,
+            men_left: false
+        })
+    );
     assert!(session.pgn().unwrap().contains("[Result \"1/2-1/2\"]"));
 }
 

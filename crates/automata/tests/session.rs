@@ -237,7 +237,7 @@ fn whole_games_against_every_automaton() {
             }
             GameEnd::Refused(_) => assert!(pgn.contains("refuses"), "{pgn}"),
             // The tables' defence takes a piece left hanging.
-            GameEnd::LastManTaken { draw: true } => {
+            GameEnd::LastManTaken { draw: true, .. } => {
                 assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}")
             }
             other => panic!("{strategy}: {other:?}"),
@@ -272,7 +272,13 @@ fn taking_the_rook_ends_the_game_in_a_draw() {
     )
     .expect("a session");
     let turn = session.play("Kxd3").expect("legal");
-    assert_eq!(turn.end, Some(GameEnd::LastManTaken { draw: true }));
+    assert_eq!(
+        turn.end,
+        Some(GameEnd::LastManTaken {
+            draw: true,
+            men_left: false
+        })
+    );
     assert_eq!(turn.reply, None);
     let pgn = session.pgn().unwrap();
     assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");

@@ -14,12 +14,13 @@ pub enum GameEnd {
     Checkmate,
     Stalemate,
     /// Black took White's last man, or a man White cannot mate without (a
-    /// bishop or knight of the minor-piece methods' two), so White can no
-    /// longer mate. A draw
-    /// when Black cannot mate either (a bare king or a lone minor piece);
-    /// otherwise the game is unfinished: Black's win is not played out.
+    /// bishop or knight of the minor-piece methods' two: `men_left`), so
+    /// White can no longer mate. A draw when Black cannot mate either (a
+    /// bare king or a lone minor piece); otherwise the game is unfinished:
+    /// Black's win is not played out.
     LastManTaken {
         draw: bool,
+        men_left: bool,
     },
     /// The automaton would not move.
     Refused(Refusal),
@@ -46,6 +47,7 @@ impl GameEnd {
             || after.has_insufficient_material(Color::White);
         (mv.is_capture() && cannot_mate).then(|| GameEnd::LastManTaken {
             draw: after.has_insufficient_material(Color::Black),
+            men_left: after.board().by_color(Color::White).count() > 1,
         })
     }
 
@@ -53,8 +55,8 @@ impl GameEnd {
     pub fn result(&self) -> &'static str {
         match self {
             GameEnd::Checkmate => "1-0",
-            GameEnd::Stalemate | GameEnd::LastManTaken { draw: true } => "1/2-1/2",
-            GameEnd::LastManTaken { draw: false }
+            GameEnd::Stalemate | GameEnd::LastManTaken { draw: true, .. } => "1/2-1/2",
+            GameEnd::LastManTaken { draw: false, .. }
             | GameEnd::Refused(_)
             | GameEnd::Cycle
             | GameEnd::Unfinished
@@ -80,10 +82,10 @@ impl GameEnd {
     /// The PGN Termination tag; none for a game still in progress.
     fn termination(&self) -> Option<&'static str> {
         match self {
-            GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::LastManTaken { draw: true } => {
+            GameEnd::Checkmate | GameEnd::Stalemate | GameEnd::LastManTaken { draw: true, .. } => {
                 Some("normal")
             }
-            GameEnd::LastManTaken { draw: false }
+            GameEnd::LastManTaken { draw: false, .. }
             | GameEnd::Refused(_)
             | GameEnd::Cycle
             | GameEnd::Unfinished
@@ -100,11 +102,15 @@ impl fmt::Display for GameEnd {
         match self {
             GameEnd::Checkmate => f.write_str("Checkmate. White wins."),
             GameEnd::Stalemate => f.write_str("Stalemate: a draw."),
-            GameEnd::LastManTaken { draw: true } => {
-                f.write_str("Black took White's last man: a draw.")
-            }
-            GameEnd::LastManTaken { draw: false } => {
-                f.write_str("Black took White's last man: White cannot mate, and Black can.")
+            GameEnd::LastManTaken { draw, men_left } => {
+                f.write_str(match men_left {
+                    false => "Black took White's last man: ",
+                    true => "Black took a man White cannot mate without: ",
+                })?;
+                f.write_str(match draw {
+                    true => "a draw.",
+                    false => "White cannot mate, and Black can.",
+                })
             }
             GameEnd::Refused(refusal) => write!(f, "The automaton refuses: {refusal}."),
             GameEnd::Cycle => f.write_str("The position repeats: the automaton never mates."),
@@ -240,5 +246,49 @@ impl Game {
         }
         pgn.push('\n');
         pgn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end_after(fen: &str, uci: &str) -> Option<GameEnd> {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .expect("a FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("a legal position");
+        let mv = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("a move")
+            .to_move(&pos)
+            .expect("a legal move");
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        GameEnd::after_black_move(mv, &after)
+    }
+
+    #[test]
+    fn a_capture_that_leaves_white_unable_to_mate_says_which_man_went() {
+        let last = end_after("8/8/8/8/8/2k5/2R5/K7 b - - 0 1", "c3c2");
+        assert_eq!(
+            last.map(|end| end.to_string()).as_deref(),
+            Some("Black took White's last man: a draw.")
+        );
+        let knight = end_after("8/8/8/8/8/2k5/2N5/K1B5 b - - 0 1", "c3c2");
+        assert_eq!(
+            knight,
+            Some(GameEnd::LastManTaken {
+                draw: true,
+                men_left: true
+            })
+        );
+        assert_eq!(
+            knight.map(|end| end.to_string()).as_deref(),
+            Some("Black took a man White cannot mate without: a draw.")
+        );
+        // A rook left can still mate: the game goes on.
+        assert_eq!(end_after("8/8/8/8/8/2k5/2N5/KR6 b - - 0 1", "c3c2"), None);
     }
 }
