@@ -14,6 +14,7 @@ if [ ! -x /usr/bin/chromium ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 (cd crates/web/e2e && npm ci --no-audit --no-fund --loglevel=error)
-# The test profile: the binary `cargo test` has just built.
-cargo build --locked -p ajedrecista-cli --profile test
+# The binary `cargo test --workspace` builds (a no-op after it; a build of
+# the CLI package alone would unify other features and build again).
+cargo test --workspace --locked --no-run
 node crates/web/e2e/play.mjs target/debug/ajedrecista target
