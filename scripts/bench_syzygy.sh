@@ -41,14 +41,18 @@ syzygy_name() {
     fi
 }
 
-# Every smaller table a capture or a promotion leads into, smallest first
-# (the tables measured left out): what both programs need on disk. Ours
-# builds them itself; Syzygy's are generated and saved in RTBPATH.
+# The tables in ours' folder that a capture or a promotion of the table may
+# lead into, smallest first: fewer men, or as many with fewer pawns (so
+# another table measured may be one, as KQRvKR is KRPvKR's; the folder may
+# hold more than one table's subtables, so this can list a few too many).
+# What both programs need on disk: ours builds them itself; Syzygy's are
+# generated and saved in RTBPATH.
 subtables() {
     "$ours" solve "$1" --tables "$ours_dir" --json >/dev/null
     (cd "$ours_dir" && ls -- *.standard.ajt) | sed 's/\.standard\.ajt$//' |
-        grep -vxF -f <(printf '%s\n' "${tables[@]}") |
         awk '{ men = gsub(/[KQRBNP]/, "&"); pawns = gsub(/P/, "P"); print men, pawns, $0 }' |
+        awk -v men="$(echo "$1" | tr -cd KQRBNP | wc -c)" -v pawns="$(echo "$1" | tr -cd P | wc -c)" \
+            '$1 < men || ($1 == men && $2 < pawns)' |
         sort -k1,1n -k2,2n -k3 | cut -d' ' -f3 || true
 }
 
@@ -63,12 +67,17 @@ for table in "${tables[@]}"; do
     done
 done
 
-measure() { # command... -> "seconds KiB"
-    local report
+measure() { # command... -> "seconds KiB"; a failing command stops the bench with its output
+    local report output
     report=$(mktemp)
-    /usr/bin/time -f "%e %M" -o "$report" "$@" >/dev/null 2>&1
+    output=$(mktemp)
+    if ! /usr/bin/time -f "%e %M" -o "$report" "$@" >"$output" 2>&1; then
+        echo "failed: $*" >&2
+        tail -5 "$output" >&2
+        exit 1
+    fi
     tail -1 "$report"
-    rm -f "$report"
+    rm -f "$report" "$output"
 }
 
 printf '%-8s %-6s %10s %12s\n' table prog seconds "peak MiB" >&2
