@@ -195,26 +195,25 @@ impl<'a> ExitTables<'a> {
     ) -> Result<ExitTables<'a>, TableError> {
         let mut exits: Vec<Option<Exit>> = Vec::new();
         exits.resize_with(exit_slot(None, None) + 4 * MAX_MEN + 1, || None);
-        let all = men;
-        for (captured, promoted) in exit_kinds(all, moves) {
-            let men = men_after(all, captured, promoted);
-            let (held, flip) = held_as(material_of(&men));
+        for (captured, promoted) in exit_kinds(men, moves) {
+            let left = men_after(men, captured, promoted);
+            let (held, flip) = held_as(material_of(&left));
             let table = subtables
                 .get(&held)
                 .ok_or_else(|| TableError::MissingSubtable(held.clone()))?;
             let mut order = [0; MAX_MEN];
-            let mut used = vec![false; men.len()];
+            let mut used = vec![false; left.len()];
             for (slot, &target) in order.iter_mut().zip(held.men()) {
                 let target = if flip {
                     target.role.of(!target.color)
                 } else {
                     target
                 };
-                let k = (0..men.len())
-                    .find(|&k| !used[k] && men[k].1 == target)
+                let k = (0..left.len())
+                    .find(|&k| !used[k] && left[k].1 == target)
                     .expect("the same men");
                 used[k] = true;
-                *slot = men[k].0;
+                *slot = left[k].0;
             }
             let slot = exit_slot(
                 captured,
@@ -235,14 +234,14 @@ impl<'a> ExitTables<'a> {
             });
         }
         let mut pawns = ByColor::<Vec<usize>>::default();
-        for (i, man) in all.iter().enumerate() {
+        for (i, man) in men.iter().enumerate() {
             if man.role == Role::Pawn {
                 pawns[man.color].push(i);
             }
         }
         Ok(ExitTables {
             moves,
-            rules: Rules::with_men(all, all.len(), false),
+            rules: Rules::with_men(men, men.len(), false),
             pawns,
             exits,
         })

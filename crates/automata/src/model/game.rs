@@ -43,8 +43,8 @@ impl GameEnd {
     /// mate (a lone bishop or knight). A capture that leaves White a man
     /// that can (a pawn ending, KQvKR) goes on.
     pub fn after_black_move(mv: Move, after: &Chess) -> Option<GameEnd> {
-        let cannot_mate = after.board().by_color(Color::White).count() == 1
-            || after.has_insufficient_material(Color::White);
+        // A bare king is insufficient material too.
+        let cannot_mate = after.has_insufficient_material(Color::White);
         (mv.is_capture() && cannot_mate).then(|| GameEnd::LastManTaken {
             draw: after.has_insufficient_material(Color::Black),
             men_left: after.board().by_color(Color::White).count() > 1,
