@@ -18,7 +18,7 @@ use crate::{
     error::TableError,
     index::Squares,
     material::{MAX_MEN, Material},
-    rules::Rules,
+    rules::{Move, Rules},
     solve::{Exits, Subtables},
     summary::SideSummary,
     table::Table,
@@ -319,18 +319,25 @@ impl<'a> ExitTables<'a> {
                 PROMOTIONS.iter().position(|&r| r == promoted.role)
             }
         };
-        let mut targets = self.rules.capturable(squares, !turn);
-        if promoted.is_some() {
-            // A promotion that takes, takes on the last rank.
-            targets &= Bitboard::from_rank(last);
-        }
-        self.rules.moves_while(squares, turn, targets, |mv| {
+        let targets = self.rules.capturable(squares, !turn);
+        let mut add = |mv: Move| {
             let promotes = self.rules.man(mv.man).role == Role::Pawn && mv.to.rank() == last;
             if promotes == promoted.is_some() {
                 found.add(self.exit_value(squares, turn, mv.man, mv.to, mv.captured, promoted));
             }
             true
-        });
+        };
+        match promoted {
+            None => self.rules.moves_while(squares, turn, targets, &mut add),
+            // A promotion that takes is a pawn's, and takes on the last rank.
+            Some(_) => self.rules.moves_of_while(
+                squares,
+                turn,
+                self.pawns[turn].iter().copied(),
+                targets & Bitboard::from_rank(last),
+                &mut add,
+            ),
+        };
         if promoted.is_none() {
             return found;
         }

@@ -348,13 +348,27 @@ impl Rules {
         sq: &Squares,
         turn: Color,
         targets: Bitboard,
+        f: impl FnMut(Move) -> bool,
+    ) -> bool {
+        self.moves_of_while(sq, turn, 0..self.len, targets, f)
+    }
+
+    /// [`Rules::moves_while`] for the moves of the men `movers` alone.
+    #[inline]
+    pub fn moves_of_while(
+        &self,
+        sq: &Squares,
+        turn: Color,
+        movers: impl IntoIterator<Item = usize>,
+        targets: Bitboard,
         mut f: impl FnMut(Move) -> bool,
     ) -> bool {
         let occupied = self.occupied(sq);
         let own = (0..self.len)
             .filter(|&i| self.men[i].color == turn)
             .fold(Bitboard::EMPTY, |bb, i| bb | sq[i]);
-        for i in (0..self.len).filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
+        let movers = movers.into_iter();
+        for i in movers.filter(|&i| self.men[i].color == turn && self.moves_at_all(i)) {
             for to in self.attacks(i, sq[i], occupied) & !own & targets {
                 let captured = (2..self.len).find(|&j| sq[j] == to && self.men[j].color != turn);
                 if self.legal_after(sq, occupied, turn, i, to, captured)
