@@ -110,7 +110,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         &["solve", "--all", "2"],
         &["solve", "--all", "6"],
         &["solve", "KQRBNvKN"],
-        &["solve", "KRRvKRP"],
+        &["solve", "KRRvKRPP"],
         &["solve", "KQvK", "--fixed-king", "k9"],
         &["solve", "KQvKR", "--fixed-king", "c3"],
         &["probe", "not a fen"],

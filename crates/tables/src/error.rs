@@ -15,9 +15,7 @@ pub enum MaterialError {
     Syntax(String),
     #[error("each side has exactly one king")]
     ExtraKing,
-    #[error(
-        "{0} men is too many: the tables hold 3 to 6 men without pawns, 3 to 5 with, kings included"
-    )]
+    #[error("{0} men is too many: the tables hold 3 to 6 men, kings included")]
     TooManyMen(usize),
     #[error("{0} must have exactly one king")]
     KingCount(Color),
@@ -49,7 +47,7 @@ pub enum TableError {
     #[error("the table {0}, which captures lead into, was not given to the build")]
     MissingSubtable(Material),
     #[error(
-        "{0}: its table is not in the cache folder, and a table of {len} men is built only when asked for by name (ajedrecista solve {0}: about 16 GB of memory)", len = .0.len()
+        "{0}: its table is not in the cache folder, and a table of {len} men is built only when asked for by name (ajedrecista solve {0}: a six-man build takes gigabytes of memory)", len = .0.len()
     )]
     NotBuiltOnDemand(Material),
     #[error("{0}: the build was stopped before its end")]

@@ -1,6 +1,6 @@
 //! Exact distance-to-mate tables, built by the ranking method of Brudno and
-//! Landau (retrograde analysis): 3 to 5 men with pawns (slice by slice, one
-//! slice a placement of the pawns), six without, and the fixed-king game.
+//! Landau (retrograde analysis): 3 to 6 men, with pawns slice by slice (one
+//! slice a placement of the pawns), and the fixed-king game.
 //!
 //! Conventions (as in docs/tables.md):
 //! - a position is legal when the men stand on distinct squares and the side
@@ -14,6 +14,7 @@ mod error;
 mod file;
 mod index;
 mod material;
+mod memory;
 mod overflow;
 mod packed;
 mod pawn;
@@ -31,7 +32,8 @@ mod variant;
 pub use error::{FileError, MaterialError, TableError};
 pub use file::{MAGIC, VERSION, file_name};
 pub use index::Squares;
-pub use material::{MAX_MEN, MAX_MEN_WITH_PAWNS, Material};
+pub use material::{MAX_MEN, MAX_MEN_BUILT_ON_DEMAND, MAX_MEN_WITH_PAWNS, Material};
+pub use memory::build_bytes;
 pub use pawn::PawnTable;
 pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use slice::{PawnSquares, SliceIndexer};

@@ -6,11 +6,17 @@ use shakmaty::{Bitboard, Board, ByColor, Color, Piece, Role, Square};
 
 use crate::error::MaterialError;
 
-/// The most men a table holds: six without pawns.
+/// The most men a table holds.
 pub const MAX_MEN: usize = 6;
 
 /// The most men a table with pawns holds.
-pub const MAX_MEN_WITH_PAWNS: usize = 5;
+pub const MAX_MEN_WITH_PAWNS: usize = 6;
+
+/// The most men of a table a tablebase builds when a probe, a game or the
+/// web needs it and its file is not in the cache folder: a six-man build
+/// takes an hour and gigabytes, which only `ajedrecista solve MATERIAL`
+/// should start ([`crate::Tablebase::building_up_to`]).
+pub const MAX_MEN_BUILT_ON_DEMAND: usize = 5;
 
 /// The men of an endgame, kings included.
 ///
@@ -213,9 +219,8 @@ impl Material {
             for white in 0..=others {
                 for w in multisets(white, 0) {
                     for b in multisets(others - white, 0) {
-                        let Ok(material) = Material::new(&w, &b) else {
-                            continue; // six men with pawns
-                        };
+                        let material = Material::new(&w, &b)
+                            .expect("no king among the men, at most MAX_MEN in all");
                         if material.canonical() == material {
                             every.push(material);
                         }
@@ -368,23 +373,24 @@ mod tests {
     }
 
     #[test]
-    fn six_men_without_pawns_only() {
-        for six in ["KRRvKRN", "KQRBvKN", "KQQQQvK"] {
+    fn six_men_with_pawns_or_without() {
+        for six in [
+            "KRRvKRN", "KQRBvKN", "KQQQQvK", "KPPPvKP", "KRRvKRP", "KPPPPvK",
+        ] {
             assert_eq!(six.parse::<Material>().map(|m| m.len()), Ok(6), "{six}");
         }
-        for six in ["KPPPvKP", "KRRvKRP", "KPPPPvK"] {
+        for seven in ["KRRvKRPP", "KPPPPPvK"] {
             assert_eq!(
-                six.parse::<Material>(),
-                Err(MaterialError::TooManyMen(6)),
-                "{six}"
+                seven.parse::<Material>(),
+                Err(MaterialError::TooManyMen(7)),
+                "{seven}"
             );
         }
-        // `every` lists six-man tables without pawns only.
         let six: Vec<Material> = Material::every(6)
             .into_iter()
             .filter(|m| m.len() == 6)
             .collect();
-        assert!(!six.is_empty());
-        assert!(six.iter().all(|m| !m.has_pawns()));
+        assert!(six.iter().any(|m| !m.has_pawns()));
+        assert!(six.contains(&"KRPvKRP".parse().unwrap()));
     }
 }

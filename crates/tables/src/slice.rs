@@ -72,7 +72,7 @@ impl PawnSquares {
 
     /// Whether a pawn of `color` stands on its seventh rank, a step from
     /// promotion.
-    fn on_seventh(&self, color: Color) -> bool {
+    pub(crate) fn on_seventh(&self, color: Color) -> bool {
         let white = usize::from(self.white);
         let (of_color, seventh) = match color {
             Color::White => (&self.squares()[..white], Rank::Seventh),
@@ -263,6 +263,12 @@ impl SliceIndexer {
     /// How many slices there are.
     pub fn slices(&self) -> usize {
         self.slices.len()
+    }
+
+    /// The slices of each advancement, most advanced first: the order of
+    /// the build.
+    pub(crate) fn levels(&self) -> &[Range<usize>] {
+        &self.levels
     }
 
     /// The slice of a number.
@@ -486,7 +492,7 @@ impl Promoted {
 /// unless one level needs more: the promotions of several levels are
 /// gathered together (each table had once for them all) while they fit.
 /// A large slice's are gathered alone, just before it is built.
-const GATHER_BUDGET: usize = 256 << 20;
+pub(crate) const GATHER_BUDGET: usize = 256 << 20;
 
 /// Numbers a thread gathers promotions for at a time.
 const PROMOTED_BLOCK: usize = 4096;
@@ -737,7 +743,7 @@ impl Held {
 /// memory at once, and kept compressed while slices still to build step
 /// into them; smaller ones, which would keep one core busy each, a level
 /// in parallel.
-const ONE_AT_A_TIME: usize = 1 << 20;
+pub(crate) const ONE_AT_A_TIME: usize = 1 << 20;
 
 /// Builds the bytes of a material with pawns, slice by slice, most
 /// advanced first, and hands each slice to `sink`; the slices of one

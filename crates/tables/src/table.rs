@@ -372,4 +372,62 @@ mod tests {
         }
         assert!(numbered > 80_000, "{numbered}");
     }
+
+    /// Six men with pawns are numbered slice by slice, past 2^32 numbers a
+    /// side with one pawn (24 slices of 64^5): a random placement's number
+    /// decodes to the same placement or its mirror image, which has that
+    /// number too. Nothing is built.
+    #[test]
+    fn six_men_with_pawns_are_numbered() {
+        for (name, size) in [
+            ("KRRvKRP", Some(24 << 30)),
+            ("KRPvKRP", None),
+            ("KPPPPvK", None),
+        ] {
+            let material: Material = name.parse().unwrap();
+            let numbering = Numbering::new(&material, Variant::Standard);
+            if let Some(size) = size {
+                assert_eq!(numbering.size(), size, "{name}");
+                assert!(numbering.size() > 1 << 32);
+            }
+            let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+            let (mut numbered, mut largest) = (0, 0);
+            for _ in 0..100_000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let squares: Vec<Square> = (0..6)
+                    .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
+                    .collect();
+                let Some(index) = numbering.encode(&squares) else {
+                    continue;
+                };
+                assert!(index < numbering.size(), "{name}");
+                let back = numbering.decode(index).expect("a number decodes");
+                // Like pawns may come back in the other order.
+                let men = |squares: &[Square]| {
+                    let mut men: Vec<(char, Square)> = material
+                        .men()
+                        .iter()
+                        .zip(squares)
+                        .map(|(man, &sq)| (man.char(), sq))
+                        .collect();
+                    men.sort_unstable();
+                    men
+                };
+                let mirror: Vec<Square> = squares.iter().map(|sq| sq.flip_horizontal()).collect();
+                assert!(
+                    [men(&squares), men(&mirror)].contains(&men(&back[..6])),
+                    "{name}"
+                );
+                assert_eq!(numbering.encode(&back[..6]), Some(index), "{name}");
+                numbered += 1;
+                largest = largest.max(index);
+            }
+            assert!(numbered > 10_000, "{name}: {numbered}");
+            if size.is_some() {
+                assert!(largest > 1 << 32, "{name}: {largest}");
+            }
+        }
+    }
 }

@@ -20,7 +20,7 @@ use shakmaty::{
 use crate::{
     error::{FileError, TableError},
     file,
-    material::{MAX_MEN_WITH_PAWNS, Material},
+    material::{MAX_MEN_BUILT_ON_DEMAND, Material},
     pawn::{self, PawnTable},
     solve::{self, Progress, Subtables},
     summary::SideSummary,
@@ -118,7 +118,7 @@ impl Tablebase {
             pawn_tables: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
-            build_up_to: MAX_MEN_WITH_PAWNS,
+            build_up_to: MAX_MEN_BUILT_ON_DEMAND,
             on_progress: None,
             on_event: None,
         }
@@ -148,9 +148,10 @@ impl Tablebase {
     }
 
     /// Builds tables of up to `men` men when they are needed and not in the
-    /// cache folder. By default five: a six-man table takes about 16 GB of
-    /// memory and an hour, which only a request for that table (`solve`)
-    /// should start, never a probe of one position.
+    /// cache folder. By default five ([`MAX_MEN_BUILT_ON_DEMAND`]): a
+    /// six-man table, with pawns or without, takes gigabytes of memory and
+    /// an hour, which only a request for that table (`solve`) should start,
+    /// never a probe of one position.
     pub fn building_up_to(mut self, men: usize) -> Tablebase {
         self.build_up_to = men;
         self
@@ -242,9 +243,7 @@ impl Tablebase {
         if let Some(table) = self.load(material, variant) {
             return Ok(self.keep(key, table, kept));
         }
-        if material.len() > self.build_up_to {
-            return Err(TableError::NotBuiltOnDemand(material.clone()));
-        }
+        self.may_build(material)?;
         // Subtables first, outside the build lock: they take it themselves.
         let subtables = self.subtables_in(material, variant, stop)?;
         let _guard = self.building.lock().expect("no poisoning");
@@ -461,6 +460,7 @@ impl Tablebase {
         if let Some(table) = self.load(&material, Variant::Standard) {
             return Ok(keep(table));
         }
+        self.may_build(&material)?;
         let table = match &self.dir {
             // Built into its file, then read back whole (and so checked).
             Some(dir) => {
@@ -499,6 +499,7 @@ impl Tablebase {
         if usable().is_some() {
             return Ok(path);
         }
+        self.may_build(material)?;
         // Subtables first, outside the build lock: they take it themselves.
         // Here their files are only made sure of (built if missing): the
         // build reads the sides it needs, those of the tables captures lead
@@ -520,6 +521,15 @@ impl Tablebase {
         self.building_with(material, Variant::Standard, stop, |progress| {
             solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
         })
+    }
+
+    /// Refuses the build of a table larger than this tablebase builds on
+    /// demand ([`Tablebase::building_up_to`]), before anything is built.
+    fn may_build(&self, material: &Material) -> Result<(), TableError> {
+        if material.len() > self.build_up_to {
+            return Err(TableError::NotBuiltOnDemand(material.clone()));
+        }
+        Ok(())
     }
 
     /// Whether the cache folder holds the file of an orthodox table, with

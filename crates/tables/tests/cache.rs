@@ -259,6 +259,39 @@ fn six_men_are_not_built_on_demand() {
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+/// Six men with pawns likewise: a probe, the table and its counts are
+/// refused at once, nothing built or written; only `solve` names one.
+#[test]
+fn six_men_with_pawns_are_not_built_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tb, events) = recording(dir.path());
+    let pos: shakmaty::Chess = "7k/7r/8/8/8/8/1P6/KRR5 w - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let material: Material = "KRRPvKR".parse().unwrap();
+    assert!(matches!(
+        tb.probe(&pos, Variant::Standard),
+        Err(TableError::NotBuiltOnDemand(m)) if m == material
+    ));
+    assert!(matches!(
+        tb.pawn_table(&material),
+        Err(TableError::NotBuiltOnDemand(_))
+    ));
+    assert!(matches!(
+        tb.pawn_summary(&material),
+        Err(TableError::NotBuiltOnDemand(_))
+    ));
+    let in_memory = Tablebase::in_memory();
+    assert!(matches!(
+        in_memory.pawn_table(&material),
+        Err(TableError::NotBuiltOnDemand(_))
+    ));
+    assert!(events.lock().unwrap().is_empty());
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 /// A build told to stop ends with `Stopped` at its next rank, and nothing
 /// half-built is kept or saved; the same request later builds the table.
 #[test]

@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
-    CastlingRights, FenError, MAX_MEN_WITH_PAWNS, Material, MaterialError, Moves, Plies,
+    CastlingRights, FenError, MAX_MEN_BUILT_ON_DEMAND, Material, MaterialError, Moves, Plies,
     TableError, Tablebase, Value, Variant, read_fen,
 };
 use serde::Serialize;
@@ -21,7 +21,7 @@ use crate::view::color_name;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BuildPolicy {
     /// Whatever the tablebase builds itself: up to five men (a six-man
-    /// table takes an hour and 16 GB, and is built only when named by
+    /// table takes an hour and gigabytes, and is built only when named by
     /// `solve`). The command line, and perfect play's precondition.
     Patient,
     /// An answer within seconds (the web, UCI): up to four men, three in
@@ -37,7 +37,7 @@ impl BuildPolicy {
     /// The most men of a table built on request under this policy.
     pub const fn most_men_built(self, variant: Variant) -> usize {
         match (self, variant) {
-            (BuildPolicy::Patient, _) => MAX_MEN_WITH_PAWNS,
+            (BuildPolicy::Patient, _) => MAX_MEN_BUILT_ON_DEMAND,
             (BuildPolicy::Interactive, Variant::Standard) => 4,
             (BuildPolicy::Interactive, Variant::FixedKing(_)) => 3,
         }

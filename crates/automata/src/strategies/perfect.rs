@@ -89,9 +89,9 @@ impl Strategy for Perfect {
         "perfect"
     }
 
-    /// *Choice*: at most five men, although the tables hold six without
-    /// pawns: a six-man table takes an hour and 16 GB to build, which a
-    /// game should not start.
+    /// *Choice*: at most five men, although the tables hold six: a six-man
+    /// table takes an hour and gigabytes to build, which a game should not
+    /// start.
     fn precondition(&self, board: &Board) -> Result<(), Refusal> {
         let men = board.occupied().count();
         match Material::from_board(board) {

@@ -10,8 +10,8 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, file_name, number_fen,
-    summarize,
+    MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, build_bytes,
+    file_name, number_fen, summarize,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -32,8 +32,8 @@ use crate::tables_args::TablesArgs;
 #[derive(clap::Args)]
 pub struct Args {
     /// Material, white first: KQvK, KRvK, KBNvK, KQvKR, KQRvKR, KPvK,
-    /// KQvKP... (3 to 5 men, or 6 without pawns: a six-man table takes
-    /// about 16 GB of memory; a material with pawns and its colour-flipped
+    /// KQvKP... (3 to 6 men: a six-man table takes gigabytes of memory,
+    /// checked before the build starts; a material with pawns and its colour-flipped
     /// twin share one table, shown under the twin with more or stronger
     /// white men)
     #[arg(required_unless_present = "all")]
@@ -140,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> anyhow::Result<()> {
-    enough_memory(material, variant, 1)?;
+    enough_memory(tb, material, variant, 1)?;
     let start = Instant::now();
     let table = tb.table(material, variant)?;
     let summary = summarize(&table);
@@ -163,19 +163,32 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> any
     Ok(())
 }
 
-/// Refuses `tables` tables whose bytes (one a position, both sides to move) would
-/// not fit in the memory available now, rather than be killed by the
+/// Refuses `tables` tables whose builds would not fit in the memory
+/// available now ([`build_bytes`]: a table held whole, or a table with
+/// pawns built slice by slice into its file), rather than be killed by the
 /// system hours into a six-man build. Where the memory available is not
 /// known (no /proc/meminfo), it lets the build try.
-fn enough_memory(material: &Material, variant: Variant, tables: u64) -> anyhow::Result<()> {
-    let needed = tables * 2 * Table::numbers_per_side(material, variant) as u64;
+fn enough_memory(
+    tb: &Tablebase,
+    material: &Material,
+    variant: Variant,
+    tables: u64,
+) -> anyhow::Result<()> {
+    let into_file = tb.dir().is_some();
+    let needed = tables * build_bytes(material, variant, into_file);
+    let held = if material.has_pawns() && into_file {
+        "slice by slice: the slices built and kept, the promotions gathered, the tables \
+         its moves lead into"
+    } else {
+        "a byte a position, both sides to move"
+    };
     let available = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|info| memory_available(&info));
     match available {
         Some(available) if available < needed => anyhow::bail!(
-            "{material}: its tables need {:.1} GB of memory (a byte a position, both sides \
-             to move), and {:.1} GB are available",
+            "{material}: its tables need {:.1} GB of memory ({held}), and {:.1} GB are \
+             available",
             needed as f64 / 1e9,
             available as f64 / 1e9
         ),
@@ -190,8 +203,12 @@ fn memory_available(meminfo: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// A table with pawns, shown under its canonical material.
+/// A table with pawns, shown under its canonical material; one not in the
+/// cache folder is built if it fits in memory.
 fn one_with_pawns(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
+    if !tb.in_cache_folder(material, Variant::Standard) {
+        enough_memory(tb, material, Variant::Standard, 1)?;
+    }
     let start = Instant::now();
     let (material, summary) = tb.pawn_summary(material)?;
     let side = |turn: Color| {
@@ -428,7 +445,7 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
 
 fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
     // The 64 tables stay in memory together.
-    enough_memory(material, Variant::FixedKing(Square::A1), 64)?;
+    enough_memory(tb, material, Variant::FixedKing(Square::A1), 64)?;
     let start = Instant::now();
     let mut squares = Vec::new();
     for sq in Square::ALL {
