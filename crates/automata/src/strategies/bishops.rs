@@ -40,6 +40,9 @@ impl MinorMethod for Bishops {
     const MEASURED_STEPS: Option<u32> = None;
     const NARROW_ROOM: u32 = 24;
     const KEEPS_TARGET: bool = true;
+    /// Nearly twice `bishop-knight`'s: the white king has to come up to
+    /// the bishops' wall, or they chase the king in the open.
+    const FACING_WEIGHT: u32 = 11;
 
     fn is_material(board: &Board) -> bool {
         is_kbbk(board)
