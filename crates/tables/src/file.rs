@@ -997,16 +997,37 @@ fn check_values(table: &Table) -> Result<(), FileError> {
     Ok(())
 }
 
+/// Bytes a thread checks at a time in [`check_range`].
+const CHECKED: usize = 1 << 16;
+
 /// [`check_values`] on the bytes of numbers `start..start + bytes.len()`
 /// of a side with `per_side` numbers: the sampled numbers are the same
 /// whether a side is checked whole or chunk by chunk.
 fn check_range(bytes: &[u8], start: usize, per_side: usize, side: &Side) -> Result<(), FileError> {
     let turn = side.turn;
     let most = encode_plies(side.overflow.limit());
-    if let Some(at) = bytes
-        .par_iter()
-        .position_any(|&b| b > most && b != ILLEGAL && b != DEEP)
-    {
+    let bad = |b: u8| b > most && b != ILLEGAL && b != DEEP;
+    // Counted in plain loops over large pieces, which the compiler
+    // vectorises; a bad byte is looked for only in a piece that has one.
+    let (first_bad, deep) = bytes
+        .par_chunks(CHECKED)
+        .enumerate()
+        .map(|(c, piece)| {
+            let bads = piece.iter().fold(0usize, |n, &b| n + usize::from(bad(b)));
+            let first_bad = (bads > 0)
+                .then(|| piece.iter().position(|&b| bad(b)))
+                .flatten()
+                .map(|at| c * CHECKED + at);
+            let deep = piece
+                .iter()
+                .fold(0usize, |n, &b| n + usize::from(b == DEEP));
+            (first_bad, deep)
+        })
+        .reduce(
+            || (None, 0),
+            |(bad_a, deep_a), (bad_b, deep_b)| (bad_a.or(bad_b), deep_a + deep_b),
+        );
+    if let Some(at) = first_bad {
         return Err(FileError::BadValue {
             index: start + at,
             turn,
@@ -1016,7 +1037,6 @@ fn check_range(bytes: &[u8], start: usize, per_side: usize, side: &Side) -> Resu
     let listed = side.overflow.side(turn);
     let first = listed.partition_point(|&(i, _)| i < start);
     let inside = listed[first..].partition_point(|&(i, _)| i < start + bytes.len());
-    let deep = bytes.par_iter().filter(|&&b| b == DEEP).count();
     if listed[first..first + inside]
         .iter()
         .any(|&(i, _)| bytes[i - start] != DEEP)
