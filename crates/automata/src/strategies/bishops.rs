@@ -35,7 +35,7 @@ impl MinorMethod for Bishops {
     const PIECES: &'static [Role] = &[Role::Bishop, Role::Bishop];
 
     /// Chosen on a sample of the audit's starts (docs/automata.md).
-    const MATING_ROOM: u32 = 16;
+    const MATING_ROOM: u32 = 18;
     const MATE_DEPTH: u32 = 12;
     const MEASURED_STEPS: Option<u32> = None;
     const NARROW_ROOM: u32 = 24;
