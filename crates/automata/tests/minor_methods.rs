@@ -112,8 +112,10 @@ fn audits_images_alike<S: Strategy>(strategy: &S, fen: &str) {
 #[test]
 fn the_bishops_worst_line_and_fixed_starts_mate() {
     // The audit's worst case (`ajedrecista audit bishops`), then the
-    // earlier versions'.
-    mates(&Bishops, "8/5K2/8/B7/8/4k3/8/3B4 w - - 0 1", 32);
+    // earlier versions' that still mate (the last one's worst start,
+    // 8/5K2/8/B7/8/4k3/8/3B4, now goes round).
+    mates(&Bishops, "8/8/B7/8/4k3/8/8/1K2B3 w - - 0 1", 36);
+    mates(&Bishops, "8/8/B7/8/8/5k2/5B2/1K6 w - - 0 1", 35);
     mates(&Bishops, "8/8/8/6B1/8/7B/8/k1K5 w - - 0 1", 20);
     mates(&Bishops, "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1", 12);
     mates(&Bishops, "7k/8/5K2/8/8/8/8/2B2B2 w - - 0 1", 3);

@@ -34,6 +34,7 @@ impl MinorMethod for BishopKnight {
     const MEASURED_STEPS: Option<u32> = Some(3);
     const NARROW_ROOM: u32 = 5;
     const KEEPS_TARGET: bool = false;
+    const FACING_WEIGHT: u32 = 6;
 
     /// A white king, bishop and knight and a black king.
     fn is_material(board: &Board) -> bool {

@@ -35,11 +35,14 @@ impl MinorMethod for Bishops {
     const PIECES: &'static [Role] = &[Role::Bishop, Role::Bishop];
 
     /// Chosen on a sample of the audit's starts (docs/automata.md).
-    const MATING_ROOM: u32 = 16;
+    const MATING_ROOM: u32 = 18;
     const MATE_DEPTH: u32 = 12;
     const MEASURED_STEPS: Option<u32> = None;
     const NARROW_ROOM: u32 = 24;
     const KEEPS_TARGET: bool = true;
+    /// Nearly twice `bishop-knight`'s: the white king has to come up to
+    /// the bishops' wall, or they chase the king in the open.
+    const FACING_WEIGHT: u32 = 11;
 
     fn is_material(board: &Board) -> bool {
         is_kbbk(board)

@@ -47,6 +47,9 @@ pub(crate) trait MinorMethod: Sync {
     /// Whether rule 3 keeps to the measure it set out to get below until
     /// it is below (the method's only memory).
     const KEEPS_TARGET: bool;
+    /// How much a step of the white king from his mating square weighs in
+    /// the measure against a square of the black king's room.
+    const FACING_WEIGHT: u32;
 }
 
 /// Every minor-piece method is a strategy that plays every image of a
@@ -98,6 +101,7 @@ impl<M: MinorMethod> Strategy for M {
                 corners: M::corners,
                 stage: M::stage,
                 steps: M::MEASURED_STEPS,
+                facing_weight: M::FACING_WEIGHT,
             },
             mating_room: M::MATING_ROOM,
             mate_depth: M::MATE_DEPTH,
@@ -344,14 +348,15 @@ impl CornerBands {
 /// How far on a method is (smaller is further on): first its stage
 /// ([`STAGE_WEIGHT`] times it), then the king's room (all of it, or the
 /// squares he reaches within `steps` king steps), each square counted one
-/// more than its steps from the method's nearest corner, and
-/// [`FACING_WEIGHT`] times the white king's distance from his mating
-/// square ([`king_from_facing`]).
+/// more than its steps from the method's nearest corner, and the method's
+/// [`MinorMethod::FACING_WEIGHT`] times the white king's distance from his
+/// mating square ([`king_from_facing`]).
 #[derive(Clone, Copy)]
 struct Measure {
     corners: fn(&Board) -> &'static CornerBands,
     stage: fn(&Board, Bitboard) -> u32,
     steps: Option<u32>,
+    facing_weight: u32,
 }
 
 impl Measure {
@@ -371,7 +376,7 @@ impl Measure {
     fn of_king(self, board: &Board, king: Square, free: Bitboard) -> u32 {
         let white_king = board.king_of(Color::White).expect("a white king");
         STAGE_WEIGHT * (self.stage)(board, reach_steps(king, free, 1))
-            + FACING_WEIGHT * facing(white_king, king)
+            + self.facing_weight * facing(white_king, king)
     }
 
     /// The measure after each of the king's moves in `child`, when none of
@@ -519,10 +524,6 @@ const PROGRESS: &str = "rule 3: whatever Black answers, the position is soon fur
 const KING_UP: &str = "rule 4: the white king comes nearer the square where he helps to mate";
 const WAIT: &str = "rule 5: the move whose worst answer leaves the position furthest on";
 const GIVE_UP: &str = "rule 6: every move leaves a man to be taken: the one furthest on";
-
-/// How much a step of the white king from his mating square weighs in the
-/// methods' measures against a square of the black king's room.
-const FACING_WEIGHT: u32 = 6;
 
 /// How much a stage weighs: more than any room and distance together.
 const STAGE_WEIGHT: u32 = 1024;
