@@ -345,6 +345,20 @@ pub fn number_fen(
 mod tests {
     use super::*;
 
+    /// `count` placements of `men` men, each man on a pseudo-random square
+    /// (the same every run).
+    fn random_placements(count: usize, men: usize) -> impl Iterator<Item = Vec<Square>> {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        (0..count).map(move |_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (0..men)
+                .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
+                .collect()
+        })
+    }
+
     /// Six men without pawns are numbered like five: 462 king pairs times
     /// 64 a man, each placement's number decoding to a placement of the
     /// same number.
@@ -353,15 +367,8 @@ mod tests {
         let material: Material = "KRRvKRN".parse().unwrap();
         let numbering = Numbering::new(&material, Variant::Standard);
         assert_eq!(numbering.size(), 462 * 64usize.pow(4));
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut numbered = 0;
-        for _ in 0..100_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let squares: Vec<Square> = (0..6)
-                .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
-                .collect();
+        for squares in random_placements(100_000, 6) {
             let Some(index) = numbering.encode(&squares) else {
                 continue;
             };
@@ -390,15 +397,8 @@ mod tests {
                 assert_eq!(numbering.size(), size, "{name}");
                 assert!(numbering.size() > 1 << 32);
             }
-            let mut state = 0x9e37_79b9_7f4a_7c15_u64;
             let (mut numbered, mut largest) = (0, 0);
-            for _ in 0..100_000 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let squares: Vec<Square> = (0..6)
-                    .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
-                    .collect();
+            for squares in random_placements(100_000, 6) {
                 let Some(index) = numbering.encode(&squares) else {
                     continue;
                 };

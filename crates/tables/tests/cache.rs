@@ -19,6 +19,14 @@ fn recording(dir: &std::path::Path) -> (Tablebase, Arc<Mutex<Vec<Event>>>) {
     (tb, events)
 }
 
+/// The position of a FEN.
+fn chess(fen: &str) -> shakmaty::Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap()
+}
+
 fn krk() -> Material {
     "KRvK".parse().unwrap()
 }
@@ -178,11 +186,7 @@ fn probes_of_a_pawn_file_equal_the_built_table() {
         "8/k5p1/8/8/1K6/8/8/8 b - - 0 1",
         "8/8/3k4/8/2pP4/8/8/4K3 b - d3 0 1",
     ] {
-        let pos: shakmaty::Chess = fen
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let pos = chess(fen);
         assert_eq!(
             cold.probe(&pos, Variant::Standard).unwrap(),
             built.probe(&pos, Variant::Standard).unwrap(),
@@ -234,62 +238,40 @@ fn load_file_checks_a_file_and_never_rebuilds() {
     assert!(events.lock().unwrap().is_empty());
 }
 
-/// A six-man table is not built on demand: probing a position of one whose
-/// file is not in the cache is an error at once, and nothing is built
-/// (not even the five-man tables its captures lead into).
+/// A six-man table, with pawns or without, is not built on demand: probing
+/// a position of one whose file is not in the cache, asking for the table
+/// or its counts are errors at once, and nothing is built or written (not
+/// even the five-man tables its captures lead into); only `solve` names
+/// one.
 #[test]
 fn six_men_are_not_built_on_demand() {
-    let dir = tempfile::tempdir().unwrap();
-    let (tb, events) = recording(dir.path());
-    let pos: shakmaty::Chess = "7k/8/8/8/8/8/RRRR4/K7 w - - 0 1"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
-    let material: Material = "KRRRRvK".parse().unwrap();
-    assert!(matches!(
-        tb.probe(&pos, Variant::Standard),
-        Err(TableError::NotBuiltOnDemand(m)) if m == material
-    ));
-    assert!(matches!(
-        tb.table(&material, Variant::Standard),
-        Err(TableError::NotBuiltOnDemand(_))
-    ));
-    assert!(events.lock().unwrap().is_empty());
-    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
-}
-
-/// Six men with pawns likewise: a probe, the table and its counts are
-/// refused at once, nothing built or written; only `solve` names one.
-#[test]
-fn six_men_with_pawns_are_not_built_on_demand() {
-    let dir = tempfile::tempdir().unwrap();
-    let (tb, events) = recording(dir.path());
-    let pos: shakmaty::Chess = "7k/7r/8/8/8/8/1P6/KRR5 w - - 0 1"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
-    let material: Material = "KRRPvKR".parse().unwrap();
-    assert!(matches!(
-        tb.probe(&pos, Variant::Standard),
-        Err(TableError::NotBuiltOnDemand(m)) if m == material
-    ));
-    assert!(matches!(
-        tb.pawn_table(&material),
-        Err(TableError::NotBuiltOnDemand(_))
-    ));
-    assert!(matches!(
-        tb.pawn_summary(&material),
-        Err(TableError::NotBuiltOnDemand(_))
-    ));
-    let in_memory = Tablebase::in_memory();
-    assert!(matches!(
-        in_memory.pawn_table(&material),
-        Err(TableError::NotBuiltOnDemand(_))
-    ));
-    assert!(events.lock().unwrap().is_empty());
-    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    for (fen, name) in [
+        ("7k/8/8/8/8/8/RRRR4/K7 w - - 0 1", "KRRRRvK"),
+        ("7k/7r/8/8/8/8/1P6/KRR5 w - - 0 1", "KRRPvKR"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (tb, events) = recording(dir.path());
+        let material: Material = name.parse().unwrap();
+        assert!(
+            matches!(
+                tb.probe(&chess(fen), Variant::Standard),
+                Err(TableError::NotBuiltOnDemand(m)) if m == material
+            ),
+            "{name}"
+        );
+        let refused =
+            |result: Result<(), TableError>| matches!(result, Err(TableError::NotBuiltOnDemand(_)));
+        if material.has_pawns() {
+            assert!(refused(tb.pawn_table(&material).map(drop)));
+            assert!(refused(tb.pawn_summary(&material).map(drop)));
+            let in_memory = Tablebase::in_memory();
+            assert!(refused(in_memory.pawn_table(&material).map(drop)));
+        } else {
+            assert!(refused(tb.table(&material, Variant::Standard).map(drop)));
+        }
+        assert!(events.lock().unwrap().is_empty(), "{name}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{name}");
+    }
 }
 
 /// A build told to stop ends with `Stopped` at its next rank, and nothing
