@@ -55,10 +55,10 @@ async fn a_kpvk_position_is_probed_with_its_promotions() {
     assert_eq!(twin["result"], "win");
     assert_eq!(twin["dtm_plies"], view["dtm_plies"]);
 
-    // Six men with pawns: no table.
+    // Six men with pawns, as without: served only once built by `solve`.
     let six = get(&app, &probe_uri("8/8/8/8/8/8/PPPP4/K1k5 w - - 0 1", "")).await;
     let error = six.error(StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(error.contains("too many"), "{error}");
+    assert!(error.contains("built beforehand"), "{error}");
 }
 
 /// The page's script draws pawns, bishops and knights (what a promotion
