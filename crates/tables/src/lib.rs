@@ -33,7 +33,7 @@ pub use error::{FileError, MaterialError, TableError};
 pub use file::{MAGIC, VERSION, file_name};
 pub use index::Squares;
 pub use material::{MAX_MEN, MAX_MEN_BUILT_ON_DEMAND, MAX_MEN_WITH_PAWNS, Material};
-pub use memory::build_bytes;
+pub use memory::{build_bytes, built_slice_by_slice};
 pub use pawn::PawnTable;
 pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use slice::{PawnSquares, SliceIndexer};

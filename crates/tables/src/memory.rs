@@ -28,11 +28,17 @@ const PROMOTED_BYTES: u64 = size_of::<u16>() as u64;
 /// move. The tables its moves lead into are taken to be in the cache
 /// folder already.
 pub fn build_bytes(material: &Material, variant: Variant, into_file: bool) -> u64 {
-    if material.has_pawns() && into_file {
+    if built_slice_by_slice(material, into_file) {
         slice_build_bytes(&material.canonical())
     } else {
         2 * Table::numbers_per_side(material, variant) as u64
     }
+}
+
+/// Whether the build of `material`'s table holds it a slice at a time
+/// rather than whole: a table with pawns built into its file.
+pub fn built_slice_by_slice(material: &Material, into_file: bool) -> bool {
+    material.has_pawns() && into_file
 }
 
 /// The peak of a slice-by-slice build of `material` (canonical, with

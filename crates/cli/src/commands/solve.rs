@@ -11,7 +11,7 @@ use std::{
 
 use ajedrecista_tables::{
     MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, build_bytes,
-    file_name, number_fen, summarize,
+    built_slice_by_slice, file_name, number_fen, summarize,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -176,7 +176,7 @@ fn enough_memory(
 ) -> anyhow::Result<()> {
     let into_file = tb.dir().is_some();
     let needed = tables * build_bytes(material, variant, into_file);
-    let held = if material.has_pawns() && into_file {
+    let held = if built_slice_by_slice(material, into_file) {
         "slice by slice: the slices built and kept, the promotions gathered, the tables \
          its moves lead into"
     } else {
