@@ -37,7 +37,7 @@ use crate::{diagram::diagram, tables_args::TablesArgs};
 /// read or the output written.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position, as FEN (3 to 5 men, pawns allowed)
+    /// The position, as FEN (3 to 5 men, pawns allowed; six once `solve` has built the table)
     #[arg(required_unless_present = "epd", conflicts_with = "epd")]
     fen: Option<String>,
     /// Probe every FEN or EPD line of FILE (`-` for stdin)
