@@ -4,8 +4,9 @@
 //! corner of that colour; shrink the triangle to the 5-square diagonal,
 //! then the 3-square one (the knight's W manoeuvre covering the other
 //! colour along the edge); mate in that corner. The triangle that holds
-//! him comes first in the method's measure. The rule list is written out
-//! in docs/automata.md ("bishop-knight").
+//! him comes first in the method's measure, and rule 3 shrinks the
+//! triangles by an exact calculation (triangle_forcing.rs). The rule list
+//! is written out in docs/automata.md ("bishop-knight").
 
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 

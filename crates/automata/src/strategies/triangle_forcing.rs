@@ -1,10 +1,11 @@
 //! Delétang's "shrink the triangle", calculated: for every position of
-//! king, bishop and knight against king (White to move) whose king a
-//! triangle holds, the fewest moves by which White forces him into a
-//! smaller triangle, or mates, whatever Black answers, every move sound
-//! and the king never let out of his triangle on the way. Found once per
-//! process by retrograde analysis over the 64⁴ placements of the four men
-//! (docs/automata.md, "bishop-knight", rule 3).
+//! king, bishop and knight against king (White to move), the fewest moves
+//! by which White forces the king, whatever Black answers, into a smaller
+//! triangle White can go on from, or mates him, every move sound and the
+//! king never let out of the triangle that holds him (the whole board
+//! counting as the largest). Found once per process by retrograde
+//! analysis over the 64⁴ placements of the four men (docs/automata.md,
+//! "bishop-knight", rule 3).
 
 use std::sync::OnceLock;
 
@@ -13,12 +14,12 @@ use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
 use crate::bishop_knight::stage_of;
 
-/// The smallest triangle's stage; stages 0 to `HELD` are triangles.
-const HELD: u8 = 3;
+/// The whole board's stage: the largest triangle, around Delétang's
+/// three (stages 0 to 2).
+const WHOLE_BOARD: u8 = 3;
 
 /// A Black-to-move placement that is no step of a forcing: a move into it
-/// is unsound, or an answer lets the king out (or into a smaller triangle
-/// he cannot be forced on from).
+/// is unsound, or an answer lets the king out of the triangle.
 const NO_STEP: u8 = u8::MAX;
 
 /// The four men's squares: white king, bishop and knight, black king.
@@ -120,8 +121,7 @@ impl Men {
 /// What a Black-to-move placement is to the forcing of a triangle
 /// (White moved from a position held in it).
 enum AfterMove {
-    /// Mate, or every answer is held in a smaller triangle and forced on
-    /// from there.
+    /// Mate, or every answer has a smaller triangle's forcing.
     Reached,
     /// Not a step: unsound, or an answer lets the king out.
     Out,
@@ -222,7 +222,7 @@ impl TriangleForcing {
             stages: vec![0; Men::COUNT],
         };
         let mut left = vec![NO_STEP; Men::COUNT];
-        for stage in 0..=HELD {
+        for stage in 0..=WHOLE_BOARD {
             table.calculate_stage(stage, &mut left);
         }
         table
@@ -400,7 +400,7 @@ mod tests {
                     forced += 1;
                 }
                 None => {
-                    for stage in held..=HELD {
+                    for stage in held..=WHOLE_BOARD {
                         assert_eq!(one_move_deeper(table, &position, stage), None, "{men:?}");
                     }
                     without += 1;
