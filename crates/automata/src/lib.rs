@@ -25,11 +25,11 @@ mod test_support;
 // and its own modules name it.
 pub use analysis::{audit, contradiction};
 pub use model::{defence, game, move_input, play, replay, session, view};
-pub(crate) use strategies::minor_mate;
 pub use strategies::{
     automaton, bishop_knight, bishops, calculator_game, catalog, emulated, krk, mk61_rook, perfect,
     queen_box, rook_box, seed_square, strategy, symmetry, torres,
 };
+pub(crate) use strategies::{minor_mate, triangle_forcing};
 
 pub use app::{
     AuditView, AuditViewError, BuildPolicy, ProbeError, ProbeView, SelfplayError, UciAnswer,

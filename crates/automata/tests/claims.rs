@@ -60,9 +60,8 @@ fn the_queen_method_mates_from_every_start_in_19() {
     row(4);
 }
 
-/// The four-men audits take about a minute (bishops) and a minute and
-/// a half (bishop and knight) on the shared 2-core machine: run with
-/// `--ignored`, as the long emulator audits are.
+/// The four-men audits take about a minute together on the shared 2-core
+/// machine: run with `--ignored`, as the long emulator audits are.
 #[test]
 #[ignore = "about a minute: the whole KBBK audit; run with --ignored"]
 fn the_bishops_method_mates_from_287161_of_313016_starts() {
@@ -70,8 +69,8 @@ fn the_bishops_method_mates_from_287161_of_313016_starts() {
 }
 
 #[test]
-#[ignore = "about a minute and a half: the whole KBNK audit; run with --ignored"]
-fn deletangs_method_mates_from_66831_of_1359578_starts() {
+#[ignore = "about a minute: the whole KBNK audit; run with --ignored"]
+fn deletangs_method_mates_from_every_start_white_wins_1352913_of_1359578() {
     row(6);
 }
 

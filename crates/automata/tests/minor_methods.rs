@@ -127,35 +127,40 @@ fn the_bishops_worst_line_and_fixed_starts_mate() {
 fn the_bishop_and_knight_worst_line_and_fixed_starts_mate() {
     // The audit's worst case (`ajedrecista audit bishop-knight`), then
     // the earlier versions'.
-    mates(&BishopKnight, "8/8/8/8/1N6/8/7B/k6K w - - 0 1", 22);
+    mates(&BishopKnight, "8/8/2N5/8/8/8/2k5/K1B5 w - - 0 1", 48);
+    mates(&BishopKnight, "8/8/8/8/1N6/8/7B/k6K w - - 0 1", 21);
     mates(&BishopKnight, "1k6/8/8/8/8/4N3/8/K2B4 w - - 0 1", 18);
     mates(&BishopKnight, "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1", 9);
     mates(&BishopKnight, "k7/8/1KN5/8/8/8/8/5B2 w - - 0 1", 4);
     mates(&BishopKnight, "1k6/8/1K6/2N5/8/8/8/5B2 w - - 0 1", 3);
 }
 
-/// The findings (docs/automata.md): from the manuals' own starts, white
-/// king e1 with bishops c1 and f1 or with knight b1 and bishop f1 against
-/// a black king on e8, the defender reaches a pocket in the middle of an
-/// edge that the rules cannot drive into the corner, and they go round.
+/// The findings (docs/automata.md): from the manuals' own start, white
+/// king e1 with bishops c1 and f1 against a black king on e8, the
+/// defender keeps the king in the open and the bishops' rules go round.
 #[test]
-fn from_the_opening_men_the_methods_go_round() {
-    for (fen, outcome) in [
-        (
-            "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",
-            GameGraph::new(&Bishops).outcome(&common::position("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1")),
-        ),
-        (
-            "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1",
-            GameGraph::new(&BishopKnight)
-                .outcome(&common::position("4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1")),
-        ),
-    ] {
-        assert_eq!(outcome, Outcome::Failure(FailureKind::Cycle), "{fen}");
-    }
+fn from_the_opening_men_the_bishops_go_round() {
+    let start = common::position("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1");
+    assert_eq!(
+        GameGraph::new(&Bishops).outcome(&start),
+        Outcome::Failure(FailureKind::Cycle)
+    );
 }
 
-/// A man that hangs at the start with no way to keep it (rule 6): the
+/// Delétang's method shrinks the triangles by calculation (rule 3): it
+/// mates from the manuals' start (white king e1, knight b1, bishop f1
+/// against a black king on e8), from the pocket on the edge beside the
+/// right corner's triangle where the earlier rules went round (king e1
+/// against king g3, bishop f3, knight d2) and from the first start of the
+/// audit's list, where they went round too.
+#[test]
+fn the_bishop_and_knight_mate_from_the_opening_men_and_the_pocket() {
+    mates(&BishopKnight, "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1", 41);
+    mates(&BishopKnight, "8/8/8/8/8/5BK1/3N4/4k3 w - - 0 1", 14);
+    mates(&BishopKnight, "8/8/8/8/8/8/8/KBNk4 w - - 0 1", 30);
+}
+
+/// A man that hangs at the start with no way to keep it (rule 7): the
 /// audit counts the loss.
 #[test]
 fn a_man_that_cannot_be_kept_is_lost() {
@@ -255,4 +260,29 @@ fn sampled_bishops_starts_end_as_the_audit_counts() {
 #[test]
 fn sampled_bishop_and_knight_starts_end_as_the_audit_counts() {
     sampled_starts_end_as_the_audit_counts(&BishopKnight, 13001);
+}
+
+/// Delétang's method mates from every sampled start that perfect play
+/// wins (tables built in memory): it fails only where White has no win.
+#[test]
+fn the_bishop_and_knight_fail_only_where_white_has_no_win() {
+    let tables = ajedrecista_tables::Tablebase::in_memory();
+    let starts = start_positions(&BishopKnight, StartSet::All, Color::White);
+    let mut graph = GameGraph::new(&BishopKnight);
+    let (mut mated, mut failed) = (0, 0);
+    for start in starts.iter().step_by(997) {
+        let wins = tables
+            .probe(start, Variant::Standard)
+            .expect("a KBNK position")
+            .white_mates_in(Color::White)
+            .is_some();
+        match graph.outcome(start) {
+            Outcome::Mate(_) => mated += 1,
+            Outcome::Failure(kind) => {
+                assert!(!wins, "{kind:?} from {start:?}, which White wins");
+                failed += 1;
+            }
+        }
+    }
+    assert!(mated > 1000, "{mated} mated, {failed} failed");
 }

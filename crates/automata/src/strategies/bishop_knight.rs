@@ -4,12 +4,14 @@
 //! corner of that colour; shrink the triangle to the 5-square diagonal,
 //! then the 3-square one (the knight's W manoeuvre covering the other
 //! colour along the edge); mate in that corner. The triangle that holds
-//! him comes first in the method's measure. The rule list is written out
-//! in docs/automata.md ("bishop-knight").
+//! him comes first in the method's measure, and rule 3 shrinks the
+//! triangles by an exact calculation (triangle_forcing.rs). The rule list
+//! is written out in docs/automata.md ("bishop-knight").
 
-use shakmaty::{Bitboard, Board, Color, Role};
+use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use crate::minor_mate::{CornerBands, MinorMethod, white_man};
+use crate::triangle_forcing::TriangleForcing;
 
 /// Delétang's method. It remembers nothing.
 #[derive(Debug, Clone, Copy, Default)]
@@ -44,10 +46,7 @@ impl MinorMethod for BishopKnight {
     /// The corners of the colour of the bishop's squares, the only ones
     /// where the mate can be forced.
     fn corners(board: &Board) -> &'static CornerBands {
-        match white_man(board, Role::Bishop) {
-            Some(bishop) if Bitboard::LIGHT_SQUARES.contains(bishop) => &LIGHT_CORNERS,
-            _ => &DARK_CORNERS,
-        }
+        white_man(board, Role::Bishop).map_or(&DARK_CORNERS, corners_of)
     }
 
     /// Delétang's triangles: the king held behind the 3-square diagonal
@@ -59,12 +58,30 @@ impl MinorMethod for BishopKnight {
     /// two right corners lie apart, so `held` (a king's square and its
     /// neighbours) is within one of them or neither.
     fn stage(board: &Board, held: Bitboard) -> u32 {
-        match Self::corners(board).farthest(held) {
-            0..=1 => 0,
-            2..=3 => 1,
-            4..=5 => 2,
-            _ => 3,
-        }
+        white_man(board, Role::Bishop).map_or(3, |bishop| stage_of(bishop, held))
+    }
+
+    /// Delétang's "shrink the triangle", calculated (rule 3).
+    fn triangle_forcing() -> Option<&'static TriangleForcing> {
+        Some(TriangleForcing::shared())
+    }
+}
+
+/// The corners of the colour of a bishop on `bishop`.
+fn corners_of(bishop: Square) -> &'static CornerBands {
+    match Bitboard::LIGHT_SQUARES.contains(bishop) {
+        true => &LIGHT_CORNERS,
+        false => &DARK_CORNERS,
+    }
+}
+
+/// [`BishopKnight::stage`] with the bishop on `bishop`.
+pub(crate) fn stage_of(bishop: Square, held: Bitboard) -> u32 {
+    match corners_of(bishop).farthest(held) {
+        0..=1 => 0,
+        2..=3 => 1,
+        4..=5 => 2,
+        _ => 3,
     }
 }
 

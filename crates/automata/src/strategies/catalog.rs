@@ -139,7 +139,7 @@ const BISHOPS_RESULT: &str = "Written as a measure, a short forcing tree that ke
 /// moves).
 const BISHOP_KNIGHT_DEMO: &str = "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1";
 const BISHOP_KNIGHT_MEN: &str = "8/8/8/8/8/8/8/1N2KB2";
-const BISHOP_KNIGHT_RESULT: &str = "Written as a measure with Delétang's triangles first, a short forcing tree and a mate calculated once the king is boxed in, it mates from only 66 831 of 1 359 578 starts (counted up to symmetry), in at most 22 moves; from the others the defender keeps a pocket on the edge beside the right corner's triangle, where the knight's W manoeuvre is longer than the forcing looks, and the rules go round.";
+const BISHOP_KNIGHT_RESULT: &str = "Written with Delétang's triangles shrunk by calculation (whatever Black does, the fewest moves that hold the king in a smaller triangle without letting him out of his own, the drive into the first triangle calculated alike), it mates from every start White can win, 1 352 913 of 1 359 578 (counted up to symmetry), in at most 48 moves; from the other 6 665, where no play wins, a man is lost or the rules go round.";
 /// Why the web does not run the four-men audits on request.
 const FOUR_MEN_AUDIT: &str = "a four-men audit takes one to five minutes and up to 900 MB \
      (ajedrecista audit bishops, ajedrecista audit bishop-knight): its figures are in \
@@ -411,7 +411,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         audit_note: Some(SYMMETRY_NOTE),
         text: [
             "Not a historic machine: the hardest of the elementary mates, king, bishop and knight against king, by the method Delétang published in 1923.",
-            "The king is driven to the edge and held behind the long diagonal of the bishop's colour, in the triangle of a corner of that colour, the only corners where mate can be forced; the triangle shrinks behind the shorter diagonals, the knight's W manoeuvre keeping him from running to the other corner, and he is mated in the corner.",
+            "The king is driven to the edge and held behind the long diagonal of the bishop's colour, in the triangle of a corner of that colour, the only corners where mate can be forced; the triangle shrinks behind the shorter diagonals, the knight's W manoeuvre keeping him from running to the other corner, and he is mated in the corner. The manuals show the route; the method calculates it.",
             BISHOP_KNIGHT_RESULT,
         ],
         caption: "Its start in a game here: white king e1, knight b1, bishop f1; the black king is placed on a marked square.",

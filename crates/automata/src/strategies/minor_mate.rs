@@ -11,6 +11,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, atta
 
 use crate::strategy::{MATE, Precondition, Refusal, Reply, Strategy, Undefined, successors};
 use crate::symmetry::canonical_key;
+use crate::triangle_forcing::TriangleForcing;
 
 /// A minor-piece method: its material and its measure; the rules are
 /// the ones below, shared ([`method_move`]).
@@ -34,6 +35,11 @@ pub(crate) trait MinorMethod: Sync {
     fn stage(_board: &Board, _held: Bitboard) -> u32 {
         0
     }
+    /// The calculation rule 3 plays by, if the method has triangles to
+    /// shrink.
+    fn triangle_forcing() -> Option<&'static TriangleForcing> {
+        None
+    }
     /// How many king steps of his room the measure counts (`None`: all
     /// of it).
     const MEASURED_STEPS: Option<u32>;
@@ -42,9 +48,9 @@ pub(crate) trait MinorMethod: Sync {
     const MATING_ROOM: u32;
     /// How many moves ahead rule 2 calculates it.
     const MATE_DEPTH: u32;
-    /// The room at or below which rule 3 looks a move further.
+    /// The room at or below which rule 4 looks a move further.
     const NARROW_ROOM: u32;
-    /// Whether rule 3 keeps to the measure it set out to get below until
+    /// Whether rule 4 keeps to the measure it set out to get below until
     /// it is below (the method's only memory).
     const KEEPS_TARGET: bool;
     /// How much a step of the white king from his mating square weighs in
@@ -53,7 +59,7 @@ pub(crate) trait MinorMethod: Sync {
 }
 
 /// Every minor-piece method is a strategy that plays every image of a
-/// board alike. It remembers at most the measure rule 3 set out to get
+/// board alike. It remembers at most the measure rule 4 set out to get
 /// below ([`MinorMethod::KEEPS_TARGET`]), the same for every image.
 impl<M: MinorMethod> Strategy for M {
     type Memory = Option<u32>;
@@ -105,6 +111,7 @@ impl<M: MinorMethod> Strategy for M {
             },
             mating_room: M::MATING_ROOM,
             mate_depth: M::MATE_DEPTH,
+            triangle_forcing: M::triangle_forcing(),
             narrow_room: M::NARROW_ROOM,
             keeps_target: M::KEEPS_TARGET,
         };
@@ -520,15 +527,17 @@ fn forced_progress<'a>(
 /// method's own (smaller is further on).
 const CALCULATED_MATE: &str =
     "rule 2: the king boxed in: a mate calculated to the end, whatever Black does";
-const PROGRESS: &str = "rule 3: whatever Black answers, the position is soon further on";
-const KING_UP: &str = "rule 4: the white king comes nearer the square where he helps to mate";
-const WAIT: &str = "rule 5: the move whose worst answer leaves the position furthest on";
-const GIVE_UP: &str = "rule 6: every move leaves a man to be taken: the one furthest on";
+const SHRINK: &str =
+    "rule 3: whatever Black answers, the king is soonest held in a smaller triangle, or mated";
+const PROGRESS: &str = "rule 4: whatever Black answers, the position is soon further on";
+const KING_UP: &str = "rule 5: the white king comes nearer the square where he helps to mate";
+const WAIT: &str = "rule 6: the move whose worst answer leaves the position furthest on";
+const GIVE_UP: &str = "rule 7: every move leaves a man to be taken: the one furthest on";
 
 /// How much a stage weighs: more than any room and distance together.
 const STAGE_WEIGHT: u32 = 1024;
 
-/// How many moves ahead rule 3 looks; one more in a room of the method's
+/// How many moves ahead rule 4 looks; one more in a room of the method's
 /// [`MinorMethod::NARROW_ROOM`] or less.
 const HORIZON: u32 = 2;
 
@@ -537,16 +546,18 @@ struct Rules {
     measure: Measure,
     mating_room: u32,
     mate_depth: u32,
+    triangle_forcing: Option<&'static TriangleForcing>,
     narrow_room: u32,
     keeps_target: bool,
 }
 
 /// White's move by a minor-piece method's `rules`, with the rule that
-/// gives it and what it remembers for the next move (the measure rule 3
+/// gives it and what it remembers for the next move (the measure rule 4
 /// keeps to, if the method keeps one); `None` only in a stalemate. Rule
-/// 3 first keeps to the `target` it set out to get below, while that is
+/// 4 first keeps to the `target` it set out to get below, while that is
 /// not yet reached: the forcing it found then still forces it, one move
-/// shorter, so the measure cannot go round while rule 3 plays.
+/// shorter, so the measure cannot go round while rule 4 plays. Rule 3's
+/// forcing needs no memory: it is one move shorter after each move.
 fn method_move(
     position: &Chess,
     rules: &Rules,
@@ -575,6 +586,19 @@ fn method_move(
     {
         return Some((choice.mv, CALCULATED_MATE, None));
     }
+    let worst_measure = |choice: &Choice| measure.after_worst_answer(&choice.child);
+    if let Some(table) = rules.triangle_forcing
+        && let Some(forcing) = table.forcing(board)
+        && let Some(choice) = least(
+            sound
+                .iter()
+                .copied()
+                .filter(|choice| table.keeps(choice.child.board(), forcing)),
+            worst_measure,
+        )
+    {
+        return Some((choice.mv, SHRINK, None));
+    }
     let horizon = match now <= rules.narrow_room {
         true => HORIZON + 1,
         false => HORIZON,
@@ -600,7 +624,6 @@ fn method_move(
     ) {
         return Some((choice.mv, KING_UP, None));
     }
-    let worst_measure = |choice: &Choice| measure.after_worst_answer(&choice.child);
     if let Some(choice) = least(sound.iter().copied(), worst_measure) {
         return Some((choice.mv, WAIT, None));
     }

@@ -19,3 +19,4 @@ pub mod seed_square;
 pub mod strategy;
 pub mod symmetry;
 pub mod torres;
+pub(crate) mod triangle_forcing;
