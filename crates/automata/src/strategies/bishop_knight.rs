@@ -11,7 +11,11 @@
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use crate::minor_mate::{CornerBands, MinorMethod, white_man};
-use crate::triangle_forcing::TriangleForcing;
+use crate::triangle_forcing::{TriangleForcing, Triangles};
+
+/// Delétang's triangles: a bishop and a knight, each on any square.
+pub(crate) static TRIANGLES: Triangles =
+    Triangles::new(Role::Knight, (Bitboard::FULL, Bitboard::FULL), stage_of);
 
 /// Delétang's method. It remembers nothing.
 #[derive(Debug, Clone, Copy, Default)]
@@ -63,7 +67,7 @@ impl MinorMethod for BishopKnight {
 
     /// Delétang's "shrink the triangle", calculated (rule 3).
     fn triangle_forcing() -> Option<&'static TriangleForcing> {
-        Some(TriangleForcing::shared())
+        Some(TRIANGLES.forcing())
     }
 }
 
@@ -76,7 +80,7 @@ fn corners_of(bishop: Square) -> &'static CornerBands {
 }
 
 /// [`BishopKnight::stage`] with the bishop on `bishop`.
-pub(crate) fn stage_of(bishop: Square, held: Bitboard) -> u32 {
+fn stage_of(bishop: Square, held: Bitboard) -> u32 {
     match corners_of(bishop).farthest(held) {
         0..=1 => 0,
         2..=3 => 1,

@@ -1,73 +1,135 @@
-//! Delétang's "shrink the triangle", calculated: for every position of
-//! king, bishop and knight against king (White to move), the fewest moves
-//! by which White forces the king, whatever Black answers, into a smaller
-//! triangle White can go on from, or mates him, every move sound and the
-//! king never let out of the triangle that holds him (the whole board
-//! counting as the largest). Found once per process by retrograde
-//! analysis over the 64⁴ placements of the four men (docs/automata.md,
-//! "bishop-knight", rule 3).
+//! "Shrink the triangle", calculated: for every position of a method's
+//! four men (White to move), the fewest moves by which White forces the
+//! black king, whatever Black answers, into a smaller triangle White can
+//! go on from, or mates him, every move sound and the king never let out
+//! of the triangle that holds him (the whole board counting as the
+//! largest). Found once per process and method by retrograde analysis
+//! over the 64⁴ placements of the four men (docs/automata.md,
+//! "`bishops`, `bishop-knight`", rule 3). The methods differ only in
+//! their men and their triangles ([`Triangles`]).
 
+use std::fmt;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
-use crate::bishop_knight::stage_of;
-
-/// The whole board's stage: the largest triangle, around Delétang's
-/// three (stages 0 to 2).
+/// The whole board's stage: the largest triangle, around the three
+/// smaller ones (stages 0 to 2).
 const WHOLE_BOARD: u8 = 3;
 
 /// A Black-to-move placement that is no step of a forcing: a move into it
 /// is unsound, or an answer lets the king out of the triangle.
 const NO_STEP: u8 = u8::MAX;
 
-/// The four men's squares: white king, bishop and knight, black king.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A method with triangles to shrink: White's men besides the king (a
+/// bishop, and a second man), the squares each may stand on (two bishops
+/// stand on squares of both colours), its stages, and its table.
+pub(crate) struct Triangles {
+    /// The role of White's second man.
+    second: Role,
+    /// The squares the bishop may stand on.
+    bishop_squares: Bitboard,
+    /// The squares the second man may stand on.
+    second_squares: Bitboard,
+    /// The method's stage with the bishop on a square and the black
+    /// king's square and the squares he can step to `held`.
+    stage: fn(Square, Bitboard) -> u32,
+    table: OnceLock<TriangleForcing>,
+}
+
+impl Triangles {
+    pub(crate) const fn new(
+        second: Role,
+        (bishop_squares, second_squares): (Bitboard, Bitboard),
+        stage: fn(Square, Bitboard) -> u32,
+    ) -> Triangles {
+        Triangles {
+            second,
+            bishop_squares,
+            second_squares,
+            stage,
+            table: OnceLock::new(),
+        }
+    }
+
+    /// The method's table, calculated on first use (a few seconds of all
+    /// cores).
+    pub(crate) fn forcing(&'static self) -> &'static TriangleForcing {
+        self.table.get_or_init(|| TriangleForcing::calculate(self))
+    }
+}
+
+/// Not the table: a placement's method is known by its men.
+impl fmt::Debug for Triangles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Triangles")
+            .field("second", &self.second)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The four men's squares: white king, bishop and second man, black
+/// king, and the method they are the men of.
+#[derive(Debug, Clone, Copy)]
 struct Men {
     king: Square,
     bishop: Square,
-    knight: Square,
+    second: Square,
     black: Square,
+    method: &'static Triangles,
 }
 
 impl Men {
     const COUNT: usize = 64 * 64 * 64 * 64;
 
-    fn of(board: &Board) -> Option<Men> {
+    fn of(board: &Board, method: &'static Triangles) -> Option<Men> {
         let white = board.by_color(Color::White);
+        let bishop = (board.by_role(Role::Bishop) & white & method.bishop_squares).first()?;
+        let second = board.by_role(method.second) & white & method.second_squares;
         Some(Men {
             king: board.king_of(Color::White)?,
-            bishop: (board.by_role(Role::Bishop) & white).first()?,
-            knight: (board.by_role(Role::Knight) & white).first()?,
+            bishop,
+            second: second.without(bishop).first()?,
             black: board.king_of(Color::Black)?,
+            method,
         })
     }
 
     fn index(self) -> usize {
-        ((usize::from(self.king) * 64 + usize::from(self.bishop)) * 64 + usize::from(self.knight))
+        ((usize::from(self.king) * 64 + usize::from(self.bishop)) * 64 + usize::from(self.second))
             * 64
             + usize::from(self.black)
     }
 
-    fn at(index: usize) -> Men {
+    fn at(index: usize, method: &'static Triangles) -> Men {
         let square = |shift: usize| Square::new((index >> shift & 63) as u32);
         Men {
             king: square(18),
             bishop: square(12),
-            knight: square(6),
+            second: square(6),
             black: square(0),
+            method,
         }
     }
 
     fn white(self) -> Bitboard {
-        Bitboard::from(self.king) | Bitboard::from(self.bishop) | Bitboard::from(self.knight)
+        Bitboard::from(self.king) | Bitboard::from(self.bishop) | Bitboard::from(self.second)
     }
 
-    /// Four distinct squares, the kings not side by side.
+    /// Four distinct squares, each man on a square of his, the kings not
+    /// side by side.
     fn placed(self) -> bool {
         (self.white() | Bitboard::from(self.black)).count() == 4
+            && self.method.bishop_squares.contains(self.bishop)
+            && self.method.second_squares.contains(self.second)
             && !attacks::king_attacks(self.king).contains(self.black)
+    }
+
+    /// The attacks of the second man, on `second`, seen through the black
+    /// king.
+    fn second_attacks(self, second: Square) -> Bitboard {
+        attacks::attacks(second, self.method.second.of(Color::White), self.white())
     }
 
     /// The squares White's men attack, seen through the black king (as
@@ -75,7 +137,7 @@ impl Men {
     fn attacks(self) -> Bitboard {
         attacks::king_attacks(self.king)
             | attacks::bishop_attacks(self.bishop, self.white())
-            | attacks::knight_attacks(self.knight)
+            | self.second_attacks(self.second)
     }
 
     /// A legal position with White to move: the black king not in check.
@@ -83,11 +145,16 @@ impl Men {
         self.placed() && !self.attacks().contains(self.black)
     }
 
+    /// The method's stage with the black king's square `held` only.
+    fn stage_of_square(self) -> u32 {
+        (self.method.stage)(self.bishop, Bitboard::from(self.black))
+    }
+
     /// The stage (the method's) with the black king on `black` and White's
     /// attacks `attacked`: his square and the squares he can step to.
     fn stage_with(self, black: Square, attacked: Bitboard) -> u32 {
         let free = !(attacked | self.white());
-        stage_of(
+        (self.method.stage)(
             self.bishop,
             Bitboard::from(black) | (attacks::king_attacks(black) & free),
         )
@@ -102,7 +169,8 @@ impl Men {
     }
 
     /// The placements (White to move) from which a move of White's gives
-    /// this one (Black to move), legal or not.
+    /// this one (Black to move), legal or not. A man's moves back are his
+    /// moves forward: the second man is a knight or a bishop.
     fn before_white(self) -> impl Iterator<Item = Men> {
         let occupied = self.white() | Bitboard::from(self.black);
         let kings = (attacks::king_attacks(self.king) & !occupied)
@@ -111,10 +179,11 @@ impl Men {
         let bishops = (attacks::bishop_attacks(self.bishop, occupied) & !occupied)
             .into_iter()
             .map(move |bishop| Men { bishop, ..self });
-        let knights = (attacks::knight_attacks(self.knight) & !occupied)
+        let second_piece = self.method.second.of(Color::White);
+        let seconds = (attacks::attacks(self.second, second_piece, occupied) & !occupied)
             .into_iter()
-            .map(move |knight| Men { knight, ..self });
-        kings.chain(bishops).chain(knights)
+            .map(move |second| Men { second, ..self });
+        kings.chain(bishops).chain(seconds)
     }
 }
 
@@ -129,8 +198,10 @@ enum AfterMove {
     Within(Bitboard),
 }
 
-/// Every placement's forcing ([`TriangleForcing::forcing`]).
+/// Every placement's forcing ([`TriangleForcing::forcing`]), for one
+/// method.
 pub(crate) struct TriangleForcing {
+    method: &'static Triangles,
     /// The fewest moves, 0 where there is no forcing.
     moves: Vec<u8>,
     /// The stage of the triangle whose forcing it is.
@@ -146,16 +217,10 @@ pub(crate) struct Forcing {
 }
 
 impl TriangleForcing {
-    /// The table, calculated on first use (a few seconds of all cores).
-    pub(crate) fn shared() -> &'static TriangleForcing {
-        static TABLE: OnceLock<TriangleForcing> = OnceLock::new();
-        TABLE.get_or_init(TriangleForcing::calculate)
-    }
-
     /// The forcing from `board` (White to move) in the smallest triangle
     /// that holds the king and has one; `None` if none has.
     pub(crate) fn forcing(&self, board: &Board) -> Option<Forcing> {
-        Men::of(board).and_then(|men| self.at(men))
+        Men::of(board, self.method).and_then(|men| self.at(men))
     }
 
     fn at(&self, men: Men) -> Option<Forcing> {
@@ -171,7 +236,7 @@ impl TriangleForcing {
     /// one move fewer, or has reached a smaller triangle's forcing, or
     /// mated.
     pub(crate) fn keeps(&self, child: &Board, forcing: Forcing) -> bool {
-        let Some(men) = Men::of(child) else {
+        let Some(men) = Men::of(child, self.method) else {
             return false;
         };
         match self.after_move(men, forcing.stage) {
@@ -216,8 +281,9 @@ impl TriangleForcing {
 
     /// The retrograde analysis, the smallest triangle first: a larger
     /// one's forcing ends where a smaller one's begins.
-    fn calculate() -> TriangleForcing {
+    fn calculate(method: &'static Triangles) -> TriangleForcing {
         let mut table = TriangleForcing {
+            method,
             moves: vec![0; Men::COUNT],
             stages: vec![0; Men::COUNT],
         };
@@ -233,11 +299,11 @@ impl TriangleForcing {
     fn calculate_stage(&mut self, stage: u8, left: &mut [u8]) {
         let table = &*self;
         left.par_iter_mut().enumerate().for_each(|(index, left)| {
-            let men = Men::at(index);
+            let men = Men::at(index, table.method);
             *left = NO_STEP;
             // Only the king's own square is known here: a triangle that
             // holds him holds it.
-            if !men.placed() || stage_of(men.bishop, Bitboard::from(men.black)) > u32::from(stage) {
+            if !men.placed() || men.stage_of_square() > u32::from(stage) {
                 return;
             }
             *left = match table.after_move(men, stage) {
@@ -257,7 +323,7 @@ impl TriangleForcing {
         while !layer.is_empty() {
             let mut reached = Vec::new();
             for &index in &layer {
-                let men = Men::at(index);
+                let men = Men::at(index, self.method);
                 let free = !(men.white() | attacks::king_attacks(men.king));
                 for black in attacks::king_attacks(men.black) & free {
                     let before = men.with_black(black).index();
@@ -280,7 +346,7 @@ impl TriangleForcing {
     fn found_before(&mut self, reached: &[usize], stage: u8, moves: u8) -> Vec<usize> {
         let mut found = Vec::new();
         for &index in reached {
-            for before in Men::at(index).before_white() {
+            for before in Men::at(index, self.method).before_white() {
                 let at = before.index();
                 if self.moves[at] == 0
                     && before.white_to_move()
@@ -301,7 +367,8 @@ mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Chess, Position, Setup};
 
-    use crate::bishop_knight::BishopKnight;
+    use crate::bishop_knight::{self, BishopKnight};
+    use crate::bishops;
     use crate::strategy::successors;
     use crate::test_support::{first_reply, position};
 
@@ -310,7 +377,7 @@ mod tests {
         for (square, piece) in [
             (men.king, Color::White.king()),
             (men.bishop, Color::White.bishop()),
-            (men.knight, Color::White.knight()),
+            (men.second, men.method.second.of(Color::White)),
             (men.black, Color::Black.king()),
         ] {
             setup.board.set_piece_at(square, piece);
@@ -355,7 +422,7 @@ mod tests {
     /// taken by the king on b3, b1 by the knight on d2), Bg7 mates.
     #[test]
     fn a_mate_in_one_is_the_smallest_triangles_forcing_of_one_move() {
-        let table = TriangleForcing::shared();
+        let table = bishop_knight::TRIANGLES.forcing();
         let mate = position("8/8/7B/8/8/1K6/3N4/k7 w - - 0 1");
         assert_eq!(
             table.forcing(mate.board()),
@@ -371,16 +438,27 @@ mod tests {
         );
     }
 
-    /// On a sample of the placements, every forcing is one move longer
-    /// than the best move's worst answer (by shakmaty's move generator),
-    /// in the smallest triangle where there is one, and no placement
-    /// without a forcing has a move that would make one.
+    /// Two bishops mate in any corner: king h8 held (g7 and h7 taken by
+    /// the king on g6, g8 by the bishop on d5), Bf6 mates.
     #[test]
-    fn the_forcings_agree_with_the_moves_one_move_deep() {
-        let table = TriangleForcing::shared();
+    fn two_bishops_mate_in_one_in_any_corner() {
+        let table = bishops::TRIANGLES.forcing();
+        let mate = position("7k/4B3/6K1/3B4/8/8/8/8 w - - 0 1");
+        assert_eq!(
+            table.forcing(mate.board()),
+            Some(Forcing { stage: 0, moves: 1 })
+        );
+    }
+
+    /// On a sample of a method's placements, every forcing is one move
+    /// longer than the best move's worst answer (by shakmaty's move
+    /// generator), in the smallest triangle where there is one, and no
+    /// placement without a forcing has a move that would make one.
+    fn agrees_with_the_moves_one_move_deep(method: &'static Triangles) {
+        let table = method.forcing();
         let (mut forced, mut without) = (0, 0);
         for index in (0..Men::COUNT).step_by(4099) {
-            let men = Men::at(index);
+            let men = Men::at(index, method);
             if !men.white_to_move() {
                 continue;
             }
@@ -407,7 +485,17 @@ mod tests {
                 }
             }
         }
-        assert!(forced > 2000 && without > 0, "{forced} {without}");
+        assert!(forced > 500 && without > 0, "{forced} {without}");
+    }
+
+    #[test]
+    fn the_forcings_agree_with_the_moves_one_move_deep() {
+        agrees_with_the_moves_one_move_deep(&bishop_knight::TRIANGLES);
+    }
+
+    #[test]
+    fn the_bishops_forcings_agree_with_the_moves_one_move_deep() {
+        agrees_with_the_moves_one_move_deep(&bishops::TRIANGLES);
     }
 
     /// King a8 held in a8's 5-square triangle (a7 and b7 free, b8 taken
@@ -415,7 +503,7 @@ mod tests {
     /// 3-square one whatever he answers, and the method plays such a move.
     #[test]
     fn the_method_shrinks_the_triangle_by_the_forcing() {
-        let table = TriangleForcing::shared();
+        let table = bishop_knight::TRIANGLES.forcing();
         let start = position("k7/3N4/8/8/8/8/8/K4B2 w - - 0 1");
         assert_eq!(
             table.forcing(start.board()),
@@ -430,7 +518,7 @@ mod tests {
         for answer in answers {
             let mut next = child.clone();
             next.play_unchecked(answer);
-            let men = Men::of(next.board()).expect("the four men");
+            let men = Men::of(next.board(), &bishop_knight::TRIANGLES).expect("the four men");
             assert_eq!(men.stage(), 0, "{answer}");
             assert_eq!(table.forcing(next.board()).map(|f| f.stage), Some(0));
         }
