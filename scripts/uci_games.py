@@ -51,9 +51,10 @@ METHOD_STARTS = {
     "rook-box": ["4k3/8/8/8/8/8/8/4K2R w - - 0 1", "8/8/8/8/8/5k2/8/3R3K w - - 0 1"],
     "queen-box": ["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "8/8/8/8/3k4/8/8/K1Q5 w - - 0 1"],
     # Starts the minor-piece methods mate from whatever Black does
-    # (docs/automata.md): `bishops` mates from most starts, `bishop-knight`
-    # from every start White can win, the manuals' start among them.
+    # (docs/automata.md): both mate from every start White can win, the
+    # manuals' starts among them.
     "bishops": [
+        "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",
         "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1",
         "7k/8/5K2/8/8/8/8/2B2B2 w - - 0 1",
         "6k1/8/5K2/8/8/8/8/2B2B2 w - - 0 1",

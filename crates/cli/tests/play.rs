@@ -107,12 +107,7 @@ fn a_whole_game_to_mate_against_every_automaton() {
         Form::Numeric,
         Form::DottedNumeric,
     ];
-    // The two bishops' method goes round from its own start
-    // (docs/automata.md): its mating lines are replayed in
-    // crates/automata/tests/minor_methods.rs and played over UCI by
-    // scripts/uci_games.py.
-    let automata = StrategyName::all().filter(|s| s.as_str() != "bishops");
-    for (i, strategy) in automata.enumerate() {
+    for (i, strategy) in StrategyName::all().enumerate() {
         // Each game starts with another form, and uses them all.
         let forms: Vec<Form> = all_forms.iter().cycle().skip(i).take(5).copied().collect();
         let (input, pgn) = mating_game(strategy, &forms, &tables);

@@ -134,7 +134,7 @@ const ROOK_TRACE_BOARD: &str = "8/8/8/4k3/8/8/R7/4K3";
 /// moves).
 const BISHOPS_DEMO: &str = "1k6/8/1B6/8/8/8/8/KB6 w - - 0 1";
 const BISHOPS_MEN: &str = "8/8/8/8/8/8/8/2B1KB2";
-const BISHOPS_RESULT: &str = "Written as a measure, a short forcing tree that keeps to its aim and a mate calculated once the king is boxed in, it mates from 287 161 of 313 016 starts (counted up to symmetry), in at most 36 moves; from the others the defender keeps the king in the open, where the bishops check and step back and the white king stays back or goes back and forth, and the rules go round.";
+const BISHOPS_RESULT: &str = "Written with the manuals' phases, edge, corner, mate, as triangles around any corner shrunk by calculation (whatever Black does, the fewest moves that hold the king in a smaller triangle without letting him out of his own, the drive to the edge calculated alike), it mates from every start White can win, 312 951 of 313 016 (counted up to symmetry), in at most 24 moves; from the other 65, where no play wins, a bishop is lost.";
 /// A start Delétang's method mates from whatever Black does (in 9
 /// moves).
 const BISHOP_KNIGHT_DEMO: &str = "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1";
@@ -393,8 +393,8 @@ pub const CATALOG: &[CatalogEntry] = &[
         audit_too_slow: Some(FOUR_MEN_AUDIT),
         audit_note: Some(SYMMETRY_NOTE),
         text: [
-            "Not a historic machine: the two bishops' mate of chess manuals, king and two bishops against king, written as six rules, a measure of progress and a calculated mate.",
-            "The bishops stand side by side, their diagonals a wall the king cannot cross; the wall moves up, the white king comes to help, and the king is driven to the edge and into a corner, where the bishops mate.",
+            "Not a historic machine: the two bishops' mate of chess manuals, king and two bishops against king, written as seven rules: triangles shrunk by calculation, a measure of progress and a calculated mate.",
+            "The bishops stand side by side, their diagonals a wall the king cannot cross; the wall moves up, the white king comes to help, and the king is driven to the edge and into a corner, any corner, where the bishops mate. The manuals give the phases; the method calculates them.",
             BISHOPS_RESULT,
         ],
         caption: "Its start in a game here: white king e1, bishops c1 and f1; the black king is placed on a marked square.",

@@ -453,8 +453,9 @@ mod tests {
     /// On a sample of a method's placements, every forcing is one move
     /// longer than the best move's worst answer (by shakmaty's move
     /// generator), in the smallest triangle where there is one, and no
-    /// placement without a forcing has a move that would make one.
-    fn agrees_with_the_moves_one_move_deep(method: &'static Triangles) {
+    /// placement without a forcing has a move that would make one. The
+    /// placements with and without a forcing.
+    fn agrees_with_the_moves_one_move_deep(method: &'static Triangles) -> (u32, u32) {
         let table = method.forcing();
         let (mut forced, mut without) = (0, 0);
         for index in (0..Men::COUNT).step_by(4099) {
@@ -485,17 +486,21 @@ mod tests {
                 }
             }
         }
-        assert!(forced > 500 && without > 0, "{forced} {without}");
+        (forced, without)
     }
 
     #[test]
     fn the_forcings_agree_with_the_moves_one_move_deep() {
-        agrees_with_the_moves_one_move_deep(&bishop_knight::TRIANGLES);
+        let (forced, without) = agrees_with_the_moves_one_move_deep(&bishop_knight::TRIANGLES);
+        assert!(forced > 2000 && without > 0, "{forced} {without}");
     }
 
+    /// A quarter of the placements have a bishop on each colour; White
+    /// wins nearly all of them (the sample: all).
     #[test]
     fn the_bishops_forcings_agree_with_the_moves_one_move_deep() {
-        agrees_with_the_moves_one_move_deep(&bishops::TRIANGLES);
+        let (forced, _) = agrees_with_the_moves_one_move_deep(&bishops::TRIANGLES);
+        assert!(forced > 500, "{forced}");
     }
 
     /// King a8 held in a8's 5-square triangle (a7 and b7 free, b8 taken
