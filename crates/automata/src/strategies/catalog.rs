@@ -141,7 +141,7 @@ const BISHOP_KNIGHT_DEMO: &str = "8/8/k7/3N4/K7/8/8/1B6 w - - 0 1";
 const BISHOP_KNIGHT_MEN: &str = "8/8/8/8/8/8/8/1N2KB2";
 const BISHOP_KNIGHT_RESULT: &str = "Written with Delétang's triangles shrunk by calculation (whatever Black does, the fewest moves that hold the king in a smaller triangle without letting him out of his own, the drive into the first triangle calculated alike), it mates from every start White can win, 1 352 913 of 1 359 578 (counted up to symmetry), in at most 48 moves; from the other 6 665, where no play wins, a man is lost or the rules go round.";
 /// Why the web does not run the four-men audits on request.
-const FOUR_MEN_AUDIT: &str = "a four-men audit takes half a minute to two minutes and up to 900 MB \
+const FOUR_MEN_AUDIT: &str = "a four-men audit takes about half a minute and up to 900 MB \
      (ajedrecista audit bishops, ajedrecista audit bishop-knight): its figures are in \
      docs/automata.md and the claims";
 /// The four-men methods' audits count one start per class of turned and
