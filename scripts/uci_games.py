@@ -108,7 +108,10 @@ def main():
 
     env = dict(os.environ)
     env.setdefault("AJEDRECISTA_TABLES", tempfile.mkdtemp(prefix="ajedrecista-tables-"))
-    engine = chess.engine.SimpleEngine.popen_uci([args.binary, "uci"], env=env)
+    # A minor-piece method's first move calculates its table of forcings
+    # (about 5 s on two loaded cores, docs/automata.md): more than
+    # python-chess's default 10 s allows on a slow machine.
+    engine = chess.engine.SimpleEngine.popen_uci([args.binary, "uci"], env=env, timeout=60)
     strategies = engine.options["Strategy"].var
     if not strategies or "torres" not in strategies:
         raise AssertionError(f"Strategy combo lists {strategies}")
