@@ -11,7 +11,7 @@
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use crate::minor_mate::{CornerBands, MinorMethod, white_man};
-use crate::triangle_forcing::{TriangleForcing, Triangles};
+use crate::triangle_forcing::{TriangleForcing, Triangles, triangle_stage};
 
 /// Delétang's triangles: a bishop and a knight, each on any square.
 pub(crate) static TRIANGLES: Triangles =
@@ -81,12 +81,7 @@ fn corners_of(bishop: Square) -> &'static CornerBands {
 
 /// [`BishopKnight::stage`] with the bishop on `bishop`.
 fn stage_of(bishop: Square, held: Bitboard) -> u32 {
-    match corners_of(bishop).farthest(held) {
-        0..=1 => 0,
-        2..=3 => 1,
-        4..=5 => 2,
-        _ => 3,
-    }
+    triangle_stage(corners_of(bishop).farthest(held))
 }
 
 fn is_kbnk(board: &Board) -> bool {

@@ -10,7 +10,7 @@
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use crate::minor_mate::{CornerBands, MinorMethod};
-use crate::triangle_forcing::{TriangleForcing, Triangles};
+use crate::triangle_forcing::{TriangleForcing, Triangles, triangle_stage};
 
 /// Every square by its steps from the nearest corner.
 static CORNERS: CornerBands = CornerBands::towards(Bitboard::CORNERS);
@@ -82,17 +82,8 @@ impl MinorMethod for Bishops {
 /// and ranks) of one corner, any corner (stages 0, 1, 2), or not (3).
 /// The bishops' squares do not count: they mate in every corner.
 fn stage_of(_bishop: Square, held: Bitboard) -> u32 {
-    match EACH_CORNER
-        .iter()
-        .map(|corner| corner.farthest(held))
-        .min()
-        .unwrap_or(u32::MAX)
-    {
-        0..=1 => 0,
-        2..=3 => 1,
-        4..=5 => 2,
-        _ => 3,
-    }
+    let nearest = EACH_CORNER.iter().map(|corner| corner.farthest(held)).min();
+    triangle_stage(nearest.expect("four corners"))
 }
 
 #[cfg(test)]

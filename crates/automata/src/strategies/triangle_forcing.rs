@@ -18,6 +18,19 @@ use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 /// smaller ones (stages 0 to 2).
 const WHOLE_BOARD: u8 = 3;
 
+/// The stage of the triangle that holds squares at most `steps` (along
+/// files and ranks) from its corner: within 1, 3 or 5 steps, the
+/// triangles behind the 3-, 5- and 7-square diagonals (stages 0 to 2);
+/// farther, the whole board.
+pub(crate) fn triangle_stage(steps: u32) -> u32 {
+    match steps {
+        0..=1 => 0,
+        2..=3 => 1,
+        4..=5 => 2,
+        _ => u32::from(WHOLE_BOARD),
+    }
+}
+
 /// A Black-to-move placement that is no step of a forcing: a move into it
 /// is unsound, or an answer lets the king out of the triangle.
 const NO_STEP: u8 = u8::MAX;
