@@ -100,13 +100,23 @@ impl BuildBar {
                 bar.set_message(format!("{label}: rank {rank}, {decided} positions decided"));
                 bar.tick();
             }
-            Progress::Slice { done, total, pawns } => {
+            Progress::Slice {
+                done,
+                total,
+                pawns,
+                kept,
+            } => {
                 if bar.length().is_none() {
                     bar.set_style(bar_style());
                 }
                 bar.set_length(total);
                 bar.set_position(done.min(total));
-                bar.set_message(format!("{label}: slice {pawns}, {done} of {total} done"));
+                let how = if kept {
+                    "kept from a stopped build"
+                } else {
+                    "done"
+                };
+                bar.set_message(format!("{label}: slice {pawns}, {done} of {total} {how}"));
             }
         }
     }

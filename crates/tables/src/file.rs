@@ -78,7 +78,7 @@ pub fn file_name(material: &Material, variant: Variant) -> String {
 }
 
 /// The prefix and suffix of a temporary file being written for `name`.
-fn temporary(name: &str) -> (String, &'static str) {
+pub(crate) fn temporary(name: &str) -> (String, &'static str) {
     (format!(".{name}."), ".tmp")
 }
 

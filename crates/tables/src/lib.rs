@@ -13,6 +13,7 @@
 mod error;
 mod file;
 mod index;
+mod journal;
 mod material;
 mod memory;
 mod overflow;

@@ -33,6 +33,7 @@ use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
 use crate::{
     error::TableError,
     index::{Indexer, Squares},
+    journal::{Journal, SliceBytes},
     material::{MAX_MEN, Material},
     overflow::Overflow,
     packed::Packed,
@@ -761,6 +762,7 @@ pub(crate) fn build(
     promotion_tables: &PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
+    journal: Option<&Journal>,
     sink: &mut dyn SliceSink,
 ) -> Result<Overflow, TableError> {
     let indexer = SliceIndexer::shared(material);
@@ -821,7 +823,7 @@ pub(crate) fn build(
     };
     let mut gathered: HashMap<usize, ByColor<Option<Promoted>>> = HashMap::new();
     for (l, slices) in indexer.levels.iter().enumerate() {
-        if slice_len < ONE_AT_A_TIME
+        if slice_len < tuning.large_slices_from
             && slices
                 .clone()
                 .any(|slice| promoting(&slice) && !gathered.contains_key(&slice))
@@ -839,6 +841,26 @@ pub(crate) fn build(
             }
             gathered.extend(gather(&batch)?);
         }
+        let slice_done = |number: usize, kept: bool| {
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            let pawns = indexer.pawns(number);
+            if progress(Progress::Slice {
+                done,
+                total,
+                pawns,
+                kept,
+            })
+            .is_break()
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        // A slice an earlier build of this table kept.
+        let kept = |number: usize| {
+            let kept = journal?.load(number)?;
+            slice_done(number, true);
+            Some((number, kept.bytes, kept.overflow))
+        };
         let build_one = |slice: (usize, ByColor<Option<Promoted>>), built: Built| {
             let mut bytes = ByColor::new_with(|_| zeroed(slice_len));
             let number = slice.0;
@@ -850,19 +872,24 @@ pub(crate) fn build(
                 &inner,
                 tuning,
             )?;
-            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-            let pawns = indexer.pawns(number);
-            if progress(Progress::Slice { done, total, pawns }).is_break() {
-                stop.store(true, Ordering::Relaxed);
+            let one = SliceBytes { bytes, overflow };
+            if let Some(journal) = journal {
+                journal.save(number, &one)?;
             }
-            Ok::<_, TableError>((number, bytes, overflow))
+            slice_done(number, false);
+            Ok::<_, TableError>((number, one.bytes, one.overflow))
         };
-        if slice_len >= ONE_AT_A_TIME {
+        if slice_len >= tuning.large_slices_from {
             // Large slices: each one's promotions gathered just before it
             // is built, so that one slice's are held at a time.
             for slice in slices.clone() {
-                let promoted = gather(&[slice])?.remove(&slice).unwrap_or_default();
-                let one = build_one((slice, promoted), held.built())?;
+                let one = match kept(slice) {
+                    Some(one) => one,
+                    None => {
+                        let promoted = gather(&[slice])?.remove(&slice).unwrap_or_default();
+                        build_one((slice, promoted), held.built())?
+                    }
+                };
                 held.absorb(one, sink)?;
             }
         } else {
@@ -875,7 +902,7 @@ pub(crate) fn build(
                 .clone()
                 .into_par_iter()
                 .zip(promoted)
-                .map(|slice| build_one(slice, built))
+                .map(|slice| kept(slice.0).map_or_else(|| build_one(slice, built), Ok))
                 .collect::<Result<_, TableError>>()?;
             for one in level {
                 held.absorb(one, sink)?;

@@ -45,10 +45,11 @@ use crate::{
     error::TableError,
     file::{self, FileWriter},
     index::{Indexer, LineMap, Squares},
+    journal::Journal,
     material::Material,
     overflow::Overflow,
     rules::{Look, Move, Rules},
-    slice::{self, PawnSquares},
+    slice::{self, PawnSquares, SliceIndexer},
     table::Table,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
@@ -65,11 +66,13 @@ pub enum Progress {
     /// is known only at the end.
     Rank { rank: u16, decided: u64 },
     /// A table with pawns: the slice of `pawns` is built, `done` of
-    /// `total` slices.
+    /// `total` slices; `kept` when it was read back from the slices an
+    /// earlier, stopped build kept (docs/tables.md, "Resuming").
     Slice {
         done: u64,
         total: u64,
         pawns: PawnSquares,
+        kept: bool,
     },
 }
 
@@ -1497,16 +1500,34 @@ pub(crate) fn build_pawn_file(
         writer,
         path: path.clone(),
     };
+    let indexer = SliceIndexer::shared(material);
+    let journal = if indexer.size() >= KEPT_FROM {
+        let journal = Journal::open(dir, material, indexer.slice_len(), Tuning::PRODUCTION.limit);
+        Some(journal.map_err(io_error)?)
+    } else {
+        None
+    };
     let overflow = slice::build(
         material,
         captures,
         promotion_tables,
         progress,
         Tuning::PRODUCTION,
+        journal.as_ref(),
         &mut sink,
     )?;
-    sink.writer.finish(&overflow).map_err(io_error)
+    let path = sink.writer.finish(&overflow).map_err(io_error)?;
+    if let Some(journal) = journal {
+        journal.remove().map_err(io_error)?;
+    }
+    Ok(path)
 }
+
+/// Numbers a side from which a build with pawns keeps each slice on disk
+/// as it is built, so that a stopped build resumes (six men with pawns:
+/// hours; a five-man table takes minutes, and writing its slices twice
+/// would cost more than it saves).
+const KEPT_FROM: usize = 1 << 32;
 
 /// How a step chooses between retracting the positions it starts from and
 /// looking at the moves of the positions it may decide (see
@@ -1530,12 +1551,17 @@ pub(crate) struct Tuning {
     pub limit: u16,
     /// A test forces each way to check it against the other.
     pub ways: Ways,
+    /// Slices of a table with pawns with at least this many numbers are
+    /// built one at a time ([`slice::ONE_AT_A_TIME`]); a test lowers it to
+    /// take that way on a small table.
+    pub large_slices_from: usize,
 }
 
 impl Tuning {
     pub const PRODUCTION: Tuning = Tuning {
         limit: MAX_PLIES,
         ways: Ways::Cheaper,
+        large_slices_from: slice::ONE_AT_A_TIME,
     };
 }
 
@@ -1561,6 +1587,7 @@ pub(crate) fn build_tuned(
             &|held, _side| subtable(&subtables, held),
             progress,
             tuning,
+            None,
             &mut whole,
         )?;
         (whole.0, overflow)
@@ -1609,7 +1636,7 @@ pub(crate) fn run_layout<L: Layout>(
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
 ) -> Result<Overflow, TableError> {
-    let Tuning { limit, ways } = tuning;
+    let Tuning { limit, ways, .. } = tuning;
     let size = layout.size();
     let total = 2 * size as u64;
     let blocks = size.div_ceil(BLOCK);
@@ -1732,6 +1759,8 @@ pub(crate) fn run_layout<L: Layout>(
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use shakmaty::Square;
 
     use crate::tablebase::Tablebase;
@@ -2007,6 +2036,82 @@ mod tests {
         let normal = tb.table(&material, fixed).unwrap();
         let subtables = tb.subtables(&material, fixed).unwrap();
         lowered_build_agrees(&normal, &subtables, longest(&normal) / 2);
+    }
+
+    /// A build with pawns stopped part way goes on from the slices its
+    /// journal kept, and builds a spoilt part again, to the bytes and the
+    /// overflow of a build never stopped: by either way of building
+    /// slices (a level's small ones in parallel, large ones one at a time).
+    #[test]
+    fn a_stopped_build_resumes_from_the_slices_kept() {
+        let tb = Tablebase::in_memory();
+        let material: Material = "KRvKP".parse().unwrap();
+        let subtables = tb.subtables(&material, Variant::Standard).unwrap();
+        let indexer = SliceIndexer::shared(&material);
+        let total = indexer.slices();
+        for large_slices_from in [slice::ONE_AT_A_TIME, 1] {
+            // A lowered limit puts entries into the parts' overflow lists.
+            let tuning = Tuning {
+                limit: 40,
+                large_slices_from,
+                ..Tuning::PRODUCTION
+            };
+            let run = |journal: Option<&Journal>, stop_after: u64| {
+                let mut whole = WholeTable(ByColor::default());
+                let (built, kept) = (AtomicU64::new(0), AtomicU64::new(0));
+                let progress = |p| match p {
+                    Progress::Slice { done, kept: k, .. } => {
+                        [&built, &kept][usize::from(k)].fetch_add(1, Ordering::Relaxed);
+                        if done >= stop_after {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    }
+                    _ => ControlFlow::Continue(()),
+                };
+                let promotions = |held: &Material, _: &[Color]| subtable(&subtables, held);
+                let overflow = slice::build(
+                    &material,
+                    &subtables,
+                    &promotions,
+                    &progress,
+                    tuning,
+                    journal,
+                    &mut whole,
+                );
+                (overflow, whole.0, built.into_inner(), kept.into_inner())
+            };
+            let (reference, bytes, ..) = run(None, u64::MAX);
+            let reference = reference.unwrap();
+            assert!(reference.side(Color::White).len() + reference.side(Color::Black).len() > 0);
+
+            let dir = tempfile::tempdir().unwrap();
+            let journal =
+                Journal::open(dir.path(), &material, indexer.slice_len(), tuning.limit).unwrap();
+            let (stopped, ..) = run(Some(&journal), 5);
+            assert!(matches!(stopped, Err(TableError::Stopped(_))));
+            let folder = dir.path().join("KRvKP.standard.ajt.slices");
+            let mut parts: Vec<_> = fs::read_dir(&folder)
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .collect();
+            parts.sort();
+            assert!((5..total).contains(&parts.len()), "{} parts", parts.len());
+            // One part spoilt: a byte of its content changed.
+            let mut spoilt = fs::read(&parts[2]).unwrap();
+            let last = spoilt.len() - 1;
+            spoilt[last] ^= 0x55;
+            fs::write(&parts[2], spoilt).unwrap();
+
+            let (resumed, resumed_bytes, built, kept) = run(Some(&journal), u64::MAX);
+            assert_eq!(resumed.unwrap(), reference);
+            assert_eq!(resumed_bytes, bytes);
+            assert_eq!(kept as usize, parts.len() - 1);
+            assert_eq!(built as usize, total - kept as usize);
+            journal.remove().unwrap();
+            assert!(!folder.exists());
+        }
     }
 
     #[test]

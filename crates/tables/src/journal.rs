@@ -1,0 +1,241 @@
+//! The slices of a long build with pawns, kept on disk as each is built, so
+//! that a build stopped (interrupted, killed, the machine gone) goes on
+//! from the slices done instead of from the start (docs/tables.md, "Six
+//! men", Resuming).
+//!
+//! The folder `<table file name>.slices` beside the table's file holds one
+//! file a slice built, `<slice>.part`, written atomically:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `AJEDSLC` followed by 0x1A |
+//! | 8 | 4 | the table file's format version, little-endian u32 |
+//! | 12 | 16 | material, ASCII, padded with NUL |
+//! | 28 | 4 | the slice, little-endian u32 |
+//! | 32 | 8 | numbers of the slice per side to move, little-endian u64 |
+//! | 40 | 2 | overflow limit, little-endian u16 |
+//! | 42 | 4 + 4 | overflow entries with white, then black to move, little-endian u32 |
+//! | 50 | 4 | CRC-32 (IEEE) of the content, little-endian |
+//! | 54 | .. | the content, one zstd frame: the bytes with white to move, with black to move, then the overflow entries (number in the slice << 16 \| plies, little-endian u64) |
+//!
+//! A part that is missing, cut short or not what its header says is built
+//! again. The folder is removed once the table's file is complete.
+
+use std::{
+    fs,
+    io::{self, BufReader, BufWriter, Read, Write},
+    path::{Path, PathBuf},
+};
+
+use shakmaty::{ByColor, Color};
+
+use crate::{
+    error::TableError,
+    file::{VERSION, file_name, remove_stale, temporary},
+    material::Material,
+    overflow::Overflow,
+    value::HARD_MAX_PLIES,
+    variant::Variant,
+};
+
+const MAGIC: [u8; 8] = *b"AJEDSLC\x1a";
+const HEADER: usize = 54;
+/// zstd's fastest level: a six-man slice is two gigabytes.
+const LEVEL: i32 = 1;
+/// The name a part is written under before it is complete, for
+/// [`temporary`] and [`remove_stale`].
+const TEMPORARY: &str = "part";
+/// Bits of an entry that hold the plies.
+const PLIES_BITS: u32 = 16;
+
+/// A slice built: both sides' bytes and its overflow entries (numbers
+/// inside the slice).
+pub(crate) struct SliceBytes {
+    pub(crate) bytes: ByColor<Vec<u8>>,
+    pub(crate) overflow: Overflow,
+}
+
+/// The parts folder of one table's build.
+#[derive(Debug)]
+pub(crate) struct Journal {
+    dir: PathBuf,
+    material: Material,
+    slice_len: usize,
+    /// The build's overflow limit: a part built with another is not used.
+    limit: u16,
+}
+
+impl Journal {
+    /// The journal of the build of `material` (with pawns) into `tables`,
+    /// whose slices hold `slice_len` numbers a side, with overflow limit
+    /// `limit`; its folder is made.
+    pub(crate) fn open(
+        tables: &Path,
+        material: &Material,
+        slice_len: usize,
+        limit: u16,
+    ) -> io::Result<Journal> {
+        let name = file_name(material, Variant::Standard);
+        let dir = tables.join(format!("{name}.slices"));
+        fs::create_dir_all(&dir)?;
+        remove_stale(&dir, TEMPORARY);
+        Ok(Journal {
+            dir,
+            material: material.clone(),
+            slice_len,
+            limit,
+        })
+    }
+
+    fn part(&self, slice: usize) -> PathBuf {
+        self.dir.join(format!("{slice:05}.part"))
+    }
+
+    fn header(&self, slice: usize, entries: ByColor<usize>, sum: u32) -> Vec<u8> {
+        let mut head = Vec::with_capacity(HEADER);
+        head.extend_from_slice(&MAGIC);
+        head.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; 16];
+        let material = self.material.to_string();
+        name[..material.len()].copy_from_slice(material.as_bytes());
+        head.extend_from_slice(&name);
+        head.extend_from_slice(&(slice as u32).to_le_bytes());
+        head.extend_from_slice(&(self.slice_len as u64).to_le_bytes());
+        head.extend_from_slice(&self.limit.to_le_bytes());
+        for turn in Color::ALL {
+            head.extend_from_slice(&(entries[turn] as u32).to_le_bytes());
+        }
+        head.extend_from_slice(&sum.to_le_bytes());
+        head
+    }
+
+    /// Keeps a slice just built: written under a temporary name, synced,
+    /// then renamed.
+    pub(crate) fn save(&self, slice: usize, built: &SliceBytes) -> Result<(), TableError> {
+        self.write(slice, built).map_err(|source| TableError::Io {
+            path: self.part(slice),
+            source,
+        })
+    }
+
+    fn write(&self, slice: usize, built: &SliceBytes) -> io::Result<()> {
+        let entries = ByColor::new_with(|turn| entries(built.overflow.side(turn)));
+        let mut sum = crc32fast::Hasher::new();
+        for turn in Color::ALL {
+            sum.update(&built.bytes[turn]);
+        }
+        for turn in Color::ALL {
+            sum.update(&entries[turn]);
+        }
+        debug_assert_eq!(built.overflow.limit(), self.limit);
+        let (prefix, suffix) = temporary(TEMPORARY);
+        let mut file = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(suffix)
+            .tempfile_in(&self.dir)?;
+        let counts = ByColor::new_with(|turn| built.overflow.side(turn).len());
+        file.write_all(&self.header(slice, counts, sum.finalize()))?;
+        let mut encoder = zstd::stream::write::Encoder::new(BufWriter::new(file), LEVEL)?;
+        for turn in Color::ALL {
+            encoder.write_all(&built.bytes[turn])?;
+        }
+        for turn in Color::ALL {
+            encoder.write_all(&entries[turn])?;
+        }
+        let file = encoder.finish()?.into_inner().map_err(|e| e.into_error())?;
+        file.as_file().sync_all()?;
+        file.persist(self.part(slice)).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// The slice kept by an earlier build, `None` when there is none or it
+    /// is not whole and right (a bad part is removed).
+    pub(crate) fn load(&self, slice: usize) -> Option<SliceBytes> {
+        let path = self.part(slice);
+        let file = fs::File::open(&path).ok()?;
+        match self.read(slice, file) {
+            Ok(built) => Some(built),
+            Err(_) => {
+                let _ = fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    fn read(&self, slice: usize, file: fs::File) -> io::Result<SliceBytes> {
+        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_owned());
+        let mut reader = BufReader::new(file);
+        let mut head = [0u8; HEADER];
+        reader.read_exact(&mut head)?;
+        let limit = self.limit;
+        let counts = ByColor {
+            white: le_u32(&head[42..46]) as usize,
+            black: le_u32(&head[46..50]) as usize,
+        };
+        if counts.iter().any(|&count| count > self.slice_len) {
+            return Err(bad("more overflow entries than numbers"));
+        }
+        let expected = self.header(slice, counts, 0);
+        if head[..42] != expected[..42] {
+            return Err(bad("not this slice's part"));
+        }
+        let mut content = zstd::stream::read::Decoder::with_buffer(reader)?;
+        let mut sum = crc32fast::Hasher::new();
+        let mut bytes = ByColor::<Vec<u8>>::default();
+        for turn in Color::ALL {
+            bytes[turn] = vec![0; self.slice_len];
+            content.read_exact(&mut bytes[turn])?;
+            sum.update(&bytes[turn]);
+        }
+        let mut sides = ByColor::<Vec<(usize, u16)>>::default();
+        for turn in Color::ALL {
+            let mut raw = vec![0u8; 8 * counts[turn]];
+            content.read_exact(&mut raw)?;
+            sum.update(&raw);
+            sides[turn] = raw
+                .chunks_exact(8)
+                .map(|entry| {
+                    let entry = u64::from_le_bytes(entry.try_into().expect("8 bytes"));
+                    (
+                        (entry >> PLIES_BITS) as usize,
+                        (entry & ((1 << PLIES_BITS) - 1)) as u16,
+                    )
+                })
+                .collect();
+        }
+        if content.read(&mut [0u8])? != 0 {
+            return Err(bad("more content than the header says"));
+        }
+        if sum.finalize() != le_u32(&head[50..54]) {
+            return Err(bad("checksum"));
+        }
+        let ordered = sides.iter().all(|side| {
+            side.windows(2).all(|w| w[0].0 < w[1].0)
+                && side.iter().all(|&(index, plies)| {
+                    index < self.slice_len && plies > limit && plies <= HARD_MAX_PLIES
+                })
+        });
+        if !ordered {
+            return Err(bad("overflow entries"));
+        }
+        Ok(SliceBytes {
+            bytes,
+            overflow: Overflow::new(limit, sides),
+        })
+    }
+
+    /// Removes the folder once the table's file is complete.
+    pub(crate) fn remove(self) -> io::Result<()> {
+        fs::remove_dir_all(&self.dir)
+    }
+}
+
+fn le_u32(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes.try_into().expect("4 bytes"))
+}
+
+fn entries(side: &[(usize, u16)]) -> Vec<u8> {
+    side.iter()
+        .flat_map(|&(index, plies)| ((index as u64) << PLIES_BITS | u64::from(plies)).to_le_bytes())
+        .collect()
+}
