@@ -9,7 +9,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `AJEDSLC` followed by 0x1A |
-//! | 8 | 4 | the table file's format version, little-endian u32 |
+//! | 8 | 4 | the part's format version, little-endian u32 (1) |
 //! | 12 | 16 | material, ASCII, padded with NUL |
 //! | 28 | 4 | the slice, little-endian u32 |
 //! | 32 | 8 | numbers of the slice per side to move, little-endian u64 |
@@ -31,7 +31,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::{
     error::TableError,
-    file::{VERSION, file_name, remove_stale, temporary},
+    file::{file_name, remove_stale, temporary},
     material::Material,
     overflow::Overflow,
     value::HARD_MAX_PLIES,
@@ -39,6 +39,9 @@ use crate::{
 };
 
 const MAGIC: [u8; 8] = *b"AJEDSLC\x1a";
+/// The parts' own format, apart from the table file's: a build goes on
+/// from the parts of another version of the program.
+const VERSION: u32 = 1;
 const HEADER: usize = 54;
 /// zstd's fastest level: a six-man slice is two gigabytes.
 const LEVEL: i32 = 1;
