@@ -1,11 +1,11 @@
-//! A table file `KRvK.standard.ajt` (the current format, 3) from the cache
-//! folder, with a checksum that matches, so the bytes reach every check
-//! past the CRC: read through `Tablebase::load_file` (which checks a file
+//! A table file `KRvK.standard.ajt` (the current format, 5) from the cache
+//! folder, with checksums that match, so the bytes reach every check
+//! past the CRCs: read through `Tablebase::load_file` (which checks a file
 //! as a cached file is checked, and refuses it with the typed error without
 //! rebuilding it), summarised, probed and walked. The first byte picks how
 //! the input becomes a file:
-//! - even: the input is the file itself, its CRC made to match (the
-//!   header, the chunk lengths, the zstd frames);
+//! - even: the input is the file itself, its whole-file CRC made to match
+//!   (the header, the index, the zstd frames);
 //! - odd: the input patches the true table's bytes (three bytes a patch:
 //!   the number, white's then black's, little-endian, and the new byte),
 //!   and the file is written as the tables crate writes it, chunks
@@ -90,7 +90,8 @@ static TRUE_BYTES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     let file = std::fs::read(TRUE_DIR.join(file_name(&krvk(), Variant::Standard))).unwrap();
     let chunks = u32::from_le_bytes(file[44..48].try_into().unwrap()) as usize;
     assert_eq!(chunks, 2, "one chunk a side");
-    let mut offset = HEADER + 4 * chunks;
+    // The lengths, the chunks' CRC-32s and the index's come first.
+    let mut offset = HEADER + 8 * chunks + 4;
     (0..chunks)
         .map(|i| {
             let at = HEADER + 4 * i;
@@ -118,6 +119,11 @@ fn forge(sides: &[Vec<u8>]) -> Vec<u8> {
     for chunk in &chunks {
         rest.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
     }
+    for chunk in &chunks {
+        rest.extend_from_slice(&crc32fast::hash(chunk).to_le_bytes());
+    }
+    // The index's CRC-32 (no overflow list follows).
+    rest.extend_from_slice(&crc32fast::hash(&rest).to_le_bytes());
     for chunk in &chunks {
         rest.extend_from_slice(chunk);
     }

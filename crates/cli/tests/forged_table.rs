@@ -2,8 +2,9 @@
 //! semantic sample (illegal numbers marked illegal, mates kept as mates):
 //! every walk the tables guide ends, with one line and exit 2 where the
 //! table contradicts itself or the game (issue 16, item 2). The forged
-//! files are written here as the tables crate writes format 2 (header,
-//! chunk lengths, zstd chunks, CRC-32 over lengths and chunks).
+//! files are written here as the tables crate writes format 5 (header,
+//! chunk lengths, their CRC-32s and the index's, zstd chunks, CRC-32 over
+//! all after the header; KRvK has no overflow list).
 
 use std::fs;
 use std::path::Path;
@@ -43,7 +44,7 @@ fn forged(white: u8, black: u8) -> tempfile::TempDir {
     let path = dir.path().join(FILE);
     let file = fs::read(&path).unwrap();
     let chunks = u32::from_le_bytes(file[44..48].try_into().unwrap()) as usize;
-    let mut offset = HEADER + 4 * chunks;
+    let mut offset = HEADER + 8 * chunks + 4;
     let mut compressed = Vec::new();
     for i in 0..chunks {
         let at = HEADER + 4 * i;
@@ -62,6 +63,10 @@ fn forged(white: u8, black: u8) -> tempfile::TempDir {
     for chunk in &compressed {
         rest.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
     }
+    for chunk in &compressed {
+        rest.extend_from_slice(&crc32fast::hash(chunk).to_le_bytes());
+    }
+    rest.extend_from_slice(&crc32fast::hash(&rest).to_le_bytes());
     let data: usize = compressed.iter().map(Vec::len).sum();
     for chunk in compressed {
         rest.extend_from_slice(&chunk);

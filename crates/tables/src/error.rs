@@ -87,6 +87,8 @@ pub enum FileError {
     Layout,
     #[error("a compressed chunk does not decompress to its size: the file is corrupt")]
     Corrupt,
+    #[error("chunk {chunk} does not match its checksum: the file is corrupt")]
+    ChunkChecksum { chunk: usize },
     #[error("a chunk could not be read again from the file: {0}")]
     ChunkRead(String),
     #[error("the overflow list is damaged: {0}")]

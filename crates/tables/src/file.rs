@@ -56,7 +56,10 @@ use crate::{
 };
 
 pub const MAGIC: [u8; 8] = *b"AJEDTBL\x1a";
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
+/// Format 4 had no checksum of each chunk: a file is checked whole when
+/// opened.
+const VERSION_4: u32 = 4;
 /// The last version without the overflow, still read.
 const VERSION_2: u32 = 2;
 /// Format 3 numbered a table with pawns by its first pawn's place: only its
@@ -218,6 +221,8 @@ pub(crate) struct FileWriter {
     /// The start of each side's next chunk, short of a chunk.
     pending: ByColor<Vec<u8>>,
     lengths: ByColor<Vec<u8>>,
+    /// The CRC-32 of each compressed chunk.
+    chunk_sums: ByColor<Vec<u8>>,
     data_sums: ByColor<crc32fast::Hasher>,
     data: u64,
     compressors: Vec<Mutex<Option<Compressing>>>,
@@ -242,7 +247,7 @@ impl FileWriter {
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         let mut file = builder.tempfile_in(dir)?;
         let per_side = Numbering::new(material, variant).size();
-        file.write_all(&vec![0u8; HEADER + 4 * chunk_count(per_side)])?;
+        file.write_all(&vec![0u8; HEADER + index_len(chunk_count(per_side), true)])?;
         Ok(FileWriter {
             dir: dir.to_path_buf(),
             path: dir.join(name),
@@ -254,6 +259,7 @@ impl FileWriter {
             taken: ByColor::default(),
             pending: ByColor::default(),
             lengths: ByColor::default(),
+            chunk_sums: ByColor::default(),
             data_sums: ByColor::default(),
             data: 0,
             compressors: (0..rayon::current_num_threads())
@@ -308,6 +314,7 @@ impl FileWriter {
                 self.data_sums[turn].update(&chunk);
                 self.data += chunk.len() as u64;
                 self.lengths[turn].extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+                self.chunk_sums[turn].extend_from_slice(&crc32fast::hash(&chunk).to_le_bytes());
             }
         }
         Ok(())
@@ -332,10 +339,16 @@ impl FileWriter {
         }
         let entries = overflow_entries(overflow);
         self.file.write_all(&entries)?;
-        let mut lengths = std::mem::take(&mut self.lengths.white);
-        lengths.extend_from_slice(&self.lengths.black);
+        let mut index = std::mem::take(&mut self.lengths.white);
+        index.extend_from_slice(&self.lengths.black);
+        index.extend_from_slice(&self.chunk_sums.white);
+        index.extend_from_slice(&self.chunk_sums.black);
+        let mut index_sum = crc32fast::Hasher::new();
+        index_sum.update(&index);
+        index_sum.update(&entries);
+        index.extend_from_slice(&index_sum.finalize().to_le_bytes());
         let mut sum = crc32fast::Hasher::new();
-        sum.update(&lengths);
+        sum.update(&index);
         for data_sum in &self.data_sums {
             sum.combine(data_sum);
         }
@@ -361,7 +374,7 @@ impl FileWriter {
         head.extend_from_slice(&((entries.len() / 8) as u32).to_le_bytes());
         self.file.seek(SeekFrom::Start(0))?;
         self.file.write_all(&head)?;
-        self.file.write_all(&lengths)?;
+        self.file.write_all(&index)?;
         self.file.as_file().sync_all()?;
         self.file.persist(&self.path).map_err(|e| e.error)?;
         // The rename itself is made durable by syncing the folder.
@@ -511,13 +524,30 @@ struct Layout {
     /// The overflow limit and the number of entries.
     limit: u16,
     entries: u64,
+    /// Each chunk has its checksum (format 5).
+    chunk_sums: bool,
 }
 
 impl Layout {
     /// Only for sizes within the bounds `check_header` sets, which keep the
     /// sum far from overflowing.
     fn file_len(&self) -> u64 {
-        (HEADER + 4 * self.chunks) as u64 + self.data + 8 * self.entries
+        self.chunks_start() + self.data + 8 * self.entries
+    }
+
+    /// Where the first chunk starts.
+    fn chunks_start(&self) -> u64 {
+        (HEADER + index_len(self.chunks, self.chunk_sums)) as u64
+    }
+}
+
+/// The bytes between the header and the chunks: their lengths, and in
+/// format 5 their checksums and the index's own.
+fn index_len(chunks: usize, chunk_sums: bool) -> usize {
+    if chunk_sums {
+        8 * chunks + 4
+    } else {
+        4 * chunks
     }
 }
 
@@ -540,7 +570,7 @@ fn check_header(
     }
     let version = le_u32(&head[8..12]);
     let readable = match version {
-        VERSION => true,
+        VERSION | VERSION_4 => true,
         VERSION_3 | VERSION_2 => !material.has_pawns(),
         _ => false,
     };
@@ -591,6 +621,7 @@ fn check_header(
         data: le_u64(&head[48..56]),
         limit,
         entries,
+        chunk_sums: version == VERSION,
     };
     // A file is read whole once its length matches the header, so the
     // header must not promise more than the table can need: every chunk
@@ -610,22 +641,29 @@ fn check_header(
 }
 
 /// The verified body of a table file: where its compressed chunks lie,
-/// their lengths fitting the header and the file's checksum right, and the
-/// file kept open, from which a chunk is read again when it is wanted. The
-/// cache writes a table file whole under a new name and renames it, so the
-/// file kept open is the one that was checked, whatever replaces it later.
+/// their lengths fitting the header, the checksums of the index (format 5)
+/// or of the whole file (format 4) right, and the file kept open, from
+/// which a chunk is read again when it is wanted. The cache writes a table
+/// file whole under a new name and renames it, so the file kept open is
+/// the one that was checked, whatever replaces it later.
 pub(crate) struct Body {
     per_side: usize,
     file: fs::File,
     /// Where each chunk lies in the file, white's chunks then black's.
     ranges: Vec<std::ops::Range<u64>>,
+    /// The CRC-32 of each compressed chunk (format 5), checked when the
+    /// chunk is read.
+    chunk_sums: Option<Vec<u32>>,
     overflow: Overflow,
 }
 
 impl Body {
-    /// Reads a table file's header and body front to back: header fields,
-    /// length (before the body is read), checksum and the chunks' lengths;
-    /// the chunks are hashed, not kept.
+    /// Reads a table file's header and index: header fields, length, and
+    /// the chunks' lengths. In format 5 the index (the chunks' lengths and
+    /// checksums, and the overflow list) has a checksum of its own, and
+    /// the chunks are left unread, each checked when first wanted: a six-man
+    /// file opens in milliseconds. A format 4 file is read front to back
+    /// for its checksum, the chunks hashed, not kept.
     pub(crate) fn read(
         path: &Path,
         material: &Material,
@@ -635,14 +673,19 @@ impl Body {
         let file_len = file.metadata()?.len();
         let reader = file.try_clone()?;
         let material = material.clone();
-        let (layout, lengths, listed) = within(read_time_limit(file_len), move |deadline| {
-            let (mut body, layout) =
-                HashedReader::after_header(reader, file_len, &material, variant, deadline)?;
-            let (lengths, listed) = read_chunks(&mut body, &layout, &[], |_| Ok(()))?;
-            Ok((layout, lengths, listed))
-        })?;
+        let (layout, lengths, chunk_sums, listed) =
+            within(read_time_limit(file_len), move |deadline| {
+                let (mut body, layout) =
+                    HashedReader::after_header(reader, file_len, &material, variant, deadline)?;
+                if layout.chunk_sums {
+                    let index = read_index(&body.file, &layout)?;
+                    return Ok((layout, index.lengths, Some(index.chunk_sums), index.listed));
+                }
+                let (lengths, listed) = read_chunks(&mut body, &layout, &[], |_| Ok(()))?;
+                Ok((layout, lengths, None, listed))
+            })?;
         let mut ranges = Vec::with_capacity(layout.chunks);
-        let mut offset = (HEADER + 4 * layout.chunks) as u64;
+        let mut offset = layout.chunks_start();
         for length in lengths {
             let end = offset + length as u64;
             ranges.push(offset..end);
@@ -653,6 +696,7 @@ impl Body {
             per_side: layout.per_side,
             file,
             ranges,
+            chunk_sums,
             overflow,
         })
     }
@@ -682,6 +726,11 @@ impl Body {
         self.file
             .read_exact_at(&mut input, range.start)
             .map_err(|err| FileError::ChunkRead(err.to_string()))?;
+        if let Some(sums) = &self.chunk_sums
+            && crc32fast::hash(&input) != sums[chunk]
+        {
+            return Err(FileError::ChunkChecksum { chunk });
+        }
         decompress_chunk(&input, out)
     }
 
@@ -712,6 +761,41 @@ impl Body {
     pub(crate) fn chunks(&self) -> usize {
         self.ranges.len()
     }
+}
+
+/// The index of a format 5 file: its chunks' lengths and CRC-32s, and its
+/// overflow list's bytes.
+struct Index {
+    lengths: Vec<usize>,
+    chunk_sums: Vec<u32>,
+    listed: Vec<u8>,
+}
+
+/// The index of a format 5 file whose header's layout is `layout`, once
+/// the index's checksum is right and the lengths fit the header.
+fn read_index(file: &fs::File, layout: &Layout) -> Result<Index, ReadError> {
+    use std::os::unix::fs::FileExt;
+    let mut index = vec![0u8; index_len(layout.chunks, true)];
+    file.read_exact_at(&mut index, HEADER as u64)?;
+    let mut listed = vec![0u8; 8 * layout.entries as usize];
+    file.read_exact_at(&mut listed, layout.file_len() - 8 * layout.entries)?;
+    let (words, stored) = index.split_at(index.len() - 4);
+    let mut sum = crc32fast::Hasher::new();
+    sum.update(words);
+    sum.update(&listed);
+    if sum.finalize() != le_u32(stored) {
+        return Err(FileError::Checksum.into());
+    }
+    let (lengths, sums) = words.split_at(4 * layout.chunks);
+    let lengths: Vec<usize> = lengths.chunks(4).map(|l| le_u32(l) as usize).collect();
+    if lengths.iter().map(|&l| l as u64).sum::<u64>() != layout.data {
+        return Err(FileError::Layout.into());
+    }
+    Ok(Index {
+        lengths,
+        chunk_sums: sums.chunks(4).map(le_u32).collect(),
+        listed,
+    })
 }
 
 /// Reads and verifies a table file: header fields, length (before the body
@@ -785,6 +869,10 @@ fn read_chunks(
         .chunks(4)
         .map(|length| le_u32(length) as usize)
         .collect();
+    if layout.chunk_sums {
+        // Hashed with the rest; a whole read checks the file's checksum.
+        body.take(index_len(layout.chunks, true) - 4 * layout.chunks)?;
+    }
     let chunks_fit = lengths.iter().map(|&l| l as u64).sum::<u64>() == layout.data;
     let mut failed = None;
     if chunks_fit {
@@ -1283,7 +1371,7 @@ mod tests {
     fn a_chunk_that_does_not_decompress_is_corrupt_once_the_checksum_holds() {
         let (material, table, _dir, path) = krk_file();
         let mut bytes = fs::read(&path).unwrap();
-        let first_chunk = HEADER + 4 * le_u32(&bytes[44..48]) as usize;
+        let first_chunk = HEADER + index_len(le_u32(&bytes[44..48]) as usize, true);
         bytes[first_chunk..first_chunk + 4].fill(0);
         fs::write(&path, &bytes).unwrap();
         let read_as = |sides: &[Color]| read_sides(&path, &material, Variant::Standard, sides);
@@ -1305,13 +1393,126 @@ mod tests {
         assert_eq!(black.bytes(Color::Black), table.bytes(Color::Black));
     }
 
+    /// Rewrites a file of this format in the layout of format 4 (no
+    /// checksum of each chunk) under format number `version`, with a valid
+    /// checksum.
+    fn as_format_4(path: &Path, version: u32) {
+        let mut bytes = fs::read(path).unwrap();
+        let chunks = le_u32(&bytes[44..48]) as usize;
+        bytes.drain(HEADER + 4 * chunks..HEADER + index_len(chunks, true));
+        bytes[8..12].copy_from_slice(&version.to_le_bytes());
+        let sum = crc32fast::hash(&bytes[HEADER..]);
+        bytes[56..60].copy_from_slice(&sum.to_le_bytes());
+        fs::write(path, &bytes).unwrap();
+    }
+
+    /// Makes both checksums of a file of this format right again after a
+    /// change: the index's, then the whole file's.
+    fn fix_sums(bytes: &mut [u8]) {
+        let chunks = le_u32(&bytes[44..48]) as usize;
+        let entries = le_u32(&bytes[60..64]) as usize;
+        let end = HEADER + index_len(chunks, true) - 4;
+        let mut sum = crc32fast::Hasher::new();
+        sum.update(&bytes[HEADER..end]);
+        sum.update(&bytes[bytes.len() - 8 * entries..]);
+        bytes[end..end + 4].copy_from_slice(&sum.finalize().to_le_bytes());
+        let whole = crc32fast::hash(&bytes[HEADER..]);
+        bytes[56..60].copy_from_slice(&whole.to_le_bytes());
+    }
+
     /// A file's bytes as version 2 (no overflow), with a valid checksum.
     fn as_version_2(path: &Path) {
+        assert_eq!(
+            fs::read(path).unwrap()[60..64],
+            [0; 4],
+            "no overflow entries"
+        );
+        as_format_4(path, VERSION_2);
         let mut bytes = fs::read(path).unwrap();
-        assert_eq!(bytes[60..64], [0; 4], "no overflow entries");
-        bytes[8..12].copy_from_slice(&VERSION_2.to_le_bytes());
         bytes[30..32].copy_from_slice(&[0, 0]);
         fs::write(path, &bytes).unwrap();
+    }
+
+    #[test]
+    fn a_format_4_file_reads_and_opens_checked_whole() {
+        let material: Material = "KQvKR".parse().unwrap();
+        let table = Tablebase::in_memory()
+            .table(&material, Variant::Standard)
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        as_format_4(&path, VERSION_4);
+        let back = read(&path, &material, Variant::Standard).unwrap();
+        let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+        for turn in Color::ALL {
+            assert_eq!(back.bytes(turn), table.bytes(turn));
+            for index in (0..table.bytes(turn).len()).step_by(101) {
+                if let Some(pos) = table.position(index, turn) {
+                    assert_eq!(opened.probe(&pos).unwrap(), table.probe(&pos).unwrap());
+                }
+            }
+        }
+        // Its checksum is of the whole file, read at the opening.
+        let mut bytes = fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            ChunkedTable::open(&path, &material, Variant::Standard),
+            Err(ReadError::File(FileError::Checksum))
+        ));
+    }
+
+    /// A file opened for probes is checked by its index; a chunk is checked
+    /// when a probe first needs it, and a damaged one fails that probe
+    /// alone.
+    #[test]
+    fn an_opened_file_checks_each_chunk_when_first_used() {
+        // Two chunks a side.
+        let material: Material = "KQvKR".parse().unwrap();
+        let table = Tablebase::in_memory()
+            .table(&material, Variant::Standard)
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        let written = fs::read(&path).unwrap();
+        let chunks = le_u32(&written[44..48]) as usize;
+        assert_eq!(chunks, 4);
+        let lengths: Vec<usize> = (0..chunks)
+            .map(|c| le_u32(&written[HEADER + 4 * c..HEADER + 4 * c + 4]) as usize)
+            .collect();
+        // A byte in the middle of white's second chunk changed, and both
+        // checksums made right: only the chunk's own checksum tells.
+        let mut bytes = written.clone();
+        let second = HEADER + index_len(chunks, true) + lengths[0];
+        bytes[second + lengths[1] / 2] ^= 0x40;
+        fix_sums(&mut bytes);
+        fs::write(&path, &bytes).unwrap();
+        let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+        let in_chunk = |chunk: usize| {
+            let index = (chunk * CHUNK..(chunk + 1) * CHUNK)
+                .find(|&i| table.position(i, Color::White).is_some())
+                .unwrap();
+            table.position(index, Color::White).unwrap()
+        };
+        let first = in_chunk(0);
+        assert_eq!(opened.probe(&first).unwrap(), table.probe(&first).unwrap());
+        assert!(matches!(
+            opened.probe(&in_chunk(1)),
+            Err(TableError::File(FileError::ChunkChecksum { chunk: 1 }))
+        ));
+        // A chunk's length changed, with the file's checksum right but not
+        // the index's: the opening fails.
+        let mut bytes = written.clone();
+        bytes[HEADER] ^= 1;
+        bytes[HEADER + 4] ^= 1;
+        let whole = crc32fast::hash(&bytes[HEADER..]);
+        bytes[56..60].copy_from_slice(&whole.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            ChunkedTable::open(&path, &material, Variant::Standard),
+            Err(ReadError::File(FileError::Checksum))
+        ));
     }
 
     #[test]
@@ -1370,8 +1571,7 @@ mod tests {
         for entry in entries {
             bytes.extend_from_slice(&entry.to_le_bytes());
         }
-        let sum = crc32fast::hash(&bytes[HEADER..]);
-        bytes[56..60].copy_from_slice(&sum.to_le_bytes());
+        fix_sums(&mut bytes);
         fs::write(path, &bytes).unwrap();
     }
 
