@@ -69,7 +69,7 @@ const VERSION_3: u32 = 3;
 const PLIES_BITS: u32 = 16;
 const HEADER: usize = 64;
 /// Numbers per chunk.
-const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = 1 << 20;
 /// zstd's level, the fastest: writing KQRvKR takes about 1.4 s less CPU
 /// than at level 6, for a file of 48.4 MB instead of 45.3 MB
 /// (docs/tables.md).

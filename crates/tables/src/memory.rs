@@ -7,7 +7,7 @@ use shakmaty::{Color, Role};
 use crate::{
     material::Material,
     pawn::{ExitMoves, PROMOTIONS, exit_reads},
-    slice::{GATHER_BUDGET, ONE_AT_A_TIME, SliceIndexer},
+    slice::{GATHER_BUDGET, ONE_AT_A_TIME, SliceIndexer, read_by_blocks, window_len},
     table::Table,
     variant::Variant,
 };
@@ -125,11 +125,23 @@ fn slice_build_bytes(material: &Material) -> u64 {
 }
 
 /// The most bytes the tables one promoting role of `color` leads into
-/// take, the sides a promotion reads.
+/// take, the sides a promotion reads: whole, but for a table read a block
+/// at a time ([`read_by_blocks`]), whose blocks take a window a thread.
 fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
     PROMOTIONS
         .into_iter()
-        .map(|role| read_bytes(exit_reads(material, ExitMoves::Promotions(role.of(color)))))
+        .map(|role| {
+            let promoted = role.of(color);
+            let by_blocks = read_by_blocks(material, promoted);
+            let whole = exit_reads(material, ExitMoves::Promotions(promoted))
+                .into_iter()
+                .filter(|(table, _)| Some(table) != by_blocks.as_ref())
+                .collect();
+            let windows = by_blocks.map_or(0, |table| {
+                rayon::current_num_threads() as u64 * window_len(&table) as u64
+            });
+            read_bytes(whole) + windows
+        })
         .max()
         .unwrap_or(0)
 }
@@ -155,13 +167,14 @@ mod tests {
         build_bytes(&name.parse().unwrap(), Variant::Standard, true)
     }
 
-    /// KRPvKR's build into its file peaked at 193.0 MiB
-    /// (docs/tables.md, "Memory"): the estimate is not below it, and
-    /// not far above.
+    /// KRPvKR's build into its file peaked at 110.0 MiB since its
+    /// promotions read KQRvKR and the like a block at a time (193.0 MiB
+    /// before; docs/tables.md, "Memory"): the estimate is not below it,
+    /// and not far above.
     #[test]
     fn a_five_man_estimate_is_near_the_measured_peak() {
         let krpkr = estimate("KRPvKR");
-        assert!((193 * MIB..=300 * MIB).contains(&krpkr), "{krpkr}");
+        assert!((110 * MIB..=300 * MIB).contains(&krpkr), "{krpkr}");
         // Its twin is built as it.
         assert_eq!(estimate("KRvKRP"), krpkr);
     }
@@ -178,13 +191,17 @@ mod tests {
         }
     }
 
-    /// A six-man table with one pawn whose promotions lead into pawnless
-    /// six-man tables fits this 24 GiB machine; KRPvKRP does not: one
+    /// A six-man table with one pawn reads the pawnless six-man tables
+    /// its promotions lead into a block at a time: far less than one side
+    /// of one (7.75 GB). KRPvKRP does not fit this 24 GiB machine: one
     /// side of KQRvKRP, which its promotions lead into, is 24 GiB alone.
     #[test]
     fn six_man_estimates_hold_their_promotion_tables() {
         let krrkrp: Material = "KRRvKRP".parse().unwrap();
         let promotions = promotion_table_bytes(&krrkrp, Color::Black);
+        let krrkrq: Material = "KRRvKRQ".parse().unwrap();
+        let side = Table::numbers_per_side(&krrkrq, Variant::Standard) as u64;
+        assert!(promotions < side / 8, "{promotions}");
         let bytes = estimate("KRRvKRP");
         assert!(promotions < bytes && bytes < 24 * GIB, "{bytes}");
         let krpkrp: Material = "KRPvKRP".parse().unwrap();

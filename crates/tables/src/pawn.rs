@@ -112,6 +112,28 @@ pub(crate) fn exit_reads(material: &Material, moves: ExitMoves) -> Vec<(Material
     found
 }
 
+/// The table a promotion to `promoted` that takes nothing leads into, when
+/// `material` has one pawn, of that colour: a table without pawns, whose
+/// numbers for one placement of the kings lie together (a build reads it
+/// a block of them at a time, [`crate::slice`]).
+pub(crate) fn lone_pawn_promotion(material: &Material, promoted: Piece) -> Option<Material> {
+    let men = material.men();
+    let pawns: Vec<usize> = (0..men.len())
+        .filter(|&i| men[i].role == Role::Pawn)
+        .collect();
+    let [pawn] = pawns[..] else {
+        return None;
+    };
+    (men[pawn].color == promoted.color).then(|| {
+        held_as(material_of(&men_after(
+            men,
+            None,
+            Some((pawn, promoted.role)),
+        )))
+        .0
+    })
+}
+
 /// The name a material is held by, and whether that is its colour-flipped
 /// twin (a material with pawns is held by its canonical one).
 fn held_as(next: Material) -> (Material, bool) {
@@ -247,10 +269,10 @@ impl<'a> ExitTables<'a> {
         })
     }
 
-    /// The value, for the side to move after it, of a move of man `man` of
-    /// `turn` to `to` that takes man `captured` or promotes to
-    /// `PROMOTIONS[promoted]`.
-    fn exit_value(
+    /// Where a move of man `man` of `turn` to `to` that takes man
+    /// `captured` or promotes to `PROMOTIONS[promoted]` leads: the table,
+    /// the placement there and the side to move there read.
+    fn child(
         &self,
         squares: &Squares,
         turn: Color,
@@ -258,7 +280,7 @@ impl<'a> ExitTables<'a> {
         to: Square,
         captured: Option<usize>,
         promoted: Option<usize>,
-    ) -> Value {
+    ) -> (&Table, Squares, Color) {
         let exit = self.exits[exit_slot(captured, promoted.map(|r| (man, r)))]
             .as_ref()
             .expect("every exit has its table");
@@ -275,10 +297,43 @@ impl<'a> ExitTables<'a> {
                 moved[from]
             };
         }
-        let turn = side_read(turn, exit.flip);
-        exit.table
+        (exit.table, after, side_read(turn, exit.flip))
+    }
+
+    /// The value, for the side to move after it, of a move of man `man` of
+    /// `turn` to `to` that takes man `captured` or promotes to
+    /// `PROMOTIONS[promoted]`.
+    fn exit_value(
+        &self,
+        squares: &Squares,
+        turn: Color,
+        man: usize,
+        to: Square,
+        captured: Option<usize>,
+        promoted: Option<usize>,
+    ) -> Value {
+        let (table, after, turn) = self.child(squares, turn, man, to, captured, promoted);
+        table
             .value_of(&after, turn)
             .expect("a legal move leads to a legal position")
+    }
+
+    /// The number, in the table it leads into, of the promotion of pawn
+    /// `pawn` of `turn` straight ahead from `squares`, for promotions'
+    /// exits; `None` when that placement has no number there.
+    pub(crate) fn promotion_number(
+        &self,
+        squares: &Squares,
+        turn: Color,
+        pawn: usize,
+    ) -> Option<usize> {
+        let ExitMoves::Promotions(promoted) = self.moves else {
+            return None;
+        };
+        let role = PROMOTIONS.iter().position(|&r| r == promoted.role)?;
+        let to = ahead(squares[pawn], turn)?;
+        let (table, after, _) = self.child(squares, turn, pawn, to, None, Some(role));
+        table.numbering().encode(&after[..table.material().len()])
     }
 
     /// The best value for `turn` of its en passant captures of pawn `pawn`,

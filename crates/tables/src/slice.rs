@@ -32,16 +32,18 @@ use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
 
 use crate::{
     error::TableError,
+    file::CHUNK,
     index::{Indexer, Squares},
     journal::{Journal, SliceBytes},
     material::{MAX_MEN, Material},
     overflow::Overflow,
     packed::Packed,
-    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads},
+    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads, lone_pawn_promotion},
     rules::Rules,
     solve::{Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
-    table::Table,
+    table::{ChunkedTable, Table},
     value::{DEEP, Value, decode_byte},
+    variant::Variant,
 };
 
 /// The pawns of a slice: their squares in material order, like pawns
@@ -438,7 +440,11 @@ impl Promoted {
 
     /// The best promotions of side `turn` in each of `slices`, the tables
     /// of each promoting role had from `promotion_tables` and let go
-    /// before the next role's.
+    /// before the next role's. A table a lone pawn's promotion leads into
+    /// ([`lone_pawn_promotion`]), if its file is open, is read a block at
+    /// a time: the numbers of one placement of its kings, which are the
+    /// slice's kings, so that the numbers of the slices with the same
+    /// kings are gathered together.
     fn gather(
         indexer: &SliceIndexer,
         material: &Material,
@@ -451,41 +457,218 @@ impl Promoted {
             .iter()
             .map(|_| Promoted(vec![0; indexer.slice_len()]))
             .collect();
+        let pieces: Vec<Pieces> = slices
+            .iter()
+            .map(|&slice| indexer.pieces_of(men, slice))
+            .collect();
         for role in PROMOTIONS {
             let promotions = role.of(turn);
-            let tables = exit_reads(material, ExitMoves::Promotions(promotions))
-                .into_iter()
-                .map(|(sub, sides)| Ok((sub.clone(), promotion_tables(&sub, &sides)?)))
-                .collect::<Result<Subtables, TableError>>()?;
             let moves = ExitMoves::Promotions(promotions);
-            let exits = ExitTables::new(men, &tables, moves)?;
-            gathered
-                .par_iter_mut()
-                .zip(slices)
-                .for_each(|(promoted, &slice)| {
-                    let pieces = indexer.pieces_of(men, slice);
-                    promoted
-                        .0
-                        .par_chunks_mut(PROMOTED_BLOCK)
-                        .enumerate()
-                        .for_each(|(b, codes)| {
-                            let start = b * PROMOTED_BLOCK;
-                            pieces.looks(start, codes.len(), turn, |i, placement| {
-                                let Some((squares, _)) = placement.filter(|(_, l)| l.legal) else {
-                                    return;
-                                };
-                                let mut found = exits.exits(squares, turn);
-                                if let Some(before) = Promoted::value(codes[i]) {
-                                    found.add(before);
-                                }
-                                if let Some(best) = found.best() {
-                                    codes[i] = Promoted::code(best);
-                                }
-                            })
+            let by_blocks = read_by_blocks(material, promotions);
+            let mut tables = Subtables::new();
+            let mut opened = None;
+            for (sub, sides) in exit_reads(material, moves) {
+                let reading = if by_blocks.as_ref() == Some(&sub) {
+                    Reading::ByBlocks
+                } else {
+                    Reading::Whole
+                };
+                match promotion_tables(&sub, &sides, reading)? {
+                    PromotionTable::Held(table) => {
+                        tables.insert(sub, table);
+                    }
+                    PromotionTable::Opened(table) => opened = Some((table, sides[0])),
+                }
+            }
+            match opened {
+                None => {
+                    let exits = ExitTables::new(men, &tables, moves)?;
+                    gathered
+                        .par_iter_mut()
+                        .zip(&pieces)
+                        .for_each(|(promoted, pieces)| {
+                            promoted
+                                .0
+                                .par_chunks_mut(PROMOTED_BLOCK)
+                                .enumerate()
+                                .for_each(|(b, codes)| {
+                                    promoted_into(&exits, pieces, turn, b * PROMOTED_BLOCK, codes)
+                                });
                         });
-                });
+                }
+                Some((opened, side)) => {
+                    let blocks = Blocks {
+                        indexer,
+                        men,
+                        slices,
+                        turn,
+                        moves,
+                        tables,
+                        opened,
+                        side,
+                    };
+                    blocks.gather(&mut gathered, &pieces)?;
+                }
+            }
         }
         Ok(gathered)
+    }
+}
+
+/// Takes the promotions `exits` values into `codes`, those of the numbers
+/// from `start` on of a slice whose kings and pieces are `pieces`.
+fn promoted_into(
+    exits: &ExitTables,
+    pieces: &Pieces,
+    turn: Color,
+    start: usize,
+    codes: &mut [u16],
+) {
+    pieces.looks(start, codes.len(), turn, |i, placement| {
+        let Some((squares, _)) = placement.filter(|(_, l)| l.legal) else {
+            return;
+        };
+        let mut found = exits.exits(squares, turn);
+        if let Some(before) = Promoted::value(codes[i]) {
+            found.add(before);
+        }
+        if let Some(best) = found.best() {
+            codes[i] = Promoted::code(best);
+        }
+    })
+}
+
+/// The table a promotion to `promoted` leads into that a build of
+/// `material` reads a block at a time, if its file is open: that of a lone
+/// pawn's promotion ([`lone_pawn_promotion`]) in a slice of the kings and
+/// at least one piece, whose numbers for one placement of the kings fill a
+/// run of 64 or more.
+pub(crate) fn read_by_blocks(material: &Material, promoted: Piece) -> Option<Material> {
+    lone_pawn_promotion(material, promoted).filter(|_| material.len() >= 4)
+}
+
+/// The numbers of a table without pawns for one placement of its kings.
+fn block_len(table: &Material) -> usize {
+    1 << (6 * (table.len() - 2))
+}
+
+/// Bytes of the window a block of a table without pawns is read in: the
+/// chunks of its file that hold the block.
+pub(crate) fn window_len(table: &Material) -> usize {
+    block_len(table).div_ceil(CHUNK) * CHUNK
+}
+
+/// The promotions of one role valued with the table they lead into read a
+/// block of numbers at a time ([`Promoted::gather`]).
+struct Blocks<'a> {
+    indexer: &'a SliceIndexer,
+    men: &'a [Piece],
+    slices: &'a [usize],
+    turn: Color,
+    moves: ExitMoves,
+    /// The other tables of the role, held.
+    tables: Subtables,
+    opened: Arc<ChunkedTable>,
+    /// The side to move of it that promotions read.
+    side: Color,
+}
+
+/// The numbers of one placement of the kings in a slice, the chunk of the
+/// promotion table they read first.
+struct KingsGroup<'c> {
+    chunk: usize,
+    slice: usize,
+    start: usize,
+    codes: &'c mut [u16],
+}
+
+impl Blocks<'_> {
+    fn gather(&self, gathered: &mut [Promoted], pieces: &[Pieces]) -> Result<(), TableError> {
+        let material = self.opened.material();
+        // The numbers of one placement of the kings, in the slices and in
+        // the promotion table.
+        let group_len = self.indexer.slice_len() >> 12;
+        let block_len = block_len(material);
+        // The promotion table's numbering alone, to find each group's block.
+        let mut unread = self.tables.clone();
+        unread.insert(material.clone(), Arc::new(self.no_values()));
+        let numbering = ExitTables::new(self.men, &unread, self.moves)?;
+        let mut groups: Vec<KingsGroup> = Vec::new();
+        for ((promoted, &slice), p) in gathered.iter_mut().zip(self.slices).zip(0..) {
+            for (kings, codes) in promoted.0.chunks_mut(group_len).enumerate() {
+                let chunk = self
+                    .first_number(&numbering, slice, kings)
+                    .map_or(usize::MAX, |n| n / block_len * block_len / CHUNK);
+                groups.push(KingsGroup {
+                    chunk,
+                    slice: p,
+                    start: kings * group_len,
+                    codes,
+                });
+            }
+        }
+        groups.sort_unstable_by_key(|group| group.chunk);
+        groups
+            .par_chunk_by_mut(|a, b| a.chunk == b.chunk)
+            .try_for_each(|run| {
+                let chunk = run[0].chunk;
+                let window = if chunk == usize::MAX {
+                    self.no_values()
+                } else {
+                    let first = chunk * CHUNK;
+                    self.opened
+                        .window(self.side, first..first + window_len(material))?
+                };
+                let mut tables = self.tables.clone();
+                tables.insert(material.clone(), Arc::new(window));
+                let exits = ExitTables::new(self.men, &tables, self.moves)?;
+                for group in run {
+                    promoted_into(
+                        &exits,
+                        &pieces[group.slice],
+                        self.turn,
+                        group.start,
+                        group.codes,
+                    );
+                }
+                Ok(())
+            })
+    }
+
+    /// A window of the promotion table with no values: its numbering, for
+    /// the placements of the kings that promote into none of its blocks.
+    fn no_values(&self) -> Table {
+        Table::window(
+            self.opened.material().clone(),
+            Variant::Standard,
+            self.side,
+            0,
+            Vec::new(),
+            Overflow::new(0, ByColor::default()),
+        )
+    }
+
+    /// The number in the promotion table of a promotion from the slice's
+    /// placement `kings` of the kings (the other pieces anywhere), `None`
+    /// when none is legal: the kings stand on one square, next to each
+    /// other, on the pawn's or on the square it promotes on.
+    fn first_number(&self, numbering: &ExitTables, slice: usize, kings: usize) -> Option<usize> {
+        let pawns = self.indexer.slices[slice].squares();
+        let pawn = self.indexer.pieces;
+        let promotes_on = ahead(pawns[0], self.turn)?;
+        let mut squares = [Square::A1; MAX_MEN];
+        squares[0] = Square::new((kings >> 6) as u32);
+        squares[1] = Square::new((kings & 63) as u32);
+        let mut taken = Bitboard::from(squares[0]) | squares[1] | pawns[0] | promotes_on;
+        if taken.count() < 4 {
+            return None;
+        }
+        for sq in &mut squares[2..pawn] {
+            *sq = (!taken).first().expect("room for the pieces");
+            taken |= *sq;
+        }
+        squares[pawn] = pawns[0];
+        numbering.promotion_number(&squares, self.turn, pawn)
     }
 }
 
@@ -501,10 +684,26 @@ const PROMOTED_BLOCK: usize = 4096;
 /// Gives the table of a material a promotion leads into (by its canonical
 /// name), from memory or its file, with at least the values of the given
 /// sides to move (those a promotion's values are read for,
-/// [`crate::pawn::exit_reads`]); only the tables of one promoting role are
-/// held at a time.
+/// [`crate::pawn::exit_reads`]), read as `Reading` allows; only the tables
+/// of one promoting role are held at a time.
 pub(crate) type PromotionTables<'a> =
-    dyn Fn(&Material, &[Color]) -> Result<Arc<Table>, TableError> + Sync + 'a;
+    dyn Fn(&Material, &[Color], Reading) -> Result<PromotionTable, TableError> + Sync + 'a;
+
+/// How a build may read a table a promotion leads into.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// Held, the sides asked for whole.
+    Whole,
+    /// Also opened, to read a block of numbers at a time.
+    ByBlocks,
+}
+
+/// A table a promotion leads into, as a build has it.
+pub(crate) enum PromotionTable {
+    Held(Arc<Table>),
+    /// Its file, opened ([`Reading::ByBlocks`]).
+    Opened(Arc<ChunkedTable>),
+}
 
 /// The pawn steps of a slice.
 struct Steps {

@@ -1584,7 +1584,7 @@ pub(crate) fn build_tuned(
         let overflow = slice::build(
             material,
             &subtables,
-            &|held, _side| subtable(&subtables, held),
+            &|held, _sides, _reading| Ok(slice::PromotionTable::Held(subtable(&subtables, held)?)),
             progress,
             tuning,
             None,
@@ -2070,7 +2070,9 @@ mod tests {
                     }
                     _ => ControlFlow::Continue(()),
                 };
-                let promotions = |held: &Material, _: &[Color]| subtable(&subtables, held);
+                let promotions = |held: &Material, _: &[Color], _: slice::Reading| {
+                    Ok(slice::PromotionTable::Held(subtable(&subtables, held)?))
+                };
                 let overflow = slice::build(
                     &material,
                     &subtables,

@@ -2,6 +2,7 @@
 //! to move.
 
 use std::{
+    ops::Range,
     path::Path,
     sync::{Arc, OnceLock},
 };
@@ -10,7 +11,7 @@ use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Squ
 
 use crate::{
     error::{FileError, TableError},
-    file::{Body, ReadError},
+    file::{Body, CHUNK, ReadError},
     index::{Indexer, Squares},
     material::Material,
     overflow::Overflow,
@@ -170,6 +171,35 @@ impl ChunkedTable {
             .value(pos.turn(), index, bytes[at])
             .ok_or(TableError::NotInTable)
     }
+
+    pub(crate) fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// The window ([`Table::window`]) of side `turn` that holds the
+    /// numbers `numbers`: the chunks that hold them, each read from the
+    /// file and checked as for a probe, and not kept here.
+    pub(crate) fn window(&self, turn: Color, numbers: Range<usize>) -> Result<Table, TableError> {
+        let end = numbers.end.min(self.numbering.size());
+        let chunks = numbers.start / CHUNK..end.div_ceil(CHUNK);
+        let mut bytes = Vec::with_capacity(chunks.len() * CHUNK);
+        for chunk in chunks.clone() {
+            let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
+            let read = self
+                .body
+                .chunk(chunk, &self.material, &self.numbering, &self.rules)
+                .map_err(TableError::File)?;
+            bytes.extend_from_slice(&read);
+        }
+        Ok(Table::window(
+            self.material.clone(),
+            self.variant,
+            turn,
+            chunks.start * CHUNK,
+            bytes,
+            self.body.overflow().clone(),
+        ))
+    }
 }
 
 /// Distance-to-mate values of every position of one material and variant
@@ -179,6 +209,9 @@ pub struct Table {
     material: Material,
     variant: Variant,
     numbering: Numbering,
+    /// The number of the first byte of `values`: 0 but in a window
+    /// ([`Table::window`]).
+    first: usize,
     values: ByColor<Vec<u8>>,
     overflow: Overflow,
 }
@@ -202,6 +235,31 @@ impl Table {
             material,
             variant,
             numbering,
+            first: 0,
+            values,
+            overflow,
+        }
+    }
+
+    /// A window of a table: the bytes of side `turn` for the numbers from
+    /// `first` on, and no others, with the table's overflow list. A build
+    /// reads a large table a block of numbers at a time so
+    /// ([`crate::slice`]).
+    pub(crate) fn window(
+        material: Material,
+        variant: Variant,
+        turn: Color,
+        first: usize,
+        bytes: Vec<u8>,
+        overflow: Overflow,
+    ) -> Table {
+        let mut values = ByColor::<Vec<u8>>::default();
+        values[turn] = bytes;
+        Table {
+            numbering: Numbering::new(&material, variant),
+            material,
+            variant,
+            first,
             values,
             overflow,
         }
@@ -242,6 +300,7 @@ impl Table {
 
     /// The bytes for one side to move.
     pub(crate) fn bytes(&self, turn: Color) -> &[u8] {
+        debug_assert_eq!(self.first, 0, "the bytes of a whole table");
         &self.values[turn]
     }
 
@@ -259,8 +318,8 @@ impl Table {
     /// The value of a number, `None` for an illegal one.
     #[inline]
     pub(crate) fn value_at(&self, index: usize, turn: Color) -> Option<Value> {
-        self.overflow
-            .value(turn, index, *self.values[turn].get(index)?)
+        let byte = self.values[turn].get(index.wrapping_sub(self.first))?;
+        self.overflow.value(turn, index, *byte)
     }
 
     /// The value of a placement, `None` when it is not a legal position of
@@ -268,8 +327,7 @@ impl Table {
     #[inline]
     pub fn value_of(&self, squares: &Squares, turn: Color) -> Option<Value> {
         let index = self.numbering.encode(&squares[..self.material.len()])?;
-        self.overflow
-            .value(turn, index, *self.values[turn].get(index)?)
+        self.value_at(index, turn)
     }
 
     /// The value of a position. The position's material and, for the

@@ -22,6 +22,7 @@ use crate::{
     file,
     material::{MAX_MEN_BUILT_ON_DEMAND, Material},
     pawn::{self, PawnTable},
+    slice::{PromotionTable, Reading},
     solve::{self, Progress, Subtables},
     summary::SideSummary,
     table::{ChunkedTable, Table},
@@ -517,7 +518,23 @@ impl Tablebase {
             .into_iter()
             .map(|(sub, sides)| Ok((sub.clone(), self.held_or_read(&sub, &sides)?)))
             .collect::<Result<Subtables, TableError>>()?;
-        let promotion_tables = |sub: &Material, sides: &[Color]| self.held_or_read(sub, sides);
+        let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
+            if reading == Reading::ByBlocks
+                && self
+                    .cached(&(sub.clone(), Variant::Standard), Kept::Lent)
+                    .is_none()
+            {
+                // A table without pawns, from its file a block at a time.
+                let path = dir.join(file::file_name(sub, Variant::Standard));
+                let opened = self
+                    .usable(&path, |path| {
+                        ChunkedTable::open(path, sub, Variant::Standard)
+                    })
+                    .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
+                return Ok(PromotionTable::Opened(Arc::new(opened)));
+            }
+            Ok(PromotionTable::Held(self.held_or_read(sub, sides)?))
+        };
         self.building_with(material, Variant::Standard, stop, |progress| {
             solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
         })
@@ -848,5 +865,37 @@ mod tests {
             assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
         }
         assert!(counted.white.longest.is_some());
+    }
+
+    /// A lone pawn's promotions read the tables they lead into from their
+    /// files a block at a time (`slice::read_by_blocks`), when no table is
+    /// in memory: the bytes are those of a build that holds the tables
+    /// whole, for a pawn of either colour (KRvKP's promotions lead into
+    /// colour-flipped twins).
+    #[test]
+    fn promotions_read_a_block_at_a_time_give_the_bytes_of_whole_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["KRvKP", "KRPvK"] {
+            let material: Material = name.parse().unwrap();
+            let path = dir
+                .path()
+                .join(file::file_name(&material, Variant::Standard));
+            Tablebase::new(Some(dir.path().to_path_buf()))
+                .pawn_summary(&material)
+                .unwrap();
+            fs::remove_file(&path).unwrap();
+            let from_files = Tablebase::new(Some(dir.path().to_path_buf()));
+            from_files.pawn_summary(&material).unwrap();
+            assert!(path.exists());
+            let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
+            let read_back = from_files.pawn_table(&material).unwrap();
+            for turn in Color::ALL {
+                assert_eq!(
+                    read_back.table().bytes(turn),
+                    in_memory.table().bytes(turn),
+                    "{name}"
+                );
+            }
+        }
     }
 }
