@@ -1217,6 +1217,26 @@ mod tests {
         (material, table, dir, path)
     }
 
+    /// KQvKR, two chunks a side, and its file.
+    fn kqkr_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
+        let material: Material = "KQvKR".parse().unwrap();
+        let table = Tablebase::in_memory()
+            .table(&material, Variant::Standard)
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &table).unwrap();
+        (material, table, dir, path)
+    }
+
+    /// Writes `bytes` at `path`: a file that does not open for a checksum.
+    fn opening_fails_its_checksum(path: &Path, material: &Material, bytes: &[u8]) {
+        fs::write(path, bytes).unwrap();
+        assert!(matches!(
+            ChunkedTable::open(path, material, Variant::Standard),
+            Err(ReadError::File(FileError::Checksum))
+        ));
+    }
+
     /// The table with one byte changed, written as a valid file.
     fn forged(table: &Table, turn: Color, index: usize, byte: u8) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -1435,12 +1455,7 @@ mod tests {
 
     #[test]
     fn a_format_4_file_reads_and_opens_checked_whole() {
-        let material: Material = "KQvKR".parse().unwrap();
-        let table = Tablebase::in_memory()
-            .table(&material, Variant::Standard)
-            .unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
+        let (material, table, _dir, path) = kqkr_file();
         as_format_4(&path, VERSION_4);
         let back = read(&path, &material, Variant::Standard).unwrap();
         let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
@@ -1456,11 +1471,7 @@ mod tests {
         let mut bytes = fs::read(&path).unwrap();
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x40;
-        fs::write(&path, &bytes).unwrap();
-        assert!(matches!(
-            ChunkedTable::open(&path, &material, Variant::Standard),
-            Err(ReadError::File(FileError::Checksum))
-        ));
+        opening_fails_its_checksum(&path, &material, &bytes);
     }
 
     /// A file opened for probes is checked by its index; a chunk is checked
@@ -1468,13 +1479,7 @@ mod tests {
     /// alone.
     #[test]
     fn an_opened_file_checks_each_chunk_when_first_used() {
-        // Two chunks a side.
-        let material: Material = "KQvKR".parse().unwrap();
-        let table = Tablebase::in_memory()
-            .table(&material, Variant::Standard)
-            .unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
+        let (material, table, _dir, path) = kqkr_file();
         let written = fs::read(&path).unwrap();
         let chunks = le_u32(&written[44..48]) as usize;
         assert_eq!(chunks, 4);
@@ -1508,11 +1513,7 @@ mod tests {
         bytes[HEADER + 4] ^= 1;
         let whole = crc32fast::hash(&bytes[HEADER..]);
         bytes[56..60].copy_from_slice(&whole.to_le_bytes());
-        fs::write(&path, &bytes).unwrap();
-        assert!(matches!(
-            ChunkedTable::open(&path, &material, Variant::Standard),
-            Err(ReadError::File(FileError::Checksum))
-        ));
+        opening_fails_its_checksum(&path, &material, &bytes);
     }
 
     #[test]

@@ -269,23 +269,21 @@ impl<'a> ExitTables<'a> {
         })
     }
 
-    /// Where a move of man `man` of `turn` to `to` that takes man
-    /// `captured` or promotes to `PROMOTIONS[promoted]` leads: the table,
-    /// the placement there and the side to move there read.
+    /// Where move `mv` of `turn`, promoting to `PROMOTIONS[promoted]` if
+    /// it promotes, leads: the table, the placement there and the side to
+    /// move there read.
     fn child(
         &self,
         squares: &Squares,
         turn: Color,
-        man: usize,
-        to: Square,
-        captured: Option<usize>,
+        mv: Move,
         promoted: Option<usize>,
     ) -> (&Table, Squares, Color) {
-        let exit = self.exits[exit_slot(captured, promoted.map(|r| (man, r)))]
+        let exit = self.exits[exit_slot(mv.captured, promoted.map(|r| (mv.man, r)))]
             .as_ref()
             .expect("every exit has its table");
         let mut moved = *squares;
-        moved[man] = to;
+        moved[mv.man] = mv.to;
         let mut after = [Square::A1; MAX_MEN];
         for (sq, &from) in after
             .iter_mut()
@@ -300,19 +298,16 @@ impl<'a> ExitTables<'a> {
         (exit.table, after, side_read(turn, exit.flip))
     }
 
-    /// The value, for the side to move after it, of a move of man `man` of
-    /// `turn` to `to` that takes man `captured` or promotes to
-    /// `PROMOTIONS[promoted]`.
+    /// The value, for the side to move after it, of move `mv` of `turn`,
+    /// promoting to `PROMOTIONS[promoted]` if it promotes.
     fn exit_value(
         &self,
         squares: &Squares,
         turn: Color,
-        man: usize,
-        to: Square,
-        captured: Option<usize>,
+        mv: Move,
         promoted: Option<usize>,
     ) -> Value {
-        let (table, after, turn) = self.child(squares, turn, man, to, captured, promoted);
+        let (table, after, turn) = self.child(squares, turn, mv, promoted);
         table
             .value_of(&after, turn)
             .expect("a legal move leads to a legal position")
@@ -332,7 +327,12 @@ impl<'a> ExitTables<'a> {
         };
         let role = PROMOTIONS.iter().position(|&r| r == promoted.role)?;
         let to = ahead(squares[pawn], turn)?;
-        let (table, after, _) = self.child(squares, turn, pawn, to, None, Some(role));
+        let promotion = Move {
+            man: pawn,
+            to,
+            captured: None,
+        };
+        let (table, after, _) = self.child(squares, turn, promotion, Some(role));
         table.numbering().encode(&after[..table.material().len()])
     }
 
@@ -356,8 +356,17 @@ impl<'a> ExitTables<'a> {
                         .legal_after(squares, occupied, turn, k, passed, Some(pawn))
             })
             .map(|&k| {
-                self.exit_value(squares, turn, k, passed, Some(pawn), None)
-                    .parent()
+                self.exit_value(
+                    squares,
+                    turn,
+                    Move {
+                        man: k,
+                        to: passed,
+                        captured: Some(pawn),
+                    },
+                    None,
+                )
+                .parent()
             })
             .min_by_key(|v| v.order_key())
     }
@@ -378,7 +387,7 @@ impl<'a> ExitTables<'a> {
         let mut add = |mv: Move| {
             let promotes = self.rules.man(mv.man).role == Role::Pawn && mv.to.rank() == last;
             if promotes == promoted.is_some() {
-                found.add(self.exit_value(squares, turn, mv.man, mv.to, mv.captured, promoted));
+                found.add(self.exit_value(squares, turn, mv, promoted));
             }
             true
         };
@@ -405,7 +414,12 @@ impl<'a> ExitTables<'a> {
                 && !occupied.contains(to)
                 && self.rules.legal_after(squares, occupied, turn, i, to, None)
             {
-                found.add(self.exit_value(squares, turn, i, to, None, promoted));
+                let promotion = Move {
+                    man: i,
+                    to,
+                    captured: None,
+                };
+                found.add(self.exit_value(squares, turn, promotion, promoted));
             }
         }
         found
