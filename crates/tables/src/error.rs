@@ -54,18 +54,26 @@ pub enum TableError {
     Stopped(Material),
     #[error("{0}: a mate is longer than the overflow list holds (1023 plies)")]
     TooDeep(Material),
+    /// The file's error is in the message and is not its source: a chain
+    /// of causes would say it twice.
     #[error("table file: {0}")]
-    File(#[from] FileError),
+    File(FileError),
     #[error(
         "the table of {0} contradicts itself: its best line is longer than its distance to mate"
     )]
     Inconsistent(Material),
-    #[error("table file {path}: {source}")]
+    /// As `File`, the error is in the message, not a source.
+    #[error("table file {path}: {error}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
+}
+
+impl From<FileError> for TableError {
+    fn from(error: FileError) -> TableError {
+        TableError::File(error)
+    }
 }
 
 /// What is wrong with a table file.
@@ -101,4 +109,32 @@ pub enum FileError {
         "not read within its time limit of {} s (30 s and 1 s for every 8 MiB): the disk or file system is not answering", limit.as_secs_f64()
     )]
     TimedOut { limit: std::time::Duration },
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error;
+
+    use super::*;
+
+    /// A table file's error says what is wrong once: the message holds it
+    /// and no source repeats it (the CLI prints the chain of sources).
+    #[test]
+    fn a_table_file_error_is_said_once() {
+        let file = TableError::from(FileError::ChunkChecksum { chunk: 170 });
+        assert!(file.source().is_none());
+        assert_eq!(
+            file.to_string(),
+            "table file: chunk 170 does not match its checksum: the file is corrupt"
+        );
+        let io = TableError::Io {
+            path: PathBuf::from("tables/KRPvKR.standard.ajt"),
+            error: std::io::Error::from(std::io::ErrorKind::StorageFull),
+        };
+        assert!(io.source().is_none());
+        assert!(
+            io.to_string()
+                .starts_with("table file tables/KRPvKR.standard.ajt: ")
+        );
+    }
 }

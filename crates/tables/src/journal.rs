@@ -115,9 +115,9 @@ impl Journal {
     /// Keeps a slice just built: written under a temporary name, synced,
     /// then renamed.
     pub(crate) fn save(&self, slice: usize, built: &SliceBytes) -> Result<(), TableError> {
-        self.write(slice, built).map_err(|source| TableError::Io {
+        self.write(slice, built).map_err(|error| TableError::Io {
             path: self.part(slice),
-            source,
+            error,
         })
     }
 

@@ -1471,9 +1471,9 @@ impl slice::SliceSink for ToFile {
         for turn in Color::ALL {
             self.writer
                 .append(turn, bytes[turn])
-                .map_err(|source| TableError::Io {
+                .map_err(|error| TableError::Io {
                     path: self.path.clone(),
-                    source,
+                    error,
                 })?;
         }
         Ok(())
@@ -1491,9 +1491,9 @@ pub(crate) fn build_pawn_file(
     dir: &Path,
 ) -> Result<PathBuf, TableError> {
     let path = dir.join(file::file_name(material, Variant::Standard));
-    let io_error = |source| TableError::Io {
+    let io_error = |error| TableError::Io {
         path: path.clone(),
-        source,
+        error,
     };
     let writer = FileWriter::create(dir, material, Variant::Standard).map_err(io_error)?;
     let mut sink = ToFile {

@@ -550,12 +550,15 @@ impl Tablebase {
     }
 
     /// Whether the cache folder holds the file of an orthodox table, with
-    /// a right header and checksum.
+    /// a right header and checksums, every chunk's included: a build's
+    /// subtable whose file is damaged is built again before the build.
     fn has_file(&self, material: &Material) -> bool {
         self.dir.as_ref().is_some_and(|dir| {
             let path = dir.join(file::file_name(material, Variant::Standard));
             self.usable(&path, |path| {
-                file::Body::read(path, material, Variant::Standard)
+                let body = file::Body::read(path, material, Variant::Standard)?;
+                body.verify_chunks()?;
+                Ok(body)
             })
             .is_some()
         })
@@ -606,9 +609,9 @@ impl Tablebase {
                     path: path.clone(),
                     reason: Unusable::File(reason),
                 });
-                fs::remove_file(&path).map_err(|source| TableError::Io {
+                fs::remove_file(&path).map_err(|error| TableError::Io {
                     path: path.clone(),
-                    source,
+                    error,
                 })?;
                 let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
                 file::summarize_file(&path, &material, Variant::Standard)
@@ -789,9 +792,9 @@ fn check_pawnless(material: &Material, variant: Variant) -> Result<(), TableErro
 /// The table error of a file that failed to read.
 fn read_error(path: &Path, err: file::ReadError) -> TableError {
     match err {
-        file::ReadError::Io(source) => TableError::Io {
+        file::ReadError::Io(error) => TableError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         },
         file::ReadError::File(err) => TableError::File(err),
     }
@@ -865,6 +868,51 @@ mod tests {
             assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
         }
         assert!(counted.white.longest.is_some());
+    }
+
+    /// A table a pawn build reads whose file has a damaged chunk (its
+    /// index right: format 5 opens without reading the chunks) is found
+    /// before the build, reported and built again, and the build ends
+    /// with the right bytes; it used to fail on the chunk at every run.
+    #[test]
+    fn a_damaged_promotion_table_is_rebuilt_before_a_pawn_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let material: Material = "KRvKP".parse().unwrap();
+        let path = dir
+            .path()
+            .join(file::file_name(&material, Variant::Standard));
+        Tablebase::new(Some(dir.path().to_path_buf()))
+            .pawn_summary(&material)
+            .unwrap();
+        fs::remove_file(&path).unwrap();
+        let promoted: Material = "KRvKQ".parse().unwrap();
+        let damaged = dir
+            .path()
+            .join(file::file_name(&promoted, Variant::Standard));
+        let mut bytes = fs::read(&damaged).unwrap();
+        let len = bytes.len();
+        for at in [len / 3, 2 * len / 3] {
+            bytes[at] ^= 0x40;
+        }
+        fs::write(&damaged, &bytes).unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let rebuilt = Tablebase::new(Some(dir.path().to_path_buf()))
+            .on_event(move |event| seen.lock().unwrap().push(event));
+        rebuilt.pawn_summary(&material).unwrap();
+        assert!(
+            events
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|event| matches!(event, Event::Rebuilding { path, .. } if *path == damaged))
+        );
+        assert_ne!(fs::read(&damaged).unwrap(), bytes);
+        let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
+        let read_back = rebuilt.pawn_table(&material).unwrap();
+        for turn in Color::ALL {
+            assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
+        }
     }
 
     /// A lone pawn's promotions read the tables they lead into from their
