@@ -878,13 +878,7 @@ mod tests {
     fn a_damaged_promotion_table_is_rebuilt_before_a_pawn_build() {
         let dir = tempfile::tempdir().unwrap();
         let material: Material = "KRvKP".parse().unwrap();
-        let path = dir
-            .path()
-            .join(file::file_name(&material, Variant::Standard));
-        Tablebase::new(Some(dir.path().to_path_buf()))
-            .pawn_summary(&material)
-            .unwrap();
-        fs::remove_file(&path).unwrap();
+        its_tables_alone(dir.path(), &material);
         let promoted: Material = "KRvKQ".parse().unwrap();
         let damaged = dir
             .path()
@@ -908,10 +902,29 @@ mod tests {
                 .any(|event| matches!(event, Event::Rebuilding { path, .. } if *path == damaged))
         );
         assert_ne!(fs::read(&damaged).unwrap(), bytes);
-        let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
-        let read_back = rebuilt.pawn_table(&material).unwrap();
+        assert_built_as_in_memory(&rebuilt, &material);
+    }
+
+    /// Builds the table of `material` (with pawns) and the tables its moves
+    /// lead into in `dir`, then removes its own file: the tables it reads
+    /// are left, on disk only.
+    fn its_tables_alone(dir: &Path, material: &Material) {
+        Tablebase::new(Some(dir.to_path_buf()))
+            .pawn_summary(material)
+            .unwrap();
+        fs::remove_file(dir.join(file::file_name(material, Variant::Standard))).unwrap();
+    }
+
+    /// The table of `material` in `tb` has the bytes of one built in memory.
+    fn assert_built_as_in_memory(tb: &Tablebase, material: &Material) {
+        let in_memory = Tablebase::in_memory().pawn_table(material).unwrap();
+        let read_back = tb.pawn_table(material).unwrap();
         for turn in Color::ALL {
-            assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
+            assert_eq!(
+                read_back.table().bytes(turn),
+                in_memory.table().bytes(turn),
+                "{material}"
+            );
         }
     }
 
@@ -925,25 +938,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for name in ["KRvKP", "KRPvK"] {
             let material: Material = name.parse().unwrap();
-            let path = dir
-                .path()
-                .join(file::file_name(&material, Variant::Standard));
-            Tablebase::new(Some(dir.path().to_path_buf()))
-                .pawn_summary(&material)
-                .unwrap();
-            fs::remove_file(&path).unwrap();
+            its_tables_alone(dir.path(), &material);
             let from_files = Tablebase::new(Some(dir.path().to_path_buf()));
             from_files.pawn_summary(&material).unwrap();
-            assert!(path.exists());
-            let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
-            let read_back = from_files.pawn_table(&material).unwrap();
-            for turn in Color::ALL {
-                assert_eq!(
-                    read_back.table().bytes(turn),
-                    in_memory.table().bytes(turn),
-                    "{name}"
-                );
-            }
+            assert_built_as_in_memory(&from_files, &material);
         }
     }
 }
