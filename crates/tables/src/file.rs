@@ -781,11 +781,6 @@ impl Body {
         check_range(&out, start, self.per_side, &side)?;
         Ok(out)
     }
-
-    /// How many chunks the table has, both sides.
-    pub(crate) fn chunks(&self) -> usize {
-        self.ranges.len()
-    }
 }
 
 /// The index of a format 5 file: its chunks' lengths and CRC-32s, and its

@@ -2,9 +2,13 @@
 //! to move.
 
 use std::{
+    collections::HashMap,
     ops::Range,
     path::Path,
-    sync::{Arc, OnceLock},
+    sync::{
+        Arc, LazyLock, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 
 use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
@@ -119,16 +123,66 @@ impl Numbering {
     }
 }
 
-/// A table file opened for probes: its chunks are kept compressed and each
-/// is decompressed and checked the first time a probe needs it, so that a
-/// probe answers in milliseconds without reading the whole table.
+/// A table file opened for probes: its chunks stay in the file, and each
+/// is read, decompressed and checked when a probe needs it, so that a
+/// probe answers in milliseconds without reading the whole table; the
+/// chunks used last are kept for the next probes ([`RecentChunks`]).
 pub(crate) struct ChunkedTable {
     material: Material,
     variant: Variant,
     numbering: Numbering,
     rules: Rules,
     body: Body,
-    chunks: Vec<OnceLock<Result<Box<[u8]>, FileError>>>,
+    /// Tells this table's chunks apart in [`RecentChunks`].
+    id: u64,
+}
+
+/// The chunks of opened tables used last, shared by every table of the
+/// process: a long-running server that probes table after table holds
+/// at most [`RecentChunks::KEPT`] of them (a MiB each), not every chunk it
+/// ever read; the most a table with pawns of five men has, both sides,
+/// is 768, so a batch of probes of one such table reads each chunk once.
+#[derive(Default)]
+struct RecentChunks {
+    /// By (table, chunk): the bytes and when they were last used.
+    kept: HashMap<(u64, usize), KeptChunk>,
+    clock: u64,
+}
+
+/// A chunk's bytes and the clock of its last use.
+type KeptChunk = (Arc<[u8]>, u64);
+
+impl RecentChunks {
+    const KEPT: usize = 1024;
+
+    fn shared() -> &'static Mutex<RecentChunks> {
+        static RECENT: LazyLock<Mutex<RecentChunks>> = LazyLock::new(Default::default);
+        &RECENT
+    }
+
+    fn get(&mut self, table: u64, chunk: usize) -> Option<Arc<[u8]>> {
+        self.clock += 1;
+        let (bytes, used) = self.kept.get_mut(&(table, chunk))?;
+        *used = self.clock;
+        Some(Arc::clone(bytes))
+    }
+
+    /// Keeps a chunk just read, letting go of the one used longest ago
+    /// when full (a scan, as costly as a little of the chunk's reading).
+    fn put(&mut self, table: u64, chunk: usize, bytes: Arc<[u8]>) {
+        if self.kept.len() >= Self::KEPT {
+            let oldest = self
+                .kept
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(&key, _)| key);
+            if let Some(oldest) = oldest {
+                self.kept.remove(&oldest);
+            }
+        }
+        self.clock += 1;
+        self.kept.insert((table, chunk), (bytes, self.clock));
+    }
 }
 
 impl ChunkedTable {
@@ -145,8 +199,11 @@ impl ChunkedTable {
             variant,
             numbering: Numbering::new(material, variant),
             rules: Rules::new(material, variant),
-            chunks: (0..body.chunks()).map(|_| OnceLock::new()).collect(),
             body,
+            id: {
+                static OPENED: AtomicU64 = AtomicU64::new(0);
+                OPENED.fetch_add(1, Ordering::Relaxed)
+            },
         })
     }
 
@@ -159,17 +216,29 @@ impl ChunkedTable {
             .encode(&squares[..self.material.len()])
             .ok_or(TableError::NotInTable)?;
         let (chunk, at) = self.body.chunk_of(index, pos.turn());
-        let bytes = self.chunks[chunk]
-            .get_or_init(|| {
-                self.body
-                    .chunk(chunk, &self.material, &self.numbering, &self.rules)
-            })
-            .as_ref()
-            .map_err(|e| TableError::File(e.clone()))?;
+        let bytes = self.chunk(chunk).map_err(TableError::File)?;
         self.body
             .overflow()
             .value(pos.turn(), index, bytes[at])
             .ok_or(TableError::NotInTable)
+    }
+
+    /// Chunk `chunk`, from the recent chunks or read from the file.
+    fn chunk(&self, chunk: usize) -> Result<Arc<[u8]>, FileError> {
+        let recent = || {
+            RecentChunks::shared()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+        };
+        if let Some(bytes) = recent().get(self.id, chunk) {
+            return Ok(bytes);
+        }
+        let bytes: Arc<[u8]> = self
+            .body
+            .chunk(chunk, &self.material, &self.numbering, &self.rules)?
+            .into();
+        recent().put(self.id, chunk, Arc::clone(&bytes));
+        Ok(bytes)
     }
 
     pub(crate) fn material(&self) -> &Material {
@@ -415,6 +484,26 @@ mod tests {
                 .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
                 .collect()
         })
+    }
+
+    /// The recent chunks hold at most their bound, and let go of the one
+    /// used longest ago, each table's chunks told apart.
+    #[test]
+    fn recent_chunks_keep_the_last_used_up_to_their_bound() {
+        let mut recent = RecentChunks::default();
+        let bytes = |chunk: usize| -> Arc<[u8]> { Arc::from(vec![chunk as u8]) };
+        for chunk in 0..RecentChunks::KEPT + 10 {
+            recent.put(7, chunk, bytes(chunk));
+        }
+        assert_eq!(recent.kept.len(), RecentChunks::KEPT);
+        assert!(recent.get(7, 9).is_none());
+        assert_eq!(recent.get(7, 10).as_deref(), Some(&[10u8][..]));
+        assert!(recent.get(8, 10).is_none());
+        // Chunk 10 was used last: chunk 11 goes first.
+        recent.put(7, 5000, bytes(5000));
+        assert!(recent.get(7, 11).is_none());
+        assert!(recent.get(7, 10).is_some());
+        assert_eq!(recent.kept.len(), RecentChunks::KEPT);
     }
 
     /// Six men without pawns are numbered like five: 462 king pairs times
