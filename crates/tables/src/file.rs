@@ -80,6 +80,20 @@ pub fn file_name(material: &Material, variant: Variant) -> String {
     format!("{material}.{variant}.ajt")
 }
 
+/// How a file of this crate's begins (a table file, a slice part): its
+/// magic, its format version and the material's name padded to 16 bytes.
+/// The rest of the header is built on it.
+pub(crate) fn header_start(magic: &[u8; 8], version: u32, material: &Material) -> Vec<u8> {
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(magic);
+    head.extend_from_slice(&version.to_le_bytes());
+    let mut name = [0u8; 16];
+    let material = material.to_string();
+    name[..material.len()].copy_from_slice(material.as_bytes());
+    head.extend_from_slice(&name);
+    head
+}
+
 /// The prefix and suffix of a temporary file being written for `name`.
 pub(crate) fn temporary(name: &str) -> (String, &'static str) {
     (format!(".{name}."), ".tmp")
@@ -354,13 +368,7 @@ impl FileWriter {
         }
         sum.update(&entries);
 
-        let mut head = Vec::with_capacity(HEADER);
-        head.extend_from_slice(&MAGIC);
-        head.extend_from_slice(&VERSION.to_le_bytes());
-        let mut name = [0u8; 16];
-        let material = self.material.to_string();
-        name[..material.len()].copy_from_slice(material.as_bytes());
-        head.extend_from_slice(&name);
+        let mut head = header_start(&MAGIC, VERSION, &self.material);
         match self.variant {
             Variant::Standard => head.extend_from_slice(&[0, 0]),
             Variant::FixedKing(sq) => head.extend_from_slice(&[1, u8::from(sq)]),

@@ -31,7 +31,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::{
     error::TableError,
-    file::{file_name, remove_stale, temporary},
+    file::{file_name, header_start, remove_stale, temporary},
     material::Material,
     overflow::Overflow,
     value::HARD_MAX_PLIES,
@@ -95,13 +95,7 @@ impl Journal {
     }
 
     fn header(&self, slice: usize, entries: ByColor<usize>, sum: u32) -> Vec<u8> {
-        let mut head = Vec::with_capacity(HEADER);
-        head.extend_from_slice(&MAGIC);
-        head.extend_from_slice(&VERSION.to_le_bytes());
-        let mut name = [0u8; 16];
-        let material = self.material.to_string();
-        name[..material.len()].copy_from_slice(material.as_bytes());
-        head.extend_from_slice(&name);
+        let mut head = header_start(&MAGIC, VERSION, &self.material);
         head.extend_from_slice(&(slice as u32).to_le_bytes());
         head.extend_from_slice(&(self.slice_len as u64).to_le_bytes());
         head.extend_from_slice(&self.limit.to_le_bytes());

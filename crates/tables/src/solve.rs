@@ -1439,12 +1439,19 @@ pub fn build(
     build_tuned(material, variant, subtables, progress, Tuning::PRODUCTION)
 }
 
-/// The table of `material` in `subtables`.
-fn subtable(subtables: &Subtables, material: &Material) -> Result<Arc<Table>, TableError> {
-    subtables
-        .get(material)
-        .cloned()
-        .ok_or_else(|| TableError::MissingSubtable(material.clone()))
+/// The tables promotions lead into, all held in `subtables` (a build in
+/// memory): each is given whole, however it may be read.
+fn held_promotions(
+    subtables: &Subtables,
+) -> impl Fn(&Material, &[Color], slice::Reading) -> Result<slice::PromotionTable, TableError> + Sync + '_
+{
+    |material, _sides, _reading| {
+        subtables
+            .get(material)
+            .cloned()
+            .map(slice::PromotionTable::Held)
+            .ok_or_else(|| TableError::MissingSubtable(material.clone()))
+    }
 }
 
 /// The slices of a build with pawns gathered into the whole table.
@@ -1584,7 +1591,7 @@ pub(crate) fn build_tuned(
         let overflow = slice::build(
             material,
             &subtables,
-            &|held, _sides, _reading| Ok(slice::PromotionTable::Held(subtable(&subtables, held)?)),
+            &held_promotions(&subtables),
             progress,
             tuning,
             None,
@@ -2070,9 +2077,7 @@ mod tests {
                     }
                     _ => ControlFlow::Continue(()),
                 };
-                let promotions = |held: &Material, _: &[Color], _: slice::Reading| {
-                    Ok(slice::PromotionTable::Held(subtable(&subtables, held)?))
-                };
+                let promotions = held_promotions(&subtables);
                 let overflow = slice::build(
                     &material,
                     &subtables,
