@@ -582,28 +582,62 @@ impl Tablebase {
         Ok(Arc::new(table))
     }
 
-    /// The counts of the table of a material with pawns, shown under its
-    /// canonical material (returned with them). With a cache folder, the
-    /// table is built into its file if it is not there, and counted from
-    /// the file chunk by chunk: the whole table is never in memory. A file
-    /// whose chunks fail their check is rebuilt.
-    pub fn pawn_summary(
+    /// The counts of the table of `material` in `variant`, shown under the
+    /// material it is held under (returned with them: a material with pawns
+    /// under its canonical one). A table in memory is counted there. With
+    /// a cache folder, a table whose file is there is counted from the file
+    /// chunk by chunk, the whole table never in memory (a six-man table
+    /// without pawns is counted in a few hundred megabytes, not its 15 GB);
+    /// one whose file is missing is built first, and one whose file fails
+    /// its check is rebuilt.
+    pub fn summary(
         &self,
         material: &Material,
+        variant: Variant,
     ) -> Result<(Material, ByColor<SideSummary>), TableError> {
-        let material = material.canonical();
-        let in_memory = self
-            .pawn_tables
-            .lock()
-            .expect("no poisoning")
-            .get(&material)
-            .cloned();
-        if self.dir.is_none() || in_memory.is_some() {
-            let table = self.pawn_table(&material)?;
-            return Ok((material, table.summarize()));
-        }
-        let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
-        let summary = match file::summarize_file(&path, &material, Variant::Standard) {
+        let pawns = material.has_pawns();
+        let material = if pawns {
+            if variant != Variant::Standard {
+                return Err(TableError::FixedKingPawns(material.clone()));
+            }
+            material.canonical()
+        } else {
+            check_pawnless(material, variant)?;
+            material.clone()
+        };
+        // A table without pawns built here is lent, not kept: with a cache
+        // folder it is read from its file when next needed.
+        let held = |material: &Material| -> Result<Arc<Table>, TableError> {
+            if pawns {
+                Ok(Arc::clone(self.pawn_table(material)?.table()))
+            } else {
+                self.table_in(material, variant, &NEVER_STOPPED, Kept::Lent)
+            }
+        };
+        let in_memory = if pawns {
+            let tables = self.pawn_tables.lock().expect("no poisoning");
+            tables.get(&material).map(|table| Arc::clone(table.table()))
+        } else {
+            self.cached(&(material.clone(), variant), Kept::Lent)
+        };
+        let counted = |table: Arc<Table>| Ok((material.clone(), crate::summarize(&table)));
+        let dir = match (in_memory, &self.dir) {
+            (Some(table), _) => return counted(table),
+            (None, None) => return counted(held(&material)?),
+            (None, Some(dir)) => dir,
+        };
+        let path = if pawns {
+            self.pawn_file_in(&material, &NEVER_STOPPED)?
+        } else {
+            let name = file::file_name(&material, variant);
+            file::remove_stale(dir, &name);
+            let path = dir.join(name);
+            if !path.is_file() {
+                return counted(held(&material)?);
+            }
+            path
+        };
+        let summary = match file::summarize_file(&path, &material, variant) {
             Err(file::ReadError::File(reason)) => {
                 self.event(Event::Rebuilding {
                     path: path.clone(),
@@ -613,8 +647,11 @@ impl Tablebase {
                     path: path.clone(),
                     error,
                 })?;
+                if !pawns {
+                    return counted(held(&material)?);
+                }
                 let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
-                file::summarize_file(&path, &material, Variant::Standard)
+                file::summarize_file(&path, &material, variant)
             }
             summary => summary,
         }
@@ -844,6 +881,49 @@ mod tests {
         assert!(kept(&tb, &kqvkr) && kept(&tb, &kqvk));
     }
 
+    /// A table without pawns whose file is in the cache folder is counted
+    /// from the file, chunk by chunk, and is not held after; its counts are
+    /// those of the table in memory, in both variants. One whose file is
+    /// damaged is rebuilt and counted.
+    #[test]
+    fn a_table_without_pawns_is_counted_from_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cached = || Tablebase::new(Some(dir.path().to_path_buf()));
+        for (name, variant) in [
+            ("KRvKN", Variant::Standard),
+            ("KQvK", Variant::FixedKing(shakmaty::Square::C3)),
+        ] {
+            let material: Material = name.parse().unwrap();
+            let key = (material.clone(), variant);
+            let table = Tablebase::in_memory().table(&material, variant).unwrap();
+            let in_memory = crate::summarize(&table);
+            cached().table(&material, variant).unwrap();
+            let path = dir.path().join(file::file_name(&material, variant));
+            let before = fs::read(&path).unwrap();
+
+            let from_file = cached();
+            assert_eq!(
+                from_file.summary(&material, variant).unwrap(),
+                (material.clone(), in_memory.clone())
+            );
+            assert!(!kept(&from_file, &key) && !alive(&from_file, &key));
+
+            let mut damaged = before.clone();
+            let at = damaged.len() / 2;
+            damaged[at] ^= 0x40;
+            fs::write(&path, &damaged).unwrap();
+            let events = Arc::new(Mutex::new(Vec::new()));
+            let seen = Arc::clone(&events);
+            let rebuilt = cached().on_event(move |event| seen.lock().unwrap().push(event));
+            assert_eq!(rebuilt.summary(&material, variant).unwrap().1, in_memory);
+            assert!(matches!(
+                events.lock().unwrap()[..],
+                [Event::Rebuilding { .. }, ..]
+            ));
+            assert_eq!(fs::read(&path).unwrap(), before);
+        }
+    }
+
     /// A table with pawns built into its file, level by level, has the
     /// bytes and the counts of one built whole in memory: both colours
     /// promote and take en passant in KPvKP.
@@ -852,7 +932,7 @@ mod tests {
         let material: Material = "KPvKP".parse().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let from_file = Tablebase::new(Some(dir.path().to_path_buf()));
-        let (shown, counted) = from_file.pawn_summary(&material).unwrap();
+        let (shown, counted) = from_file.summary(&material, Variant::Standard).unwrap();
         assert_eq!(shown, material);
         assert!(
             !from_file
@@ -893,7 +973,7 @@ mod tests {
         let seen = Arc::clone(&events);
         let rebuilt = Tablebase::new(Some(dir.path().to_path_buf()))
             .on_event(move |event| seen.lock().unwrap().push(event));
-        rebuilt.pawn_summary(&material).unwrap();
+        rebuilt.summary(&material, Variant::Standard).unwrap();
         assert!(
             events
                 .lock()
@@ -910,7 +990,7 @@ mod tests {
     /// are left, on disk only.
     fn its_tables_alone(dir: &Path, material: &Material) {
         Tablebase::new(Some(dir.to_path_buf()))
-            .pawn_summary(material)
+            .summary(material, Variant::Standard)
             .unwrap();
         fs::remove_file(dir.join(file::file_name(material, Variant::Standard))).unwrap();
     }
@@ -940,7 +1020,7 @@ mod tests {
             let material: Material = name.parse().unwrap();
             its_tables_alone(dir.path(), &material);
             let from_files = Tablebase::new(Some(dir.path().to_path_buf()));
-            from_files.pawn_summary(&material).unwrap();
+            from_files.summary(&material, Variant::Standard).unwrap();
             assert_built_as_in_memory(&from_files, &material);
         }
     }

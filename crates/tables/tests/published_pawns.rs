@@ -102,7 +102,7 @@ fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByCo
     }
     let summary = summaries
         .entry(figure.material.clone())
-        .or_insert_with(|| tb.pawn_summary(&figure.material).unwrap().1);
+        .or_insert_with(|| tb.summary(&figure.material, Variant::Standard).unwrap().1);
     let sides: Vec<&SideSummary> = match figure.turn.as_str() {
         "white" => vec![&summary.white],
         "black" => vec![&summary.black],

@@ -10,8 +10,8 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    MAX_MEN, Material, Moves, Plies, SideSummary, Table, Tablebase, Variant, build_bytes,
-    built_slice_by_slice, file_name, number_fen, summarize,
+    MAX_MEN, Material, Moves, Plies, SideSummary, Tablebase, Variant, build_bytes,
+    built_slice_by_slice, file_name, number_fen,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -66,12 +66,10 @@ struct SideJson {
 }
 
 impl SideJson {
-    fn new(table: &Table, turn: Color, side: &SideSummary) -> SideJson {
-        SideJson::with_fen(side, |index| table.fen(index, turn))
-    }
-
-    /// The counts of `side`, the record's FEN from its table number.
-    fn with_fen(side: &SideSummary, fen: impl Fn(usize) -> Option<String>) -> SideJson {
+    /// The counts of `side` of the table of `material`, with the FEN of
+    /// its longest mate.
+    fn new(material: &Material, variant: Variant, turn: Color, side: &SideSummary) -> SideJson {
+        let fen = |index| number_fen(material, variant, index, turn);
         SideJson {
             legal: side.legal,
             win: side.win,
@@ -125,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.fixed_king.is_some() {
             anyhow::bail!("{material}: the fixed-king game has no pawns");
         }
-        return one_with_pawns(&tb, &material, args.json);
+        return one(&tb, &material, Variant::Standard, args.json);
     }
     match args.fixed_king.as_deref() {
         Some("all") => all_squares(&tb, &material, args.json),
@@ -139,21 +137,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// A table, shown under the material it is held under (a material with
+/// pawns under its canonical one); one not in the cache folder is built if
+/// it fits in memory, one there is counted from its file.
 fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> anyhow::Result<()> {
-    enough_memory(tb, material, variant, 1)?;
+    if !tb.in_cache_folder(material, variant) {
+        enough_memory(tb, material, variant, 1)?;
+    }
     let start = Instant::now();
-    let table = tb.table(material, variant)?;
-    let summary = summarize(&table);
-    let seconds = start.elapsed().as_secs_f64();
+    let (material, summary) = tb.summary(material, variant)?;
     let out = SolveJson {
         material: material.to_string(),
         fixed_king: match variant {
             Variant::FixedKing(sq) => Some(sq.to_string()),
             Variant::Standard => None,
         },
-        white_to_move: SideJson::new(&table, Color::White, &summary.white),
-        black_to_move: SideJson::new(&table, Color::Black, &summary.black),
-        seconds,
+        white_to_move: SideJson::new(&material, variant, Color::White, &summary.white),
+        black_to_move: SideJson::new(&material, variant, Color::Black, &summary.black),
+        seconds: start.elapsed().as_secs_f64(),
     };
     if json {
         crate::output::print_json(&out)?;
@@ -203,34 +204,6 @@ fn memory_available(meminfo: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// A table with pawns, shown under its canonical material; one not in the
-/// cache folder is built if it fits in memory.
-fn one_with_pawns(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
-    if !tb.in_cache_folder(material, Variant::Standard) {
-        enough_memory(tb, material, Variant::Standard, 1)?;
-    }
-    let start = Instant::now();
-    let (material, summary) = tb.pawn_summary(material)?;
-    let side = |turn: Color| {
-        SideJson::with_fen(&summary[turn], |index| {
-            number_fen(&material, Variant::Standard, index, turn)
-        })
-    };
-    let out = SolveJson {
-        material: material.to_string(),
-        fixed_king: None,
-        white_to_move: side(Color::White),
-        black_to_move: side(Color::Black),
-        seconds: start.elapsed().as_secs_f64(),
-    };
-    if json {
-        crate::output::print_json(&out)?;
-    } else {
-        print_one(&out)?;
-    }
-    Ok(())
-}
-
 /// One row of `solve --all`.
 #[derive(Serialize)]
 struct TableRow {
@@ -274,13 +247,9 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
             }
         });
         let began = Instant::now();
-        let summary = || -> Result<ByColor<SideSummary>, ajedrecista_tables::TableError> {
-            Ok(if material.has_pawns() {
-                tb.pawn_summary(material)?.1
-            } else {
-                let table = tb.table(material, Variant::Standard)?;
-                summarize(&table)
-            })
+        let summary = || {
+            tb.summary(material, Variant::Standard)
+                .map(|(_, summary)| summary)
         };
         // A table that cannot be built (a mate too long for a byte) is
         // reported, and the others are built.
@@ -449,12 +418,12 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
     let start = Instant::now();
     let mut squares = Vec::new();
     for sq in Square::ALL {
-        let table = tb.table(material, Variant::FixedKing(sq))?;
-        let summary = summarize(&table);
+        let variant = Variant::FixedKing(sq);
+        let (_, summary) = tb.summary(material, variant)?;
         squares.push(SquareJson {
             square: sq.to_string(),
-            white_to_move: SideJson::new(&table, Color::White, &summary.white),
-            black_to_move: SideJson::new(&table, Color::Black, &summary.black),
+            white_to_move: SideJson::new(material, variant, Color::White, &summary.white),
+            black_to_move: SideJson::new(material, variant, Color::Black, &summary.black),
         });
     }
     let out = AllSquaresJson {
