@@ -122,6 +122,18 @@ impl BuildBar {
     }
 }
 
+/// A bar counting `len` steps of work, labelled `message`: on a terminal
+/// only (a log or a pipe gets none).
+pub fn count_bar(len: u64, message: String) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(bar_style());
+    bar.set_message(message);
+    bar
+}
+
 fn bar_style() -> ProgressStyle {
     ProgressStyle::with_template("{msg:<32} [{bar:40}] {percent:>3}% {elapsed}")
         .expect("valid template")

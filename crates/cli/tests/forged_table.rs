@@ -204,3 +204,27 @@ fn the_server_answers_with_json_over_forged_tables() {
     assert!(answers[0].contains("{\"error\":"), "{}", answers[0]);
     assert!(answers[0].contains("contradicts itself"), "{}", answers[0]);
 }
+
+/// `solve --check` finds what the forged files say against their moves,
+/// prints the disagreements and exits 2 after the JSON; the true file
+/// passes.
+#[test]
+fn solve_check_catches_the_forged_files() {
+    for dir in [draws(), circles()] {
+        let out = run(&["solve", "KRvK", "--check", "5000", "--json"], dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("positions checked disagree with their moves"),
+            "{stderr}"
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["check"]["positions"], 5000);
+        assert!(!v["check"]["disagreements"].as_array().unwrap().is_empty());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["solve", "KRvK", "--check", "5000", "--json"], dir.path());
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["check"]["disagreements"], serde_json::json!([]));
+}

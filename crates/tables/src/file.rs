@@ -35,7 +35,7 @@ use std::{
     fs,
     io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
-    sync::{Mutex, mpsc},
+    sync::{Mutex, OnceLock, mpsc},
     thread,
     time::{Duration, Instant},
 };
@@ -484,7 +484,7 @@ fn within<T: Send + 'static>(
         .name("table file read".into())
         .spawn(move || {
             // The caller may have gone on: nobody to tell then.
-            let _ = answer.send(read(deadline));
+            let _ = answer.send(reading_pool().install(|| read(deadline)));
         })?;
     match answered.recv_timeout(limit) {
         Ok(result) => result,
@@ -494,6 +494,19 @@ fn within<T: Send + 'static>(
         )
         .into()),
     }
+}
+
+/// The threads table files are decompressed and checked on: their own,
+/// not rayon's global pool, whose threads may all be waiting for reads
+/// (probes on every one of them at once), which would then never start.
+fn reading_pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("table file read {i}"))
+            .build()
+            .expect("threads to read table files")
+    })
 }
 
 /// Up to `len` bytes of `reader` (fewer at its end), refused once the

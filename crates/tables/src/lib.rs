@@ -10,6 +10,7 @@
 //!   moves of the winning side, the mating move included, for people
 //!   ([`Value::moves`]).
 
+mod check;
 mod error;
 mod file;
 mod index;
@@ -30,6 +31,7 @@ mod tablebase;
 mod value;
 mod variant;
 
+pub use check::{Checked, Disagreement, from_moves};
 pub use error::{FileError, MaterialError, TableError};
 pub use file::{MAGIC, VERSION, file_name};
 pub use index::Squares;
@@ -41,7 +43,7 @@ pub use slice::{PawnSquares, SliceIndexer};
 pub use solve::{Progress, Subtables, build};
 pub use summary::{SideSummary, summarize};
 pub use symmetry::Symmetry;
-pub use table::{Table, number_fen};
+pub use table::{Table, number_fen, number_position};
 pub use tablebase::{Event, TABLES_ENV, Tablebase, Unusable};
 pub use value::{Moves, Plies, Value, Wdl};
 pub use variant::Variant;

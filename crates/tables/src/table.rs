@@ -451,21 +451,31 @@ fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
-/// FEN of the position of number `index` of the table of `material` in
+/// The position of number `index` of the table of `material` in
 /// `variant`, read from the numbering alone (no table in memory): `None`
 /// when the number stands for no legal position.
+pub fn number_position(
+    material: &Material,
+    variant: Variant,
+    index: usize,
+    turn: Color,
+) -> Option<Chess> {
+    let numbering = Numbering::new(material, variant);
+    if index >= numbering.size() {
+        return None;
+    }
+    let squares = numbering.decode(index)?;
+    chess_of(material, &squares, turn)
+}
+
+/// FEN of the position of number `index`, as [`number_position`] finds it.
 pub fn number_fen(
     material: &Material,
     variant: Variant,
     index: usize,
     turn: Color,
 ) -> Option<String> {
-    let numbering = Numbering::new(material, variant);
-    if index >= numbering.size() {
-        return None;
-    }
-    let squares = numbering.decode(index)?;
-    chess_of(material, &squares, turn).map(|pos| fen_of(&pos))
+    number_position(material, variant, index, turn).map(|pos| fen_of(&pos))
 }
 
 #[cfg(test)]

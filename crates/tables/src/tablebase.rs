@@ -924,6 +924,34 @@ mod tests {
         }
     }
 
+    /// Tables read from their files by every rayon thread at once: each
+    /// read decompresses on rayon's threads, which used to be all waiting
+    /// for the reads, so that every read ran out its time limit and the
+    /// good files were rebuilt.
+    #[test]
+    fn files_read_by_every_rayon_thread_at_once_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = ["KQvK", "KRvK", "KBNvK", "KQvKR"];
+        for name in names {
+            Tablebase::new(Some(dir.path().to_path_buf()))
+                .table(&name.parse().unwrap(), Variant::Standard)
+                .unwrap();
+        }
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let tb = Tablebase::new(Some(dir.path().to_path_buf()))
+            .on_event(move |event| seen.lock().unwrap().push(event));
+        let all_in = std::sync::Barrier::new(rayon::current_num_threads());
+        let started = std::time::Instant::now();
+        rayon::broadcast(|context| {
+            all_in.wait();
+            let name = names[context.index() % names.len()];
+            tb.table(&name.parse().unwrap(), Variant::Standard).unwrap();
+        });
+        assert_eq!(*events.lock().unwrap(), Vec::new());
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
+
     /// A table with pawns built into its file, level by level, has the
     /// bytes and the counts of one built whole in memory: both colours
     /// promote and take en passant in KPvKP.

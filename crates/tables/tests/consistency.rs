@@ -1,9 +1,9 @@
 //! Every value agrees with the values of its children: the table is a
 //! fixed point of the minimax rule.
 
-use ajedrecista_tables::{Material, Tablebase, Value, Variant};
+use ajedrecista_tables::{Material, Tablebase, Variant};
 use proptest::prelude::*;
-use shakmaty::{Chess, Color, Position, Square};
+use shakmaty::{Chess, Color, Square};
 use std::sync::OnceLock;
 
 mod common;
@@ -30,39 +30,17 @@ fn position(
     legal(&board_of(material, placed)?, turn, None)
 }
 
+/// The position's value is the minimax of its moves' values
+/// ([`Tablebase::check_positions`]).
 fn check_consistent(pos: &Chess, variant: Variant) -> Result<(), TestCaseError> {
-    let tb = tablebase();
-    let value = tb.probe(pos, variant).unwrap();
-    let moves = tb.moves(pos, variant).unwrap();
-    let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
-    match value {
-        Value::Loss(0) => prop_assert!(moves.is_empty() && pos.is_check(), "{fen}"),
-        Value::Win(p) => {
-            let best = moves.first().map(|m| m.1);
-            prop_assert_eq!(best, Some(Value::Win(p)), "{}", fen);
-        }
-        Value::Loss(p) => {
-            prop_assert!(
-                moves.iter().all(|m| matches!(m.1, Value::Loss(_))),
-                "{}",
-                fen
-            );
-            prop_assert_eq!(moves.first().map(|m| m.1), Some(Value::Loss(p)), "{}", fen);
-        }
-        Value::Draw => {
-            // No winning move, and not every move loses.
-            prop_assert!(
-                moves.iter().all(|m| !matches!(m.1, Value::Win(_))),
-                "{}",
-                fen
-            );
-            prop_assert!(
-                moves.is_empty() || moves.iter().any(|m| m.1 == Value::Draw),
-                "{}",
-                fen
-            );
-        }
-    }
+    let checked = tablebase()
+        .check_positions(std::slice::from_ref(pos), variant, &|_| ())
+        .unwrap();
+    prop_assert!(
+        checked.disagreements.is_empty(),
+        "{:?}",
+        checked.disagreements
+    );
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use std::{
 };
 
 use ajedrecista_tables::{
-    MAX_MEN, Material, Moves, Plies, SideSummary, Tablebase, Variant, build_bytes,
+    Checked, MAX_MEN, Material, Moves, Plies, SideSummary, Tablebase, Variant, build_bytes,
     built_slice_by_slice, file_name, number_fen,
 };
 use anyhow::Context;
@@ -47,6 +47,15 @@ pub struct Args {
     /// checked and kept. Ends with a summary of each table.
     #[arg(long, value_name = "N", conflicts_with_all = ["material", "fixed_king"])]
     all: Option<u8>,
+    /// Then check N positions of the table drawn at random against their
+    /// moves: each value must be the best of the values its moves lead to
+    /// (the rule the build solved); a disagreement is an error
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    check: Option<u64>,
+    /// The seed of the positions `--check` draws: the same seed, the same
+    /// positions
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "check")]
+    seed: u64,
     /// Print JSON instead of a table
     #[arg(long)]
     json: bool,
@@ -89,6 +98,47 @@ struct SolveJson {
     white_to_move: SideJson,
     black_to_move: SideJson,
     seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<CheckJson>,
+}
+
+/// `--check`: the positions drawn and those that disagree with their moves.
+#[derive(Serialize)]
+struct CheckJson {
+    positions: u64,
+    seed: u64,
+    disagreements: Vec<DisagreementJson>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct DisagreementJson {
+    fen: String,
+    result: &'static str,
+    dtm_plies: Option<Plies>,
+    moves_result: &'static str,
+    moves_dtm_plies: Option<Plies>,
+}
+
+impl CheckJson {
+    fn new(checked: Checked, seed: u64, seconds: f64) -> CheckJson {
+        CheckJson {
+            positions: checked.positions,
+            seed,
+            disagreements: checked
+                .disagreements
+                .into_iter()
+                .map(|d| DisagreementJson {
+                    fen: d.fen,
+                    result: d.value.wdl().as_str(),
+                    dtm_plies: d.value.plies(),
+                    moves_result: d.from_moves.wdl().as_str(),
+                    moves_dtm_plies: d.from_moves.plies(),
+                })
+                .collect(),
+            seconds,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -123,29 +173,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.fixed_king.is_some() {
             anyhow::bail!("{material}: the fixed-king game has no pawns");
         }
-        return one(&tb, &material, Variant::Standard, args.json);
+        return one(&tb, &material, Variant::Standard, &args);
     }
     match args.fixed_king.as_deref() {
+        Some("all") if args.check.is_some() => {
+            anyhow::bail!("--check checks one table: give --fixed-king a square, not all")
+        }
         Some("all") => all_squares(&tb, &material, args.json),
         Some(sq) => {
             let sq: Square = sq.parse().with_context(|| {
                 format!("bad square {sq:?} for --fixed-king (write it like c3)")
             })?;
-            one(&tb, &material, Variant::FixedKing(sq), args.json)
+            one(&tb, &material, Variant::FixedKing(sq), &args)
         }
-        None => one(&tb, &material, Variant::Standard, args.json),
+        None => one(&tb, &material, Variant::Standard, &args),
     }
 }
 
 /// A table, shown under the material it is held under (a material with
 /// pawns under its canonical one); one not in the cache folder is built if
 /// it fits in memory, one there is counted from its file.
-fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> anyhow::Result<()> {
+fn one(tb: &Tablebase, material: &Material, variant: Variant, args: &Args) -> anyhow::Result<()> {
     if !tb.in_cache_folder(material, variant) {
         enough_memory(tb, material, variant, 1)?;
     }
     let start = Instant::now();
     let (material, summary) = tb.summary(material, variant)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let check = match args.check {
+        Some(positions) => Some(check(tb, &material, variant, positions, args.seed)?),
+        None => None,
+    };
     let out = SolveJson {
         material: material.to_string(),
         fixed_king: match variant {
@@ -154,14 +212,38 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> any
         },
         white_to_move: SideJson::new(&material, variant, Color::White, &summary.white),
         black_to_move: SideJson::new(&material, variant, Color::Black, &summary.black),
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
+        check,
     };
-    if json {
+    if args.json {
         crate::output::print_json(&out)?;
     } else {
         print_one(&out)?;
     }
-    Ok(())
+    match &out.check {
+        Some(check) if !check.disagreements.is_empty() => anyhow::bail!(
+            "{material}: {} of {} positions checked disagree with their moves",
+            check.disagreements.len(),
+            check.positions
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// `--check`: `positions` positions of the table drawn at random checked
+/// against their moves, with a bar on a terminal.
+fn check(
+    tb: &Tablebase,
+    material: &Material,
+    variant: Variant,
+    positions: u64,
+    seed: u64,
+) -> anyhow::Result<CheckJson> {
+    let start = Instant::now();
+    let bar = crate::tables_args::count_bar(positions, format!("{material}: checking"));
+    let checked = tb.check(material, variant, positions, seed, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    Ok(CheckJson::new(checked, seed, start.elapsed().as_secs_f64()))
 }
 
 /// Refuses `tables` tables whose builds would not fit in the memory
@@ -202,6 +284,33 @@ fn memory_available(meminfo: &str) -> Option<u64> {
     let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+fn print_check(check: &CheckJson) -> anyhow::Result<()> {
+    outln!();
+    outln!(
+        "checked {} positions drawn at random (seed {}) against their moves: {} ({:.2} s)",
+        check.positions,
+        check.seed,
+        match check.disagreements.len() {
+            0 => "every value is the best of its moves'".to_owned(),
+            n => format!("{n} disagree"),
+        },
+        check.seconds
+    );
+    let value = |result: &str, plies: Option<Plies>| match plies {
+        Some(p) => format!("{result} in {p} plies"),
+        None => result.to_owned(),
+    };
+    for d in &check.disagreements {
+        outln!(
+            "  {}: the table says {}, its moves give {}",
+            d.fen,
+            value(d.result, d.dtm_plies),
+            value(d.moves_result, d.moves_dtm_plies)
+        );
+    }
+    Ok(())
 }
 
 /// One row of `solve --all`.
@@ -408,6 +517,9 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
             count(sides[0]),
             count(sides[1])
         );
+    }
+    if let Some(check) = &out.check {
+        print_check(check)?;
     }
     Ok(())
 }
