@@ -1,6 +1,7 @@
 //! Options at their edges: `serve --idle-minutes`, the table folder from
 //! `--tables` and `AJEDRECISTA_TABLES`, and `serve` under a small
-//! open-file limit with idle sockets (issue 16, items 5 to 7).
+//! open-file limit with idle sockets (issue 16, items 5 to 7); `solve
+//! --check`'s count.
 
 use std::net::TcpStream;
 use std::process::{Command, Output};
@@ -33,6 +34,27 @@ fn idle_minutes_beyond_a_week_is_refused() {
             .unwrap();
         let message = one_line_error(&out);
         assert!(message.contains("--idle-minutes"), "{message}");
+    }
+}
+
+/// `solve --check` holds the positions it draws: their number is bounded,
+/// and a seed goes with a check only.
+#[test]
+fn solve_check_counts_outside_their_bounds_are_refused() {
+    for (args, words) in [
+        (vec!["--check", "0"], "--check"),
+        (vec!["--check", "1000001"], "--check"),
+        (vec!["--check", "18446744073709551616"], "--check"),
+        (vec!["--seed", "3"], "required arguments"),
+    ] {
+        let out = binary()
+            .args(["solve", "KRvK"])
+            .args(&args)
+            .env_remove("AJEDRECISTA_TABLES")
+            .output()
+            .unwrap();
+        let message = one_line_error(&out);
+        assert!(message.contains(words), "{args:?}: {message}");
     }
 }
 

@@ -49,8 +49,10 @@ pub struct Args {
     all: Option<u8>,
     /// Then check N positions of the table drawn at random against their
     /// moves: each value must be the best of the values its moves lead to
-    /// (the rule the build solved); a disagreement is an error
-    #[arg(long, value_name = "N", conflicts_with = "all")]
+    /// (the rule the build solved); a disagreement is an error. N is 1 to
+    /// 1 000 000: the positions are held while they are checked
+    #[arg(long, value_name = "N", conflicts_with = "all",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_CHECKED))]
     check: Option<u64>,
     /// The seed of the positions `--check` draws: the same seed, the same
     /// positions
@@ -62,6 +64,9 @@ pub struct Args {
     #[command(flatten)]
     tables: TablesArgs,
 }
+
+/// The most positions `--check` draws.
+const MAX_CHECKED: u64 = 1_000_000;
 
 #[derive(Serialize)]
 struct SideJson {
