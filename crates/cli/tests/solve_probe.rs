@@ -84,7 +84,15 @@ fn solve_all_builds_every_table_then_finds_them_cached() {
     assert_eq!(kpk["longest_moves"], 28);
     let bytes = common::sum_of(&first["tables"], "file_bytes");
     assert_eq!(first["file_bytes"], bytes);
-    let again = json(&["solve", "--all", "3", "--json"], dir.path());
+    let again = json(
+        &["solve", "--all", "3", "--check", "100", "--json"],
+        dir.path(),
+    );
+    for table in again["tables"].as_array().unwrap() {
+        assert_eq!(table["check"]["positions"], 100, "{table}");
+        assert_eq!(table["check"]["disagreements"], serde_json::json!([]));
+    }
+    assert!(first["tables"][0].get("check").is_none());
     assert!(
         again["tables"]
             .as_array()

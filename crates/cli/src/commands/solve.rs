@@ -50,9 +50,9 @@ pub struct Args {
     /// Then check N positions of the table drawn at random against their
     /// moves: each value must be the best of the values its moves lead to
     /// (the rule the build solved); a disagreement is an error. N is 1 to
-    /// 1 000 000: the positions are held while they are checked
-    #[arg(long, value_name = "N", conflicts_with = "all",
-          value_parser = clap::value_parser!(u64).range(1..=MAX_CHECKED))]
+    /// 1 000 000: the positions are held while they are checked. With
+    /// `--all`, every table is checked
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_CHECKED))]
     check: Option<u64>,
     /// The seed of the positions `--check` draws: the same seed, the same
     /// positions
@@ -162,7 +162,7 @@ struct AllSquaresJson {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(men) = args.all {
-        return every_table(&args.tables, men, args.json);
+        return every_table(&args, men);
     }
     let material: Material = args
         .material
@@ -330,6 +330,8 @@ struct TableRow {
     longest_moves: Option<Moves>,
     seconds: f64,
     file_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<CheckJson>,
 }
 
 #[derive(Serialize)]
@@ -343,7 +345,8 @@ struct EveryJson {
 /// `solve --all N`: every table of 3 to N men, smallest first. Each table
 /// gets a tablebase of its own, so that only it and the tables its moves
 /// lead into (read from the cache) are in memory.
-fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> anyhow::Result<()> {
+fn every_table(args: &Args, men: u8) -> anyhow::Result<()> {
+    let (tables, json) = (&args.tables, args.json);
     if !(3..=5).contains(&men) {
         anyhow::bail!("--all {men}: the tables hold 3 to 5 men, so N is 3, 4 or 5");
     }
@@ -351,6 +354,7 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
     let start = Instant::now();
     let mut rows = Vec::with_capacity(materials.len());
     let mut failed = Vec::new();
+    let mut disagreeing = Vec::new();
     for (done, material) in materials.iter().enumerate() {
         let built = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&built);
@@ -380,6 +384,24 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
             .iter()
             .filter_map(|s| s.longest.and_then(|(v, _)| v.plies()))
             .max();
+        let check = match args.check {
+            Some(positions) if status != "failed" => {
+                match check(&tb, material, Variant::Standard, positions, args.seed) {
+                    Ok(check) => {
+                        if !check.disagreements.is_empty() {
+                            disagreeing.push(material.to_string());
+                        }
+                        Some(check)
+                    }
+                    Err(err) => {
+                        crate::output::note!("ajedrecista: {material}: {err}");
+                        failed.push(material.to_string());
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         let seconds = began.elapsed().as_secs_f64();
         if !json {
             // A line a table, so that a run stopped early shows how far it
@@ -398,6 +420,7 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
             longest_plies: longest,
             longest_moves: longest.map(Plies::moves),
             seconds,
+            check,
             file_bytes: tb
                 .dir()
                 .and_then(|dir| {
@@ -420,27 +443,45 @@ fn every_table(tables: &crate::tables_args::TablesArgs, men: u8, json: bool) -> 
     if !failed.is_empty() {
         anyhow::bail!("could not build {}", failed.join(", "));
     }
+    if !disagreeing.is_empty() {
+        anyhow::bail!(
+            "positions checked disagree with their moves in {}",
+            disagreeing.join(", ")
+        );
+    }
     Ok(())
 }
 
 fn print_every(out: &EveryJson) -> anyhow::Result<()> {
+    let checked = out.tables.iter().any(|row| row.check.is_some());
     outln!(
-        "{:<9} {:>7} {:>15} {:>15} {:>13} {:>10} {:>14}",
+        "{:<9} {:>7} {:>15} {:>15} {:>13} {:>10} {:>14}{}",
         "table",
         "status",
         "legal (w)",
         "legal (b)",
         "longest mate",
         "seconds",
-        "file bytes"
+        "file bytes",
+        if checked { "  checked" } else { "" }
     );
     for row in &out.tables {
         let longest = match (row.longest_moves, row.longest_plies) {
             (Some(m), Some(p)) => format!("{m} ({p} pl)"),
             _ => "-".to_owned(),
         };
+        let check = match &row.check {
+            Some(check) if check.disagreements.is_empty() => format!("  {} agree", check.positions),
+            Some(check) => format!(
+                "  {} of {} disagree",
+                check.disagreements.len(),
+                check.positions
+            ),
+            None if checked => "  -".to_owned(),
+            None => String::new(),
+        };
         outln!(
-            "{:<9} {:>7} {:>15} {:>15} {:>13} {:>10.2} {:>14}",
+            "{:<9} {:>7} {:>15} {:>15} {:>13} {:>10.2} {:>14}{check}",
             row.material,
             row.status,
             row.legal_white_to_move,
