@@ -596,15 +596,12 @@ impl Tablebase {
         variant: Variant,
     ) -> Result<(Material, ByColor<SideSummary>), TableError> {
         let pawns = material.has_pawns();
-        let material = if pawns {
-            if variant != Variant::Standard {
-                return Err(TableError::FixedKingPawns(material.clone()));
-            }
-            material.canonical()
-        } else {
+        if !pawns {
             check_pawnless(material, variant)?;
-            material.clone()
-        };
+        } else if variant != Variant::Standard {
+            return Err(TableError::FixedKingPawns(material.clone()));
+        }
+        let material = material.table_material();
         // A table without pawns built here is lent, not kept: with a cache
         // folder it is read from its file when next needed.
         let held = |material: &Material| -> Result<Arc<Table>, TableError> {
