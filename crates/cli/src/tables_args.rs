@@ -2,6 +2,7 @@
 //! a table is built.
 
 use std::{
+    cell::RefCell,
     io::IsTerminal,
     path::PathBuf,
     sync::{Arc, Mutex},
@@ -132,6 +133,45 @@ pub fn count_bar(len: u64, message: String) -> ProgressBar {
     bar.set_style(bar_style());
     bar.set_message(message);
     bar
+}
+
+/// The progress of a table counted from its file
+/// ([`Tablebase::summary`]): a bar on a terminal once the count has taken
+/// a second (a six-man table's takes minutes), cleared when dropped.
+pub struct FileCountBar {
+    message: String,
+    started: Instant,
+    bar: RefCell<Option<ProgressBar>>,
+}
+
+impl FileCountBar {
+    pub fn new(material: &ajedrecista_tables::Material, variant: Variant) -> FileCountBar {
+        FileCountBar {
+            message: format!("{}: counting its file", label(material, variant)),
+            started: Instant::now(),
+            bar: RefCell::new(None),
+        }
+    }
+
+    /// `done` of `total` numbers counted.
+    pub fn update(&self, done: u64, total: u64) {
+        let mut bar = self.bar.borrow_mut();
+        if bar.is_none() && self.started.elapsed().as_secs_f64() > 1.0 {
+            *bar =
+                Some(count_bar(total, self.message.clone()).with_elapsed(self.started.elapsed()));
+        }
+        if let Some(bar) = bar.as_ref() {
+            bar.set_position(done.min(total));
+        }
+    }
+}
+
+impl Drop for FileCountBar {
+    fn drop(&mut self) {
+        if let Some(bar) = self.bar.get_mut().take() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 fn bar_style() -> ProgressStyle {

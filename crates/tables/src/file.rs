@@ -475,24 +475,54 @@ fn within<T: Send + 'static>(
     limit: Duration,
     read: impl FnOnce(Deadline) -> Result<T, ReadError> + Send + 'static,
 ) -> Result<T, ReadError> {
+    within_telling(limit, |deadline, _| read(deadline), &|_, _| {})
+}
+
+/// What the thread of a read run [`within_telling`] says.
+enum Heard<T> {
+    /// `done` of `total` steps of the read are done.
+    Progress {
+        done: u64,
+        total: u64,
+    },
+    Answer(Result<T, ReadError>),
+}
+
+/// [`within`], with `read` given a way to tell its progress (steps done,
+/// of a total), which `progress` hears on the caller's thread.
+fn within_telling<T: Send + 'static>(
+    limit: Duration,
+    read: impl FnOnce(Deadline, &dyn Fn(u64, u64)) -> Result<T, ReadError> + Send + 'static,
+    progress: &dyn Fn(u64, u64),
+) -> Result<T, ReadError> {
     let deadline = Deadline {
         at: Instant::now() + limit,
         limit,
     };
-    let (answer, answered) = mpsc::sync_channel(1);
+    let (tell, heard) = mpsc::channel();
     thread::Builder::new()
         .name("table file read".into())
         .spawn(move || {
             // The caller may have gone on: nobody to tell then.
-            let _ = answer.send(reading_pool().install(|| read(deadline)));
+            let told = |done, total| {
+                let _ = tell.send(Heard::Progress { done, total });
+            };
+            let answer = reading_pool().install(|| read(deadline, &told));
+            let _ = tell.send(Heard::Answer(answer));
         })?;
-    match answered.recv_timeout(limit) {
-        Ok(result) => result,
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(deadline.passed()),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(io::Error::other(
-            "the thread reading the table file ended without an answer",
-        )
-        .into()),
+    loop {
+        let left = deadline.at.saturating_duration_since(Instant::now());
+        match heard.recv_timeout(left) {
+            Ok(Heard::Progress { done, total }) => progress(done, total),
+            Ok(Heard::Answer(result)) => return result,
+            Err(mpsc::RecvTimeoutError::Timeout) => return Err(deadline.passed()),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other(
+                    "the thread reading the table file ended without an answer",
+                )
+                .into());
+            }
+        }
     }
 }
 
@@ -1043,18 +1073,20 @@ impl HashedReader {
 /// comes: only a batch of chunks is in memory. The overflow list, which
 /// ends the file and which the chunks' checks need, is read first, out of
 /// order, and again in order, hashed with the rest: nothing is returned
-/// before the checksum is right and the two reads agree.
+/// before the checksum is right and the two reads agree. `counted` hears
+/// the numbers counted so far (both sides), of all.
 pub fn summarize_file(
     path: &Path,
     material: &Material,
     variant: Variant,
+    counted: &dyn Fn(u64, u64),
 ) -> Result<ByColor<SideSummary>, ReadError> {
     use std::os::unix::fs::FileExt;
     let file = open_regular(path)?;
     let file_len = file.metadata()?.len();
     let ahead = file.try_clone()?;
     let material = material.clone();
-    within(read_time_limit(file_len), move |deadline| {
+    let read = move |deadline, counted: &dyn Fn(u64, u64)| {
         let (mut body, layout) =
             HashedReader::after_header(file, file_len, &material, variant, deadline)?;
         let mut listed = vec![0u8; 8 * layout.entries as usize];
@@ -1069,6 +1101,9 @@ pub fn summarize_file(
         let numbering = Numbering::new(&material, variant);
         let rules = Rules::new(&material, variant);
         let mut sides = ByColor::new_with(|_| SideCounter::new());
+        let total = 2 * layout.per_side as u64;
+        let mut done = 0;
+        counted(done, total);
         let (_, in_order) = read_chunks(&mut body, &layout, &Color::ALL, |batch| {
             let decompressed = batch
                 .into_par_iter()
@@ -1089,7 +1124,9 @@ pub fn summarize_file(
                 };
                 check_range(&bytes, start, layout.per_side, &side)?;
                 sides[turn].add(&numbering, start, &bytes);
+                done += bytes.len() as u64;
             }
+            counted(done, total);
             Ok(())
         })?;
         if in_order != listed {
@@ -1101,7 +1138,8 @@ pub fn summarize_file(
             white: white.finish(&numbering, orderings, &overflow, Color::White),
             black: black.finish(&numbering, orderings, &overflow, Color::Black),
         })
-    })
+    };
+    within_telling(read_time_limit(file_len), read, counted)
 }
 
 /// How many numbers of each side the semantic check samples.

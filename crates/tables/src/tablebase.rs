@@ -589,11 +589,14 @@ impl Tablebase {
     /// chunk by chunk, the whole table never in memory (a six-man table
     /// without pawns is counted in a few hundred megabytes, not its 15 GB);
     /// one whose file is missing is built first, and one whose file fails
-    /// its check is rebuilt.
+    /// its check is rebuilt. `counting` hears the progress of a count from
+    /// a file: the numbers counted so far (both sides), of all (a six-man
+    /// table takes minutes).
     pub fn summary(
         &self,
         material: &Material,
         variant: Variant,
+        counting: &dyn Fn(u64, u64),
     ) -> Result<(Material, ByColor<SideSummary>), TableError> {
         let pawns = material.has_pawns();
         if !pawns {
@@ -634,7 +637,7 @@ impl Tablebase {
             }
             path
         };
-        let summary = match file::summarize_file(&path, &material, variant) {
+        let summary = match file::summarize_file(&path, &material, variant, counting) {
             Err(file::ReadError::File(reason)) => {
                 self.event(Event::Rebuilding {
                     path: path.clone(),
@@ -648,7 +651,7 @@ impl Tablebase {
                     return counted(held(&material)?);
                 }
                 let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
-                file::summarize_file(&path, &material, variant)
+                file::summarize_file(&path, &material, variant, counting)
             }
             summary => summary,
         }
@@ -899,10 +902,22 @@ mod tests {
             let before = fs::read(&path).unwrap();
 
             let from_file = cached();
+            let heard = Mutex::new(Vec::new());
             assert_eq!(
-                from_file.summary(&material, variant).unwrap(),
+                from_file
+                    .summary(&material, variant, &|done, total| heard
+                        .lock()
+                        .unwrap()
+                        .push((done, total)))
+                    .unwrap(),
                 (material.clone(), in_memory.clone())
             );
+            // The count is told from nothing to every number of both sides.
+            let heard = heard.into_inner().unwrap();
+            let all = 2 * Table::numbers_per_side(&material, variant) as u64;
+            assert_eq!(heard.first(), Some(&(0, all)));
+            assert_eq!(heard.last(), Some(&(all, all)));
+            assert!(heard.windows(2).all(|w| w[0].0 <= w[1].0), "{heard:?}");
             assert!(!kept(&from_file, &key) && !alive(&from_file, &key));
 
             let mut damaged = before.clone();
@@ -912,7 +927,10 @@ mod tests {
             let events = Arc::new(Mutex::new(Vec::new()));
             let seen = Arc::clone(&events);
             let rebuilt = cached().on_event(move |event| seen.lock().unwrap().push(event));
-            assert_eq!(rebuilt.summary(&material, variant).unwrap().1, in_memory);
+            assert_eq!(
+                rebuilt.summary(&material, variant, &|_, _| {}).unwrap().1,
+                in_memory
+            );
             assert!(matches!(
                 events.lock().unwrap()[..],
                 [Event::Rebuilding { .. }, ..]
@@ -957,7 +975,9 @@ mod tests {
         let material: Material = "KPvKP".parse().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let from_file = Tablebase::new(Some(dir.path().to_path_buf()));
-        let (shown, counted) = from_file.summary(&material, Variant::Standard).unwrap();
+        let (shown, counted) = from_file
+            .summary(&material, Variant::Standard, &|_, _| {})
+            .unwrap();
         assert_eq!(shown, material);
         assert!(
             !from_file
@@ -998,7 +1018,9 @@ mod tests {
         let seen = Arc::clone(&events);
         let rebuilt = Tablebase::new(Some(dir.path().to_path_buf()))
             .on_event(move |event| seen.lock().unwrap().push(event));
-        rebuilt.summary(&material, Variant::Standard).unwrap();
+        rebuilt
+            .summary(&material, Variant::Standard, &|_, _| {})
+            .unwrap();
         assert!(
             events
                 .lock()
@@ -1015,7 +1037,7 @@ mod tests {
     /// are left, on disk only.
     fn its_tables_alone(dir: &Path, material: &Material) {
         Tablebase::new(Some(dir.to_path_buf()))
-            .summary(material, Variant::Standard)
+            .summary(material, Variant::Standard, &|_, _| {})
             .unwrap();
         fs::remove_file(dir.join(file::file_name(material, Variant::Standard))).unwrap();
     }
@@ -1045,7 +1067,9 @@ mod tests {
             let material: Material = name.parse().unwrap();
             its_tables_alone(dir.path(), &material);
             let from_files = Tablebase::new(Some(dir.path().to_path_buf()));
-            from_files.summary(&material, Variant::Standard).unwrap();
+            from_files
+                .summary(&material, Variant::Standard, &|_, _| {})
+                .unwrap();
             assert_built_as_in_memory(&from_files, &material);
         }
     }

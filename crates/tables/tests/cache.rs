@@ -263,7 +263,10 @@ fn six_men_are_not_built_on_demand() {
             |result: Result<(), TableError>| matches!(result, Err(TableError::NotBuiltOnDemand(_)));
         if material.has_pawns() {
             assert!(refused(tb.pawn_table(&material).map(drop)));
-            assert!(refused(tb.summary(&material, Variant::Standard).map(drop)));
+            assert!(refused(
+                tb.summary(&material, Variant::Standard, &|_, _| {})
+                    .map(drop)
+            ));
             let in_memory = Tablebase::in_memory();
             assert!(refused(in_memory.pawn_table(&material).map(drop)));
         } else {

@@ -100,9 +100,11 @@ fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByCo
         );
         return;
     }
-    let summary = summaries
-        .entry(figure.material.clone())
-        .or_insert_with(|| tb.summary(&figure.material, Variant::Standard).unwrap().1);
+    let summary = summaries.entry(figure.material.clone()).or_insert_with(|| {
+        tb.summary(&figure.material, Variant::Standard, &|_, _| {})
+            .unwrap()
+            .1
+    });
     let sides: Vec<&SideSummary> = match figure.turn.as_str() {
         "white" => vec![&summary.white],
         "black" => vec![&summary.black],

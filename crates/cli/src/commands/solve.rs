@@ -18,7 +18,7 @@ use serde::Serialize;
 use shakmaty::{ByColor, Color, Square};
 
 use crate::output::outln;
-use crate::tables_args::TablesArgs;
+use crate::tables_args::{FileCountBar, TablesArgs};
 
 /// Build (or load) the distance-to-mate table of an endgame and print its
 /// counts.
@@ -203,7 +203,11 @@ fn one(tb: &Tablebase, material: &Material, variant: Variant, args: &Args) -> an
         enough_memory(tb, material, variant, 1)?;
     }
     let start = Instant::now();
-    let (material, summary) = tb.summary(material, variant)?;
+    let counting = FileCountBar::new(material, variant);
+    let (material, summary) = tb.summary(material, variant, &|done, total| {
+        counting.update(done, total)
+    })?;
+    drop(counting);
     let seconds = start.elapsed().as_secs_f64();
     let check = match args.check {
         Some(positions) => Some(check(tb, &material, variant, positions, args.seed)?),
@@ -366,7 +370,7 @@ fn every_table(args: &Args, men: u8) -> anyhow::Result<()> {
         });
         let began = Instant::now();
         let summary = || {
-            tb.summary(material, Variant::Standard)
+            tb.summary(material, Variant::Standard, &|_, _| {})
                 .map(|(_, summary)| summary)
         };
         // A table that cannot be built (a mate too long for a byte) is
@@ -577,7 +581,7 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
     let mut squares = Vec::new();
     for sq in Square::ALL {
         let variant = Variant::FixedKing(sq);
-        let (_, summary) = tb.summary(material, variant)?;
+        let (_, summary) = tb.summary(material, variant, &|_, _| {})?;
         squares.push(SquareJson {
             square: sq.to_string(),
             white_to_move: SideJson::new(material, variant, Color::White, &summary.white),
