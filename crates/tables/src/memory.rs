@@ -7,7 +7,7 @@ use shakmaty::{Color, Role};
 use crate::{
     material::Material,
     pawn::{ExitMoves, PROMOTIONS, exit_reads},
-    slice::{GATHER_BUDGET, ONE_AT_A_TIME, SliceIndexer, read_by_blocks, window_len},
+    slice::{GATHER_BUDGET, ONE_AT_A_TIME, SliceIndexer, read_by_blocks, windows_held},
     table::Table,
     variant::Variant,
 };
@@ -126,7 +126,8 @@ fn slice_build_bytes(material: &Material) -> u64 {
 
 /// The most bytes the tables one promoting role of `color` leads into
 /// take, the sides a promotion reads: whole, but for a table read a block
-/// at a time ([`read_by_blocks`]), whose blocks take a window a thread.
+/// at a time ([`read_by_blocks`]), of which the windows held at once
+/// ([`windows_held`]).
 fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
     PROMOTIONS
         .into_iter()
@@ -137,9 +138,7 @@ fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
                 .into_iter()
                 .filter(|(table, _)| Some(table) != by_blocks.as_ref())
                 .collect();
-            let windows = by_blocks.map_or(0, |table| {
-                rayon::current_num_threads() as u64 * window_len(&table) as u64
-            });
+            let windows = by_blocks.map_or(0, |table| windows_held(material, promoted, &table));
             read_bytes(whole) + windows
         })
         .max()
@@ -191,10 +190,10 @@ mod tests {
         }
     }
 
-    /// A six-man table with one pawn reads the pawnless six-man tables
-    /// its promotions lead into a block at a time: far less than one side
-    /// of one (7.75 GB). KRPvKRP does not fit this 24 GiB machine: one
-    /// side of KQRvKRP, which its promotions lead into, is 24 GiB alone.
+    /// A six-man table with pawns reads the six-man tables its promotions
+    /// lead into a block at a time: far less than one side of one (7.75 GB
+    /// without pawns; 24 GiB for KQRvKRP, which KRPvKRP's promotions lead
+    /// into, read a slice of 1 GiB at a time). Both fit this 24 GiB machine.
     #[test]
     fn six_man_estimates_hold_their_promotion_tables() {
         let krrkrp: Material = "KRRvKRP".parse().unwrap();
@@ -209,12 +208,13 @@ mod tests {
         let peak = 7_040_408 * 1024;
         assert!((peak..2 * peak).contains(&bytes), "{bytes}");
         let krpkrp: Material = "KRPvKRP".parse().unwrap();
-        let promotions = Color::ALL
-            .into_iter()
-            .map(|color| promotion_table_bytes(&krpkrp, color))
-            .max()
-            .unwrap();
-        assert!(promotions >= 24 * GIB);
-        assert!(estimate("KRPvKRP") > promotions);
+        let kqrkrp: Material = "KQRvKRP".parse().unwrap();
+        let side = Table::numbers_per_side(&kqrkrp, Variant::Standard) as u64;
+        assert!(side >= 24 * GIB);
+        for color in Color::ALL {
+            let promotions = promotion_table_bytes(&krpkrp, color);
+            assert!(promotions < side / 8, "{promotions}");
+        }
+        assert!(estimate("KRPvKRP") < 24 * GIB);
     }
 }

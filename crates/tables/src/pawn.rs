@@ -113,25 +113,19 @@ pub(crate) fn exit_reads(material: &Material, moves: ExitMoves) -> Vec<(Material
 }
 
 /// The table a promotion to `promoted` that takes nothing leads into, when
-/// `material` has one pawn, of that colour: a table without pawns, whose
-/// numbers for one placement of the kings lie together (a build reads it
-/// a block of them at a time, [`crate::slice`]).
-pub(crate) fn lone_pawn_promotion(material: &Material, promoted: Piece) -> Option<Material> {
+/// `material` has a pawn of that colour (its pawns of a colour are alike,
+/// so any of them leads into the same table).
+pub(crate) fn quiet_promotion(material: &Material, promoted: Piece) -> Option<Material> {
     let men = material.men();
-    let pawns: Vec<usize> = (0..men.len())
-        .filter(|&i| men[i].role == Role::Pawn)
-        .collect();
-    let [pawn] = pawns[..] else {
-        return None;
-    };
-    (men[pawn].color == promoted.color).then(|| {
+    let pawn = (0..men.len()).find(|&i| men[i] == Role::Pawn.of(promoted.color))?;
+    Some(
         held_as(material_of(&men_after(
             men,
             None,
             Some((pawn, promoted.role)),
         )))
-        .0
-    })
+        .0,
+    )
 }
 
 /// The name a material is held by, and whether that is its colour-flipped

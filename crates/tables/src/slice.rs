@@ -38,7 +38,7 @@ use crate::{
     material::{MAX_MEN, Material},
     overflow::Overflow,
     packed::Packed,
-    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads, lone_pawn_promotion},
+    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads, quiet_promotion},
     rules::Rules,
     solve::{Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
     table::{ChunkedTable, Table},
@@ -440,11 +440,12 @@ impl Promoted {
 
     /// The best promotions of side `turn` in each of `slices`, the tables
     /// of each promoting role had from `promotion_tables` and let go
-    /// before the next role's. A table a lone pawn's promotion leads into
-    /// ([`lone_pawn_promotion`]), if its file is open, is read a block at
-    /// a time: the numbers of one placement of its kings, which are the
-    /// slice's kings, so that the numbers of the slices with the same
-    /// kings are gathered together.
+    /// before the next role's. The table a promotion that takes nothing
+    /// leads into, if its file is open, is read a block at a time
+    /// ([`read_by_blocks`]): without pawns, the numbers of one placement of
+    /// its kings, which are the slice's kings, so that the numbers of the
+    /// slices with the same kings are gathered together; with pawns, the
+    /// slices a slice's promotions reach.
     fn gather(
         indexer: &SliceIndexer,
         material: &Material,
@@ -486,15 +487,7 @@ impl Promoted {
                     gathered
                         .par_iter_mut()
                         .zip(&pieces)
-                        .for_each(|(promoted, pieces)| {
-                            promoted
-                                .0
-                                .par_chunks_mut(PROMOTED_BLOCK)
-                                .enumerate()
-                                .for_each(|(b, codes)| {
-                                    promoted_into(&exits, pieces, turn, b * PROMOTED_BLOCK, codes)
-                                });
-                        });
+                        .for_each(|(promoted, pieces)| promoted.take(&exits, pieces, turn));
                 }
                 Some((opened, side)) => {
                     let blocks = Blocks {
@@ -512,6 +505,17 @@ impl Promoted {
             }
         }
         Ok(gathered)
+    }
+}
+
+impl Promoted {
+    /// Takes the promotions `exits` values into the codes of a whole slice
+    /// whose kings and pieces are `pieces`, on every core.
+    fn take(&mut self, exits: &ExitTables, pieces: &Pieces, turn: Color) {
+        self.0
+            .par_chunks_mut(PROMOTED_BLOCK)
+            .enumerate()
+            .for_each(|(b, codes)| promoted_into(exits, pieces, turn, b * PROMOTED_BLOCK, codes));
     }
 }
 
@@ -539,12 +543,14 @@ fn promoted_into(
 }
 
 /// The table a promotion to `promoted` leads into that a build of
-/// `material` reads a block at a time, if its file is open: that of a lone
-/// pawn's promotion ([`lone_pawn_promotion`]) in a slice of the kings and
-/// at least one piece, whose numbers for one placement of the kings fill a
-/// run of 64 or more.
+/// `material` reads a block at a time, if its file is open: that of a
+/// promotion that takes nothing ([`quiet_promotion`]). A table without
+/// pawns (a lone pawn's promotion) is read a placement of its kings at a
+/// time, when the material has a piece besides (so that a block fills a
+/// run of 64 numbers or more); a table with pawns, the slices one slice's
+/// promotions reach at a time.
 pub(crate) fn read_by_blocks(material: &Material, promoted: Piece) -> Option<Material> {
-    lone_pawn_promotion(material, promoted).filter(|_| material.len() >= 4)
+    quiet_promotion(material, promoted).filter(|table| table.has_pawns() || material.len() >= 4)
 }
 
 /// The numbers of a table without pawns for one placement of its kings.
@@ -556,6 +562,35 @@ fn block_len(table: &Material) -> usize {
 /// chunks of its file that hold the block.
 pub(crate) fn window_len(table: &Material) -> usize {
     block_len(table).div_ceil(CHUNK) * CHUNK
+}
+
+/// Bytes of the windows of `table` (read by blocks, [`read_by_blocks`])
+/// held at once while the promotions of `material` to `promoted` are
+/// gathered: without pawns, a block's a thread; with pawns, the slices one
+/// slice's promotions reach, a window at a time: one slice when `material`
+/// has one pawn of that colour, else at most an advancement's (the
+/// children of pawns on the seventh rank keep the same advancement).
+pub(crate) fn windows_held(material: &Material, promoted: Piece, table: &Material) -> u64 {
+    if !table.has_pawns() {
+        return rayon::current_num_threads() as u64 * window_len(table) as u64;
+    }
+    let promoting = material
+        .men()
+        .iter()
+        .filter(|&&man| man == Role::Pawn.of(promoted.color))
+        .count();
+    let reached = SliceIndexer::shared(table);
+    let slices = if promoting == 1 {
+        1
+    } else {
+        reached
+            .levels()
+            .iter()
+            .map(|level| level.len())
+            .max()
+            .unwrap_or(0)
+    };
+    (slices * reached.slice_len()).next_multiple_of(CHUNK) as u64
 }
 
 /// The promotions of one role valued with the table they lead into read a
@@ -584,6 +619,9 @@ struct KingsGroup<'c> {
 
 impl Blocks<'_> {
     fn gather(&self, gathered: &mut [Promoted], pieces: &[Pieces]) -> Result<(), TableError> {
+        if self.opened.material().has_pawns() {
+            return self.gather_by_slices(gathered, pieces);
+        }
         let material = self.opened.material();
         // The numbers of one placement of the kings, in the slices and in
         // the promotion table.
@@ -633,6 +671,80 @@ impl Blocks<'_> {
                 }
                 Ok(())
             })
+    }
+
+    /// [`Blocks::gather`] from a promotion table with pawns: each slice's
+    /// promotions reach the slices of the pawns left (one slice, or a few
+    /// of one advancement when several pawns stand on the seventh rank),
+    /// read together as one window; slices that reach the same window
+    /// share it.
+    fn gather_by_slices(
+        &self,
+        gathered: &mut [Promoted],
+        pieces: &[Pieces],
+    ) -> Result<(), TableError> {
+        let material = self.opened.material();
+        let mut unread = self.tables.clone();
+        unread.insert(material.clone(), Arc::new(self.no_values()));
+        let numbering = ExitTables::new(self.men, &unread, self.moves)?;
+        let reached_len = SliceIndexer::shared(material).slice_len();
+        let mut groups: Vec<(Range<usize>, usize, &mut Promoted)> = Vec::new();
+        for ((promoted, &slice), p) in gathered.iter_mut().zip(self.slices).zip(0..) {
+            let reached: Vec<usize> = self
+                .promotion_numbers(&numbering, slice)
+                .into_iter()
+                .map(|number| number / reached_len)
+                .collect();
+            let window = match (reached.iter().min(), reached.iter().max()) {
+                (Some(&first), Some(&last)) => first * reached_len..(last + 1) * reached_len,
+                _ => 0..0,
+            };
+            groups.push((window, p, promoted));
+        }
+        groups.sort_unstable_by_key(|(window, ..)| (window.start, window.end));
+        for run in groups.chunk_by_mut(|a, b| a.0 == b.0) {
+            let window = run[0].0.clone();
+            let window = if window.is_empty() {
+                self.no_values()
+            } else {
+                self.opened.window(self.side, window)?
+            };
+            let mut tables = self.tables.clone();
+            tables.insert(material.clone(), Arc::new(window));
+            let exits = ExitTables::new(self.men, &tables, self.moves)?;
+            run.par_iter_mut()
+                .for_each(|(_, p, promoted)| promoted.take(&exits, &pieces[*p], self.turn));
+        }
+        Ok(())
+    }
+
+    /// The numbers, in the promotion table, of the promotions that take
+    /// nothing of the pawns of slice `slice` on their seventh rank, from
+    /// one placement of the kings and pieces (any other reaches the same
+    /// slices: a promotion leaves the other pawns where they stand).
+    fn promotion_numbers(&self, numbering: &ExitTables, slice: usize) -> Vec<usize> {
+        let pawns = self.indexer.slices[slice].squares();
+        let first_pawn = self.indexer.pieces;
+        let mut squares = [Square::A1; MAX_MEN];
+        let mut taken = pawns.iter().fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
+        for (k, &sq) in pawns.iter().enumerate() {
+            squares[first_pawn + k] = sq;
+            if let Some(to) = ahead(sq, self.turn) {
+                taken |= to;
+            }
+        }
+        for sq in &mut squares[..first_pawn] {
+            *sq = (!taken).first().expect("room for the kings and pieces");
+            taken |= *sq;
+        }
+        (0..pawns.len())
+            .filter(|&k| {
+                self.men[first_pawn + k].color == self.turn
+                    && ahead(pawns[k], self.turn)
+                        .is_some_and(|to| to.rank() == self.turn.fold_wb(Rank::Eighth, Rank::First))
+            })
+            .filter_map(|k| numbering.promotion_number(&squares, self.turn, first_pawn + k))
+            .collect()
     }
 
     /// A window of the promotion table with no values: its numbering, for

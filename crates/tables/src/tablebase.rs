@@ -519,12 +519,17 @@ impl Tablebase {
             .map(|(sub, sides)| Ok((sub.clone(), self.held_or_read(&sub, &sides)?)))
             .collect::<Result<Subtables, TableError>>()?;
         let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
-            if reading == Reading::ByBlocks
-                && self
-                    .cached(&(sub.clone(), Variant::Standard), Kept::Lent)
-                    .is_none()
-            {
-                // A table without pawns, from its file a block at a time.
+            let in_memory = if sub.has_pawns() {
+                self.pawn_tables
+                    .lock()
+                    .expect("no poisoning")
+                    .contains_key(sub)
+            } else {
+                self.cached(&(sub.clone(), Variant::Standard), Kept::Lent)
+                    .is_some()
+            };
+            if reading == Reading::ByBlocks && !in_memory {
+                // From its file a block at a time.
                 let path = dir.join(file::file_name(sub, Variant::Standard));
                 let opened = self
                     .usable(&path, |path| {
@@ -1055,15 +1060,17 @@ mod tests {
         }
     }
 
-    /// A lone pawn's promotions read the tables they lead into from their
-    /// files a block at a time (`slice::read_by_blocks`), when no table is
-    /// in memory: the bytes are those of a build that holds the tables
-    /// whole, for a pawn of either colour (KRvKP's promotions lead into
-    /// colour-flipped twins).
+    /// Promotions that take nothing read the tables they lead into from
+    /// their files a block at a time (`slice::read_by_blocks`), when no
+    /// table is in memory: the bytes are those of a build that holds the
+    /// tables whole, for a pawn of either colour (KRvKP's promotions lead
+    /// into colour-flipped twins), and for tables with pawns left (read a
+    /// slice at a time; KPPvK with both pawns on the seventh rank reaches
+    /// two slices at once).
     #[test]
     fn promotions_read_a_block_at_a_time_give_the_bytes_of_whole_tables() {
         let dir = tempfile::tempdir().unwrap();
-        for name in ["KRvKP", "KRPvK"] {
+        for name in ["KRvKP", "KRPvK", "KPvKP", "KPPvK"] {
             let material: Material = name.parse().unwrap();
             its_tables_alone(dir.path(), &material);
             let from_files = Tablebase::new(Some(dir.path().to_path_buf()));
