@@ -507,7 +507,7 @@ impl Tablebase {
         // into now, those promotions lead into a promoting role at a time.
         for sub in pawn::exit_materials(material) {
             if !self.has_file(&sub) {
-                self.subtable_in(&sub, stop)?;
+                self.subtable_file_in(&sub, stop)?;
             }
         }
         let _guard = self.building.lock().expect("no poisoning");
@@ -543,6 +543,30 @@ impl Tablebase {
         self.building_with(material, Variant::Standard, stop, |progress| {
             solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
         })
+    }
+
+    /// Builds the file of a subtable of a build with pawns, missing from
+    /// the cache folder or damaged there (`has_file`, which said so), into
+    /// the folder, without keeping the table in memory: a build from an
+    /// empty folder makes the files of a whole closure of tables, and
+    /// keeping them (a five-man table with pawns is hundreds of
+    /// megabytes) held gigabytes at once.
+    fn subtable_file_in(&self, sub: &Material, stop: &AtomicBool) -> Result<(), TableError> {
+        if !sub.has_pawns() {
+            // Lent: dropped here, read again from its file when needed.
+            return self
+                .table_in(sub, Variant::Standard, stop, Kept::Lent)
+                .map(drop);
+        }
+        let dir = self.dir.as_ref().expect("a cache folder");
+        let path = dir.join(file::file_name(sub, Variant::Standard));
+        match fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                return Err(TableError::Io { path, error });
+            }
+            _ => {}
+        }
+        self.pawn_file_in(sub, stop).map(drop)
     }
 
     /// Refuses the build of a table larger than this tablebase builds on
@@ -1057,6 +1081,28 @@ mod tests {
                 in_memory.table().bytes(turn),
                 "{material}"
             );
+        }
+    }
+
+    /// A build with pawns from an empty folder leaves the files of the
+    /// tables its moves lead into, and none of them in memory (before, each
+    /// table with pawns of the closure stayed held: `solve KPPPvK` from an
+    /// empty folder passed 6 GB).
+    #[test]
+    fn the_subtables_of_a_pawn_build_are_left_on_disk_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = Tablebase::new(Some(dir.path().to_path_buf()));
+        let material: Material = "KPvKP".parse().unwrap();
+        tb.summary(&material, Variant::Standard, &|_, _| {})
+            .unwrap();
+        let subtables = pawn::exit_materials(&material);
+        assert!(subtables.iter().any(Material::has_pawns));
+        for sub in &subtables {
+            let path = dir.path().join(file::file_name(sub, Variant::Standard));
+            assert!(path.is_file(), "{sub}");
+            let key = (sub.clone(), Variant::Standard);
+            assert!(!kept(&tb, &key) && !alive(&tb, &key), "{sub}");
+            assert!(!tb.pawn_tables.lock().unwrap().contains_key(sub), "{sub}");
         }
     }
 
