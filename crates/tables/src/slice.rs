@@ -506,9 +506,7 @@ impl Promoted {
         }
         Ok(gathered)
     }
-}
 
-impl Promoted {
     /// Takes the promotions `exits` values into the codes of a whole slice
     /// whose kings and pieces are `pieces`, on every core.
     fn take(&mut self, exits: &ExitTables, pieces: &Pieces, turn: Color) {
@@ -628,8 +626,7 @@ impl Blocks<'_> {
         let group_len = self.indexer.slice_len() >> 12;
         let block_len = block_len(material);
         // The promotion table's numbering alone, to find each group's block.
-        let mut unread = self.tables.clone();
-        unread.insert(material.clone(), Arc::new(self.no_values()));
+        let unread = self.tables_with(self.no_values());
         let numbering = ExitTables::new(self.men, &unread, self.moves)?;
         let mut groups: Vec<KingsGroup> = Vec::new();
         for ((promoted, &slice), p) in gathered.iter_mut().zip(self.slices).zip(0..) {
@@ -657,8 +654,7 @@ impl Blocks<'_> {
                     self.opened
                         .window(self.side, first..first + window_len(material))?
                 };
-                let mut tables = self.tables.clone();
-                tables.insert(material.clone(), Arc::new(window));
+                let tables = self.tables_with(window);
                 let exits = ExitTables::new(self.men, &tables, self.moves)?;
                 for group in run {
                     promoted_into(
@@ -684,8 +680,7 @@ impl Blocks<'_> {
         pieces: &[Pieces],
     ) -> Result<(), TableError> {
         let material = self.opened.material();
-        let mut unread = self.tables.clone();
-        unread.insert(material.clone(), Arc::new(self.no_values()));
+        let unread = self.tables_with(self.no_values());
         let numbering = ExitTables::new(self.men, &unread, self.moves)?;
         let reached_len = SliceIndexer::shared(material).slice_len();
         let mut groups: Vec<(Range<usize>, usize, &mut Promoted)> = Vec::new();
@@ -709,8 +704,7 @@ impl Blocks<'_> {
             } else {
                 self.opened.window(self.side, window)?
             };
-            let mut tables = self.tables.clone();
-            tables.insert(material.clone(), Arc::new(window));
+            let tables = self.tables_with(window);
             let exits = ExitTables::new(self.men, &tables, self.moves)?;
             run.par_iter_mut()
                 .for_each(|(_, p, promoted)| promoted.take(&exits, &pieces[*p], self.turn));
@@ -745,6 +739,14 @@ impl Blocks<'_> {
             })
             .filter_map(|k| numbering.promotion_number(&squares, self.turn, first_pawn + k))
             .collect()
+    }
+
+    /// The tables of the role, `window` standing for the promotion table
+    /// (the others held whole).
+    fn tables_with(&self, window: Table) -> Subtables {
+        let mut tables = self.tables.clone();
+        tables.insert(self.opened.material().clone(), Arc::new(window));
+        tables
     }
 
     /// A window of the promotion table with no values: its numbering, for

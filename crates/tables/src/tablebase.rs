@@ -519,16 +519,7 @@ impl Tablebase {
             .map(|(sub, sides)| Ok((sub.clone(), self.held_or_read(&sub, &sides)?)))
             .collect::<Result<Subtables, TableError>>()?;
         let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
-            let in_memory = if sub.has_pawns() {
-                self.pawn_tables
-                    .lock()
-                    .expect("no poisoning")
-                    .contains_key(sub)
-            } else {
-                self.cached(&(sub.clone(), Variant::Standard), Kept::Lent)
-                    .is_some()
-            };
-            if reading == Reading::ByBlocks && !in_memory {
+            if reading == Reading::ByBlocks && self.held_subtable(sub).is_none() {
                 // From its file a block at a time.
                 let path = dir.join(file::file_name(sub, Variant::Standard));
                 let opened = self
@@ -597,18 +588,24 @@ impl Tablebase {
     /// its file (not kept), never built: for a build, which holds the build
     /// lock.
     fn held_or_read(&self, material: &Material, sides: &[Color]) -> Result<Arc<Table>, TableError> {
-        if material.has_pawns() {
-            if let Some(table) = self.pawn_tables.lock().expect("no poisoning").get(material) {
-                return Ok(Arc::clone(table.table()));
-            }
-        } else if let Some(table) = self.cached(&(material.clone(), Variant::Standard), Kept::Lent)
-        {
+        if let Some(table) = self.held_subtable(material) {
             return Ok(table);
         }
         let table = self
             .load_sides(material, Variant::Standard, sides)
             .ok_or_else(|| TableError::MissingSubtable(material.clone()))?;
         Ok(Arc::new(table))
+    }
+
+    /// An orthodox table in memory, had without keeping it (a table with
+    /// pawns by its canonical material).
+    fn held_subtable(&self, material: &Material) -> Option<Arc<Table>> {
+        if material.has_pawns() {
+            let tables = self.pawn_tables.lock().expect("no poisoning");
+            tables.get(material).map(|table| Arc::clone(table.table()))
+        } else {
+            self.cached(&(material.clone(), Variant::Standard), Kept::Lent)
+        }
     }
 
     /// The counts of the table of `material` in `variant`, shown under the
