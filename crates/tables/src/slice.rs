@@ -371,7 +371,7 @@ impl SliceIndexer {
 /// ordinal, and the positions deeper than a byte holds.
 #[derive(Clone, Copy)]
 struct Built<'a> {
-    slices: &'a [Option<ByColor<KeptBytes>>],
+    slices: &'a [Option<KeptSlice>],
     slice_len: usize,
     deep: &'a ByColor<HashMap<usize, u16>>,
 }
@@ -382,8 +382,9 @@ impl Built<'_> {
     fn value(&self, turn: Color, slice: usize, index: usize) -> Value {
         let bytes = self.slices[slice]
             .as_ref()
-            .expect("a step leads into a slice held");
-        match bytes[turn].get(index) {
+            .and_then(|kept| kept[turn].as_ref())
+            .expect("a step leads into a side held");
+        match bytes.get(index) {
             DEEP => Value::decisive(self.deep[turn][&(slice * self.slice_len + index)]),
             byte => decode_byte(byte).expect("a legal position of a slice built"),
         }
@@ -1005,10 +1006,16 @@ impl KeptBytes {
     }
 }
 
+/// The sides of a slice built that steps read: the side to move after a
+/// pawn's step, so a side is kept only when the other side has pawns.
+type KeptSlice = ByColor<Option<KeptBytes>>;
+
 /// What a build holds between slices: the slices still read, and the
 /// positions deeper than a byte.
 struct Held {
-    slices: Vec<Option<ByColor<KeptBytes>>>,
+    slices: Vec<Option<KeptSlice>>,
+    /// The sides to move that pawn steps lead into.
+    read: ByColor<bool>,
     slice_len: usize,
     /// The slices no slice reads once slice `i` is built: those whose
     /// last reader (in the order of the build) it is.
@@ -1043,7 +1050,12 @@ impl Held {
         }
         sink.put(first, bytes.as_ref().map(Vec::as_slice))?;
         if !self.unread_after[slice].contains(&slice) {
-            self.slices[slice] = Some(bytes.map(KeptBytes::new));
+            let read = self.read;
+            self.slices[slice] = Some(
+                bytes
+                    .zip_color()
+                    .map(|(turn, bytes)| read[turn].then(|| KeptBytes::new(bytes))),
+            );
         }
         for &unread in &self.unread_after[slice] {
             self.slices[unread] = None;
@@ -1093,6 +1105,7 @@ pub(crate) fn build(
     let slice_len = indexer.slice_len();
     let mut held = Held {
         slices: (0..indexer.slices()).map(|_| None).collect(),
+        read: ByColor::new_with(|turn| men.iter().any(|&man| man == Role::Pawn.of(!turn))),
         slice_len,
         unread_after,
         deep: ByColor::default(),

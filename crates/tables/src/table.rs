@@ -251,14 +251,13 @@ impl ChunkedTable {
     pub(crate) fn window(&self, turn: Color, numbers: Range<usize>) -> Result<Table, TableError> {
         let end = numbers.end.min(self.numbering.size());
         let chunks = numbers.start / CHUNK..end.div_ceil(CHUNK);
-        let mut bytes = Vec::with_capacity(chunks.len() * CHUNK);
-        for chunk in chunks.clone() {
+        let len = chunks.clone().map(|c| self.body.chunk_len(c * CHUNK)).sum();
+        let mut bytes = vec![0; len];
+        for (chunk, out) in chunks.clone().zip(bytes.chunks_mut(CHUNK)) {
             let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
-            let read = self
-                .body
-                .chunk(chunk, &self.material, &self.numbering, &self.rules)
+            self.body
+                .chunk_into(chunk, out, &self.material, &self.numbering, &self.rules)
                 .map_err(TableError::File)?;
-            bytes.extend_from_slice(&read);
         }
         Ok(Table::window(
             self.material.clone(),
