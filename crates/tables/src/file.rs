@@ -1328,6 +1328,20 @@ mod tests {
         (material, table)
     }
 
+    proptest::proptest! {
+        /// The count a vector at a time is the count a byte at a time,
+        /// for any length (255-byte parts and a shorter last one).
+        #[test]
+        fn bytes_are_counted_as_one_by_one(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000),
+            least in proptest::prelude::any::<u8>(),
+        ) {
+            let test = |b: u8| b >= least;
+            let one_by_one = bytes.iter().filter(|&&b| test(b)).count();
+            proptest::prop_assert_eq!(count_bytes(&bytes, test), one_by_one);
+        }
+    }
+
     /// KRvK and its file in a new folder.
     fn krk_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
         let (material, table) = krk();
