@@ -2,11 +2,11 @@
 //! that a build that cannot fit is refused at once rather than killed by
 //! the system hours into it (`ajedrecista solve`).
 
-use shakmaty::{Color, Role};
+use shakmaty::{Color, Piece, Role};
 
 use crate::{
     material::Material,
-    pawn::{ExitMoves, PROMOTIONS, exit_reads},
+    pawn::{ExitMoves, PROMOTIONS, Roles, exit_reads},
     slice::{GATHER_BUDGET, ONE_AT_A_TIME, SliceIndexer, read_by_blocks, windows_held},
     table::Table,
     variant::Variant,
@@ -56,8 +56,8 @@ pub fn built_slice_by_slice(material: &Material, into_file: bool) -> bool {
 ///   unless one advancement needs more);
 /// - the larger of: the slices being built (a large one at a time, small
 ///   ones an advancement at a time), both sides; and the sides of the
-///   tables one promoting role leads into, held while promotions are
-///   gathered;
+///   tables one side's promotions lead into (or, past
+///   [`PROMOTIONS_TOGETHER`], one role's), held while they are gathered;
 /// - the table of every placement of the pawns, 4 bytes an entry.
 fn slice_build_bytes(material: &Material) -> u64 {
     let indexer = SliceIndexer::shared(material);
@@ -129,25 +129,54 @@ fn slice_build_bytes(material: &Material) -> u64 {
     read_bytes(exit_reads(material, ExitMoves::Captures)) + peak + placements
 }
 
-/// The most bytes the tables one promoting role of `color` leads into
-/// take, the sides a promotion reads: whole, but for a table read a block
-/// at a time ([`read_by_blocks`]), of which the windows held at once
-/// ([`windows_held`]).
+/// The most bytes the tables one side's promotions lead into may take,
+/// as a build reads them, for its promotions to every role to be
+/// gathered at once; past it they are gathered a role at a time.
+const PROMOTIONS_TOGETHER: u64 = 1 << 30;
+
+/// The roles whose promotions of `color` a build of `material` gathers
+/// together: all four, so that each position is looked at once, when
+/// the tables they lead into take at most [`PROMOTIONS_TOGETHER`]; else
+/// one at a time.
+pub(crate) fn promotion_batches(material: &Material, color: Color) -> Vec<Roles> {
+    if promotion_table_bytes_of(material, color, Roles::ALL) <= PROMOTIONS_TOGETHER {
+        vec![Roles::ALL]
+    } else {
+        (0..PROMOTIONS.len()).map(Roles::one).collect()
+    }
+}
+
+/// The most bytes the tables the promotions of `color` lead into take at
+/// once ([`promotion_batches`]).
 fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
-    PROMOTIONS
+    promotion_batches(material, color)
         .into_iter()
-        .map(|role| {
-            let promoted = role.of(color);
-            let by_blocks = read_by_blocks(material, promoted);
-            let whole = exit_reads(material, ExitMoves::Promotions(promoted))
-                .into_iter()
-                .filter(|(table, _)| Some(table) != by_blocks.as_ref())
-                .collect();
-            let windows = by_blocks.map_or(0, |table| windows_held(material, promoted, &table));
-            read_bytes(whole) + windows
-        })
+        .map(|roles| promotion_table_bytes_of(material, color, roles))
         .max()
         .unwrap_or(0)
+}
+
+/// The bytes of the tables the promotions of `color` to `roles` lead
+/// into, the sides a promotion reads: whole, but for the tables read a
+/// block at a time ([`read_by_blocks`]), of which the windows held at
+/// once ([`windows_held`]).
+fn promotion_table_bytes_of(material: &Material, color: Color, roles: Roles) -> u64 {
+    let by_blocks: Vec<(Piece, Material)> = roles
+        .places()
+        .filter_map(|place| {
+            let promoted = PROMOTIONS[place].of(color);
+            read_by_blocks(material, promoted).map(|table| (promoted, table))
+        })
+        .collect();
+    let whole = exit_reads(material, ExitMoves::Promotions(color, roles))
+        .into_iter()
+        .filter(|(table, _)| by_blocks.iter().all(|(_, read)| read != table))
+        .collect();
+    let windows: u64 = by_blocks
+        .iter()
+        .map(|(promoted, table)| windows_held(material, *promoted, table))
+        .sum();
+    read_bytes(whole) + windows
 }
 
 /// Bytes of the sides of tables read, a byte a number.
@@ -223,5 +252,22 @@ mod tests {
             assert!(promotions < side / 8, "{promotions}");
         }
         assert!(estimate("KRPvKRP") < 24 * GIB);
+    }
+
+    /// A five-man table gathers its promotions to every role at once, and
+    /// so does KRRvKRP (the six-man tables it reads a block at a time);
+    /// KRPvKRP, whose promotions lead into tables with pawns read a slice
+    /// of 1 GiB at a time, a role at a time.
+    #[test]
+    fn promotions_are_gathered_together_where_their_tables_fit() {
+        let batches = |name: &str, color| {
+            let material: Material = name.parse().unwrap();
+            promotion_batches(&material, color)
+        };
+        assert_eq!(batches("KRPvKR", Color::White), [Roles::ALL]);
+        assert_eq!(batches("KPPvKP", Color::Black), [Roles::ALL]);
+        assert_eq!(batches("KRRvKRP", Color::Black), [Roles::ALL]);
+        let one_at_a_time: Vec<Roles> = (0..4).map(Roles::one).collect();
+        assert_eq!(batches("KRPvKRP", Color::White), one_at_a_time);
     }
 }

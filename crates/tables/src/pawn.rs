@@ -76,10 +76,11 @@ fn material_of(men: &[(usize, shakmaty::Piece)]) -> Material {
 /// held by (a material with pawns by its canonical one): captures and
 /// promotions (those that capture too).
 pub(crate) fn exit_materials(material: &Material) -> Vec<Material> {
-    let mut moves = vec![ExitMoves::Captures];
-    for color in Color::ALL {
-        moves.extend(PROMOTIONS.map(|role| ExitMoves::Promotions(role.of(color))));
-    }
+    let moves = [
+        ExitMoves::Captures,
+        ExitMoves::Promotions(Color::White, Roles::ALL),
+        ExitMoves::Promotions(Color::Black, Roles::ALL),
+    ];
     let mut found = Vec::new();
     for (next, _) in moves.into_iter().flat_map(|m| exit_reads(material, m)) {
         if !found.contains(&next) {
@@ -147,30 +148,50 @@ fn side_read(mover: Color, flip: bool) -> Color {
 type ExitKind = (Option<usize>, Option<(usize, Role)>);
 
 /// The moves that an [`ExitTables`] values: the captures that do not
-/// promote, or the promotions to one role (those that capture included).
+/// promote, or the promotions of one side (those that capture included)
+/// to some roles.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ExitMoves {
     Captures,
-    /// The promotions of the pawns of the piece's colour to its role.
-    Promotions(Piece),
+    /// The promotions of the pawns of this colour to these roles.
+    Promotions(Color, Roles),
+}
+
+/// Some of the roles of [`PROMOTIONS`], a bit a place.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Roles(u8);
+
+impl Roles {
+    pub(crate) const ALL: Roles = Roles(0b1111);
+
+    /// `PROMOTIONS[role]` alone.
+    pub(crate) fn one(role: usize) -> Roles {
+        Roles(1 << role)
+    }
+
+    /// The places in [`PROMOTIONS`] of the roles.
+    pub(crate) fn places(self) -> impl Iterator<Item = usize> {
+        (0..PROMOTIONS.len()).filter(move |&role| self.0 >> role & 1 == 1)
+    }
 }
 
 /// The kinds of moves of `moves` that leave a table of `men` (kings
 /// first).
 fn exit_kinds(men: &[Piece], moves: ExitMoves) -> Vec<ExitKind> {
-    let ExitMoves::Promotions(promoted) = moves else {
+    let ExitMoves::Promotions(color, roles) = moves else {
         return (2..men.len()).map(|j| (Some(j), None)).collect();
     };
     let mut kinds = Vec::new();
     for (i, man) in men.iter().enumerate() {
-        if *man != Role::Pawn.of(promoted.color) {
+        if *man != Role::Pawn.of(color) {
             continue;
         }
-        let role = promoted.role;
-        kinds.push((None, Some((i, role))));
-        for (j, taken) in men.iter().enumerate().skip(2) {
-            if taken.color != man.color {
-                kinds.push((Some(j), Some((i, role))));
+        for role in roles.places().map(|place| PROMOTIONS[place]) {
+            kinds.push((None, Some((i, role))));
+            for (j, taken) in men.iter().enumerate().skip(2) {
+                if taken.color != color {
+                    kinds.push((Some(j), Some((i, role))));
+                }
             }
         }
     }
@@ -307,19 +328,20 @@ impl<'a> ExitTables<'a> {
             .expect("a legal move leads to a legal position")
     }
 
-    /// The number, in the table it leads into, of the promotion of pawn
-    /// `pawn` of `turn` straight ahead from `squares`, for promotions'
-    /// exits; `None` when that placement has no number there.
+    /// The number, in the table it leads into, of the promotion to
+    /// `PROMOTIONS[role]` of pawn `pawn` of `turn` straight ahead from
+    /// `squares`, for promotions' exits; `None` when that placement has no
+    /// number there.
     pub(crate) fn promotion_number(
         &self,
         squares: &Squares,
         turn: Color,
         pawn: usize,
+        role: usize,
     ) -> Option<usize> {
-        let ExitMoves::Promotions(promoted) = self.moves else {
+        if self.moves == ExitMoves::Captures {
             return None;
-        };
-        let role = PROMOTIONS.iter().position(|&r| r == promoted.role)?;
+        }
         let to = ahead(squares[pawn], turn)?;
         let promotion = Move {
             man: pawn,
@@ -366,39 +388,46 @@ impl<'a> ExitTables<'a> {
     }
 
     /// The values of the legal moves of `turn` in `squares` (the men in
-    /// the order the exits were made for) that these tables value ([`ExitMoves`]).
+    /// the order the exits were made for) that these tables value
+    /// ([`ExitMoves`]): a promotion once for each of its roles.
     pub(crate) fn exits(&self, squares: &Squares, turn: Color) -> Exits {
         let mut found = Exits::default();
         let last = turn.fold_wb(Rank::Eighth, Rank::First);
-        let promoted = match self.moves {
+        let promotions = match self.moves {
             ExitMoves::Captures => None,
-            ExitMoves::Promotions(promoted) => {
-                debug_assert_eq!(promoted.color, turn, "the promotions of the side to move");
-                PROMOTIONS.iter().position(|&r| r == promoted.role)
+            ExitMoves::Promotions(color, roles) => {
+                debug_assert_eq!(color, turn, "the promotions of the side to move");
+                Some(roles)
             }
+        };
+        let add_move = |found: &mut Exits, mv: Move| match promotions {
+            Some(roles) => {
+                for role in roles.places() {
+                    found.add(self.exit_value(squares, turn, mv, Some(role)));
+                }
+            }
+            None => found.add(self.exit_value(squares, turn, mv, None)),
         };
         let targets = self.rules.capturable(squares, !turn);
         let mut add = |mv: Move| {
             let promotes = self.rules.man(mv.man).role == Role::Pawn && mv.to.rank() == last;
-            if promotes == promoted.is_some() {
-                found.add(self.exit_value(squares, turn, mv, promoted));
+            if promotes == promotions.is_some() {
+                add_move(&mut found, mv);
             }
             true
         };
-        match promoted {
-            None => self.rules.moves_while(squares, turn, targets, &mut add),
-            // A promotion that takes is a pawn's, and takes on the last rank.
-            Some(_) => self.rules.moves_of_while(
-                squares,
-                turn,
-                self.pawns[turn].iter().copied(),
-                targets & Bitboard::from_rank(last),
-                &mut add,
-            ),
-        };
-        if promoted.is_none() {
+        if promotions.is_none() {
+            self.rules.moves_while(squares, turn, targets, &mut add);
             return found;
         }
+        // A promotion that takes is a pawn's, and takes on the last rank.
+        self.rules.moves_of_while(
+            squares,
+            turn,
+            self.pawns[turn].iter().copied(),
+            targets & Bitboard::from_rank(last),
+            &mut add,
+        );
         let occupied = self.rules.occupied(squares);
         for &i in &self.pawns[turn] {
             let Some(to) = ahead(squares[i], turn) else {
@@ -413,7 +442,7 @@ impl<'a> ExitTables<'a> {
                     to,
                     captured: None,
                 };
-                found.add(self.exit_value(squares, turn, promotion, promoted));
+                add_move(&mut found, promotion);
             }
         }
         found

@@ -36,6 +36,7 @@ use crate::{
     index::{Indexer, Squares},
     journal::{Journal, SliceBytes},
     material::{MAX_MEN, Material},
+    memory::promotion_batches,
     overflow::Overflow,
     packed::Packed,
     pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads, quiet_promotion},
@@ -408,9 +409,10 @@ struct Push {
 
 /// The best promotion of every position of a slice for one side to move,
 /// by number inside the slice: its value for the opponent, 0 for none, 1 a
-/// draw, 2 + 2p a win in p plies, 3 + 2p a loss in p plies. Gathered a
-/// promoting role at a time, so that only the tables of one role are in
-/// memory at once.
+/// draw, 2 + 2p a win in p plies, 3 + 2p a loss in p plies. Gathered for
+/// every promoting role at once, so that a position is looked at once,
+/// unless the tables they lead into take too much memory together
+/// ([`promotion_batches`]).
 struct Promoted(Vec<u16>);
 
 impl Promoted {
@@ -440,13 +442,13 @@ impl Promoted {
     }
 
     /// The best promotions of side `turn` in each of `slices`, the tables
-    /// of each promoting role had from `promotion_tables` and let go
-    /// before the next role's. The table a promotion that takes nothing
-    /// leads into, if its file is open, is read a block at a time
-    /// ([`read_by_blocks`]): without pawns, the numbers of one placement of
-    /// its kings, which are the slice's kings, so that the numbers of the
-    /// slices with the same kings are gathered together; with pawns, the
-    /// slices a slice's promotions reach.
+    /// they lead into had from `promotion_tables` (those of a batch of
+    /// roles, [`promotion_batches`], at a time). The tables promotions
+    /// that take nothing lead into, if their files are open, are read a
+    /// block at a time ([`read_by_blocks`]): without pawns, the numbers of
+    /// one placement of their kings, which are the slice's kings, so that
+    /// the numbers of the slices with the same kings are gathered together;
+    /// with pawns, the slices a slice's promotions reach.
     fn gather(
         indexer: &SliceIndexer,
         material: &Material,
@@ -463,14 +465,22 @@ impl Promoted {
             .iter()
             .map(|&slice| indexer.pieces_of(men, slice))
             .collect();
-        for role in PROMOTIONS {
-            let promotions = role.of(turn);
-            let moves = ExitMoves::Promotions(promotions);
-            let by_blocks = read_by_blocks(material, promotions);
+        for roles in promotion_batches(material, turn) {
+            let moves = ExitMoves::Promotions(turn, roles);
+            let by_blocks: Vec<(usize, Material)> = roles
+                .places()
+                .filter_map(|role| {
+                    read_by_blocks(material, PROMOTIONS[role].of(turn)).map(|table| (role, table))
+                })
+                .collect();
             let mut tables = Subtables::new();
-            let mut opened = None;
+            let mut opened = Vec::new();
             for (sub, sides) in exit_reads(material, moves) {
-                let reading = if by_blocks.as_ref() == Some(&sub) {
+                let role = by_blocks
+                    .iter()
+                    .find(|(_, table)| *table == sub)
+                    .map(|&(role, _)| role);
+                let reading = if role.is_some() {
                     Reading::ByBlocks
                 } else {
                     Reading::Whole
@@ -479,43 +489,46 @@ impl Promoted {
                     PromotionTable::Held(table) => {
                         tables.insert(sub, table);
                     }
-                    PromotionTable::Opened(table) => opened = Some((table, sides[0])),
+                    PromotionTable::Opened(table) => opened.push(Opened {
+                        role: role.expect("only a table read by blocks is opened"),
+                        table,
+                        side: sides[0],
+                    }),
                 }
             }
-            match opened {
-                None => {
-                    let exits = ExitTables::new(men, &tables, moves)?;
-                    gathered
-                        .par_iter_mut()
-                        .zip(&pieces)
-                        .for_each(|(promoted, pieces)| promoted.take(&exits, pieces, turn));
-                }
-                Some((opened, side)) => {
-                    let blocks = Blocks {
-                        indexer,
-                        men,
-                        slices,
-                        turn,
-                        moves,
-                        tables,
-                        opened,
-                        side,
-                    };
-                    blocks.gather(&mut gathered, &pieces)?;
-                }
+            if opened.is_empty() {
+                let exits = ExitTables::new(men, &tables, moves)?;
+                gathered
+                    .par_iter_mut()
+                    .zip(&pieces)
+                    .for_each(|(promoted, pieces)| take(&exits, pieces, turn, 0, &mut promoted.0));
+            } else {
+                let blocks = Blocks {
+                    indexer,
+                    men,
+                    slices,
+                    turn,
+                    moves,
+                    tables,
+                    opened,
+                };
+                blocks.gather(&mut gathered, &pieces)?;
             }
         }
         Ok(gathered)
     }
+}
 
-    /// Takes the promotions `exits` values into the codes of a whole slice
-    /// whose kings and pieces are `pieces`, on every core.
-    fn take(&mut self, exits: &ExitTables, pieces: &Pieces, turn: Color) {
-        self.0
-            .par_chunks_mut(PROMOTED_BLOCK)
-            .enumerate()
-            .for_each(|(b, codes)| promoted_into(exits, pieces, turn, b * PROMOTED_BLOCK, codes));
-    }
+/// Takes the promotions `exits` values into `codes`, those of the numbers
+/// from `start` on of a slice whose kings and pieces are `pieces`, on
+/// every core.
+fn take(exits: &ExitTables, pieces: &Pieces, turn: Color, start: usize, codes: &mut [u16]) {
+    codes
+        .par_chunks_mut(PROMOTED_BLOCK)
+        .enumerate()
+        .for_each(|(b, codes)| {
+            promoted_into(exits, pieces, turn, start + b * PROMOTED_BLOCK, codes)
+        });
 }
 
 /// Takes the promotions `exits` values into `codes`, those of the numbers
@@ -592,73 +605,87 @@ pub(crate) fn windows_held(material: &Material, promoted: Piece, table: &Materia
     (slices * reached.slice_len()).next_multiple_of(CHUNK) as u64
 }
 
-/// The promotions of one role valued with the table they lead into read a
-/// block of numbers at a time ([`Promoted::gather`]).
+/// A table a promotion that takes nothing leads into, its file opened to
+/// be read a block at a time ([`read_by_blocks`]).
+struct Opened {
+    /// The role promoted to: its place in [`PROMOTIONS`].
+    role: usize,
+    table: Arc<ChunkedTable>,
+    /// The side to move of it that promotions read.
+    side: Color,
+}
+
+/// The promotions of one side valued with the tables promotions that take
+/// nothing lead into read a block of numbers at a time
+/// ([`Promoted::gather`]).
 struct Blocks<'a> {
     indexer: &'a SliceIndexer,
     men: &'a [Piece],
     slices: &'a [usize],
     turn: Color,
     moves: ExitMoves,
-    /// The other tables of the role, held.
+    /// The other tables promotions lead into, held.
     tables: Subtables,
-    opened: Arc<ChunkedTable>,
-    /// The side to move of it that promotions read.
-    side: Color,
+    opened: Vec<Opened>,
 }
 
-/// The numbers of one placement of the kings in a slice, the chunk of the
-/// promotion table they read first.
-struct KingsGroup<'c> {
-    chunk: usize,
+/// Numbers of a slice whose promotions read the same windows of the
+/// opened tables: a placement of the kings (tables without pawns), or the
+/// whole slice (with pawns).
+struct Group<'c> {
+    /// The numbers read of each opened table, as (first, end), in the
+    /// order of [`Blocks::opened`]; (0, 0) where none is.
+    windows: Vec<(usize, usize)>,
+    /// The slice, by its place in the slices gathered for.
     slice: usize,
     start: usize,
     codes: &'c mut [u16],
 }
 
 impl Blocks<'_> {
+    /// Groups the numbers of `gathered` by the windows they read, and
+    /// gathers each group with the windows read once: without pawns, the
+    /// groups of a window in parallel with other windows' (a window a
+    /// thread); with pawns, a window at a time, its groups on every core.
     fn gather(&self, gathered: &mut [Promoted], pieces: &[Pieces]) -> Result<(), TableError> {
-        if self.opened.material().has_pawns() {
-            return self.gather_by_slices(gathered, pieces);
-        }
-        let material = self.opened.material();
-        // The numbers of one placement of the kings, in the slices and in
-        // the promotion table.
-        let group_len = self.indexer.slice_len() >> 12;
-        let block_len = block_len(material);
-        // The promotion table's numbering alone, to find each group's block.
-        let unread = self.tables_with(self.no_values());
+        let with_pawns = self.opened[0].table.material().has_pawns();
+        let unread = self.tables_with(self.opened.iter().map(|o| self.no_values(o)).collect());
         let numbering = ExitTables::new(self.men, &unread, self.moves)?;
-        let mut groups: Vec<KingsGroup> = Vec::new();
+        let group_len = if with_pawns {
+            self.indexer.slice_len()
+        } else {
+            self.indexer.slice_len() >> 12
+        };
+        let mut groups: Vec<Group> = Vec::new();
         for ((promoted, &slice), p) in gathered.iter_mut().zip(self.slices).zip(0..) {
             for (kings, codes) in promoted.0.chunks_mut(group_len).enumerate() {
-                let chunk = self
-                    .first_number(&numbering, slice, kings)
-                    .map_or(usize::MAX, |n| n / block_len * block_len / CHUNK);
-                groups.push(KingsGroup {
-                    chunk,
+                let windows = self
+                    .opened
+                    .iter()
+                    .map(|opened| {
+                        if with_pawns {
+                            self.reached_window(&numbering, slice, opened)
+                        } else {
+                            self.kings_window(&numbering, slice, kings, opened)
+                        }
+                    })
+                    .collect();
+                groups.push(Group {
+                    windows,
                     slice: p,
                     start: kings * group_len,
                     codes,
                 });
             }
         }
-        groups.sort_unstable_by_key(|group| group.chunk);
-        groups
-            .par_chunk_by_mut(|a, b| a.chunk == b.chunk)
-            .try_for_each(|run| {
-                let chunk = run[0].chunk;
-                let window = if chunk == usize::MAX {
-                    self.no_values()
-                } else {
-                    let first = chunk * CHUNK;
-                    self.opened
-                        .window(self.side, first..first + window_len(material))?
-                };
-                let tables = self.tables_with(window);
+        groups.sort_unstable_by(|a, b| a.windows.cmp(&b.windows));
+        let same = |a: &Group, b: &Group| a.windows == b.windows;
+        if with_pawns {
+            for run in groups.chunk_by_mut(same) {
+                let tables = self.tables_read(&run[0].windows)?;
                 let exits = ExitTables::new(self.men, &tables, self.moves)?;
                 for group in run {
-                    promoted_into(
+                    take(
                         &exits,
                         &pieces[group.slice],
                         self.turn,
@@ -666,58 +693,72 @@ impl Blocks<'_> {
                         group.codes,
                     );
                 }
-                Ok(())
-            })
-    }
-
-    /// [`Blocks::gather`] from a promotion table with pawns: each slice's
-    /// promotions reach the slices of the pawns left (one slice, or a few
-    /// of one advancement when several pawns stand on the seventh rank),
-    /// read together as one window; slices that reach the same window
-    /// share it.
-    fn gather_by_slices(
-        &self,
-        gathered: &mut [Promoted],
-        pieces: &[Pieces],
-    ) -> Result<(), TableError> {
-        let material = self.opened.material();
-        let unread = self.tables_with(self.no_values());
-        let numbering = ExitTables::new(self.men, &unread, self.moves)?;
-        let reached_len = SliceIndexer::shared(material).slice_len();
-        let mut groups: Vec<(Range<usize>, usize, &mut Promoted)> = Vec::new();
-        for ((promoted, &slice), p) in gathered.iter_mut().zip(self.slices).zip(0..) {
-            let reached: Vec<usize> = self
-                .promotion_numbers(&numbering, slice)
-                .into_iter()
-                .map(|number| number / reached_len)
-                .collect();
-            let window = match (reached.iter().min(), reached.iter().max()) {
-                (Some(&first), Some(&last)) => first * reached_len..(last + 1) * reached_len,
-                _ => 0..0,
-            };
-            groups.push((window, p, promoted));
+            }
+            return Ok(());
         }
-        groups.sort_unstable_by_key(|(window, ..)| (window.start, window.end));
-        for run in groups.chunk_by_mut(|a, b| a.0 == b.0) {
-            let window = run[0].0.clone();
-            let window = if window.is_empty() {
-                self.no_values()
-            } else {
-                self.opened.window(self.side, window)?
-            };
-            let tables = self.tables_with(window);
+        groups.par_chunk_by_mut(same).try_for_each(|run| {
+            let tables = self.tables_read(&run[0].windows)?;
             let exits = ExitTables::new(self.men, &tables, self.moves)?;
-            run.par_iter_mut()
-                .for_each(|(_, p, promoted)| promoted.take(&exits, &pieces[*p], self.turn));
-        }
-        Ok(())
+            for group in run {
+                promoted_into(
+                    &exits,
+                    &pieces[group.slice],
+                    self.turn,
+                    group.start,
+                    group.codes,
+                );
+            }
+            Ok(())
+        })
     }
 
-    /// The numbers, in the promotion table, of the promotions that take
-    /// nothing of the pawns of slice `slice` on their seventh rank, from
-    /// one placement of the kings and pieces (any other reaches the same
-    /// slices: a promotion leaves the other pawns where they stand).
-    fn promotion_numbers(&self, numbering: &ExitTables, slice: usize) -> Vec<usize> {
+    /// The window of `opened` that the promotions from the slice's
+    /// placement `kings` of the kings read: the chunks of the block of the
+    /// kings there.
+    fn kings_window(
+        &self,
+        numbering: &ExitTables,
+        slice: usize,
+        kings: usize,
+        opened: &Opened,
+    ) -> (usize, usize) {
+        let material = opened.table.material();
+        let block_len = block_len(material);
+        match self.first_number(numbering, slice, kings, opened.role) {
+            None => (0, 0),
+            Some(number) => {
+                let first = number / block_len * block_len / CHUNK * CHUNK;
+                (first, first + window_len(material))
+            }
+        }
+    }
+
+    /// The window of `opened` that the promotions of slice `slice` read:
+    /// the slices of the pawns left (one slice, or a few of one
+    /// advancement when several pawns stand on the seventh rank).
+    fn reached_window(
+        &self,
+        numbering: &ExitTables,
+        slice: usize,
+        opened: &Opened,
+    ) -> (usize, usize) {
+        let reached_len = SliceIndexer::shared(opened.table.material()).slice_len();
+        let reached = self.promotion_numbers(numbering, slice, opened.role);
+        match (reached.iter().min(), reached.iter().max()) {
+            (Some(&first), Some(&last)) => (
+                first / reached_len * reached_len,
+                (last / reached_len + 1) * reached_len,
+            ),
+            _ => (0, 0),
+        }
+    }
+
+    /// The numbers, in the table it leads into, of the promotions to
+    /// `PROMOTIONS[role]` that take nothing of the pawns of slice `slice`
+    /// on their seventh rank, from one placement of the kings and pieces
+    /// (any other reaches the same slices: a promotion leaves the other
+    /// pawns where they stand).
+    fn promotion_numbers(&self, numbering: &ExitTables, slice: usize, role: usize) -> Vec<usize> {
         let pawns = self.indexer.slices[slice].squares();
         let first_pawn = self.indexer.pieces;
         let mut squares = [Square::A1; MAX_MEN];
@@ -738,36 +779,62 @@ impl Blocks<'_> {
                     && ahead(pawns[k], self.turn)
                         .is_some_and(|to| to.rank() == self.turn.fold_wb(Rank::Eighth, Rank::First))
             })
-            .filter_map(|k| numbering.promotion_number(&squares, self.turn, first_pawn + k))
+            .filter_map(|k| numbering.promotion_number(&squares, self.turn, first_pawn + k, role))
             .collect()
     }
 
-    /// The tables of the role, `window` standing for the promotion table
-    /// (the others held whole).
-    fn tables_with(&self, window: Table) -> Subtables {
+    /// The tables promotions lead into, `windows` of the opened ones read.
+    fn tables_read(&self, windows: &[(usize, usize)]) -> Result<Subtables, TableError> {
+        let read = self
+            .opened
+            .iter()
+            .zip(windows)
+            .map(|(opened, &(first, end))| {
+                if first == end {
+                    Ok(self.no_values(opened))
+                } else {
+                    opened.table.window(opened.side, first..end)
+                }
+            })
+            .collect::<Result<Vec<Table>, TableError>>()?;
+        Ok(self.tables_with(read))
+    }
+
+    /// The tables promotions lead into, `read` standing for the opened
+    /// ones, in their order (the others held whole).
+    fn tables_with(&self, read: Vec<Table>) -> Subtables {
         let mut tables = self.tables.clone();
-        tables.insert(self.opened.material().clone(), Arc::new(window));
+        for (opened, window) in self.opened.iter().zip(read) {
+            tables.insert(opened.table.material().clone(), Arc::new(window));
+        }
         tables
     }
 
-    /// A window of the promotion table with no values: its numbering, for
-    /// the placements of the kings that promote into none of its blocks.
-    fn no_values(&self) -> Table {
+    /// A window of an opened table with no values: its numbering, for the
+    /// numbers that promote into none of its blocks.
+    fn no_values(&self, opened: &Opened) -> Table {
         Table::window(
-            self.opened.material().clone(),
+            opened.table.material().clone(),
             Variant::Standard,
-            self.side,
+            opened.side,
             0,
             Vec::new(),
             Overflow::new(0, ByColor::default()),
         )
     }
 
-    /// The number in the promotion table of a promotion from the slice's
-    /// placement `kings` of the kings (the other pieces anywhere), `None`
-    /// when none is legal: the kings stand on one square, next to each
-    /// other, on the pawn's or on the square it promotes on.
-    fn first_number(&self, numbering: &ExitTables, slice: usize, kings: usize) -> Option<usize> {
+    /// The number in the table it leads into of a promotion to
+    /// `PROMOTIONS[role]` from the slice's placement `kings` of the kings
+    /// (the other pieces anywhere), `None` when none is legal: the kings
+    /// stand on one square, next to each other, on the pawn's or on the
+    /// square it promotes on.
+    fn first_number(
+        &self,
+        numbering: &ExitTables,
+        slice: usize,
+        kings: usize,
+        role: usize,
+    ) -> Option<usize> {
         let pawns = self.indexer.slices[slice].squares();
         let pawn = self.indexer.pieces;
         let promotes_on = ahead(pawns[0], self.turn)?;
@@ -783,7 +850,7 @@ impl Blocks<'_> {
             taken |= *sq;
         }
         squares[pawn] = pawns[0];
-        numbering.promotion_number(&squares, self.turn, pawn)
+        numbering.promotion_number(&squares, self.turn, pawn, role)
     }
 }
 
@@ -800,7 +867,7 @@ const PROMOTED_BLOCK: usize = 4096;
 /// name), from memory or its file, with at least the values of the given
 /// sides to move (those a promotion's values are read for,
 /// [`crate::pawn::exit_reads`]), read as `Reading` allows; only the tables
-/// of one promoting role are held at a time.
+/// of one side's promotions are held at a time.
 pub(crate) type PromotionTables<'a> =
     dyn Fn(&Material, &[Color], Reading) -> Result<PromotionTable, TableError> + Sync + 'a;
 
@@ -1077,7 +1144,7 @@ pub(crate) const ONE_AT_A_TIME: usize = 1 << 20;
 /// being built and those that pawn steps of slices still to build lead
 /// into (large ones compressed), not the whole table. `captures` must hold
 /// every table a capture that does not promote leads into; the tables
-/// promotions lead into are had from `promotion_tables` a promoting role
+/// promotions lead into are had from `promotion_tables` a promoting side
 /// at a time, one side to move of each, while a slice (small ones: a few
 /// levels) with a pawn on its seventh rank is gathered for. Returns the
 /// positions deeper than a byte.
@@ -1126,7 +1193,7 @@ pub(crate) fn build(
             .into_iter()
             .any(|c| indexer.slices[*slice].on_seventh(c))
     };
-    // The best promotions of each side in `slices`, each promoting role's
+    // The best promotions of each side in `slices`, each promoting side's
     // tables had once for all of them.
     let gather = |slices: &[usize]| {
         let mut gathered: HashMap<usize, ByColor<Option<Promoted>>> = HashMap::new();
