@@ -682,34 +682,35 @@ impl Blocks<'_> {
         let same = |a: &Group, b: &Group| a.windows == b.windows;
         if with_pawns {
             for run in groups.chunk_by_mut(same) {
-                let tables = self.tables_read(&run[0].windows)?;
-                let exits = ExitTables::new(self.men, &tables, self.moves)?;
-                for group in run {
-                    take(
-                        &exits,
-                        &pieces[group.slice],
-                        self.turn,
-                        group.start,
-                        group.codes,
-                    );
-                }
+                self.gather_run(run, pieces, take)?;
             }
             return Ok(());
         }
-        groups.par_chunk_by_mut(same).try_for_each(|run| {
-            let tables = self.tables_read(&run[0].windows)?;
-            let exits = ExitTables::new(self.men, &tables, self.moves)?;
-            for group in run {
-                promoted_into(
-                    &exits,
-                    &pieces[group.slice],
-                    self.turn,
-                    group.start,
-                    group.codes,
-                );
-            }
-            Ok(())
-        })
+        groups
+            .par_chunk_by_mut(same)
+            .try_for_each(|run| self.gather_run(run, pieces, promoted_into))
+    }
+
+    /// Gathers a run of groups that read the same windows, those read
+    /// once, each group by `fill` (on one core, or on every core).
+    fn gather_run(
+        &self,
+        run: &mut [Group],
+        pieces: &[Pieces],
+        fill: fn(&ExitTables, &Pieces, Color, usize, &mut [u16]),
+    ) -> Result<(), TableError> {
+        let tables = self.tables_read(&run[0].windows)?;
+        let exits = ExitTables::new(self.men, &tables, self.moves)?;
+        for group in run {
+            fill(
+                &exits,
+                &pieces[group.slice],
+                self.turn,
+                group.start,
+                group.codes,
+            );
+        }
+        Ok(())
     }
 
     /// The window of `opened` that the promotions from the slice's
