@@ -2,7 +2,7 @@
 //! that a build that cannot fit is refused at once rather than killed by
 //! the system hours into it (`ajedrecista solve`).
 
-use shakmaty::{Color, Piece, Role};
+use shakmaty::{Color, Role};
 
 use crate::{
     material::Material,
@@ -161,20 +161,14 @@ fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
 /// block at a time ([`read_by_blocks`]), of which the windows held at
 /// once ([`windows_held`]).
 fn promotion_table_bytes_of(material: &Material, color: Color, roles: Roles) -> u64 {
-    let by_blocks: Vec<(Piece, Material)> = roles
-        .places()
-        .filter_map(|place| {
-            let promoted = PROMOTIONS[place].of(color);
-            read_by_blocks(material, promoted).map(|table| (promoted, table))
-        })
-        .collect();
+    let by_blocks = read_by_blocks(material, color, roles);
     let whole = exit_reads(material, ExitMoves::Promotions(color, roles))
         .into_iter()
         .filter(|(table, _)| by_blocks.iter().all(|(_, read)| read != table))
         .collect();
     let windows: u64 = by_blocks
         .iter()
-        .map(|(promoted, table)| windows_held(material, *promoted, table))
+        .map(|(_, table)| windows_held(material, color, table))
         .sum();
     read_bytes(whole) + windows
 }

@@ -39,7 +39,7 @@ use crate::{
     memory::promotion_batches,
     overflow::Overflow,
     packed::Packed,
-    pawn::{ExitMoves, ExitTables, PROMOTIONS, ahead, exit_reads, quiet_promotion},
+    pawn::{ExitMoves, ExitTables, PROMOTIONS, Roles, ahead, exit_reads, quiet_promotion},
     rules::Rules,
     solve::{Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
     table::{ChunkedTable, Table},
@@ -467,12 +467,7 @@ impl Promoted {
             .collect();
         for roles in promotion_batches(material, turn) {
             let moves = ExitMoves::Promotions(turn, roles);
-            let by_blocks: Vec<(usize, Material)> = roles
-                .places()
-                .filter_map(|role| {
-                    read_by_blocks(material, PROMOTIONS[role].of(turn)).map(|table| (role, table))
-                })
-                .collect();
+            let by_blocks = read_by_blocks(material, turn, roles);
             let mut tables = Subtables::new();
             let mut opened = Vec::new();
             for (sub, sides) in exit_reads(material, moves) {
@@ -554,15 +549,27 @@ fn promoted_into(
     })
 }
 
-/// The table a promotion to `promoted` leads into that a build of
-/// `material` reads a block at a time, if its file is open: that of a
-/// promotion that takes nothing ([`quiet_promotion`]). A table without
-/// pawns (a lone pawn's promotion) is read a placement of its kings at a
-/// time, when the material has a piece besides (so that a block fills a
-/// run of 64 numbers or more); a table with pawns, the slices one slice's
+/// The tables the promotions of `color` to `roles` lead into that a
+/// build of `material` reads a block at a time, if their files are open,
+/// each with the place in [`PROMOTIONS`] of its role: those of promotions
+/// that take nothing ([`quiet_promotion`]). A table without pawns (a lone
+/// pawn's promotion) is read a placement of its kings at a time, when the
+/// material has a piece besides (so that a block fills a run of 64
+/// numbers or more); a table with pawns, the slices one slice's
 /// promotions reach at a time.
-pub(crate) fn read_by_blocks(material: &Material, promoted: Piece) -> Option<Material> {
-    quiet_promotion(material, promoted).filter(|table| table.has_pawns() || material.len() >= 4)
+pub(crate) fn read_by_blocks(
+    material: &Material,
+    color: Color,
+    roles: Roles,
+) -> Vec<(usize, Material)> {
+    roles
+        .places()
+        .filter_map(|role| {
+            quiet_promotion(material, PROMOTIONS[role].of(color))
+                .filter(|table| table.has_pawns() || material.len() >= 4)
+                .map(|table| (role, table))
+        })
+        .collect()
 }
 
 /// The numbers of a table without pawns for one placement of its kings.
@@ -577,19 +584,19 @@ pub(crate) fn window_len(table: &Material) -> usize {
 }
 
 /// Bytes of the windows of `table` (read by blocks, [`read_by_blocks`])
-/// held at once while the promotions of `material` to `promoted` are
+/// held at once while the promotions of `color` in `material` are
 /// gathered: without pawns, a block's a thread; with pawns, the slices one
 /// slice's promotions reach, a window at a time: one slice when `material`
 /// has one pawn of that colour, else at most an advancement's (the
 /// children of pawns on the seventh rank keep the same advancement).
-pub(crate) fn windows_held(material: &Material, promoted: Piece, table: &Material) -> u64 {
+pub(crate) fn windows_held(material: &Material, color: Color, table: &Material) -> u64 {
     if !table.has_pawns() {
         return rayon::current_num_threads() as u64 * window_len(table) as u64;
     }
     let promoting = material
         .men()
         .iter()
-        .filter(|&&man| man == Role::Pawn.of(promoted.color))
+        .filter(|&&man| man == Role::Pawn.of(color))
         .count();
     let reached = SliceIndexer::shared(table);
     let slices = if promoting == 1 {
@@ -868,7 +875,8 @@ const PROMOTED_BLOCK: usize = 4096;
 /// name), from memory or its file, with at least the values of the given
 /// sides to move (those a promotion's values are read for,
 /// [`crate::pawn::exit_reads`]), read as `Reading` allows; only the tables
-/// of one side's promotions are held at a time.
+/// of one batch of promoting roles of one side
+/// ([`promotion_batches`]) are held at a time.
 pub(crate) type PromotionTables<'a> =
     dyn Fn(&Material, &[Color], Reading) -> Result<PromotionTable, TableError> + Sync + 'a;
 
@@ -1145,8 +1153,8 @@ pub(crate) const ONE_AT_A_TIME: usize = 1 << 20;
 /// being built and those that pawn steps of slices still to build lead
 /// into (large ones compressed), not the whole table. `captures` must hold
 /// every table a capture that does not promote leads into; the tables
-/// promotions lead into are had from `promotion_tables` a promoting side
-/// at a time, one side to move of each, while a slice (small ones: a few
+/// promotions lead into are had from `promotion_tables` a batch of
+/// promoting roles of one side ([`promotion_batches`]) at a time, one side to move of each, while a slice (small ones: a few
 /// levels) with a pawn on its seventh rank is gathered for. Returns the
 /// positions deeper than a byte.
 pub(crate) fn build(

@@ -504,7 +504,7 @@ impl Tablebase {
         // Subtables first, outside the build lock: they take it themselves.
         // Here their files are only made sure of (built if missing): the
         // build reads the sides it needs, those of the tables captures lead
-        // into now, those promotions lead into a promoting side at a time.
+        // into now, those promotions lead into a batch of roles at a time.
         for sub in pawn::exit_materials(material) {
             if !self.has_file(&sub) {
                 self.subtable_file_in(&sub, stop)?;
