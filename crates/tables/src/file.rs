@@ -1138,26 +1138,30 @@ pub fn summarize_file(
         let mut done = 0;
         counted(done, total);
         let (_, in_order) = read_chunks(&mut body, &layout, &Color::ALL, |batch| {
-            let decompressed = batch
+            // Each chunk decompressed, checked and counted on its own
+            // core; only the counts are merged here.
+            let counted_chunks = batch
                 .into_par_iter()
                 .map(|(chunk, input)| {
                     let (turn, start) = chunk_place(chunk, layout.chunks);
-                    let mut out = vec![0u8; CHUNK.min(layout.per_side - start)];
-                    decompress_chunk(&input, &mut out)?;
-                    Ok((turn, start, out))
+                    let mut bytes = vec![0u8; CHUNK.min(layout.per_side - start)];
+                    decompress_chunk(&input, &mut bytes)?;
+                    let side = Side {
+                        turn,
+                        material: &material,
+                        numbering: &numbering,
+                        rules: &rules,
+                        overflow: &overflow,
+                    };
+                    check_range(&bytes, start, layout.per_side, &side)?;
+                    let mut counter = SideCounter::new();
+                    counter.add(&numbering, start, &bytes);
+                    Ok((turn, bytes.len(), counter))
                 })
                 .collect::<Result<Vec<_>, FileError>>()?;
-            for (turn, start, bytes) in decompressed {
-                let side = Side {
-                    turn,
-                    material: &material,
-                    numbering: &numbering,
-                    rules: &rules,
-                    overflow: &overflow,
-                };
-                check_range(&bytes, start, layout.per_side, &side)?;
-                sides[turn].add(&numbering, start, &bytes);
-                done += bytes.len() as u64;
+            for (turn, len, counter) in counted_chunks {
+                sides[turn].merge(counter);
+                done += len as u64;
             }
             counted(done, total);
             Ok(())

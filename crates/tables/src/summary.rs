@@ -70,15 +70,6 @@ fn weight_slot(weight: u64) -> Option<usize> {
     (weight > 0).then(|| weight.trailing_zeros() as usize)
 }
 
-fn add_counts(mut a: Box<ByteCounts>, b: Box<ByteCounts>) -> Box<ByteCounts> {
-    for (a, b) in a.iter_mut().zip(b.iter()) {
-        for (a, b) in a.iter_mut().zip(b) {
-            *a += b;
-        }
-    }
-    a
-}
-
 /// Counts of one side's numbers by byte and weight, and the lowest number
 /// of each byte, taken a range of numbers at a time (a table read chunk by
 /// chunk, or built level by level). The numbers are taken in blocks whose
@@ -99,12 +90,16 @@ impl SideCounter {
         }
     }
 
-    fn merge(mut self, other: SideCounter) -> SideCounter {
-        self.counts = add_counts(self.counts, other.counts);
+    /// Adds the counts of `other`.
+    pub(crate) fn merge(&mut self, other: SideCounter) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
+            for (a, b) in a.iter_mut().zip(b) {
+                *a += b;
+            }
+        }
         for (a, &b) in self.first.iter_mut().zip(other.first.iter()) {
             *a = (*a).min(b);
         }
-        self
     }
 
     /// Counts `bytes`, the bytes of the numbers from `start` on.
@@ -148,9 +143,11 @@ impl SideCounter {
                 }
                 counter
             })
-            .reduce(SideCounter::new, SideCounter::merge);
-        let this = std::mem::replace(self, SideCounter::new());
-        *self = this.merge(counted);
+            .reduce(SideCounter::new, |mut a, b| {
+                a.merge(b);
+                a
+            });
+        self.merge(counted);
     }
 
     /// The counts over placements of side `turn`, with the positions
