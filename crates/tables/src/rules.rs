@@ -245,14 +245,14 @@ impl Rules {
         self.moves_at_all(king) && (attacks::king_attacks(sq[king]) & !occupied & !attacked).any()
     }
 
-    /// [`Rules::look`] of the 64 placements that differ only in the last
-    /// indexed man's square (a man after the kings): calls `f(placement,
-    /// look)` for the last man on each square in order. The other men's
-    /// attacks are computed once; a slider's are computed again only when
-    /// the last man stands on one of its lines (a man off those lines
-    /// blocks nothing).
+    /// [`Rules::look`] of both sides to move of the 64 placements that
+    /// differ only in the last indexed man's square (a man after the
+    /// kings): calls `f(placement, looks)` for the last man on each square
+    /// in order. Each man's attacks serve both sides; the other men's are
+    /// computed once, and a slider's again only when the last man stands on
+    /// one of its lines (a man off those lines blocks nothing).
     #[inline]
-    pub fn look_run(&self, sq: &Squares, turn: Color, mut f: impl FnMut(&Squares, Look)) {
+    pub fn look_run(&self, sq: &Squares, mut f: impl FnMut(&Squares, ByColor<Look>)) {
         let last = self.indexed - 1;
         debug_assert!(last >= 2, "the last man is not a king");
         let mut placement = *sq;
@@ -264,10 +264,11 @@ impl Rules {
                 others |= s;
             }
         }
+        let illegal = ByColor::new_with(|_| Look::ILLEGAL);
         if !distinct {
             for s in Square::ALL {
                 placement[last] = s;
-                f(&placement, Look::ILLEGAL);
+                f(&placement, illegal);
             }
             return;
         }
@@ -278,19 +279,22 @@ impl Rules {
             sliders[i] = matches!(self.men[i].role, Role::Queen | Role::Rook | Role::Bishop);
         }
         let last_man = self.men[last];
-        let capturable_others = (2..self.len)
-            .filter(|&j| j != last && self.men[j].color != turn)
-            .fold(Bitboard::EMPTY, |bb, j| bb | sq[j]);
-        let kings = (sq[Rules::king(turn)], sq[Rules::king(!turn)]);
+        // The men each side may take, the last one apart.
+        let capturable_others = ByColor::new_with(|turn| {
+            (2..self.len)
+                .filter(|&j| j != last && self.men[j].color != turn)
+                .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
+        });
+        let kings = ByColor::new_with(|color| sq[Rules::king(color)]);
         for s in Square::ALL {
             placement[last] = s;
             if others.contains(s) {
-                f(&placement, Look::ILLEGAL);
+                f(&placement, illegal);
                 continue;
             }
             let occupied = others | s;
             let mut attacked = ByColor::<Bitboard>::default();
-            let mut reach = Bitboard::EMPTY;
+            let mut reach = ByColor::<Bitboard>::default();
             for i in (0..self.len).filter(|&i| i != last) {
                 let attacks = if sliders[i] && base[i].contains(s) {
                     self.attacks(i, sq[i], occupied)
@@ -299,30 +303,29 @@ impl Rules {
                 };
                 let color = self.men[i].color;
                 attacked[color] |= attacks;
-                if color == turn && self.moves_at_all(i) {
-                    reach |= attacks;
+                if self.moves_at_all(i) {
+                    reach[color] |= attacks;
                 }
             }
             let attacks = self.attacks(last, s, occupied);
             attacked[last_man.color] |= attacks;
-            let mut capturable = capturable_others;
-            if last_man.color == turn {
-                reach |= attacks;
-            } else {
-                capturable |= s;
-            }
-            let in_check = attacked[!turn].contains(kings.0);
-            f(
-                &placement,
+            reach[last_man.color] |= attacks;
+            let looks = ByColor::new_with(|turn| {
+                let mut capturable = capturable_others[turn];
+                if last_man.color != turn {
+                    capturable |= s;
+                }
+                let in_check = attacked[!turn].contains(kings[turn]);
                 Look {
-                    legal: !attacked[turn].contains(kings.1),
+                    legal: !attacked[turn].contains(kings[!turn]),
                     in_check,
-                    threatens_capture: reach.intersects(capturable),
+                    threatens_capture: reach[turn].intersects(capturable),
                     king_steps: !in_check
                         && self.king_steps(&placement, turn, occupied, attacked[!turn]),
                     may_step: false,
-                },
-            );
+                }
+            });
+            f(&placement, looks);
         }
     }
 
@@ -501,21 +504,21 @@ mod tests {
             let len = material.len();
             for seed in 0..300usize {
                 let squares = placement(seed, len - 1);
-                for turn in Color::ALL {
-                    let mut seen = 0;
-                    rules.look_run(&squares, turn, |placement, look| {
-                        assert_eq!(placement[..len - 1], squares[..len - 1]);
-                        assert_eq!(usize::from(placement[len - 1]), seen);
-                        let expected = rules.look(placement, turn);
+                let mut seen = 0;
+                rules.look_run(&squares, |placement, looks| {
+                    assert_eq!(placement[..len - 1], squares[..len - 1]);
+                    assert_eq!(usize::from(placement[len - 1]), seen);
+                    for turn in Color::ALL {
+                        let (look, expected) = (looks[turn], rules.look(placement, turn));
                         if expected.legal {
                             assert_eq!(look, expected, "{placement:?} {turn}");
                         } else {
                             assert!(!look.legal, "{placement:?} {turn}");
                         }
-                        seen += 1;
-                    });
-                    assert_eq!(seen, 64);
-                }
+                    }
+                    seen += 1;
+                });
+                assert_eq!(seen, 64);
             }
         }
     }

@@ -535,8 +535,8 @@ fn promoted_into(
     start: usize,
     codes: &mut [u16],
 ) {
-    pieces.looks(start, codes.len(), turn, |i, placement| {
-        let Some((squares, _)) = placement.filter(|(_, l)| l.legal) else {
+    pieces.looks(start, codes.len(), |i, placement| {
+        let Some((squares, _)) = placement.filter(|(_, looks)| looks[turn].legal) else {
             return;
         };
         let mut found = exits.exits(squares, turn);

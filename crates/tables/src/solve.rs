@@ -23,7 +23,7 @@
 //! blocks that hold the value it looks for, and scans them 64 bytes at a
 //! time. The blocks are shared among the cores by rayon. Each step works a
 //! *run* of 64 numbers at a time (those that differ in the last man's
-//! square): the first pass looks at a run together ([`Layout::looks`]),
+//! square): the first pass looks at a run together, both sides to move at once ([`Layout::looks`]),
 //! steps 1 and 2 retract a run's positions together
 //! ([`Pieces::run_retractions`]), step 3 settles a run's candidates by one
 //! line of the opponent's bytes a move ([`Pieces::moving_into`]).
@@ -460,22 +460,23 @@ pub(crate) trait Layout: Sync {
 
     /// Calls `f(offset, placement)` for the numbers `start..start + len`
     /// in order (`start` a multiple of 64): the placement of the number
-    /// and its look (legality, check, a capture threatened, and
-    /// [`Layout::may_step`]), `None` for a number that stands for no
-    /// placement of its own.
+    /// and its look for each side to move (legality, check, a capture
+    /// threatened, and [`Layout::may_step`]), `None` for a number that
+    /// stands for no placement of its own.
     #[inline(always)]
     fn looks(
         &self,
         start: usize,
         len: usize,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+        mut f: impl FnMut(usize, Option<(&Squares, ByColor<Look>)>),
     ) {
         self.pieces()
-            .run_looks(start, len, turn, |i, placement| match placement {
-                Some((squares, mut look)) => {
-                    look.may_step = self.may_step(squares, turn);
-                    f(i, Some((squares, look)))
+            .run_looks(start, len, |i, placement| match placement {
+                Some((squares, mut looks)) => {
+                    for (look, turn) in looks.iter_mut().zip(Color::ALL) {
+                        look.may_step = self.may_step(squares, turn);
+                    }
+                    f(i, Some((squares, looks)))
                 }
                 None => f(i, None),
             })
@@ -772,22 +773,20 @@ impl<'a> Pieces<'a> {
         &self,
         start: usize,
         len: usize,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+        mut f: impl FnMut(usize, Option<(&Squares, ByColor<Look>)>),
     ) {
         for run in (0..len).step_by(64) {
             match self.run(start + run) {
                 // A folded run's numbers are not all canonical.
                 Some(whole) if len - run >= 64 && whole.own == LineMap::SAME => {
-                    self.rules
-                        .look_run(&whole.squares, turn, |placement, look| {
-                            f(
-                                run + usize::from(placement[whole.last]),
-                                Some((placement, look)),
-                            );
-                        });
+                    self.rules.look_run(&whole.squares, |placement, looks| {
+                        f(
+                            run + usize::from(placement[whole.last]),
+                            Some((placement, looks)),
+                        );
+                    });
                 }
-                _ => self.look_each(start, run..len.min(run + 64), turn, &mut f),
+                _ => self.look_each(start, run..len.min(run + 64), &mut f),
             }
         }
     }
@@ -798,12 +797,14 @@ impl<'a> Pieces<'a> {
         &self,
         start: usize,
         offsets: std::ops::Range<usize>,
-        turn: Color,
-        mut f: impl FnMut(usize, Option<(&Squares, Look)>),
+        mut f: impl FnMut(usize, Option<(&Squares, ByColor<Look>)>),
     ) {
         for i in offsets {
             match self.decode(start + i) {
-                Some(squares) => f(i, Some((&squares, self.rules.look(&squares, turn)))),
+                Some(squares) => {
+                    let looks = ByColor::new_with(|turn| self.rules.look(&squares, turn));
+                    f(i, Some((&squares, looks)))
+                }
                 None => f(i, None),
             }
         }
@@ -991,39 +992,50 @@ impl<L: Layout> Engine<L> {
         }
     }
 
-    /// Fills the bytes of one side to move; returns them counted.
+    /// Fills the bytes of both sides to move, a placement's two looked at
+    /// together; returns them counted.
     fn first_pass(
         &self,
-        turn: Color,
-        bytes: &mut [u8],
+        bytes: ByColor<&mut [u8]>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Tally, PastBound> {
-        bytes
+    ) -> Result<ByColor<Tally>, PastBound> {
+        let ByColor { white, black } = bytes;
+        white
             .par_chunks_mut(BLOCK)
-            .zip(&self.written[turn])
-            .zip(&self.open[turn])
+            .zip(black.par_chunks_mut(BLOCK))
             .enumerate()
             .try_fold(
-                Tally::default,
-                |mut tally, (b, ((block, written), open))| {
+                ByColor::<Tally>::default,
+                |mut tally, (b, (white, black))| {
+                    let mut blocks = ByColor { white, black };
                     let mut result = Ok(());
                     self.layout
-                        .looks(b * BLOCK, block.len(), turn, |i, placement| {
-                            let byte = self.first_byte(b * BLOCK + i, placement, turn);
-                            let byte = byte.unwrap_or_else(|PastBound| {
-                                result = Err(PastBound);
-                                ILLEGAL
-                            });
-                            block[i] = byte;
-                            written.add(byte);
-                            tally.add(byte);
+                        .looks(b * BLOCK, blocks.white.len(), |i, placement| {
+                            for turn in Color::ALL {
+                                let look = placement.map(|(squares, looks)| (squares, looks[turn]));
+                                let byte = self.first_byte(b * BLOCK + i, look, turn);
+                                let byte = byte.unwrap_or_else(|PastBound| {
+                                    result = Err(PastBound);
+                                    ILLEGAL
+                                });
+                                blocks[turn][i] = byte;
+                                self.written[turn][b].add(byte);
+                                tally[turn].add(byte);
+                            }
                         });
-                    open.set(block);
-                    progress(block.len() as u64);
+                    for turn in Color::ALL {
+                        self.open[turn][b].set(blocks[turn]);
+                    }
+                    progress(2 * blocks.white.len() as u64);
                     result.map(|()| tally)
                 },
             )
-            .try_reduce(Tally::default, |a, b| Ok(a + b))
+            .try_reduce(ByColor::<Tally>::default, |mut a, b| {
+                let ByColor { white, black } = b;
+                a.white += white;
+                a.black += black;
+                Ok(a)
+            })
     }
 
     /// Calls `f(parent, slot)` for the number and byte of every position
@@ -1429,7 +1441,7 @@ fn split<'a>(bytes: &'a mut ByColor<&mut [u8]>, read: Color) -> (&'a mut [u8], &
 /// (the promotions', once no pawn is left on its seventh rank).
 /// `progress` is told where the build stands; when it answers `Break`, the
 /// build stops with [`TableError::Stopped`] (at the next rank, or at the
-/// end of a side's first pass).
+/// end of the first pass).
 pub fn build(
     material: &Material,
     variant: Variant,
@@ -1660,7 +1672,7 @@ pub(crate) fn run_layout<L: Layout>(
     debug_assert!(bytes.iter().all(|side| side.len() == size));
 
     // The first pass runs on every core: a stop asked for during it is
-    // noted, and the build stops when the side's pass ends.
+    // noted, and the build stops when the pass ends.
     let examined = AtomicU64::new(0);
     let stop_asked = AtomicBool::new(false);
     let first = |step: u64| {
@@ -1671,14 +1683,11 @@ pub(crate) fn run_layout<L: Layout>(
     };
     // How many positions of each side hold each byte: what the choice
     // between the steps' two ways is made on.
-    let mut counts = ByColor::<Tally>::default();
-    for turn in Color::ALL {
-        counts[turn] = engine
-            .first_pass(turn, bytes[turn], &first)
-            .map_err(too_deep)?;
-        if stop_asked.load(Ordering::Relaxed) {
-            return Err(TableError::Stopped(material.clone()));
-        }
+    let mut counts = engine
+        .first_pass(bytes.as_mut().map(|side| &mut **side), &first)
+        .map_err(too_deep)?;
+    if stop_asked.load(Ordering::Relaxed) {
+        return Err(TableError::Stopped(material.clone()));
     }
 
     let mut decided = counts.iter().map(Tally::decisive).sum();
