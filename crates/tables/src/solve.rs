@@ -23,10 +23,11 @@
 //! blocks that hold the value it looks for, and scans them 64 bytes at a
 //! time. The blocks are shared among the cores by rayon. Each step works a
 //! *run* of 64 numbers at a time (those that differ in the last man's
-//! square): the first pass looks at a run together, both sides to move at once ([`Layout::looks`]),
-//! steps 1 and 2 retract a run's positions together
-//! ([`Pieces::run_retractions`]), step 3 settles a run's candidates by one
-//! line of the opponent's bytes a move ([`Pieces::moving_into`]).
+//! square): the first pass looks at a run together, both sides to move
+//! at once ([`Layout::looks`]), steps 1 and 2 retract a run's positions
+//! together ([`Pieces::run_retractions`]), step 3 settles a run's
+//! candidates by one line of the opponent's bytes a move
+//! ([`Pieces::moving_into`]).
 
 use std::{
     collections::HashMap,
