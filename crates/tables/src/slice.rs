@@ -656,7 +656,8 @@ impl Blocks<'_> {
     /// thread); with pawns, a window at a time, its groups on every core.
     fn gather(&self, gathered: &mut [Promoted], pieces: &[Pieces]) -> Result<(), TableError> {
         let with_pawns = self.opened[0].table.material().has_pawns();
-        let unread = self.tables_with(self.opened.iter().map(|o| self.no_values(o)).collect());
+        // The tables' numberings alone, to find the windows each group reads.
+        let unread = self.tables_read(&vec![(0, 0); self.opened.len()])?;
         let numbering = ExitTables::new(self.men, &unread, self.moves)?;
         let group_len = if with_pawns {
             self.indexer.slice_len()
@@ -791,7 +792,8 @@ impl Blocks<'_> {
             .collect()
     }
 
-    /// The tables promotions lead into, `windows` of the opened ones read.
+    /// The tables promotions lead into, `windows` of the opened ones read
+    /// (none for a window (0, 0)), the others held whole.
     fn tables_read(&self, windows: &[(usize, usize)]) -> Result<Subtables, TableError> {
         let read = self
             .opened
@@ -805,17 +807,11 @@ impl Blocks<'_> {
                 }
             })
             .collect::<Result<Vec<Table>, TableError>>()?;
-        Ok(self.tables_with(read))
-    }
-
-    /// The tables promotions lead into, `read` standing for the opened
-    /// ones, in their order (the others held whole).
-    fn tables_with(&self, read: Vec<Table>) -> Subtables {
         let mut tables = self.tables.clone();
         for (opened, window) in self.opened.iter().zip(read) {
             tables.insert(opened.table.material().clone(), Arc::new(window));
         }
-        tables
+        Ok(tables)
     }
 
     /// A window of an opened table with no values: its numbering, for the
@@ -1154,9 +1150,10 @@ pub(crate) const ONE_AT_A_TIME: usize = 1 << 20;
 /// into (large ones compressed), not the whole table. `captures` must hold
 /// every table a capture that does not promote leads into; the tables
 /// promotions lead into are had from `promotion_tables` a batch of
-/// promoting roles of one side ([`promotion_batches`]) at a time, one side to move of each, while a slice (small ones: a few
-/// levels) with a pawn on its seventh rank is gathered for. Returns the
-/// positions deeper than a byte.
+/// promoting roles of one side ([`promotion_batches`]) at a time, one side
+/// to move of each, while a slice (small ones: a few levels) with a pawn
+/// on its seventh rank is gathered for. Returns the positions deeper than
+/// a byte.
 pub(crate) fn build(
     material: &Material,
     captures: &Subtables,
