@@ -636,6 +636,10 @@ struct Blocks<'a> {
     opened: Vec<Opened>,
 }
 
+/// One buffer for the window of each opened table ([`Blocks::opened`]),
+/// reused from one window read to the next.
+type WindowBuffers = Vec<Vec<u8>>;
+
 /// Numbers of a slice whose promotions read the same windows of the
 /// opened tables: a placement of the kings (tables without pawns), or the
 /// whole slice (with pawns).
@@ -657,7 +661,7 @@ impl Blocks<'_> {
     fn gather(&self, gathered: &mut [Promoted], pieces: &[Pieces]) -> Result<(), TableError> {
         let with_pawns = self.opened[0].table.material().has_pawns();
         // The tables' numberings alone, to find the windows each group reads.
-        let unread = self.tables_read(&vec![(0, 0); self.opened.len()])?;
+        let unread = self.tables_read(&vec![(0, 0); self.opened.len()], &mut Vec::new())?;
         let numbering = ExitTables::new(self.men, &unread, self.moves)?;
         let group_len = if with_pawns {
             self.indexer.slice_len()
@@ -689,25 +693,30 @@ impl Blocks<'_> {
         groups.sort_unstable_by(|a, b| a.windows.cmp(&b.windows));
         let same = |a: &Group, b: &Group| a.windows == b.windows;
         if with_pawns {
+            let mut buffers = Vec::new();
             for run in groups.chunk_by_mut(same) {
-                self.gather_run(run, pieces, take)?;
+                self.gather_run(run, pieces, take, &mut buffers)?;
             }
             return Ok(());
         }
         groups
             .par_chunk_by_mut(same)
-            .try_for_each(|run| self.gather_run(run, pieces, promoted_into))
+            .try_for_each_init(Vec::new, |buffers, run| {
+                self.gather_run(run, pieces, promoted_into, buffers)
+            })
     }
 
     /// Gathers a run of groups that read the same windows, those read
-    /// once, each group by `fill` (on one core, or on every core).
+    /// once into `buffers`, each group by `fill` (on one core, or on every
+    /// core).
     fn gather_run(
         &self,
         run: &mut [Group],
         pieces: &[Pieces],
         fill: fn(&ExitTables, &Pieces, Color, usize, &mut [u16]),
+        buffers: &mut WindowBuffers,
     ) -> Result<(), TableError> {
-        let tables = self.tables_read(&run[0].windows)?;
+        let tables = self.tables_read(&run[0].windows, buffers)?;
         let exits = ExitTables::new(self.men, &tables, self.moves)?;
         for group in run {
             fill(
@@ -718,6 +727,8 @@ impl Blocks<'_> {
                 group.codes,
             );
         }
+        drop(exits);
+        self.give_back(tables, buffers);
         Ok(())
     }
 
@@ -793,17 +804,24 @@ impl Blocks<'_> {
     }
 
     /// The tables promotions lead into, `windows` of the opened ones read
-    /// (none for a window (0, 0)), the others held whole.
-    fn tables_read(&self, windows: &[(usize, usize)]) -> Result<Subtables, TableError> {
+    /// (none for a window (0, 0)) into `buffers`, the others held whole.
+    fn tables_read(
+        &self,
+        windows: &[(usize, usize)],
+        buffers: &mut WindowBuffers,
+    ) -> Result<Subtables, TableError> {
+        buffers.resize_with(self.opened.len(), Vec::new);
         let read = self
             .opened
             .iter()
             .zip(windows)
-            .map(|(opened, &(first, end))| {
+            .zip(buffers.iter_mut())
+            .map(|((opened, &(first, end)), buffer)| {
                 if first == end {
                     Ok(self.no_values(opened))
                 } else {
-                    opened.table.window(opened.side, first..end)
+                    let buffer = std::mem::take(buffer);
+                    opened.table.window(opened.side, first..end, buffer)
                 }
             })
             .collect::<Result<Vec<Table>, TableError>>()?;
@@ -812,6 +830,21 @@ impl Blocks<'_> {
             tables.insert(opened.table.material().clone(), Arc::new(window));
         }
         Ok(tables)
+    }
+
+    /// Takes the windows' bytes out of `tables` into `buffers`, for the
+    /// next windows read.
+    fn give_back(&self, mut tables: Subtables, buffers: &mut WindowBuffers) {
+        for (opened, buffer) in self.opened.iter().zip(buffers) {
+            let window = tables.remove(opened.table.material()).map(Arc::try_unwrap);
+            if let Some(Ok(window)) = window {
+                // A window not read has no bytes to give.
+                let bytes = window.into_side(opened.side);
+                if bytes.capacity() > buffer.capacity() {
+                    *buffer = bytes;
+                }
+            }
+        }
     }
 
     /// A window of an opened table with no values: its numbering, for the

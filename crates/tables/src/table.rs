@@ -247,12 +247,20 @@ impl ChunkedTable {
 
     /// The window ([`Table::window`]) of side `turn` that holds the
     /// numbers `numbers`: the chunks that hold them, each read from the
-    /// file and checked as for a probe, and not kept here.
-    pub(crate) fn window(&self, turn: Color, numbers: Range<usize>) -> Result<Table, TableError> {
+    /// file and checked as for a probe, and not kept here. The window's
+    /// bytes go into `bytes`, a buffer given back by
+    /// [`Table::into_side`]: a build reads thousands of windows, and fresh
+    /// memory for each cost it a page fault every 4 KiB.
+    pub(crate) fn window(
+        &self,
+        turn: Color,
+        numbers: Range<usize>,
+        mut bytes: Vec<u8>,
+    ) -> Result<Table, TableError> {
         let end = numbers.end.min(self.numbering.size());
         let chunks = numbers.start / CHUNK..end.div_ceil(CHUNK);
         let len = chunks.clone().map(|c| self.body.chunk_len(c * CHUNK)).sum();
-        let mut bytes = vec![0; len];
+        bytes.resize(len, 0);
         for (chunk, out) in chunks.clone().zip(bytes.chunks_mut(CHUNK)) {
             let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
             self.body
@@ -331,6 +339,12 @@ impl Table {
             values,
             overflow,
         }
+    }
+
+    /// The bytes of side `turn`, taken out of the table: a window's, for
+    /// the next window read ([`ChunkedTable::window`]).
+    pub(crate) fn into_side(mut self, turn: Color) -> Vec<u8> {
+        std::mem::take(&mut self.values[turn])
     }
 
     /// The table with the byte of number `index`, `turn` to move, replaced
