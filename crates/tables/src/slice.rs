@@ -707,8 +707,8 @@ impl Blocks<'_> {
     }
 
     /// Gathers a run of groups that read the same windows, those read
-    /// once into `buffers`, each group by `fill` (on one core, or on every
-    /// core).
+    /// once into `buffers`, the groups in parallel, each by `fill` (on one
+    /// core, or on every core).
     fn gather_run(
         &self,
         run: &mut [Group],
@@ -718,15 +718,15 @@ impl Blocks<'_> {
     ) -> Result<(), TableError> {
         let tables = self.tables_read(&run[0].windows, buffers)?;
         let exits = ExitTables::new(self.men, &tables, self.moves)?;
-        for group in run {
+        run.par_iter_mut().for_each(|group| {
             fill(
                 &exits,
                 &pieces[group.slice],
                 self.turn,
                 group.start,
                 group.codes,
-            );
-        }
+            )
+        });
         drop(exits);
         self.give_back(tables, buffers);
         Ok(())
@@ -755,7 +755,9 @@ impl Blocks<'_> {
 
     /// The window of `opened` that the promotions of slice `slice` read:
     /// the slices of the pawns left (one slice, or a few of one
-    /// advancement when several pawns stand on the seventh rank).
+    /// advancement when several pawns stand on the seventh rank), out to
+    /// the whole chunks read, so that the groups of slices whose
+    /// promotions reach the same chunks read them once.
     fn reached_window(
         &self,
         numbering: &ExitTables,
@@ -766,8 +768,8 @@ impl Blocks<'_> {
         let reached = self.promotion_numbers(numbering, slice, opened.role);
         match (reached.iter().min(), reached.iter().max()) {
             (Some(&first), Some(&last)) => (
-                first / reached_len * reached_len,
-                (last / reached_len + 1) * reached_len,
+                first / reached_len * reached_len / CHUNK * CHUNK,
+                ((last / reached_len + 1) * reached_len).next_multiple_of(CHUNK),
             ),
             _ => (0, 0),
         }
@@ -804,7 +806,8 @@ impl Blocks<'_> {
     }
 
     /// The tables promotions lead into, `windows` of the opened ones read
-    /// (none for a window (0, 0)) into `buffers`, the others held whole.
+    /// together (none for a window (0, 0)) into `buffers`, the others held
+    /// whole.
     fn tables_read(
         &self,
         windows: &[(usize, usize)],
@@ -813,9 +816,9 @@ impl Blocks<'_> {
         buffers.resize_with(self.opened.len(), Vec::new);
         let read = self
             .opened
-            .iter()
+            .par_iter()
             .zip(windows)
-            .zip(buffers.iter_mut())
+            .zip(buffers.par_iter_mut())
             .map(|((opened, &(first, end)), buffer)| {
                 if first == end {
                     Ok(self.no_values(opened))

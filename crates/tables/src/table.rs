@@ -11,6 +11,7 @@ use std::{
     },
 };
 
+use rayon::prelude::*;
 use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
 
 use crate::{
@@ -261,12 +262,16 @@ impl ChunkedTable {
         let chunks = numbers.start / CHUNK..end.div_ceil(CHUNK);
         let len = chunks.clone().map(|c| self.body.chunk_len(c * CHUNK)).sum();
         bytes.resize(len, 0);
-        for (chunk, out) in chunks.clone().zip(bytes.chunks_mut(CHUNK)) {
-            let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
-            self.body
-                .chunk_into(chunk, out, &self.material, &self.numbering, &self.rules)
-                .map_err(TableError::File)?;
-        }
+        // On every core: a build waits for its windows.
+        bytes
+            .par_chunks_mut(CHUNK)
+            .zip(chunks.clone())
+            .try_for_each(|(out, chunk)| {
+                let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
+                self.body
+                    .chunk_into(chunk, out, &self.material, &self.numbering, &self.rules)
+                    .map_err(TableError::File)
+            })?;
         Ok(Table::window(
             self.material.clone(),
             self.variant,
