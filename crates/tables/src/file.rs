@@ -773,20 +773,22 @@ impl Body {
     /// 5; a format 4 file was checked whole when read), without
     /// decompressing: a build checks the tables it will read so, and
     /// rebuilds a damaged one before it starts rather than fail on it.
+    /// The chunks are checked on every core (a build waits for it); the
+    /// first chunk that fails is the one reported.
     pub(crate) fn verify_chunks(&self) -> Result<(), FileError> {
         let Some(sums) = &self.chunk_sums else {
             return Ok(());
         };
-        self.ranges
-            .iter()
-            .zip(sums)
-            .enumerate()
-            .try_for_each(|(chunk, (range, &sum))| {
-                if crc32fast::hash(&self.compressed(range.clone())?) != sum {
-                    return Err(FileError::ChunkChecksum { chunk });
+        let failed = self.ranges.par_iter().zip(sums).enumerate().find_map_first(
+            |(chunk, (range, &sum))| match self.compressed(range.clone()) {
+                Err(err) => Some(err),
+                Ok(bytes) if crc32fast::hash(&bytes) != sum => {
+                    Some(FileError::ChunkChecksum { chunk })
                 }
-                Ok(())
-            })
+                Ok(_) => None,
+            },
+        );
+        failed.map_or(Ok(()), Err)
     }
 
     /// The compressed bytes at `range` of the file.
