@@ -16,6 +16,16 @@ docs/tables.md). Syzygy counts the fifty-move rule and we do not: its cursed
 win (+1) and blessed loss (-1) are a win and a loss here. One line per
 material; the first disagreements are printed; exit status 1 if there is
 any.
+
+Syzygy's files of a six-man material take hours to make, and ours as
+many, more than one machine here keeps. So the two halves can be run apart:
+
+    scripts/syzygy_wdl.py --syzygy SYZYGY_DIR --record FILE KRRvKRP ...
+    scripts/syzygy_wdl.py --ours BINARY --tables DIR --against FILE
+
+`--record` writes Syzygy's answers (material, FEN, its WDL from -2 to 2, a
+line each, tab-separated) without asking ours; `--against` compares ours
+with the answers in FILE instead of Syzygy's files.
 """
 
 import argparse
@@ -78,38 +88,82 @@ def ours(binary, tables, fens):
     return values
 
 
+def syzygy_answers(folder, materials, count, rng):
+    """(material, FEN, Syzygy's WDL) of `count` random positions a material."""
+    rows = []
+    with chess.syzygy.open_tablebase(folder) as syzygy:
+        for material in materials:
+            for fen in random_positions(material, count, rng):
+                rows.append((material, fen, syzygy.probe_wdl(chess.Board(fen))))
+    return rows
+
+
+def read_answers(path):
+    """The rows `--record` wrote."""
+    rows = []
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 3 or fields[2] not in ("-2", "-1", "0", "1", "2"):
+                sys.exit(f"{path}:{number}: expected MATERIAL<tab>FEN<tab>WDL (-2 to 2)")
+            rows.append((fields[0], fields[1], int(fields[2])))
+    return rows
+
+
+def compare(binary, tables, rows):
+    """Prints a line a material; returns how many positions differ."""
+    disagreements = 0
+    for material in dict.fromkeys(row[0] for row in rows):
+        fens = [fen for row_material, fen, _ in rows if row_material == material]
+        theirs = [sign(wdl) for row_material, _, wdl in rows if row_material == material]
+        counts = Counter()
+        shown = 0
+        for fen, our, their in zip(fens, ours(binary, tables, fens), theirs):
+            counts[our] += 1
+            if our != their:
+                disagreements += 1
+                counts["differ"] += 1
+                if shown < 10:
+                    print(f"  {fen}: ours {our}, Syzygy {their}")
+                    shown += 1
+        print(
+            f"{material}: {len(fens)} positions, wins {counts[1]}, draws {counts[0]}, "
+            f"losses {counts[-1]} for the side to move; {counts['differ']} differ"
+        )
+    return disagreements
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("materials", nargs="+")
-    parser.add_argument("--ours", required=True, help="the ajedrecista binary")
-    parser.add_argument("--tables", required=True, help="our table folder")
-    parser.add_argument("--syzygy", required=True, help="folder of Syzygy's .rtbw files")
+    parser.add_argument("materials", nargs="*")
+    parser.add_argument("--ours", help="the ajedrecista binary")
+    parser.add_argument("--tables", help="our table folder")
+    parser.add_argument("--syzygy", help="folder of Syzygy's .rtbw files")
+    parser.add_argument("--record", metavar="FILE", help="write Syzygy's answers to FILE, ask not ours")
+    parser.add_argument("--against", metavar="FILE", help="Syzygy's answers, as --record wrote them")
     parser.add_argument("--positions", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1912)
     args = parser.parse_args()
 
-    rng = random.Random(args.seed)
-    disagreements = 0
-    with chess.syzygy.open_tablebase(args.syzygy) as syzygy:
-        for material in args.materials:
-            fens = random_positions(material, args.positions, rng)
-            counts = Counter()
-            shown = 0
-            for fen, our in zip(fens, ours(args.ours, args.tables, fens)):
-                theirs = sign(syzygy.probe_wdl(chess.Board(fen)))
-                counts[our] += 1
-                if our != theirs:
-                    disagreements += 1
-                    counts["differ"] += 1
-                    if shown < 10:
-                        print(f"  {fen}: ours {our}, Syzygy {theirs}")
-                        shown += 1
-            print(
-                f"{material}: {len(fens)} positions, wins {counts[1]}, draws {counts[0]}, "
-                f"losses {counts[-1]} for the side to move; {counts['differ']} differ"
-            )
-    sys.exit(1 if disagreements else 0)
-
+    if args.against:
+        if args.materials or args.syzygy or args.record:
+            parser.error("--against takes no materials, --syzygy or --record")
+        rows = read_answers(args.against)
+    elif args.materials and args.syzygy:
+        rows = syzygy_answers(args.syzygy, args.materials, args.positions, random.Random(args.seed))
+    else:
+        parser.error("give the materials and --syzygy, or --against FILE")
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as out:
+            out.write(f"# Syzygy's WDL, -2 to 2: scripts/syzygy_wdl.py --record, seed {args.seed}\n")
+            out.writelines(f"{material}\t{fen}\t{wdl}\n" for material, fen, wdl in rows)
+        print(f"{len(rows)} answers written to {args.record}")
+        return
+    if not (args.ours and args.tables):
+        parser.error("--ours and --tables are needed to compare")
+    sys.exit(1 if compare(args.ours, args.tables, rows) else 0)
 
 if __name__ == "__main__":
     main()

@@ -12,6 +12,7 @@
 
 mod check;
 mod error;
+mod every;
 mod file;
 mod index;
 mod journal;
@@ -33,6 +34,7 @@ mod variant;
 
 pub use check::{Checked, Disagreement, from_moves};
 pub use error::{FileError, MaterialError, TableError};
+pub use every::{EVERY_TABLE_MEN, EveryTable, Origin, Sample};
 pub use file::{MAGIC, VERSION, file_name};
 pub use index::Squares;
 pub use material::{MAX_MEN, MAX_MEN_BUILT_ON_DEMAND, MAX_MEN_WITH_PAWNS, Material};

@@ -3,7 +3,7 @@
 //! first.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     fs,
     ops::ControlFlow,
     path::{Path, PathBuf},
@@ -92,6 +92,8 @@ pub struct Tablebase {
     opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
     /// Builds one table at a time (each build uses every core).
     building: Mutex<()>,
+    /// The tables this tablebase has built.
+    built: Mutex<HashSet<(Material, Variant)>>,
     /// The most men of a table built on demand; a larger one must be in
     /// the cache folder already.
     build_up_to: usize,
@@ -119,6 +121,7 @@ impl Tablebase {
             pawn_tables: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
+            built: Mutex::new(HashSet::new()),
             build_up_to: MAX_MEN_BUILT_ON_DEMAND,
             on_progress: None,
             on_event: None,
@@ -146,6 +149,15 @@ impl Tablebase {
             dir.join(file::file_name(&material.table_material(), variant))
                 .is_file()
         })
+    }
+
+    /// Whether this tablebase has built the table of `material` (its
+    /// canonical material, for a table with pawns) in `variant`.
+    pub fn has_built(&self, material: &Material, variant: Variant) -> bool {
+        self.built
+            .lock()
+            .expect("no poisoning")
+            .contains(&(material.table_material(), variant))
     }
 
     /// Builds tables of up to `men` men when they are needed and not in the
@@ -407,6 +419,10 @@ impl Tablebase {
             }
         };
         let built = build(&progress)?;
+        self.built
+            .lock()
+            .expect("no poisoning")
+            .insert((material.clone(), variant));
         self.event(Event::Built {
             material: material.clone(),
             variant,

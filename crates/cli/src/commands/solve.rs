@@ -1,17 +1,11 @@
 //! `ajedrecista solve`: build or load a table and print its counts; with
 //! `--all N`, every table up to N men.
 
-use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicBool, Ordering},
-    },
-    time::Instant,
-};
+use std::time::Instant;
 
 use ajedrecista_tables::{
-    Checked, MAX_MEN, Material, Moves, Plies, SideSummary, Tablebase, Variant, build_bytes,
-    built_slice_by_slice, file_name, number_fen,
+    Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies, Sample,
+    SideSummary, Tablebase, Variant, build_bytes, built_slice_by_slice, number_fen,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -105,6 +99,34 @@ struct SolveJson {
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     check: Option<CheckJson>,
+}
+
+impl TableRow {
+    fn new(table: EveryTable, seed: u64) -> TableRow {
+        let (status, summary) = match table.counted {
+            Ok((Origin::Built, summary)) => ("built", summary),
+            Ok((Origin::Cached, summary)) => ("cached", summary),
+            Err(_) => ("failed", ByColor::<SideSummary>::default()),
+        };
+        let longest = [&summary.white, &summary.black]
+            .iter()
+            .filter_map(|s| s.longest.and_then(|(v, _)| v.plies()))
+            .max();
+        TableRow {
+            material: table.material.to_string(),
+            status,
+            legal_white_to_move: summary.white.legal,
+            legal_black_to_move: summary.black.legal,
+            longest_plies: longest,
+            longest_moves: longest.map(Plies::moves),
+            seconds: table.seconds,
+            file_bytes: table.file_bytes,
+            check: table
+                .checked
+                .and_then(Result::ok)
+                .map(|(checked, seconds)| CheckJson::new(checked, seed, seconds)),
+        }
+    }
 }
 
 /// `--check`: the positions drawn and those that disagree with their moves.
@@ -346,92 +368,68 @@ struct EveryJson {
     file_bytes: u64,
 }
 
-/// `solve --all N`: every table of 3 to N men, smallest first. Each table
-/// gets a tablebase of its own, so that only it and the tables its moves
-/// lead into (read from the cache) are in memory.
+/// `solve --all N`: every table of 3 to N men, smallest first
+/// ([`Tablebase::every_table`]), each from a tablebase of its own, so that
+/// only it and the tables its moves lead into (read from the cache) are in
+/// memory.
 fn every_table(args: &Args, men: u8) -> anyhow::Result<()> {
-    let (tables, json) = (&args.tables, args.json);
-    if !(3..=5).contains(&men) {
-        anyhow::bail!("--all {men}: the tables hold 3 to 5 men, so N is 3, 4 or 5");
+    if !EVERY_TABLE_MEN.contains(&usize::from(men)) {
+        anyhow::bail!(
+            "--all {men}: N is {} to {} (a larger table is built alone: solve MATERIAL)",
+            EVERY_TABLE_MEN.start(),
+            EVERY_TABLE_MEN.end()
+        );
     }
     let materials = Material::every(usize::from(men));
+    let sample = args.check.map(|positions| Sample {
+        positions,
+        seed: args.seed,
+    });
     let start = Instant::now();
     let mut rows = Vec::with_capacity(materials.len());
     let mut failed = Vec::new();
     let mut disagreeing = Vec::new();
     for (done, material) in materials.iter().enumerate() {
-        let built = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&built);
-        let target = material.clone();
-        let tb = tables.open_with(move |m, _| {
-            if *m == target {
-                flag.store(true, Ordering::Relaxed);
+        let tb = args.tables.open();
+        let bar = sample.map(|sample| {
+            crate::tables_args::count_bar(sample.positions, format!("{material}: checking"))
+        });
+        let table = tb.every_table(material, sample, &|n| {
+            if let Some(bar) = &bar {
+                bar.inc(n);
             }
         });
-        let began = Instant::now();
-        let summary = || {
-            tb.summary(material, Variant::Standard, &|_, _| {})
-                .map(|(_, summary)| summary)
-        };
-        // A table that cannot be built (a mate too long for a byte) is
-        // reported, and the others are built.
-        let (status, summary) = match summary() {
-            Ok(summary) if built.load(Ordering::Relaxed) => ("built", summary),
-            Ok(summary) => ("cached", summary),
-            Err(err) => {
-                crate::output::note!("ajedrecista: {material}: {err}");
-                failed.push(material.to_string());
-                ("failed", ByColor::<SideSummary>::default())
-            }
-        };
-        let longest = [&summary.white, &summary.black]
-            .iter()
-            .filter_map(|s| s.longest.and_then(|(v, _)| v.plies()))
-            .max();
-        let check = match args.check {
-            Some(positions) if status != "failed" => {
-                match check(&tb, material, Variant::Standard, positions, args.seed) {
-                    Ok(check) => {
-                        if !check.disagreements.is_empty() {
-                            disagreeing.push(material.to_string());
-                        }
-                        Some(check)
-                    }
-                    Err(err) => {
-                        crate::output::note!("ajedrecista: {material}: {err}");
-                        failed.push(material.to_string());
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
-        let seconds = began.elapsed().as_secs_f64();
-        if !json {
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        for err in [
+            table.counted.as_ref().err(),
+            table.checked.as_ref().and_then(|c| c.as_ref().err()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            crate::output::note!("ajedrecista: {material}: {err}");
+        }
+        if table.failed() {
+            failed.push(material.to_string());
+        }
+        if table.disagrees() {
+            disagreeing.push(material.to_string());
+        }
+        let row = TableRow::new(table, args.seed);
+        if !args.json {
             // A line a table, so that a run stopped early shows how far it
             // got.
             crate::output::note!(
-                "[{}/{}] {material}: {status}, {seconds:.1} s",
+                "[{}/{}] {material}: {}, {:.1} s",
                 done + 1,
-                materials.len()
+                materials.len(),
+                row.status,
+                row.seconds
             );
         }
-        rows.push(TableRow {
-            material: material.to_string(),
-            status,
-            legal_white_to_move: summary.white.legal,
-            legal_black_to_move: summary.black.legal,
-            longest_plies: longest,
-            longest_moves: longest.map(Plies::moves),
-            seconds,
-            check,
-            file_bytes: tb
-                .dir()
-                .and_then(|dir| {
-                    std::fs::metadata(dir.join(file_name(material, Variant::Standard))).ok()
-                })
-                .map(|m| m.len()),
-        });
+        rows.push(row);
     }
     let out = EveryJson {
         men,
@@ -439,7 +437,7 @@ fn every_table(args: &Args, men: u8) -> anyhow::Result<()> {
         tables: rows,
         seconds: start.elapsed().as_secs_f64(),
     };
-    if json {
+    if args.json {
         crate::output::print_json(&out)?;
     } else {
         print_every(&out)?;
