@@ -1645,6 +1645,21 @@ mod tests {
             opened.probe(&in_chunk(1)),
             Err(TableError::File(FileError::ChunkChecksum { chunk: 1 }))
         ));
+        // Both of white's chunks damaged: a window over them names the
+        // first, whichever thread reads it.
+        let mut bytes = written.clone();
+        let first = HEADER + index_len(chunks, true);
+        bytes[first + lengths[0] / 2] ^= 0x40;
+        bytes[second + lengths[1] / 2] ^= 0x40;
+        fix_sums(&mut bytes);
+        fs::write(&path, &bytes).unwrap();
+        let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+        for _ in 0..20 {
+            assert!(matches!(
+                opened.window(Color::White, 0..2 * CHUNK, Vec::new()),
+                Err(TableError::File(FileError::ChunkChecksum { chunk: 0 }))
+            ));
+        }
         // A chunk's length changed, with the file's checksum right but not
         // the index's: the opening fails.
         let mut bytes = written.clone();

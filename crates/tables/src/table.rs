@@ -262,16 +262,20 @@ impl ChunkedTable {
         let chunks = numbers.start / CHUNK..end.div_ceil(CHUNK);
         let len = chunks.clone().map(|c| self.body.chunk_len(c * CHUNK)).sum();
         bytes.resize(len, 0);
-        // On every core: a build waits for its windows.
-        bytes
+        // On every core: a build waits for its windows. Of several damaged
+        // chunks, the first is named, whichever thread met it.
+        let damaged = bytes
             .par_chunks_mut(CHUNK)
             .zip(chunks.clone())
-            .try_for_each(|(out, chunk)| {
+            .find_map_first(|(out, chunk)| {
                 let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
                 self.body
                     .chunk_into(chunk, out, &self.material, &self.numbering, &self.rules)
-                    .map_err(TableError::File)
-            })?;
+                    .err()
+            });
+        if let Some(error) = damaged {
+            return Err(TableError::File(error));
+        }
         Ok(Table::window(
             self.material.clone(),
             self.variant,
