@@ -1098,7 +1098,7 @@ enum KeptBytes {
 
 impl KeptBytes {
     fn new(bytes: Vec<u8>) -> KeptBytes {
-        if bytes.len() >= ONE_AT_A_TIME {
+        if bytes.len() >= LARGE_SLICE_FROM {
             KeptBytes::Packed(Packed::new(&bytes))
         } else {
             KeptBytes::Plain(bytes)
@@ -1172,12 +1172,27 @@ impl Held {
     }
 }
 
-/// Slices of at least this many numbers are built one at a time, each by
-/// every core (the engine works by blocks in parallel), so that few are in
-/// memory at once, and kept compressed while slices still to build step
-/// into them; smaller ones, which would keep one core busy each, a level
-/// in parallel.
-pub(crate) const ONE_AT_A_TIME: usize = 1 << 20;
+/// Slices of at least this many numbers are large: built a few at a time
+/// ([`large_at_once`]), each by every core (the engine works by blocks in
+/// parallel), so that few are in memory at once, and kept compressed while
+/// slices still to build step into them; smaller ones, which would keep
+/// one core busy each, a level in parallel.
+pub(crate) const LARGE_SLICE_FROM: usize = 1 << 20;
+
+/// Large slices of fewer numbers than this (five men's: 64^4) are built
+/// two at a time, so that the cores seldom wait for each other at the end
+/// of a step of one slice; larger ones (six men's: 64^5) one at a time,
+/// since two would hold 4 GiB more.
+pub(crate) const TWO_AT_A_TIME_BELOW: usize = 1 << 26;
+
+/// How many large slices of `slice_len` numbers are built at once.
+pub(crate) fn large_at_once(slice_len: usize) -> usize {
+    if slice_len < TWO_AT_A_TIME_BELOW {
+        2
+    } else {
+        1
+    }
+}
 
 /// Builds the bytes of a material with pawns, slice by slice, most
 /// advanced first, and hands each slice to `sink`; the slices of one
@@ -1315,17 +1330,34 @@ pub(crate) fn build(
             Ok::<_, TableError>((number, one.bytes, one.overflow))
         };
         if slice_len >= tuning.large_slices_from {
-            // Large slices: each one's promotions gathered just before it
-            // is built, so that one slice's are held at a time.
-            for slice in slices.clone() {
-                let one = match kept(slice) {
-                    Some(one) => one,
-                    None => {
-                        let promoted = gather(&[slice])?.remove(&slice).unwrap_or_default();
-                        build_one((slice, promoted), held.built())?
+            // Large slices, a few at a time: their promotions gathered
+            // just before they are built, so that few slices' are held.
+            let numbers: Vec<usize> = slices.clone().collect();
+            for group in numbers.chunks(tuning.large_at_once(slice_len)) {
+                let mut ones = Vec::with_capacity(group.len());
+                let mut fresh = Vec::with_capacity(group.len());
+                for &slice in group {
+                    match kept(slice) {
+                        Some(one) => ones.push(one),
+                        None => fresh.push(slice),
                     }
-                };
-                held.absorb(one, sink)?;
+                }
+                let mut promoted = gather(&fresh)?;
+                let jobs: Vec<_> = fresh
+                    .into_iter()
+                    .map(|slice| (slice, promoted.remove(&slice).unwrap_or_default()))
+                    .collect();
+                let built = held.built();
+                ones.extend(
+                    jobs.into_par_iter()
+                        .map(|job| build_one(job, built))
+                        .collect::<Result<Vec<_>, TableError>>()?,
+                );
+                // The sink takes the slices in the order of their numbers.
+                ones.sort_unstable_by_key(|one| one.0);
+                for one in ones {
+                    held.absorb(one, sink)?;
+                }
             }
         } else {
             let promoted: Vec<ByColor<Option<Promoted>>> = slices

@@ -1572,17 +1572,26 @@ pub(crate) struct Tuning {
     /// A test forces each way to check it against the other.
     pub ways: Ways,
     /// Slices of a table with pawns with at least this many numbers are
-    /// built one at a time ([`slice::ONE_AT_A_TIME`]); a test lowers it to
-    /// take that way on a small table.
+    /// large ([`slice::LARGE_SLICE_FROM`]); a test lowers it to take that
+    /// way on a small table.
     pub large_slices_from: usize,
+    /// How many large slices of a number of numbers are built at once
+    /// ([`slice::large_at_once`]); a test tries one and two.
+    pub large_at_once: fn(usize) -> usize,
 }
 
 impl Tuning {
     pub const PRODUCTION: Tuning = Tuning {
         limit: MAX_PLIES,
         ways: Ways::Cheaper,
-        large_slices_from: slice::ONE_AT_A_TIME,
+        large_slices_from: slice::LARGE_SLICE_FROM,
+        large_at_once: slice::large_at_once,
     };
+
+    /// How many large slices of `slice_len` numbers are built at once.
+    pub fn large_at_once(&self, slice_len: usize) -> usize {
+        (self.large_at_once)(slice_len)
+    }
 }
 
 /// [`build`] with a [`Tuning`] of its own.
@@ -2057,8 +2066,9 @@ mod tests {
 
     /// A build with pawns stopped part way goes on from the slices its
     /// journal kept, and builds a spoilt part again, to the bytes and the
-    /// overflow of a build never stopped: by either way of building
-    /// slices (a level's small ones in parallel, large ones one at a time).
+    /// overflow of a build never stopped: by every way of building slices
+    /// (a level's small ones in parallel, large ones one or two at a time),
+    /// each to the same bytes.
     #[test]
     fn a_stopped_build_resumes_from_the_slices_kept() {
         let tb = Tablebase::in_memory();
@@ -2066,11 +2076,21 @@ mod tests {
         let subtables = tb.subtables(&material, Variant::Standard).unwrap();
         let indexer = SliceIndexer::shared(&material);
         let total = indexer.slices();
-        for large_slices_from in [slice::ONE_AT_A_TIME, 1] {
+        let mut first_bytes = None;
+        let ways = [
+            (
+                slice::LARGE_SLICE_FROM,
+                slice::large_at_once as fn(usize) -> usize,
+            ),
+            (1, |_| 1),
+            (1, |_| 2),
+        ];
+        for (large_slices_from, large_at_once) in ways {
             // A lowered limit puts entries into the parts' overflow lists.
             let tuning = Tuning {
                 limit: 40,
                 large_slices_from,
+                large_at_once,
                 ..Tuning::PRODUCTION
             };
             let run = |journal: Option<&Journal>, stop_after: u64| {
@@ -2101,6 +2121,7 @@ mod tests {
             };
             let (reference, bytes, ..) = run(None, u64::MAX);
             let reference = reference.unwrap();
+            assert_eq!(first_bytes.get_or_insert_with(|| bytes.clone()), &bytes);
             assert!(reference.side(Color::White).len() + reference.side(Color::Black).len() > 0);
 
             let dir = tempfile::tempdir().unwrap();
