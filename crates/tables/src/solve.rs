@@ -206,15 +206,6 @@ impl Tally {
     }
 }
 
-impl std::ops::Add for Tally {
-    type Output = Tally;
-
-    fn add(mut self, other: Tally) -> Tally {
-        self += other;
-        self
-    }
-}
-
 impl std::ops::AddAssign for Tally {
     fn add_assign(&mut self, other: Tally) {
         for (count, more) in self.0.iter_mut().zip(other.0) {
@@ -1005,8 +996,10 @@ impl<L: Layout> Engine<L> {
             .par_chunks_mut(BLOCK)
             .zip(black.par_chunks_mut(BLOCK))
             .enumerate()
+            // Boxed: the fold moves its tally once a block, and two
+            // tallies are 4 KiB.
             .try_fold(
-                ByColor::<Tally>::default,
+                Box::<ByColor<Tally>>::default,
                 |mut tally, (b, (white, black))| {
                     let mut blocks = ByColor { white, black };
                     let mut result = Ok(());
@@ -1031,12 +1024,13 @@ impl<L: Layout> Engine<L> {
                     result.map(|()| tally)
                 },
             )
-            .try_reduce(ByColor::<Tally>::default, |mut a, b| {
-                let ByColor { white, black } = b;
+            .try_reduce(Box::<ByColor<Tally>>::default, |mut a, b| {
+                let ByColor { white, black } = *b;
                 a.white += white;
                 a.black += black;
                 Ok(a)
             })
+            .map(|tally| *tally)
     }
 
     /// Calls `f(parent, slot)` for the number and byte of every position
@@ -1295,8 +1289,10 @@ impl<L: Layout> Engine<L> {
                 Verified::Marked => written.has(CANDIDATE),
                 Verified::Undecided => open.undecided() != 0,
             })
+            // Boxed: the fold moves its tally once a block, and a tally
+            // is 2 KiB.
             .try_fold(
-                Tally::default,
+                Box::<Tally>::default,
                 |mut tally, (b, ((block, written), open))| {
                     let runs = match which {
                         Verified::Marked => {
@@ -1362,7 +1358,11 @@ impl<L: Layout> Engine<L> {
                     Ok(tally)
                 },
             )
-            .try_reduce(Tally::default, |a, b| Ok(a + b))
+            .try_reduce(Box::<Tally>::default, |mut a, b| {
+                *a += *b;
+                Ok(a)
+            })
+            .map(|tally| *tally)
     }
 
     /// The byte of a candidate found lost: in `plies` + 1, or later if a
