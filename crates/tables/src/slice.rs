@@ -1329,20 +1329,29 @@ pub(crate) fn build(
             slice_done(number, false);
             Ok::<_, TableError>((number, one.bytes, one.overflow))
         };
-        if slice_len >= tuning.large_slices_from {
-            // Large slices, a few at a time: their promotions gathered
-            // just before they are built, so that few slices' are held.
-            let numbers: Vec<usize> = slices.clone().collect();
-            for group in numbers.chunks(tuning.large_at_once(slice_len)) {
-                let mut ones = Vec::with_capacity(group.len());
-                let mut fresh = Vec::with_capacity(group.len());
-                for &slice in group {
-                    match kept(slice) {
-                        Some(one) => ones.push(one),
-                        None => fresh.push(slice),
-                    }
+        // The slices of `group` an earlier build kept, read back, and the
+        // numbers of the others, to build.
+        let read_back = |group: &[usize]| {
+            let mut ones = Vec::with_capacity(group.len());
+            let mut fresh = Vec::with_capacity(group.len());
+            for &slice in group {
+                match kept(slice) {
+                    Some(one) => ones.push(one),
+                    None => fresh.push(slice),
                 }
-                let mut promoted = gather(&fresh)?;
+            }
+            (ones, fresh)
+        };
+        // Builds the slices `fresh` in parallel, their promotions taken
+        // from `promoted`, and hands them and `ones` (read back) to the
+        // sink in the order of their numbers.
+        let mut build_rest =
+            |mut ones: Vec<(usize, ByColor<Vec<u8>>, Overflow)>,
+             fresh: Vec<usize>,
+             promoted: &mut HashMap<usize, ByColor<Option<Promoted>>>| {
+                for (number, ..) in &ones {
+                    promoted.remove(number);
+                }
                 let jobs: Vec<_> = fresh
                     .into_iter()
                     .map(|slice| (slice, promoted.remove(&slice).unwrap_or_default()))
@@ -1353,27 +1362,26 @@ pub(crate) fn build(
                         .map(|job| build_one(job, built))
                         .collect::<Result<Vec<_>, TableError>>()?,
                 );
-                // The sink takes the slices in the order of their numbers.
                 ones.sort_unstable_by_key(|one| one.0);
                 for one in ones {
                     held.absorb(one, sink)?;
                 }
+                Ok::<_, TableError>(())
+            };
+        let numbers: Vec<usize> = slices.clone().collect();
+        if slice_len >= tuning.large_slices_from {
+            // Large slices, a few at a time: their promotions gathered
+            // just before they are built, so that few slices' are held.
+            for group in numbers.chunks(tuning.large_at_once(slice_len)) {
+                let (ones, fresh) = read_back(group);
+                let mut promoted = gather(&fresh)?;
+                build_rest(ones, fresh, &mut promoted)?;
             }
         } else {
-            let promoted: Vec<ByColor<Option<Promoted>>> = slices
-                .clone()
-                .map(|slice| gathered.remove(&slice).unwrap_or_default())
-                .collect();
-            let built = held.built();
-            let level: Vec<_> = slices
-                .clone()
-                .into_par_iter()
-                .zip(promoted)
-                .map(|slice| kept(slice.0).map_or_else(|| build_one(slice, built), Ok))
-                .collect::<Result<_, TableError>>()?;
-            for one in level {
-                held.absorb(one, sink)?;
-            }
+            // Small slices: the whole advancement, its promotions
+            // gathered already.
+            let (ones, fresh) = read_back(&numbers);
+            build_rest(ones, fresh, &mut gathered)?;
         }
     }
     let Held { mut deep, .. } = held;
