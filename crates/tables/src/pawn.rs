@@ -8,7 +8,12 @@
 //! may take en passant is valued with those captures, and a position that
 //! has the right is valued at probe time from its moves.
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicU8, Ordering},
+};
+
+use rayon::prelude::*;
 
 use shakmaty::{
     Bitboard, ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square,
@@ -19,7 +24,7 @@ use crate::{
     index::Squares,
     material::{MAX_MEN, Material},
     rules::{Move, Rules},
-    solve::{Exits, Subtables},
+    solve::{CaptureByte, Exits, Subtables},
     summary::SideSummary,
     table::Table,
     value::Value,
@@ -37,6 +42,25 @@ struct Exit<'a> {
     order: [usize; MAX_MEN],
     /// The new material is held as its colour-flipped twin.
     flip: bool,
+}
+
+impl Exit<'_> {
+    /// The placement in the new table of `moved` (after the move, in the
+    /// order the exits were made for).
+    fn placement(&self, moved: &Squares) -> Squares {
+        let mut after = [Square::A1; MAX_MEN];
+        for (sq, &from) in after
+            .iter_mut()
+            .zip(&self.order[..self.table.material().len()])
+        {
+            *sq = if self.flip {
+                moved[from].flip_vertical()
+            } else {
+                moved[from]
+            };
+        }
+        after
+    }
 }
 
 /// The slot of an exit: the man taken, if any, and the promoting man and
@@ -299,18 +323,11 @@ impl<'a> ExitTables<'a> {
             .expect("every exit has its table");
         let mut moved = *squares;
         moved[mv.man] = mv.to;
-        let mut after = [Square::A1; MAX_MEN];
-        for (sq, &from) in after
-            .iter_mut()
-            .zip(&exit.order[..exit.table.material().len()])
-        {
-            *sq = if exit.flip {
-                moved[from].flip_vertical()
-            } else {
-                moved[from]
-            };
-        }
-        (exit.table, after, side_read(turn, exit.flip))
+        (
+            exit.table,
+            exit.placement(&moved),
+            side_read(turn, exit.flip),
+        )
     }
 
     /// The value, for the side to move after it, of move `mv` of `turn`,
@@ -385,6 +402,99 @@ impl<'a> ExitTables<'a> {
                 .parent()
             })
             .min_by_key(|v| v.order_key())
+    }
+
+    /// Values backwards, into `bytes` ([`CaptureByte`]; each starts at
+    /// [`CaptureByte::NONE`]), the captures that the kings and pieces make
+    /// in every placement numbered by the first `indexed` men's squares in
+    /// base 64 (the first man's the highest digit), the pawns standing
+    /// still on `standing[indexed..]`. A pawn's captures are not valued
+    /// here. Each placement after a capture is valued once, from the
+    /// table it is in, and that value is given to every placement the
+    /// capturing man may have come from: one lookup serves up to 27
+    /// placements (a queen's), where [`ExitTables::exits`] looks up each
+    /// capture of each placement.
+    pub(crate) fn value_captures(
+        &self,
+        indexed: usize,
+        standing: &Squares,
+        bytes: ByColor<&[AtomicU8]>,
+    ) {
+        debug_assert_eq!(self.moves, ExitMoves::Captures);
+        for turn in Color::ALL {
+            for taken in 2..self.rules.men() {
+                if self.rules.man(taken).color == turn {
+                    continue;
+                }
+                for mover in 0..indexed {
+                    if self.rules.man(mover).color == turn {
+                        self.take_back(indexed, standing, turn, mover, taken, bytes[turn]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`ExitTables::value_captures`] for the captures of man `taken` by
+    /// man `mover` of `turn`.
+    fn take_back(
+        &self,
+        indexed: usize,
+        standing: &Squares,
+        turn: Color,
+        mover: usize,
+        taken: usize,
+        bytes: &[AtomicU8],
+    ) {
+        let exit = self.exits[exit_slot(Some(taken), None)]
+            .as_ref()
+            .expect("every exit has its table");
+        // The men whose squares vary after the capture: a pawn taken
+        // stood still, so the man that took it is on its square.
+        let free: Vec<usize> = (0..indexed)
+            .filter(|&i| i != taken && !(taken >= indexed && i == mover))
+            .collect();
+        let placements = 1usize << (6 * free.len());
+        let side = side_read(turn, exit.flip);
+        let men = self.rules.men();
+        (0..placements)
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .for_each(|number| {
+                let mut sq = *standing;
+                for (k, &i) in free.iter().enumerate() {
+                    let digit = number >> (6 * (free.len() - 1 - k)) & 63;
+                    sq[i] = Square::new(digit as u32);
+                }
+                if taken >= indexed {
+                    sq[mover] = standing[taken];
+                }
+                let to = sq[mover];
+                sq[taken] = to;
+                let occupied = self.rules.occupied(&sq);
+                if occupied.count() != men - 1
+                    || !self.rules.safe_after_capture(&sq, turn, taken, occupied)
+                {
+                    return;
+                }
+                let child = exit
+                    .table
+                    .value_of(&exit.placement(&sq), side)
+                    .expect("a legal move leads to a legal position");
+                let byte = CaptureByte::of(child);
+                for from in self.rules.attacks(mover, to, occupied) & !occupied {
+                    sq[mover] = from;
+                    let index = sq[..indexed]
+                        .iter()
+                        .fold(0, |acc, &s| acc * 64 + usize::from(s));
+                    let slot = &bytes[index];
+                    let old = slot.load(Ordering::Relaxed);
+                    let best = CaptureByte::better(old, byte);
+                    if best != old {
+                        slot.store(best, Ordering::Relaxed);
+                    }
+                }
+            });
     }
 
     /// The values of the legal moves of `turn` in `squares` (the men in

@@ -411,6 +411,20 @@ impl Rules {
         !self.attacked(&moved, king_sq, !turn, after, captured)
     }
 
+    /// Whether the king of `turn` is safe after it took man `taken`, which
+    /// stood where the man that took it stands now in `sq`; `occupied` is
+    /// the board after the capture.
+    #[inline]
+    pub(crate) fn safe_after_capture(
+        &self,
+        sq: &Squares,
+        turn: Color,
+        taken: usize,
+        occupied: Bitboard,
+    ) -> bool {
+        !self.attacked(sq, sq[Rules::king(turn)], !turn, occupied, Some(taken))
+    }
+
     /// Whether `turn` has a legal move that takes nothing (pawnless
     /// material: a pawn's attacks are not its moves). In check, a man
     /// other than the king can only step between the king and its one

@@ -41,7 +41,10 @@ use crate::{
     packed::Packed,
     pawn::{ExitMoves, ExitTables, PROMOTIONS, Roles, ahead, exit_reads, quiet_promotion},
     rules::Rules,
-    solve::{Exits, Layout, Pieces, Progress, Subtables, Tuning, run_layout, zeroed},
+    solve::{
+        CaptureByte, Captures, Exits, Layout, Pieces, Progress, Subtables, Tuning, atomic,
+        run_layout, zeroed,
+    },
     table::{ChunkedTable, Table},
     value::{DEEP, Value, decode_byte},
     variant::Variant,
@@ -936,6 +939,10 @@ struct Steps {
     targets: ByColor<Bitboard>,
     /// Those of them on the last rank: promotions.
     promotions: ByColor<Bitboard>,
+    /// The squares the pawns of each side attack: a position with a man
+    /// to take there has a pawn's capture, which
+    /// [`ExitTables::value_captures`] leaves to be valued move by move.
+    attacks: ByColor<Bitboard>,
 }
 
 impl Steps {
@@ -946,9 +953,11 @@ impl Steps {
             pushes: ByColor::default(),
             targets: ByColor::default(),
             promotions: ByColor::default(),
+            attacks: ByColor::default(),
         };
         for (k, &from) in pawn_squares.iter().enumerate() {
             let color = men[indexer.pieces + k].color;
+            steps.attacks[color] |= shakmaty::attacks::pawn_attacks(color, from);
             let Some(one) = ahead(from, color).filter(|&s| !standing.contains(s)) else {
                 continue;
             };
@@ -997,6 +1006,8 @@ struct SliceLayout<'a> {
     /// The best promotion of each position, for each side that has one.
     promoted: ByColor<Option<Promoted>>,
     steps: Steps,
+    /// The pawns' squares (after the kings' and pieces', in slice order).
+    standing: Squares,
     built: Built<'a>,
 }
 
@@ -1008,12 +1019,15 @@ impl<'a> SliceLayout<'a> {
         (slice, promoted): (usize, ByColor<Option<Promoted>>),
         built: Built<'a>,
     ) -> SliceLayout<'a> {
+        let mut standing = [Square::A1; MAX_MEN];
+        standing[indexer.pieces..indexer.men].copy_from_slice(indexer.slices[slice].squares());
         SliceLayout {
             pieces: indexer.pieces_of(men, slice),
             indexer,
             exit_tables,
             promoted,
             steps: Steps::of(indexer, men, slice),
+            standing,
             built,
         }
     }
@@ -1058,15 +1072,18 @@ impl Layout for SliceLayout<'_> {
         (self.steps.targets[turn] & !occupied).any()
     }
 
-    fn exits(&self, index: usize, squares: &Squares, turn: Color, captures: bool) -> Exits {
+    fn exits(&self, index: usize, squares: &Squares, turn: Color, captures: Captures) -> Exits {
         debug_assert_eq!(index, self.indexer.in_slice(squares));
         let rules = self.pieces.rules();
         let occupied = rules.occupied(squares);
+        let pawn_takes = || self.steps.attacks[turn].intersects(rules.capturable(squares, !turn));
         // Most positions have a pawn step and nothing to take.
-        let mut found = if captures {
-            self.exit_tables.exits(squares, turn)
-        } else {
-            Exits::default()
+        let mut found = match captures {
+            Captures::None => Exits::default(),
+            Captures::Valued(byte) if byte != CaptureByte::BY_MOVES && !pawn_takes() => {
+                Exits::of_captures(byte)
+            }
+            Captures::ByMoves | Captures::Valued(_) => self.exit_tables.exits(squares, turn),
         };
         if let Some(promoted) = &self.promoted[turn] {
             promoted.add_to(&mut found, index);
@@ -1079,6 +1096,16 @@ impl Layout for SliceLayout<'_> {
             }
         }
         found
+    }
+
+    fn value_captures(&self, mut bytes: ByColor<&mut [u8]>) -> bool {
+        for side in bytes.iter_mut() {
+            side.par_chunks_mut(1 << 16)
+                .for_each(|chunk| chunk.fill(CaptureByte::NONE));
+        }
+        self.exit_tables
+            .value_captures(self.indexer.pieces, &self.standing, bytes.map(atomic));
+        true
     }
 }
 

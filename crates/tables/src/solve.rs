@@ -249,6 +249,16 @@ impl Exits {
         }
     }
 
+    /// The best capture of a position valued before the first pass
+    /// ([`CaptureByte`]), taken in as a move.
+    pub(crate) fn of_captures(byte: u8) -> Exits {
+        let mut exits = Exits::default();
+        if let Some(child) = CaptureByte::child(byte) {
+            exits.add(child);
+        }
+        exits
+    }
+
     /// Takes in a move whose position has `child` for the opponent.
     pub(crate) fn add(&mut self, child: Value) {
         self.any = true;
@@ -260,9 +270,69 @@ impl Exits {
     }
 }
 
+/// How [`Layout::exits`] values a position's captures.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Captures {
+    /// The side to move threatens none.
+    None,
+    /// Each is looked at, move by move.
+    ByMoves,
+    /// Valued before the first pass ([`Layout::value_captures`]): the
+    /// position's [`CaptureByte`].
+    Valued(u8),
+}
+
+/// The best capture of a position, valued before the first pass into the
+/// position's own byte ([`Layout::value_captures`]): the value of the
+/// position it leads to, for the opponent, as plies + 1 (the parity tells
+/// a win from a loss), [`CaptureByte::DRAW`], [`CaptureByte::NONE`], or
+/// [`CaptureByte::BY_MOVES`] for a value no byte holds.
+pub(crate) struct CaptureByte;
+
+impl CaptureByte {
+    pub(crate) const NONE: u8 = 0;
+    const DRAW: u8 = 254;
+    pub(crate) const BY_MOVES: u8 = 255;
+
+    /// The byte of a capture whose position has `child` for the opponent.
+    pub(crate) fn of(child: Value) -> u8 {
+        match child {
+            Value::Draw => CaptureByte::DRAW,
+            Value::Win(plies) | Value::Loss(plies) if plies + 1 < u16::from(CaptureByte::DRAW) => {
+                (plies + 1) as u8
+            }
+            _ => CaptureByte::BY_MOVES,
+        }
+    }
+
+    fn child(byte: u8) -> Option<Value> {
+        match byte {
+            CaptureByte::NONE => None,
+            CaptureByte::DRAW => Some(Value::Draw),
+            _ => {
+                debug_assert_ne!(byte, CaptureByte::BY_MOVES);
+                Some(Value::decisive(u16::from(byte - 1)))
+            }
+        }
+    }
+
+    /// The better of two captures for the side that plays them.
+    pub(crate) fn better(a: u8, b: u8) -> u8 {
+        if a == CaptureByte::BY_MOVES || b == CaptureByte::BY_MOVES {
+            return CaptureByte::BY_MOVES;
+        }
+        let key = |byte| CaptureByte::child(byte).map(|child| child.parent().order_key());
+        match (key(a), key(b)) {
+            (Some(ka), Some(kb)) if kb < ka => b,
+            (Some(_), _) => a,
+            (None, _) => b,
+        }
+    }
+}
+
 /// The bytes of one side to move as atomics, for writes from many threads
 /// to scattered numbers.
-fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+pub(crate) fn atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: AtomicU8 has the size and alignment of u8, and the exclusive
     // borrow guarantees that no plain access overlaps the atomic ones.
     unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
@@ -440,9 +510,17 @@ pub(crate) trait Layout: Sync {
     fn may_step(&self, squares: &Squares, turn: Color) -> bool;
 
     /// The values of the legal moves of `turn` that leave the table from
-    /// number `index`, placement `squares`; `captures` tells whether `turn`
-    /// threatens a capture ([`Rules::threatens_capture`]).
-    fn exits(&self, index: usize, squares: &Squares, turn: Color, captures: bool) -> Exits;
+    /// number `index`, placement `squares`, its captures valued as
+    /// `captures` says.
+    fn exits(&self, index: usize, squares: &Squares, turn: Color, captures: Captures) -> Exits;
+
+    /// Values the captures of every number of both sides into `bytes`
+    /// ([`CaptureByte`]) before the first pass, backwards from the
+    /// positions they lead to; false when the layout values them move by
+    /// move instead, and leaves `bytes` as they are.
+    fn value_captures(&self, _bytes: ByColor<&mut [u8]>) -> bool {
+        false
+    }
 
     /// Numbers for one side to move.
     #[inline(always)]
@@ -824,9 +902,9 @@ impl Layout for Pieces<'_> {
         false
     }
 
-    fn exits(&self, _: usize, squares: &Squares, turn: Color, captures: bool) -> Exits {
+    fn exits(&self, _: usize, squares: &Squares, turn: Color, captures: Captures) -> Exits {
         let mut found = Exits::default();
-        if !captures {
+        if captures == Captures::None {
             return found;
         }
         let targets = self.rules.capturable(squares, !turn);
@@ -939,11 +1017,14 @@ impl<L: Layout> Engine<L> {
 
     /// The first byte of a number: illegal, settled by its exits or its
     /// lack of moves, safe from loss by a drawing exit, or undecided.
+    /// `valued` is its [`CaptureByte`], when the layout valued captures
+    /// before.
     fn first_byte(
         &self,
         index: usize,
         placement: Option<(&Squares, Look)>,
         turn: Color,
+        valued: Option<u8>,
     ) -> Result<u8, PastBound> {
         let Some((squares, look)) = placement else {
             return Ok(ILLEGAL);
@@ -963,8 +1044,12 @@ impl<L: Layout> Engine<L> {
         }
         // In check with no move out, every move stays inside.
         let exits = if may_exit {
-            self.layout
-                .exits(index, squares, turn, look.threatens_capture)
+            let captures = match (look.threatens_capture, valued) {
+                (false, _) => Captures::None,
+                (true, None) => Captures::ByMoves,
+                (true, Some(byte)) => Captures::Valued(byte),
+            };
+            self.layout.exits(index, squares, turn, captures)
         } else {
             Exits::default()
         };
@@ -989,6 +1074,7 @@ impl<L: Layout> Engine<L> {
     fn first_pass(
         &self,
         bytes: ByColor<&mut [u8]>,
+        captures_valued: bool,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<ByColor<Tally>, PastBound> {
         let ByColor { white, black } = bytes;
@@ -1007,7 +1093,8 @@ impl<L: Layout> Engine<L> {
                         .looks(b * BLOCK, blocks.white.len(), |i, placement| {
                             for turn in Color::ALL {
                                 let look = placement.map(|(squares, looks)| (squares, looks[turn]));
-                                let byte = self.first_byte(b * BLOCK + i, look, turn);
+                                let valued = captures_valued.then(|| blocks[turn][i]);
+                                let byte = self.first_byte(b * BLOCK + i, look, turn, valued);
                                 let byte = byte.unwrap_or_else(|PastBound| {
                                     result = Err(PastBound);
                                     ILLEGAL
@@ -1375,8 +1462,13 @@ impl<L: Layout> Engine<L> {
         written: &Written,
         plies: u16,
     ) -> Result<u8, PastBound> {
-        let captures = self.layout.pieces().rules.threatens_capture(squares, turn);
-        let loss = if captures || self.layout.may_step(squares, turn) {
+        let threatened = self.layout.pieces().rules.threatens_capture(squares, turn);
+        let captures = if threatened {
+            Captures::ByMoves
+        } else {
+            Captures::None
+        };
+        let loss = if threatened || self.layout.may_step(squares, turn) {
             self.layout.exits(index, squares, turn, captures).loss
         } else {
             0
@@ -1693,8 +1785,15 @@ pub(crate) fn run_layout<L: Layout>(
     };
     // How many positions of each side hold each byte: what the choice
     // between the steps' two ways is made on.
+    let captures_valued = engine
+        .layout
+        .value_captures(bytes.as_mut().map(|side| &mut **side));
     let mut counts = engine
-        .first_pass(bytes.as_mut().map(|side| &mut **side), &first)
+        .first_pass(
+            bytes.as_mut().map(|side| &mut **side),
+            captures_valued,
+            &first,
+        )
         .map_err(too_deep)?;
     if stop_asked.load(Ordering::Relaxed) {
         return Err(TableError::Stopped(material.clone()));
@@ -1857,6 +1956,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_capture_byte_keeps_the_better_capture() {
+        let children = [
+            Value::Loss(0),
+            Value::Loss(4),
+            Value::Draw,
+            Value::Win(3),
+            Value::Win(251),
+        ];
+        for a in children {
+            for b in children {
+                let better = CaptureByte::better(CaptureByte::of(a), CaptureByte::of(b));
+                let expected = if a.parent().order_key() <= b.parent().order_key() {
+                    a
+                } else {
+                    b
+                };
+                assert_eq!(CaptureByte::child(better), Some(expected), "{a:?} {b:?}");
+            }
+            let alone = CaptureByte::better(CaptureByte::NONE, CaptureByte::of(a));
+            assert_eq!(CaptureByte::child(alone), Some(a));
+        }
+        // Too deep for a byte: valued move by move, whatever else there is.
+        let deep = CaptureByte::of(Value::Win(253));
+        assert_eq!(deep, CaptureByte::BY_MOVES);
+        let draw = CaptureByte::of(Value::Draw);
+        assert_eq!(CaptureByte::better(draw, deep), CaptureByte::BY_MOVES);
     }
 
     #[test]
