@@ -85,9 +85,9 @@ impl LineMap {
     }
 }
 
-/// Base-64 number of the squares of the men from `first` on.
+/// Base-64 number of `squares`, the first the highest digit.
 #[inline]
-fn digits(squares: &[Square]) -> usize {
+pub(crate) fn digits(squares: &[Square]) -> usize {
     squares
         .iter()
         .fold(0, |acc, &sq| acc * 64 + usize::from(sq))

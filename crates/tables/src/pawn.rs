@@ -21,7 +21,7 @@ use shakmaty::{
 
 use crate::{
     error::TableError,
-    index::Squares,
+    index::{Squares, digits},
     material::{MAX_MEN, Material},
     rules::{Move, Rules},
     solve::{CaptureByte, Exits, Subtables},
@@ -484,10 +484,7 @@ impl<'a> ExitTables<'a> {
                 let byte = CaptureByte::of(child);
                 for from in self.rules.attacks(mover, to, occupied) & !occupied {
                     sq[mover] = from;
-                    let index = sq[..indexed]
-                        .iter()
-                        .fold(0, |acc, &s| acc * 64 + usize::from(s));
-                    let slot = &bytes[index];
+                    let slot = &bytes[digits(&sq[..indexed])];
                     let old = slot.load(Ordering::Relaxed);
                     let best = CaptureByte::better(old, byte);
                     if best != old {

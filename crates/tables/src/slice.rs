@@ -33,7 +33,7 @@ use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
 use crate::{
     error::TableError,
     file::CHUNK,
-    index::{Indexer, Squares},
+    index::{Indexer, Squares, digits},
     journal::{Journal, SliceBytes},
     material::{MAX_MEN, Material},
     memory::promotion_batches,
@@ -347,9 +347,7 @@ impl SliceIndexer {
     /// pieces first).
     #[inline]
     fn in_slice(&self, squares: &[Square]) -> usize {
-        squares[..self.pieces]
-            .iter()
-            .fold(0, |acc, &sq| acc * 64 + usize::from(sq))
+        digits(&squares[..self.pieces])
     }
 
     /// The pawnless layout of the kings and pieces of slice `slice`, the

@@ -1783,11 +1783,11 @@ pub(crate) fn run_layout<L: Layout>(
             stop_asked.store(true, Ordering::Relaxed);
         }
     };
-    // How many positions of each side hold each byte: what the choice
-    // between the steps' two ways is made on.
     let captures_valued = engine
         .layout
         .value_captures(bytes.as_mut().map(|side| &mut **side));
+    // How many positions of each side hold each byte: what the choice
+    // between the steps' two ways is made on.
     let mut counts = engine
         .first_pass(
             bytes.as_mut().map(|side| &mut **side),
