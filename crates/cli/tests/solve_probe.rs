@@ -29,6 +29,37 @@ fn solve_prints_the_documented_json() {
 }
 
 #[test]
+fn solve_names_each_sides_longest_win_and_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    // Both sides win some positions of KQvKR.
+    let v = json(&["solve", "KQvKR", "--json"], dir.path());
+    for side in ["white_to_move", "black_to_move"] {
+        let s = &v[side];
+        let plies = |p: &serde_json::Value| p[0].as_u64().unwrap();
+        let hist = s["histogram_plies"].as_array().unwrap();
+        for (result, parity) in [("win", 1), ("loss", 0)] {
+            let moves = &s[format!("longest_{result}_moves")];
+            // The longest in the histogram, in the winner's moves.
+            let longest = hist.iter().map(plies).filter(|p| p % 2 == parity).max();
+            assert_eq!(
+                moves.as_u64(),
+                longest.map(|p| p.div_ceil(2)),
+                "{side} {result}"
+            );
+            let fen = s[format!("longest_{result}_fen")].as_str().unwrap();
+            let p = json(&["probe", fen, "--json"], dir.path());
+            assert_eq!(p["result"], result, "{fen}");
+            assert_eq!(&p["dtm_moves"], moves, "{fen}");
+        }
+        let longest = ["win", "loss"]
+            .map(|result| s[format!("longest_{result}_moves")].as_u64().unwrap())
+            .into_iter()
+            .max();
+        assert_eq!(s["max_dtm_moves"].as_u64(), longest, "{side}");
+    }
+}
+
+#[test]
 fn fixed_king_all_lists_64_squares() {
     let dir = tempfile::tempdir().unwrap();
     let v = json(

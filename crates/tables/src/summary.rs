@@ -25,12 +25,23 @@ pub struct SideSummary {
     pub loss: u64,
     /// Decisive positions by plies to mate (wins odd, losses even).
     pub histogram_plies: BTreeMap<Plies, u64>,
-    /// The longest mate (win or loss) and the table number of an example:
-    /// the lowest number that has it.
-    pub longest: Option<(Value, usize)>,
+    /// The longest win and the table number of an example: the lowest
+    /// number that has it.
+    pub longest_win: Option<(Value, usize)>,
+    /// The longest loss, as [`SideSummary::longest_win`].
+    pub longest_loss: Option<(Value, usize)>,
 }
 
 impl SideSummary {
+    /// The longer of the longest win and the longest loss: the longest
+    /// mate.
+    pub fn longest(&self) -> Option<(Value, usize)> {
+        self.longest_win
+            .into_iter()
+            .chain(self.longest_loss)
+            .max_by_key(|(value, _)| value.plies())
+    }
+
     /// Adds `count` placements of `value`.
     fn add(&mut self, value: Value, count: u64) {
         self.legal += count;
@@ -178,18 +189,22 @@ impl SideCounter {
                 side.add(Value::decisive(plies), weight);
             }
         }
-        side.longest = side
-            .histogram_plies
-            .keys()
-            .next_back()
-            .and_then(|&Plies(plies)| {
-                let index = if plies <= overflow.limit() {
-                    Some(self.first[usize::from(encode_plies(plies))])
-                } else {
-                    listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
-                };
-                index.map(|index| (Value::decisive(plies), index))
-            });
+        // Wins are odd plies, losses even.
+        let longest = |parity: u16| {
+            let &Plies(plies) = side
+                .histogram_plies
+                .keys()
+                .rev()
+                .find(|&&Plies(plies)| plies % 2 == parity)?;
+            let index = if plies <= overflow.limit() {
+                Some(self.first[usize::from(encode_plies(plies))])
+            } else {
+                listed.iter().find(|&&(_, p)| p == plies).map(|&(i, _)| i)
+            };
+            index.map(|index| (Value::decisive(plies), index))
+        };
+        side.longest_win = longest(1);
+        side.longest_loss = longest(0);
         side.divide(orderings);
         side
     }
@@ -218,8 +233,13 @@ mod tests {
             for index in 0..table.bytes(turn).len() {
                 if let Some(value) = table.value_at(index, turn) {
                     side.add(value, table.numbering().weight(index));
-                    if value.plies() > side.longest.and_then(|(v, _)| v.plies()) {
-                        side.longest = Some((value, index));
+                    let longest = match value {
+                        Value::Win(_) => &mut side.longest_win,
+                        Value::Loss(_) => &mut side.longest_loss,
+                        Value::Draw => continue,
+                    };
+                    if value.plies() > longest.and_then(|(v, _)| v.plies()) {
+                        *longest = Some((value, index));
                     }
                 }
             }
@@ -243,7 +263,7 @@ mod tests {
         ];
         for table in tables {
             let summary = summarize(&table);
-            assert!(summary.white.longest.is_some(), "{}", table.material());
+            assert!(summary.white.longest().is_some(), "{}", table.material());
             assert_eq!(summary, number_by_number(&table), "{}", table.material());
         }
     }

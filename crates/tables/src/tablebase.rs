@@ -1034,7 +1034,7 @@ mod tests {
         for turn in Color::ALL {
             assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
         }
-        assert!(counted.white.longest.is_some());
+        assert!(counted.white.longest().is_some());
     }
 
     /// A table a pawn build reads whose file has a damaged chunk (its

@@ -14,11 +14,11 @@ fn queen_mates_within_23_moves_from_c3_and_its_mirrors_only() {
         let s = summarize(&tb.table(&kqk, Variant::FixedKing(sq)).unwrap());
         if s.white.win == s.white.legal {
             all_won.push(sq);
-            let longest = s.white.longest.unwrap().0.moves().unwrap();
+            let longest = s.white.longest().unwrap().0.moves().unwrap();
             assert!(longest <= Moves(23), "{sq}: {longest}");
         }
     }
     assert_eq!(all_won, [Square::C3, Square::F3, Square::C6, Square::F6]);
     let c3 = summarize(&tb.table(&kqk, Variant::FixedKing(Square::C3)).unwrap());
-    assert_eq!(c3.white.longest.unwrap().0.moves(), Some(Moves(23)));
+    assert_eq!(c3.white.longest().unwrap().0.moves(), Some(Moves(23)));
 }

@@ -16,7 +16,7 @@ fn summary(material: &str) -> ByColor<SideSummary> {
 
 fn longest_moves(material: &str) -> (Moves, Moves) {
     let s = summary(material);
-    let moves = |side: &SideSummary| side.longest.unwrap().0.moves().unwrap();
+    let moves = |side: &SideSummary| side.longest().unwrap().0.moves().unwrap();
     (moves(&s.white), moves(&s.black))
 }
 
@@ -45,7 +45,7 @@ fn knnk_has_no_forced_mate_beyond_one_move() {
     let s = summary("KNNvK");
     // White can mate only when black walks into it: a mate in one with
     // white to move, never a forced mate from further away.
-    assert_eq!(s.white.longest.unwrap().0, Value::Win(1));
+    assert_eq!(s.white.longest().unwrap().0, Value::Win(1));
     assert_eq!(s.black.loss, s.black.histogram_plies[&Plies(0)]);
     // The checkmates themselves (Luiro and Tiilikainen count 120).
     assert_eq!(s.black.histogram_plies[&Plies(0)], 120);

@@ -70,8 +70,8 @@ fn kpvkp_legal_counts_equal_a_brute_force() {
 fn krvkp_longest_mate_is_the_published_one() {
     let table = tablebase().pawn_table(&"KRvKP".parse().unwrap()).unwrap();
     let summary = table.summarize();
-    assert_eq!(summary.black.longest.unwrap().0, Value::Win(85));
-    assert!(summary.white.longest.unwrap().0.plies() < Some(Plies(85)));
+    assert_eq!(summary.black.longest().unwrap().0, Value::Win(85));
+    assert!(summary.white.longest().unwrap().0.plies() < Some(Plies(85)));
 }
 
 /// Published (Guido, kirill-kryukov.com forum, "Longest Mate in kqk",
@@ -84,9 +84,9 @@ fn kpvk_longest_mates_are_the_published_ones() {
     let tb = tablebase();
     let table = tb.pawn_table(&"KPvK".parse().unwrap()).unwrap();
     let summary = table.summarize();
-    assert_eq!(summary.white.longest.unwrap().0, Value::Win(55));
+    assert_eq!(summary.white.longest().unwrap().0, Value::Win(55));
     assert_eq!(summary.white.histogram_plies[&Plies(55)], 3 * 2);
-    assert_eq!(summary.black.longest.unwrap().0, Value::Loss(56));
+    assert_eq!(summary.black.longest().unwrap().0, Value::Loss(56));
     assert_eq!(summary.black.histogram_plies[&Plies(56)], 2 * 2);
     for fen in [
         "8/8/8/1k6/8/8/K5P1/8 w - - 0 1",

@@ -57,20 +57,10 @@ fn figures() -> Vec<Figure> {
         .collect()
 }
 
-/// The longest mate (win or loss) of one side's summary, in plies.
-fn longest(side: &SideSummary) -> u64 {
-    side.longest
+/// The plies of a longest win or loss of one side's summary, 0 if none.
+fn plies(longest: Option<(Value, usize)>) -> u64 {
+    longest
         .and_then(|(value, _)| value.plies())
-        .map_or(0, |plies| u64::from(plies.0))
-}
-
-/// The longest win of one side's summary (the side to move mates), in
-/// plies: wins are the odd plies.
-fn longest_win(side: &SideSummary) -> u64 {
-    side.histogram_plies
-        .keys()
-        .filter(|plies| plies.0 % 2 == 1)
-        .max()
         .map_or(0, |plies| u64::from(plies.0))
 }
 
@@ -111,11 +101,19 @@ fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByCo
         "any" => vec![&summary.white, &summary.black],
         other => panic!("turn {other:?} in {what}"),
     };
-    let ours = sides.iter().map(|side| longest(side)).max().unwrap();
+    let ours = sides
+        .iter()
+        .map(|side| plies(side.longest()))
+        .max()
+        .unwrap();
     match figure.figure.as_str() {
         "longest_plies" => assert_eq!(ours, figure.value, "{what}"),
         "longest_win_plies" => {
-            let ours = sides.iter().map(|side| longest_win(side)).max().unwrap();
+            let ours = sides
+                .iter()
+                .map(|side| plies(side.longest_win))
+                .max()
+                .unwrap();
             assert_eq!(ours, figure.value, "{what}");
         }
         "at_most_plies" => assert!(ours <= figure.value, "{what}: ours {ours}"),
@@ -145,8 +143,8 @@ fn check(tb: &Tablebase, figure: &Figure, summaries: &mut HashMap<Material, ByCo
             let [side] = sides[..] else {
                 panic!("{what}: one side to move")
             };
-            let plies = Plies(u16::try_from(longest(side)).unwrap());
-            assert_eq!(side.histogram_plies[&plies], 2 * figure.value, "{what}");
+            let longest = Plies(u16::try_from(plies(side.longest())).unwrap());
+            assert_eq!(side.histogram_plies[&longest], 2 * figure.value, "{what}");
         }
         other => panic!("figure {other:?} in {what}"),
     }

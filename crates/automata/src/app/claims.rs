@@ -158,7 +158,7 @@ impl Claim {
                 let variant = fixed_king.map_or(Variant::Standard, Variant::FixedKing);
                 let table = tables.table(&material, variant)?;
                 let summary = &summarize(&table).white;
-                if let Some((value, _)) = summary.longest {
+                if let Some((value, _)) = summary.longest() {
                     put(
                         "longest_moves",
                         u64::from(value.moves().unwrap_or_default().0),

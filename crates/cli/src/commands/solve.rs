@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use ajedrecista_tables::{
     Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies, Sample,
-    SideSummary, Tablebase, Variant, build_bytes, built_slice_by_slice, number_fen,
+    SideSummary, Tablebase, Value, Variant, build_bytes, built_slice_by_slice, number_fen,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -70,21 +70,32 @@ struct SideJson {
     loss: u64,
     max_dtm_moves: Option<Moves>,
     max_dtm_fen: Option<String>,
+    longest_win_moves: Option<Moves>,
+    longest_win_fen: Option<String>,
+    longest_loss_moves: Option<Moves>,
+    longest_loss_fen: Option<String>,
     histogram_plies: Vec<(Plies, u64)>,
 }
 
 impl SideJson {
     /// The counts of `side` of the table of `material`, with the FEN of
-    /// its longest mate.
+    /// its longest mate, win and loss.
     fn new(material: &Material, variant: Variant, turn: Color, side: &SideSummary) -> SideJson {
-        let fen = |index| number_fen(material, variant, index, turn);
+        let moves = |longest: Option<(Value, usize)>| longest.and_then(|(v, _)| v.moves());
+        let fen = |longest: Option<(Value, usize)>| {
+            longest.and_then(|(_, index)| number_fen(material, variant, index, turn))
+        };
         SideJson {
             legal: side.legal,
             win: side.win,
             draw: side.draw,
             loss: side.loss,
-            max_dtm_moves: side.longest.and_then(|(v, _)| v.moves()),
-            max_dtm_fen: side.longest.and_then(|(_, index)| fen(index)),
+            max_dtm_moves: moves(side.longest()),
+            max_dtm_fen: fen(side.longest()),
+            longest_win_moves: moves(side.longest_win),
+            longest_win_fen: fen(side.longest_win),
+            longest_loss_moves: moves(side.longest_loss),
+            longest_loss_fen: fen(side.longest_loss),
             histogram_plies: side.histogram_plies.iter().map(|(&p, &n)| (p, n)).collect(),
         }
     }
@@ -110,7 +121,7 @@ impl TableRow {
         };
         let longest = [&summary.white, &summary.black]
             .iter()
-            .filter_map(|s| s.longest.and_then(|(v, _)| v.plies()))
+            .filter_map(|s| s.longest().and_then(|(v, _)| v.plies()))
             .max();
         TableRow {
             material: table.material.to_string(),
@@ -526,16 +537,28 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
     ] {
         outln!("{name:<16} {:>16} {:>16}", get(sides[0]), get(sides[1]));
     }
-    let longest = |s: &SideJson| s.max_dtm_moves.map_or("-".to_owned(), |m| m.to_string());
-    outln!(
-        "{:<16} {:>16} {:>16}",
-        "longest mate",
-        longest(sides[0]),
-        longest(sides[1])
-    );
+    let shown = |moves: Option<Moves>| moves.map_or("-".to_owned(), |m| m.to_string());
+    for (name, get) in [
+        (
+            "longest win",
+            (|s: &SideJson| s.longest_win_moves) as fn(&SideJson) -> Option<Moves>,
+        ),
+        ("longest loss", |s| s.longest_loss_moves),
+    ] {
+        outln!(
+            "{name:<16} {:>16} {:>16}",
+            shown(get(sides[0])),
+            shown(get(sides[1]))
+        );
+    }
     for (name, side) in [("white to move", sides[0]), ("black to move", sides[1])] {
-        if let Some(fen) = &side.max_dtm_fen {
-            outln!("  longest, {name}: {fen}");
+        for (what, fen) in [
+            ("win", &side.longest_win_fen),
+            ("loss", &side.longest_loss_fen),
+        ] {
+            if let Some(fen) = fen {
+                outln!("  longest {what}, {name}: {fen}");
+            }
         }
     }
     outln!();
