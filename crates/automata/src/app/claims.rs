@@ -51,7 +51,7 @@ pub enum Check {
         starts: StartSet,
         side: Side,
     },
-    /// A table's longest mate for White to move, and a record position
+    /// A table's longest win for White to move, and a record position
     /// (`ajedrecista solve`, `probe`).
     Longest {
         material: String,
@@ -158,7 +158,7 @@ impl Claim {
                 let variant = fixed_king.map_or(Variant::Standard, Variant::FixedKing);
                 let table = tables.table(&material, variant)?;
                 let summary = &summarize(&table).white;
-                if let Some((value, _)) = summary.longest() {
+                if let Some((value, _)) = summary.longest_win {
                     put(
                         "longest_moves",
                         u64::from(value.moves().unwrap_or_default().0),
