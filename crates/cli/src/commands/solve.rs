@@ -645,24 +645,19 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
     for row in &out.squares {
         let w = &row.white_to_move;
         let b = &row.black_to_move;
-        let max = |s: &SideJson, won: u64| {
-            if won == 0 {
-                "-".to_owned()
-            } else {
-                s.max_dtm_moves.map_or("-".to_owned(), |m| m.to_string())
-            }
-        };
+        // White's longest win: with white to move a win, with black a loss.
+        let max = |moves: Option<Moves>| moves.map_or("-".to_owned(), |m| m.to_string());
         outln!(
             "{:<6} | {:>6} {:>6} {:>7} {:>5} | {:>6} {:>6} {:>7} {:>5} | {}",
             row.square,
             w.legal,
             w.win,
             w.legal - w.win,
-            max(w, w.win),
+            max(w.longest_win_moves),
             b.legal,
             b.loss,
             b.legal - b.loss,
-            max(b, b.loss),
+            max(b.longest_loss_moves),
             if w.win == w.legal { "yes" } else { "" }
         );
     }
