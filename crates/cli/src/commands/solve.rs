@@ -465,6 +465,11 @@ fn every_table(args: &Args, men: u8) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A figure of a table, or "-" where it has none.
+fn or_dash(figure: Option<impl std::fmt::Display>) -> String {
+    figure.map_or("-".to_owned(), |figure| figure.to_string())
+}
+
 fn print_every(out: &EveryJson) -> anyhow::Result<()> {
     let checked = out.tables.iter().any(|row| row.check.is_some());
     outln!(
@@ -501,7 +506,7 @@ fn print_every(out: &EveryJson) -> anyhow::Result<()> {
             row.legal_black_to_move,
             longest,
             row.seconds,
-            row.file_bytes.map_or("-".to_owned(), |b| b.to_string())
+            or_dash(row.file_bytes)
         );
     }
     outln!(
@@ -537,7 +542,6 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
     ] {
         outln!("{name:<16} {:>16} {:>16}", get(sides[0]), get(sides[1]));
     }
-    let shown = |moves: Option<Moves>| moves.map_or("-".to_owned(), |m| m.to_string());
     for (name, get) in [
         (
             "longest win",
@@ -547,8 +551,8 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
     ] {
         outln!(
             "{name:<16} {:>16} {:>16}",
-            shown(get(sides[0])),
-            shown(get(sides[1]))
+            or_dash(get(sides[0])),
+            or_dash(get(sides[1]))
         );
     }
     for (name, side) in [("white to move", sides[0]), ("black to move", sides[1])] {
@@ -645,19 +649,18 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
     for row in &out.squares {
         let w = &row.white_to_move;
         let b = &row.black_to_move;
-        // White's longest win: with white to move a win, with black a loss.
-        let max = |moves: Option<Moves>| moves.map_or("-".to_owned(), |m| m.to_string());
         outln!(
             "{:<6} | {:>6} {:>6} {:>7} {:>5} | {:>6} {:>6} {:>7} {:>5} | {}",
             row.square,
             w.legal,
             w.win,
             w.legal - w.win,
-            max(w.longest_win_moves),
+            // White's longest win: with white to move a win, with black a loss.
+            or_dash(w.longest_win_moves),
             b.legal,
             b.loss,
             b.legal - b.loss,
-            max(b.longest_loss_moves),
+            or_dash(b.longest_loss_moves),
             if w.win == w.legal { "yes" } else { "" }
         );
     }
