@@ -282,6 +282,19 @@ pub(crate) enum Captures {
     Valued(u8),
 }
 
+impl Captures {
+    /// How to value the captures of a position whose side to move
+    /// threatens one or not, given its [`CaptureByte`] when the layout
+    /// valued captures before the first pass.
+    fn of(threatened: bool, valued: Option<u8>) -> Captures {
+        match (threatened, valued) {
+            (false, _) => Captures::None,
+            (true, None) => Captures::ByMoves,
+            (true, Some(byte)) => Captures::Valued(byte),
+        }
+    }
+}
+
 /// The best capture of a position, valued before the first pass into the
 /// position's own byte ([`Layout::value_captures`]): the value of the
 /// position it leads to, for the opponent, as plies + 1 (the parity tells
@@ -1044,11 +1057,7 @@ impl<L: Layout> Engine<L> {
         }
         // In check with no move out, every move stays inside.
         let exits = if may_exit {
-            let captures = match (look.threatens_capture, valued) {
-                (false, _) => Captures::None,
-                (true, None) => Captures::ByMoves,
-                (true, Some(byte)) => Captures::Valued(byte),
-            };
+            let captures = Captures::of(look.threatens_capture, valued);
             self.layout.exits(index, squares, turn, captures)
         } else {
             Exits::default()
@@ -1463,12 +1472,9 @@ impl<L: Layout> Engine<L> {
         plies: u16,
     ) -> Result<u8, PastBound> {
         let threatened = self.layout.pieces().rules.threatens_capture(squares, turn);
-        let captures = if threatened {
-            Captures::ByMoves
-        } else {
-            Captures::None
-        };
         let loss = if threatened || self.layout.may_step(squares, turn) {
+            // The byte the first pass read is overwritten by now.
+            let captures = Captures::of(threatened, None);
             self.layout.exits(index, squares, turn, captures).loss
         } else {
             0
