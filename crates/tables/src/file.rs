@@ -50,7 +50,7 @@ use crate::{
     overflow::Overflow,
     pawn,
     rules::Rules,
-    summary::{SideCounter, SideSummary},
+    summary::{SideCounter, SideSummary, TableCounter},
     table::{Numbering, Table},
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, encode_plies},
     variant::Variant,
@@ -175,9 +175,8 @@ const BATCH_PER_THREAD: usize = 2;
 /// contexts and the megabyte buffers came and went so often that the
 /// allocator's heap grew by a few MiB over a five-man write (measured:
 /// KQRvKR's peak rose from 257.4 to 262.1 MB while its file was written).
-/// The hash and chain tables are smaller than level 6's own (2^17 and 2^16
-/// entries instead of 2^19 and 2^18 for a 1 MiB chunk), so that the
-/// compressors of a five-man write add little to the build's peak.
+/// Level 1's own hash and chain tables (2^13 and 2^12 entries for a
+/// 1 MiB chunk) are small: the compressors add little to a build's peak.
 struct Compressing {
     compressor: zstd::bulk::Compressor<'static>,
     buffer: Vec<u8>,
@@ -185,12 +184,8 @@ struct Compressing {
 
 impl Compressing {
     fn new() -> io::Result<Compressing> {
-        use zstd::zstd_safe::CParameter;
-        let mut compressor = zstd::bulk::Compressor::new(LEVEL)?;
-        compressor.set_parameter(CParameter::HashLog(17))?;
-        compressor.set_parameter(CParameter::ChainLog(16))?;
         Ok(Compressing {
-            compressor,
+            compressor: zstd::bulk::Compressor::new(LEVEL)?,
             buffer: Vec::with_capacity(zstd::zstd_safe::compress_bound(CHUNK)),
         })
     }
@@ -1133,9 +1128,9 @@ pub fn summarize_file(
                 return Err(err.into());
             }
         };
-        let numbering = Numbering::new(&material, variant);
         let rules = Rules::new(&material, variant);
-        let mut sides = ByColor::new_with(|_| SideCounter::new());
+        let mut table = TableCounter::new(&material, Numbering::new(&material, variant));
+        let numbering = table.numbering().clone();
         let total = 2 * layout.per_side as u64;
         let mut done = 0;
         counted(done, total);
@@ -1162,7 +1157,7 @@ pub fn summarize_file(
                 })
                 .collect::<Result<Vec<_>, FileError>>()?;
             for (turn, len, counter) in counted_chunks {
-                sides[turn].merge(counter);
+                table.merge(turn, counter);
                 done += len as u64;
             }
             counted(done, total);
@@ -1171,12 +1166,7 @@ pub fn summarize_file(
         if in_order != listed {
             return Err(FileError::Overflow("changed while it was read").into());
         }
-        let orderings = numbering.identical_orderings(&material);
-        let ByColor { white, black } = sides;
-        Ok(ByColor {
-            white: white.finish(&numbering, orderings, &overflow, Color::White),
-            black: black.finish(&numbering, orderings, &overflow, Color::Black),
-        })
+        Ok(table.finish(&overflow))
     };
     within_telling(read_time_limit(file_len), read, counted)
 }

@@ -51,7 +51,8 @@ use crate::{
     overflow::Overflow,
     rules::{Look, Move, Rules},
     slice::{self, PawnSquares, SliceIndexer},
-    table::Table,
+    summary::{SideSummary, TableCounter},
+    table::{Numbering, Table},
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, MAX_PLIES, UNDECIDED, Value, encode_plies},
     variant::Variant,
 };
@@ -1578,15 +1579,18 @@ impl slice::SliceSink for WholeTable {
     }
 }
 
-/// The slices of a build with pawns written into the table's file.
+/// The slices of a build with pawns written into the table's file, and
+/// counted as they go: the file need not be read back to be summarized.
 struct ToFile {
     writer: FileWriter,
     path: PathBuf,
+    counter: TableCounter,
 }
 
 impl slice::SliceSink for ToFile {
-    fn put(&mut self, _first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
+    fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
         for turn in Color::ALL {
+            self.counter.add(turn, first, bytes[turn]);
             self.writer
                 .append(turn, bytes[turn])
                 .map_err(|error| TableError::Io {
@@ -1600,25 +1604,27 @@ impl slice::SliceSink for ToFile {
 
 /// Builds the table of a material with pawns straight into its file in
 /// `dir`, level by level, so that the whole table is never in memory (see
-/// [`build`] for `subtables` and `progress`); returns the file's path.
+/// [`build`] for `subtables` and `progress`); returns the file's path and
+/// the table's counts.
 pub(crate) fn build_pawn_file(
     material: &Material,
     captures: &Subtables,
     promotion_tables: &slice::PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     dir: &Path,
-) -> Result<PathBuf, TableError> {
+) -> Result<(PathBuf, ByColor<SideSummary>), TableError> {
     let path = dir.join(file::file_name(material, Variant::Standard));
     let io_error = |error| TableError::Io {
         path: path.clone(),
         error,
     };
     let writer = FileWriter::create(dir, material, Variant::Standard).map_err(io_error)?;
+    let indexer = SliceIndexer::shared(material);
     let mut sink = ToFile {
         writer,
         path: path.clone(),
+        counter: TableCounter::new(material, Numbering::Slices(Arc::clone(&indexer))),
     };
-    let indexer = SliceIndexer::shared(material);
     let journal = if indexer.size() >= KEPT_FROM {
         let journal = Journal::open(dir, material, indexer.slice_len(), Tuning::PRODUCTION.limit);
         Some(journal.map_err(io_error)?)
@@ -1638,7 +1644,7 @@ pub(crate) fn build_pawn_file(
     if let Some(journal) = journal {
         journal.remove().map_err(io_error)?;
     }
-    Ok(path)
+    Ok((path, sink.counter.finish(&overflow)))
 }
 
 /// Numbers a side from which a build with pawns keeps each slice on disk

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use shakmaty::{ByColor, Color};
 
 use crate::{
+    material::Material,
     overflow::Overflow,
     table::{Numbering, Table},
     value::{DEEP, ILLEGAL, Plies, Value, decode_byte, encode_plies},
@@ -68,6 +69,10 @@ impl SideSummary {
     }
 }
 
+/// The most numbers counted on one core at a time: a slice of a table
+/// with pawns, one weight block, is millions.
+const SPAN: usize = 1 << 16;
+
 /// A number stands for 1, 2, 4 or 8 placements: its weight is `1 << slot`.
 const WEIGHT_SLOTS: usize = 4;
 
@@ -113,19 +118,26 @@ impl SideCounter {
         }
     }
 
-    /// Counts `bytes`, the bytes of the numbers from `start` on.
+    /// Counts `bytes`, the bytes of the numbers from `start` on, a span
+    /// of at most [`SPAN`] numbers of one weight block to a core.
     pub(crate) fn add(&mut self, numbering: &Numbering, start: usize, bytes: &[u8]) {
         let block = numbering.weight_block_len();
         let end = start + bytes.len();
         let counted = (start / block..end.div_ceil(block))
             .into_par_iter()
-            .fold(SideCounter::new, |mut counter, n| {
+            .flat_map_iter(|n| {
                 let from = (n * block).max(start);
-                let part = &bytes[from - start..((n + 1) * block).min(end) - start];
-                // How often each byte comes in the block, and where first.
+                let to = ((n + 1) * block).min(end);
+                (from..to)
+                    .step_by(SPAN)
+                    .map(move |at| (n, at..to.min(at + SPAN)))
+            })
+            .fold(SideCounter::new, |mut counter, (n, span)| {
+                let part = &bytes[span.start - start..span.end - start];
+                // How often each byte comes in the span, and where first.
                 let mut here = [0u64; 256];
                 let mut first = [usize::MAX; 256];
-                for (index, &byte) in (from..).zip(part) {
+                for (index, &byte) in span.clone().zip(part) {
                     let byte = usize::from(byte);
                     if here[byte] == 0 {
                         first[byte] = index;
@@ -140,7 +152,7 @@ impl SideCounter {
                         }
                     }
                     None => {
-                        for (index, &byte) in (from..).zip(part) {
+                        for (index, &byte) in span.zip(part) {
                             if byte != ILLEGAL
                                 && let Some(slot) = weight_slot(numbering.weight(index))
                             {
@@ -164,7 +176,7 @@ impl SideCounter {
     /// The counts over placements of side `turn`, with the positions
     /// deeper than a byte from `overflow`; each position has `orderings`
     /// numbers.
-    pub(crate) fn finish(
+    fn finish(
         self,
         numbering: &Numbering,
         orderings: u64,
@@ -210,15 +222,59 @@ impl SideCounter {
     }
 }
 
+/// Counts of both sides of a table, taken a range of numbers at a time.
+pub(crate) struct TableCounter {
+    numbering: Numbering,
+    orderings: u64,
+    sides: ByColor<SideCounter>,
+}
+
+impl TableCounter {
+    pub(crate) fn new(material: &Material, numbering: Numbering) -> TableCounter {
+        TableCounter {
+            orderings: numbering.identical_orderings(material),
+            numbering,
+            sides: ByColor::new_with(|_| SideCounter::new()),
+        }
+    }
+
+    pub(crate) fn numbering(&self) -> &Numbering {
+        &self.numbering
+    }
+
+    /// Counts `bytes`, side `turn`'s bytes of the numbers from `start` on.
+    pub(crate) fn add(&mut self, turn: Color, start: usize, bytes: &[u8]) {
+        self.sides[turn].add(&self.numbering, start, bytes);
+    }
+
+    /// Adds `counter`, side `turn`'s counts of a range of numbers.
+    pub(crate) fn merge(&mut self, turn: Color, counter: SideCounter) {
+        self.sides[turn].merge(counter);
+    }
+
+    /// The counts of both sides, the positions deeper than a byte from
+    /// `overflow`.
+    pub(crate) fn finish(self, overflow: &Overflow) -> ByColor<SideSummary> {
+        let TableCounter {
+            numbering,
+            orderings,
+            sides,
+        } = self;
+        let ByColor { white, black } = sides;
+        ByColor {
+            white: white.finish(&numbering, orderings, overflow, Color::White),
+            black: black.finish(&numbering, orderings, overflow, Color::Black),
+        }
+    }
+}
+
 /// Counts of a table for both sides to move.
 pub fn summarize(table: &Table) -> ByColor<SideSummary> {
-    let numbering = table.numbering();
-    let orderings = numbering.identical_orderings(table.material());
-    ByColor::new_with(|turn: Color| {
-        let mut counter = SideCounter::new();
-        counter.add(numbering, 0, table.bytes(turn));
-        counter.finish(numbering, orderings, table.overflow(), turn)
-    })
+    let mut counter = TableCounter::new(table.material(), table.numbering().clone());
+    for turn in Color::ALL {
+        counter.add(turn, 0, table.bytes(turn));
+    }
+    counter.finish(table.overflow())
 }
 
 #[cfg(test)]

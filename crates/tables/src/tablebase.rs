@@ -258,7 +258,7 @@ impl Tablebase {
         }
         self.may_build(material)?;
         // Subtables first, outside the build lock: they take it themselves.
-        let subtables = self.subtables_in(material, variant, stop)?;
+        let subtables = self.capture_tables_in(material, variant, stop)?;
         let _guard = self.building.lock().expect("no poisoning");
         if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
@@ -310,6 +310,34 @@ impl Tablebase {
             subtables.insert(sub, table);
         }
         Ok(subtables)
+    }
+
+    /// The tables the captures of a pawnless `material` lead into. With a
+    /// cache folder, one held in memory or missing from the folder (built
+    /// now) is had whole, and any other is read with only the side to move
+    /// a capture leads into: KQRvKR's build holds half of each of its
+    /// four-man tables.
+    fn capture_tables_in(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<Subtables, TableError> {
+        if self.dir.is_none() || variant != Variant::Standard {
+            return self.subtables_in(material, variant, stop);
+        }
+        pawn::exit_reads(material, pawn::ExitMoves::Captures)
+            .into_iter()
+            .map(|(sub, sides)| {
+                let table = match self.held_or_read(&sub, &sides) {
+                    Err(TableError::MissingSubtable(_)) => {
+                        self.table_in(&sub, Variant::Standard, stop, Kept::Lent)?
+                    }
+                    had => had?,
+                };
+                Ok((sub, table))
+            })
+            .collect()
     }
 
     /// A subtable of orthodox chess, from memory, the cache folder or a
@@ -483,7 +511,7 @@ impl Tablebase {
             Some(dir) => {
                 // A file there failed its check: it is rebuilt.
                 let _ = fs::remove_file(dir.join(file::file_name(&material, Variant::Standard)));
-                let path = self.pawn_file_in(&material, stop)?;
+                let (path, _) = self.pawn_file_in(&material, stop)?;
                 file::read(&path, &material, Variant::Standard)
                     .map_err(|err| read_error(&path, err))?
             }
@@ -504,8 +532,12 @@ impl Tablebase {
     /// The file of the table of a material with pawns (canonical) in the
     /// cache folder, which must be set: a file whose header and checksum
     /// are right, or one built now, level by level, without the whole
-    /// table in memory.
-    fn pawn_file_in(&self, material: &Material, stop: &AtomicBool) -> Result<PathBuf, TableError> {
+    /// table in memory, and then with the table's counts.
+    fn pawn_file_in(
+        &self,
+        material: &Material,
+        stop: &AtomicBool,
+    ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
         let dir = self.dir.as_ref().expect("a cache folder");
         let path = dir.join(file::file_name(material, Variant::Standard));
         let usable = || {
@@ -514,7 +546,7 @@ impl Tablebase {
             })
         };
         if usable().is_some() {
-            return Ok(path);
+            return Ok((path, None));
         }
         self.may_build(material)?;
         // Subtables first, outside the build lock: they take it themselves.
@@ -528,7 +560,7 @@ impl Tablebase {
         }
         let _guard = self.building.lock().expect("no poisoning");
         if usable().is_some() {
-            return Ok(path);
+            return Ok((path, None));
         }
         let captures = pawn::exit_reads(material, pawn::ExitMoves::Captures)
             .into_iter()
@@ -547,9 +579,11 @@ impl Tablebase {
             }
             Ok(PromotionTable::Held(self.held_or_read(sub, sides)?))
         };
-        self.building_with(material, Variant::Standard, stop, |progress| {
-            solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
-        })
+        let (path, counted) =
+            self.building_with(material, Variant::Standard, stop, |progress| {
+                solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
+            })?;
+        Ok((path, Some(counted)))
     }
 
     /// Builds the file of a subtable of a build with pawns, missing from
@@ -669,7 +703,11 @@ impl Tablebase {
             (None, Some(dir)) => dir,
         };
         let path = if pawns {
-            self.pawn_file_in(&material, &NEVER_STOPPED)?
+            match self.pawn_file_in(&material, &NEVER_STOPPED)? {
+                // Counted as it was built.
+                (_, Some(counted)) => return Ok((material, counted)),
+                (path, None) => path,
+            }
         } else {
             let name = file::file_name(&material, variant);
             file::remove_stale(dir, &name);
@@ -692,8 +730,11 @@ impl Tablebase {
                 if !pawns {
                     return counted(held(&material)?);
                 }
-                let path = self.pawn_file_in(&material, &NEVER_STOPPED)?;
-                file::summarize_file(&path, &material, variant, counting)
+                match self.pawn_file_in(&material, &NEVER_STOPPED)? {
+                    (_, Some(counted)) => Ok(counted),
+                    // Another caller rebuilt it meanwhile.
+                    (path, None) => file::summarize_file(&path, &material, variant, counting),
+                }
             }
             summary => summary,
         }
@@ -913,6 +954,35 @@ mod tests {
         assert!(Arc::ptr_eq(&asked, &subtables[&kqvk.0]));
         drop(subtables);
         assert!(kept(&tb, &kqvk));
+    }
+
+    /// With a cache folder, a build without pawns reads of each table on
+    /// disk that its captures lead into only the side to move after the
+    /// capture, and builds the bytes a build in memory does.
+    #[test]
+    fn a_build_without_pawns_reads_one_side_of_each_capture_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let (kqvkr, variant) = key("KQvKR");
+        Tablebase::new(Some(dir.path().to_path_buf()))
+            .table(&kqvkr, variant)
+            .unwrap();
+        fs::remove_file(dir.path().join(file::file_name(&kqvkr, variant))).unwrap();
+
+        let tb = Tablebase::new(Some(dir.path().to_path_buf()));
+        let read = tb
+            .capture_tables_in(&kqvkr, variant, &NEVER_STOPPED)
+            .unwrap();
+        // White takes the rook (black to move), black takes the queen.
+        for (sub, side) in [("KQvK", Color::Black), ("KvKR", Color::White)] {
+            let table = &read[&sub.parse::<Material>().unwrap()];
+            assert!(table.has_side(side) && !table.has_side(!side), "{sub}");
+        }
+        drop(read);
+        let from_files = tb.table(&kqvkr, variant).unwrap();
+        let in_memory = Tablebase::in_memory().table(&kqvkr, variant).unwrap();
+        for turn in Color::ALL {
+            assert!(from_files.bytes(turn) == in_memory.bytes(turn), "{turn:?}");
+        }
     }
 
     #[test]
