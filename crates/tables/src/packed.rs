@@ -74,8 +74,6 @@ struct Slot {
 struct Cache {
     slots: Vec<Slot>,
     next: usize,
-    /// The slot of the last read: most reads are of the same block.
-    last: usize,
     decompressor: zstd::bulk::Decompressor<'static>,
 }
 
@@ -83,7 +81,6 @@ thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache {
         slots: (0..CACHED).map(|_| Slot::default()).collect(),
         next: 0,
-        last: 0,
         decompressor: zstd::bulk::Decompressor::new().expect("a zstd context"),
     });
 }
@@ -91,15 +88,10 @@ thread_local! {
 impl Cache {
     fn block(&mut self, packed: &Packed, block: usize) -> &[u8] {
         let key = Some((packed.id, block));
-        if self.slots[self.last].held == key {
-            return &self.slots[self.last].bytes;
-        }
         if let Some(hit) = self.slots.iter().position(|slot| slot.held == key) {
-            self.last = hit;
             return &self.slots[hit].bytes;
         }
         let slot = self.next;
-        self.last = slot;
         self.next = (slot + 1) % CACHED;
         let Slot { held, bytes } = &mut self.slots[slot];
         bytes.resize(BLOCK.min(packed.len - block * BLOCK), 0);
