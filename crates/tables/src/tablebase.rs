@@ -1080,8 +1080,9 @@ mod tests {
     }
 
     /// A table with pawns built into its file, level by level, has the
-    /// bytes and the counts of one built whole in memory: both colours
-    /// promote and take en passant in KPvKP.
+    /// bytes and the counts of one built whole in memory, counted as it
+    /// was written and again from its file: both colours promote and take
+    /// en passant in KPvKP.
     #[test]
     fn a_pawn_table_built_into_its_file_equals_one_built_in_memory() {
         let material: Material = "KPvKP".parse().unwrap();
@@ -1100,6 +1101,11 @@ mod tests {
         );
         let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
         assert_eq!(counted, in_memory.summarize());
+        // Counted as it was written above; from its file now.
+        let (_, from_its_file) = Tablebase::new(Some(dir.path().to_path_buf()))
+            .summary(&material, Variant::Standard, &|_, _| {})
+            .unwrap();
+        assert_eq!(from_its_file, counted);
         let read_back = from_file.pawn_table(&material).unwrap();
         for turn in Color::ALL {
             assert_eq!(read_back.table().bytes(turn), in_memory.table().bytes(turn));
