@@ -12,7 +12,7 @@ use std::{
 use rayon::prelude::*;
 
 /// Numbers a block holds.
-const BLOCK: usize = 1 << 16;
+pub(crate) const BLOCK: usize = 1 << 16;
 /// Blocks a thread keeps decompressed: a position steps into a few slices.
 const CACHED: usize = 8;
 /// zstd's fastest level.
@@ -54,6 +54,14 @@ impl Packed {
     #[inline]
     pub(crate) fn get(&self, index: usize) -> u8 {
         CACHE.with_borrow_mut(|cache| cache.block(self, index / BLOCK)[index % BLOCK])
+    }
+
+    /// The bytes of block `block`, decompressed into `out` (emptied
+    /// first), read once in order rather than through the threads' caches.
+    pub(crate) fn block_into(&self, block: usize, out: &mut Vec<u8>) {
+        out.resize(BLOCK.min(self.len - block * BLOCK), 0);
+        zstd::bulk::decompress_to_buffer(&self.blocks[block], out.as_mut_slice())
+            .expect("a block compressed here decompresses");
     }
 
     /// The bytes held compressed.

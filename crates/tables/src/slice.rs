@@ -38,7 +38,7 @@ use crate::{
     material::{MAX_MEN, Material},
     memory::promotion_batches,
     overflow::Overflow,
-    packed::Packed,
+    packed::{self, Packed},
     pawn::{ExitMoves, ExitTables, PROMOTIONS, Roles, ahead, exit_reads, quiet_promotion},
     rules::Rules,
     solve::{
@@ -46,7 +46,7 @@ use crate::{
         run_layout, zeroed,
     },
     table::{ChunkedTable, Table},
-    value::{DEEP, Value, decode_byte},
+    value::{DEEP, ILLEGAL, Value, decode_byte},
     variant::Variant,
 };
 
@@ -379,17 +379,31 @@ struct Built<'a> {
 }
 
 impl Built<'_> {
+    /// The bytes of side `turn` of a slice built.
+    fn side(&self, turn: Color, slice: usize) -> &KeptBytes {
+        self.slices[slice]
+            .as_ref()
+            .and_then(|kept| kept[turn].as_ref())
+            .expect("a step leads into a side held")
+    }
+
+    /// The value of byte `byte` of number `index` inside slice `slice`,
+    /// `None` for an illegal position.
+    fn value_of_byte(&self, turn: Color, slice: usize, index: usize, byte: u8) -> Option<Value> {
+        match byte {
+            DEEP => Some(Value::decisive(
+                self.deep[turn][&(slice * self.slice_len + index)],
+            )),
+            byte => decode_byte(byte),
+        }
+    }
+
     /// The value of a legal position of a slice built: number `index`
     /// inside slice `slice`.
     fn value(&self, turn: Color, slice: usize, index: usize) -> Value {
-        let bytes = self.slices[slice]
-            .as_ref()
-            .and_then(|kept| kept[turn].as_ref())
-            .expect("a step leads into a side held");
-        match bytes.get(index) {
-            DEEP => Value::decisive(self.deep[turn][&(slice * self.slice_len + index)]),
-            byte => decode_byte(byte).expect("a legal position of a slice built"),
-        }
+        let byte = self.side(turn, slice).get(index);
+        self.value_of_byte(turn, slice, index, byte)
+            .expect("a legal position of a slice built")
     }
 }
 
@@ -406,6 +420,15 @@ struct Push {
     mirrored: bool,
     /// A double step, which an en passant capture may answer.
     double: bool,
+}
+
+impl Push {
+    /// Valued backwards before the first pass, into the positions'
+    /// [`CaptureByte`] ([`SliceLayout::value_steps`]): a single step into a
+    /// slice not mirrored, where the position after it has the same number.
+    fn valued_backwards(&self) -> bool {
+        !self.double && !self.mirrored
+    }
 }
 
 /// The best promotion of every position of a slice for one side to move,
@@ -1057,6 +1080,46 @@ impl<'a> SliceLayout<'a> {
     }
 }
 
+impl SliceLayout<'_> {
+    /// Values backwards, into `bytes` (side `turn`'s [`CaptureByte`]s), the
+    /// single steps of `turn`'s pawns ([`Push::valued_backwards`]): the
+    /// position after such a step has the number of the position before
+    /// it, so a line of the slice stepped into values a line of this one.
+    /// A step is legal exactly where the position after it is: its square
+    /// empty and its side's king safe. A number whose men share a square
+    /// gets a byte too; the first pass finds it illegal before reading it.
+    fn value_steps(&self, turn: Color, bytes: &mut [u8]) {
+        for push in &self.steps.pushes[turn] {
+            if !push.valued_backwards() {
+                continue;
+            }
+            let after = self.built.side(!turn, push.child);
+            bytes
+                .par_chunks_mut(packed::BLOCK)
+                .enumerate()
+                .for_each_init(Vec::new, |children, (c, parents)| {
+                    let start = c * packed::BLOCK;
+                    after.read_into(start, parents.len(), children);
+                    for (k, (slot, &byte)) in parents.iter_mut().zip(children.iter()).enumerate() {
+                        if byte == ILLEGAL {
+                            continue;
+                        }
+                        let child = self
+                            .built
+                            .value_of_byte(!turn, push.child, start + k, byte)
+                            .expect("a position after a step is legal or illegal");
+                        let step = CaptureByte::of(child);
+                        *slot = if *slot == CaptureByte::NONE {
+                            step
+                        } else {
+                            CaptureByte::better(*slot, step)
+                        };
+                    }
+                });
+        }
+    }
+}
+
 impl Layout for SliceLayout<'_> {
     #[inline(always)]
     fn pieces(&self) -> &Pieces<'_> {
@@ -1076,17 +1139,23 @@ impl Layout for SliceLayout<'_> {
         let occupied = rules.occupied(squares);
         let pawn_takes = || self.steps.attacks[turn].intersects(rules.capturable(squares, !turn));
         // Most positions have a pawn step and nothing to take.
-        let mut found = match captures {
-            Captures::None => Exits::default(),
+        let (mut found, steps_valued) = match captures {
+            Captures::None => (Exits::default(), false),
             Captures::Valued(byte) if byte != CaptureByte::BY_MOVES && !pawn_takes() => {
-                Exits::of_captures(byte)
+                (Exits::of_captures(byte), true)
             }
-            Captures::ByMoves | Captures::Valued(_) => self.exit_tables.exits(squares, turn),
+            Captures::ByMoves | Captures::Valued(_) => {
+                (self.exit_tables.exits(squares, turn), false)
+            }
         };
         if let Some(promoted) = &self.promoted[turn] {
             promoted.add_to(&mut found, index);
         }
         for push in &self.steps.pushes[turn] {
+            if steps_valued && push.valued_backwards() {
+                // In the byte already.
+                continue;
+            }
             if !push.path.intersects(occupied)
                 && rules.legal_after(squares, occupied, turn, push.pawn, push.to, None)
             {
@@ -1101,8 +1170,14 @@ impl Layout for SliceLayout<'_> {
             side.par_chunks_mut(1 << 16)
                 .for_each(|chunk| chunk.fill(CaptureByte::NONE));
         }
-        self.exit_tables
-            .value_captures(self.indexer.pieces, &self.standing, bytes.map(atomic));
+        self.exit_tables.value_captures(
+            self.indexer.pieces,
+            &self.standing,
+            bytes.as_mut().map(|side| atomic(side)),
+        );
+        for turn in Color::ALL {
+            self.value_steps(turn, bytes[turn]);
+        }
         true
     }
 }
@@ -1136,6 +1211,17 @@ impl KeptBytes {
             KeptBytes::Plain(bytes) => bytes[index],
             KeptBytes::Packed(packed) => packed.get(index),
         }
+    }
+
+    /// The `len` bytes from number `start` (a multiple of
+    /// [`packed::BLOCK`], `len` at most that), into `out`.
+    fn read_into(&self, start: usize, len: usize, out: &mut Vec<u8>) {
+        out.clear();
+        match self {
+            KeptBytes::Plain(bytes) => out.extend_from_slice(&bytes[start..start + len]),
+            KeptBytes::Packed(bytes) => bytes.block_into(start / packed::BLOCK, out),
+        }
+        debug_assert_eq!(out.len(), len);
     }
 }
 

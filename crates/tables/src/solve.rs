@@ -271,7 +271,8 @@ impl Exits {
     }
 }
 
-/// How [`Layout::exits`] values a position's captures.
+/// How [`Layout::exits`] values a position's captures (in a slice, and
+/// the pawn steps the layout values with them).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Captures {
     /// The side to move threatens none.
@@ -284,9 +285,9 @@ pub(crate) enum Captures {
 }
 
 impl Captures {
-    /// How to value the captures of a position whose side to move
-    /// threatens one or not, given its [`CaptureByte`] when the layout
-    /// valued captures before the first pass.
+    /// How to value the captures of a position whose side to move may
+    /// have one (or, in a slice, a pawn step) or not, given its
+    /// [`CaptureByte`] when the layout valued them before the first pass.
     fn of(threatened: bool, valued: Option<u8>) -> Captures {
         match (threatened, valued) {
             (false, _) => Captures::None,
@@ -530,8 +531,9 @@ pub(crate) trait Layout: Sync {
 
     /// Values the captures of every number of both sides into `bytes`
     /// ([`CaptureByte`]) before the first pass, backwards from the
-    /// positions they lead to; false when the layout values them move by
-    /// move instead, and leaves `bytes` as they are.
+    /// positions they lead to (a slice: and the pawns' single steps);
+    /// false when the layout values them move by move instead, and
+    /// leaves `bytes` as they are.
     fn value_captures(&self, _bytes: ByColor<&mut [u8]>) -> bool {
         false
     }
@@ -1058,7 +1060,7 @@ impl<L: Layout> Engine<L> {
         }
         // In check with no move out, every move stays inside.
         let exits = if may_exit {
-            let captures = Captures::of(look.threatens_capture, valued);
+            let captures = Captures::of(may_exit, valued);
             self.layout.exits(index, squares, turn, captures)
         } else {
             Exits::default()
