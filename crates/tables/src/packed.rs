@@ -59,9 +59,21 @@ impl Packed {
     /// The bytes of block `block`, decompressed into `out` (emptied
     /// first), read once in order rather than through the threads' caches.
     pub(crate) fn block_into(&self, block: usize, out: &mut Vec<u8>) {
+        CACHE.with_borrow_mut(|cache| self.decompress(block, out, &mut cache.decompressor));
+    }
+
+    /// Decompresses block `block` into `out`, made its length.
+    fn decompress(
+        &self,
+        block: usize,
+        out: &mut Vec<u8>,
+        decompressor: &mut zstd::bulk::Decompressor<'static>,
+    ) {
         out.resize(BLOCK.min(self.len - block * BLOCK), 0);
-        zstd::bulk::decompress_to_buffer(&self.blocks[block], out.as_mut_slice())
+        let written = decompressor
+            .decompress_to_buffer(&self.blocks[block], out.as_mut_slice())
             .expect("a block compressed here decompresses");
+        debug_assert_eq!(written, out.len());
     }
 
     /// The bytes held compressed.
@@ -102,12 +114,7 @@ impl Cache {
         let slot = self.next;
         self.next = (slot + 1) % CACHED;
         let Slot { held, bytes } = &mut self.slots[slot];
-        bytes.resize(BLOCK.min(packed.len - block * BLOCK), 0);
-        let written = self
-            .decompressor
-            .decompress_to_buffer(&packed.blocks[block], bytes.as_mut_slice())
-            .expect("a block compressed here decompresses");
-        debug_assert_eq!(written, bytes.len());
+        packed.decompress(block, bytes, &mut self.decompressor);
         *held = key;
         bytes
     }

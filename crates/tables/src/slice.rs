@@ -46,7 +46,7 @@ use crate::{
         run_layout, zeroed,
     },
     table::{ChunkedTable, Table},
-    value::{DEEP, ILLEGAL, Value, decode_byte},
+    value::{DEEP, Value, decode_byte},
     variant::Variant,
 };
 
@@ -1101,19 +1101,12 @@ impl SliceLayout<'_> {
                     let start = c * packed::BLOCK;
                     after.read_into(start, parents.len(), children);
                     for (k, (slot, &byte)) in parents.iter_mut().zip(children.iter()).enumerate() {
-                        if byte == ILLEGAL {
-                            continue;
+                        let index = start + k;
+                        if let Some(child) =
+                            self.built.value_of_byte(!turn, push.child, index, byte)
+                        {
+                            *slot = CaptureByte::better(*slot, CaptureByte::of(child));
                         }
-                        let child = self
-                            .built
-                            .value_of_byte(!turn, push.child, start + k, byte)
-                            .expect("a position after a step is legal or illegal");
-                        let step = CaptureByte::of(child);
-                        *slot = if *slot == CaptureByte::NONE {
-                            step
-                        } else {
-                            CaptureByte::better(*slot, step)
-                        };
                     }
                 });
         }

@@ -284,19 +284,6 @@ pub(crate) enum Captures {
     Valued(u8),
 }
 
-impl Captures {
-    /// How to value the captures of a position whose side to move may
-    /// have one (or, in a slice, a pawn step) or not, given its
-    /// [`CaptureByte`] when the layout valued them before the first pass.
-    fn of(threatened: bool, valued: Option<u8>) -> Captures {
-        match (threatened, valued) {
-            (false, _) => Captures::None,
-            (true, None) => Captures::ByMoves,
-            (true, Some(byte)) => Captures::Valued(byte),
-        }
-    }
-}
-
 /// The best capture of a position, valued before the first pass into the
 /// position's own byte ([`Layout::value_captures`]): the value of the
 /// position it leads to, for the opponent, as plies + 1 (the parity tells
@@ -333,6 +320,10 @@ impl CaptureByte {
 
     /// The better of two captures for the side that plays them.
     pub(crate) fn better(a: u8, b: u8) -> u8 {
+        // Most positions have no capture: nothing to decode.
+        if a == CaptureByte::NONE {
+            return b;
+        }
         if a == CaptureByte::BY_MOVES || b == CaptureByte::BY_MOVES {
             return CaptureByte::BY_MOVES;
         }
@@ -1060,7 +1051,9 @@ impl<L: Layout> Engine<L> {
         }
         // In check with no move out, every move stays inside.
         let exits = if may_exit {
-            let captures = Captures::of(may_exit, valued);
+            // Valued before the pass where the layout did (a slice: its
+            // pawn steps with its captures).
+            let captures = valued.map_or(Captures::ByMoves, Captures::Valued);
             self.layout.exits(index, squares, turn, captures)
         } else {
             Exits::default()
@@ -1477,7 +1470,11 @@ impl<L: Layout> Engine<L> {
         let threatened = self.layout.pieces().rules.threatens_capture(squares, turn);
         let loss = if threatened || self.layout.may_step(squares, turn) {
             // The byte the first pass read is overwritten by now.
-            let captures = Captures::of(threatened, None);
+            let captures = if threatened {
+                Captures::ByMoves
+            } else {
+                Captures::None
+            };
             self.layout.exits(index, squares, turn, captures).loss
         } else {
             0
