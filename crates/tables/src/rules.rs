@@ -36,7 +36,7 @@ pub struct Look {
     pub king_steps: bool,
     /// The side to move may have a move other than a capture that leaves
     /// the table (a pawn's step in a slice): set by the layout
-    /// (`crate::solve::Layout::looks`), false here.
+    /// (the first pass), false here.
     pub may_step: bool,
 }
 
@@ -48,6 +48,119 @@ impl Look {
         king_steps: false,
         may_step: false,
     };
+}
+
+/// [`Rules::look`] of the 64 placements that differ only in the last
+/// indexed man's square (a man after the kings), for one side to move:
+/// bit s of each mask for the last man on s. A position is legal where
+/// `legal` has its bit; the other masks hold only legal positions.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunLooks {
+    pub legal: u64,
+    pub in_check: u64,
+    pub threatens_capture: u64,
+    pub king_steps: u64,
+}
+
+/// The attacks of the men other than the last of a run, and how the last
+/// man's square changes them.
+struct RunAttacks<'r> {
+    rules: &'r Rules,
+    squares: &'r Squares,
+    last: usize,
+    /// The squares of the other men.
+    others: Bitboard,
+    /// Each other man's attacks with the last man off the board.
+    base: [Bitboard; MAX_MEN],
+}
+
+impl RunAttacks<'_> {
+    /// The last man's squares from which man `i` (not the last) attacks
+    /// `target`: a slider's line is cut where the last man stands between.
+    #[inline(always)]
+    fn by_other(&self, i: usize, target: Square) -> Bitboard {
+        if !self.base[i].contains(target) {
+            return Bitboard::EMPTY;
+        }
+        match self.rules.men[i].role {
+            Role::Queen | Role::Rook | Role::Bishop => !attacks::between(self.squares[i], target),
+            _ => Bitboard::FULL,
+        }
+    }
+
+    /// The last man's squares from which it attacks `target`.
+    #[inline(always)]
+    fn by_last(&self, target: Square) -> Bitboard {
+        let man = self.rules.men[self.last];
+        match man.role {
+            // A pawn on s attacks the target when a pawn of the other
+            // colour on the target would attack s.
+            Role::Pawn => attacks::pawn_attacks(!man.color, target),
+            _ => self.rules.attacks(self.last, target, self.others),
+        }
+    }
+
+    /// The last man's squares from which `by`'s men attack `target`.
+    #[inline(always)]
+    fn attacked_by(&self, by: Color, target: Square) -> Bitboard {
+        let mut squares = if self.rules.men[self.last].color == by {
+            self.by_last(target)
+        } else {
+            Bitboard::EMPTY
+        };
+        for i in (0..self.rules.len).filter(|&i| i != self.last) {
+            if self.rules.men[i].color == by {
+                squares |= self.by_other(i, target);
+            }
+        }
+        squares
+    }
+
+    /// The last man's squares from which `turn` attacks an enemy man other
+    /// than the king ([`Look::threatens_capture`]).
+    #[inline(always)]
+    fn threats(&self, turn: Color) -> Bitboard {
+        let rules = self.rules;
+        let last_is_enemy = rules.men[self.last].color != turn;
+        let targets = (2..rules.len)
+            .filter(|&j| j != self.last && rules.men[j].color != turn)
+            .fold(Bitboard::EMPTY, |bb, j| bb | self.squares[j]);
+        let mut threats = Bitboard::EMPTY;
+        for i in (0..rules.len).filter(|&i| i != self.last) {
+            if rules.men[i].color != turn || !rules.moves_at_all(i) {
+                continue;
+            }
+            for target in self.base[i] & targets {
+                threats |= self.by_other(i, target);
+            }
+            if last_is_enemy {
+                // The last man is attacked where it stands in the man's way.
+                threats |= self.base[i];
+            }
+        }
+        if !last_is_enemy {
+            for target in targets {
+                threats |= self.by_last(target);
+            }
+        }
+        threats
+    }
+
+    /// The last man's squares where the king of `turn`, not in check, has
+    /// a step to an empty square no enemy man attacks
+    /// ([`Look::king_steps`]).
+    #[inline(always)]
+    fn king_steps(&self, turn: Color) -> Bitboard {
+        let king = Rules::king(turn);
+        if !self.rules.moves_at_all(king) {
+            return Bitboard::EMPTY;
+        }
+        let mut steps = Bitboard::EMPTY;
+        for to in attacks::king_attacks(self.squares[king]) & !self.others {
+            steps |= !self.attacked_by(!turn, to) & !Bitboard::from(to);
+        }
+        steps
+    }
 }
 
 /// The men of a material and the rules they move by.
@@ -247,15 +360,12 @@ impl Rules {
 
     /// [`Rules::look`] of both sides to move of the 64 placements that
     /// differ only in the last indexed man's square (a man after the
-    /// kings): calls `f(placement, looks)` for the last man on each square
-    /// in order. Each man's attacks serve both sides; the other men's are
-    /// computed once, and a slider's again only when the last man stands on
-    /// one of its lines (a man off those lines blocks nothing).
-    #[inline]
-    pub fn look_run(&self, sq: &Squares, mut f: impl FnMut(&Squares, ByColor<Look>)) {
+    /// kings), as masks: each other man's attacks are computed once, and
+    /// the last man's square enters as the squares from which it attacks,
+    /// or where it cuts a slider's line.
+    pub fn run_looks(&self, sq: &Squares) -> ByColor<RunLooks> {
         let last = self.indexed - 1;
         debug_assert!(last >= 2, "the last man is not a king");
-        let mut placement = *sq;
         let mut others = Bitboard::EMPTY;
         let mut distinct = true;
         for (i, &s) in sq[..self.len].iter().enumerate() {
@@ -264,69 +374,31 @@ impl Rules {
                 others |= s;
             }
         }
-        let illegal = ByColor::new_with(|_| Look::ILLEGAL);
         if !distinct {
-            for s in Square::ALL {
-                placement[last] = s;
-                f(&placement, illegal);
-            }
-            return;
+            return ByColor::default();
         }
         let mut base = [Bitboard::EMPTY; MAX_MEN];
-        let mut sliders = [false; MAX_MEN];
         for i in (0..self.len).filter(|&i| i != last) {
             base[i] = self.attacks(i, sq[i], others);
-            sliders[i] = matches!(self.men[i].role, Role::Queen | Role::Rook | Role::Bishop);
         }
-        let last_man = self.men[last];
-        // The men each side may take, the last one apart.
-        let capturable_others = ByColor::new_with(|turn| {
-            (2..self.len)
-                .filter(|&j| j != last && self.men[j].color != turn)
-                .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
-        });
-        let kings = ByColor::new_with(|color| sq[Rules::king(color)]);
-        for s in Square::ALL {
-            placement[last] = s;
-            if others.contains(s) {
-                f(&placement, illegal);
-                continue;
+        let run = RunAttacks {
+            rules: self,
+            squares: sq,
+            last,
+            others,
+            base,
+        };
+        let in_check = ByColor::new_with(|color| run.attacked_by(!color, sq[Rules::king(color)]));
+        ByColor::new_with(|turn| {
+            let legal = !others & !in_check[!turn];
+            let out_of_check = legal & !in_check[turn];
+            RunLooks {
+                legal: legal.0,
+                in_check: (legal & in_check[turn]).0,
+                threatens_capture: (legal & run.threats(turn)).0,
+                king_steps: (out_of_check & run.king_steps(turn)).0,
             }
-            let occupied = others | s;
-            let mut attacked = ByColor::<Bitboard>::default();
-            let mut reach = ByColor::<Bitboard>::default();
-            for i in (0..self.len).filter(|&i| i != last) {
-                let attacks = if sliders[i] && base[i].contains(s) {
-                    self.attacks(i, sq[i], occupied)
-                } else {
-                    base[i]
-                };
-                let color = self.men[i].color;
-                attacked[color] |= attacks;
-                if self.moves_at_all(i) {
-                    reach[color] |= attacks;
-                }
-            }
-            let attacks = self.attacks(last, s, occupied);
-            attacked[last_man.color] |= attacks;
-            reach[last_man.color] |= attacks;
-            let looks = ByColor::new_with(|turn| {
-                let mut capturable = capturable_others[turn];
-                if last_man.color != turn {
-                    capturable |= s;
-                }
-                let in_check = attacked[!turn].contains(kings[turn]);
-                Look {
-                    legal: !attacked[turn].contains(kings[!turn]),
-                    in_check,
-                    threatens_capture: reach[turn].intersects(capturable),
-                    king_steps: !in_check
-                        && self.king_steps(&placement, turn, occupied, attacked[!turn]),
-                    may_step: false,
-                }
-            });
-            f(&placement, looks);
-        }
+        })
     }
 
     /// Whether `turn` attacks an enemy man other than the king: the cheap
@@ -507,34 +579,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_run_looks_as_its_placements_one_by_one() {
-        for (material, variant) in [
-            ("KQRvKR", Variant::Standard),
-            ("KBNvK", Variant::Standard),
-            ("KRBvK", Variant::FixedKing(Square::C3)),
-        ] {
-            let material: Material = material.parse().unwrap();
-            let rules = Rules::new(&material, variant);
-            let len = material.len();
-            for seed in 0..300usize {
-                let squares = placement(seed, len - 1);
-                let mut seen = 0;
-                rules.look_run(&squares, |placement, looks| {
-                    assert_eq!(placement[..len - 1], squares[..len - 1]);
-                    assert_eq!(usize::from(placement[len - 1]), seen);
+    fn a_runs_looks_are_its_placements_looks_one_by_one() {
+        let material = |text: &str| text.parse::<Material>().unwrap();
+        let piece = |c: char| Piece::from_char(c).unwrap();
+        // A slice's pawns stand still after the last man.
+        let slice = |men: &str, indexed| {
+            let men: Vec<Piece> = men.chars().map(piece).collect();
+            Rules::with_men(&men, indexed, false)
+        };
+        let all = [
+            Rules::new(&material("KQRvKR"), Variant::Standard),
+            Rules::new(&material("KBNvK"), Variant::Standard),
+            Rules::new(&material("KRBvK"), Variant::FixedKing(Square::C3)),
+            slice("KkRrP", 4),
+            slice("KkQnPp", 4),
+            slice("KkBbPP", 4),
+        ];
+        let mut seen = [0; 4];
+        for rules in all {
+            let len = rules.men();
+            for seed in 0..2_000usize {
+                let mut placement = placement(seed, len);
+                let looks = rules.run_looks(&placement);
+                for s in Square::ALL {
+                    placement[rules.indexed - 1] = s;
+                    let bit = |mask: u64| mask & 1 << usize::from(s) != 0;
                     for turn in Color::ALL {
-                        let (look, expected) = (looks[turn], rules.look(placement, turn));
+                        let (got, expected) = (looks[turn], rules.look(&placement, turn));
+                        let got = Look {
+                            legal: bit(got.legal),
+                            in_check: bit(got.in_check),
+                            threatens_capture: bit(got.threatens_capture),
+                            king_steps: bit(got.king_steps),
+                            may_step: false,
+                        };
                         if expected.legal {
-                            assert_eq!(look, expected, "{placement:?} {turn}");
+                            assert_eq!(got, expected, "{placement:?} {turn}");
+                            for (count, found) in seen.iter_mut().zip([
+                                got.in_check,
+                                got.threatens_capture,
+                                got.king_steps,
+                                !got.king_steps,
+                            ]) {
+                                *count += usize::from(found);
+                            }
                         } else {
-                            assert!(!look.legal, "{placement:?} {turn}");
+                            assert!(!got.legal, "{placement:?} {turn}");
                         }
                     }
-                    seen += 1;
-                });
-                assert_eq!(seen, 64);
+                }
             }
         }
+        assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
     }
 
     /// Placements of `len` men from a seed: men on lines, beside each

@@ -40,10 +40,10 @@ use crate::{
     overflow::Overflow,
     packed::{self, Packed},
     pawn::{ExitMoves, ExitTables, PROMOTIONS, Roles, ahead, exit_reads, quiet_promotion},
-    rules::Rules,
+    rules::{Rules, RunLooks},
     solve::{
-        CaptureByte, Captures, Exits, Layout, Pieces, Progress, Subtables, Tuning, atomic,
-        run_layout, zeroed,
+        CaptureByte, Captures, Exits, Layout, Looked, Pieces, Progress, Run, Subtables, Tuning,
+        atomic, run_layout, zeroed,
     },
     table::{ChunkedTable, Table},
     value::{DEEP, Value, decode_byte},
@@ -559,10 +559,8 @@ fn promoted_into(
     start: usize,
     codes: &mut [u16],
 ) {
-    pieces.looks(start, codes.len(), |i, placement| {
-        let Some((squares, _)) = placement.filter(|(_, looks)| looks[turn].legal) else {
-            return;
-        };
+    let len = codes.len();
+    let mut promote = |i: usize, squares: &Squares| {
         let mut found = exits.exits(squares, turn);
         if let Some(before) = Promoted::value(codes[i]) {
             found.add(before);
@@ -570,6 +568,15 @@ fn promoted_into(
         if let Some(best) = found.best() {
             codes[i] = Promoted::code(best);
         }
+    };
+    pieces.looks(start, len, |offset, looked| match looked {
+        Looked::Run(run, looks) => {
+            for s in Bitboard(looks[turn].legal) {
+                promote(offset + usize::from(s), &run.with_last_on(s));
+            }
+        }
+        Looked::One(Some((squares, looks))) if looks[turn].legal => promote(offset, squares),
+        Looked::One(_) => {}
     })
 }
 
@@ -1156,6 +1163,33 @@ impl Layout for SliceLayout<'_> {
             }
         }
         found
+    }
+
+    /// All but those where a pawn may take (valued move by move), a step
+    /// not valued backwards may be made, or a pawn may promote.
+    fn settled_by_byte(&self, run: &Run, turn: Color, _: &RunLooks) -> u64 {
+        if self.promoted[turn].is_some() {
+            return 0;
+        }
+        let rules = self.pieces.rules();
+        let others_to_take = (2..rules.men())
+            .filter(|&j| j != run.last && rules.man(j).color != turn)
+            .fold(Bitboard::EMPTY, |bb, j| bb | run.squares[j]);
+        let pawn_attacks = self.steps.attacks[turn];
+        let mut by_byte = if pawn_attacks.intersects(others_to_take) {
+            Bitboard::EMPTY
+        } else if rules.man(run.last).color != turn {
+            !pawn_attacks
+        } else {
+            Bitboard::FULL
+        };
+        for push in &self.steps.pushes[turn] {
+            if !push.valued_backwards() && !push.path.intersects(run.others) {
+                // Open unless the last man stands in the way.
+                by_byte &= push.path;
+            }
+        }
+        by_byte.0
     }
 
     fn value_captures(&self, mut bytes: ByColor<&mut [u8]>) -> bool {

@@ -49,7 +49,7 @@ use crate::{
     journal::Journal,
     material::Material,
     overflow::Overflow,
-    rules::{Look, Move, Rules},
+    rules::{Look, Move, Rules, RunLooks},
     slice::{self, PawnSquares, SliceIndexer},
     summary::{SideSummary, TableCounter},
     table::{Numbering, Table},
@@ -535,40 +535,32 @@ pub(crate) trait Layout: Sync {
         self.pieces().indexer.size()
     }
 
-    /// Calls `f(offset, placement)` for the numbers `start..start + len`
-    /// in order (`start` a multiple of 64): the placement of the number
-    /// and its look for each side to move (legality, check, a capture
-    /// threatened, and [`Layout::may_step`]), `None` for a number that
+    /// Of a whole run's legal positions of `turn` to move out of check
+    /// (`looks`), those whose moves out of the table are all in their
+    /// [`CaptureByte`] (valued before the pass), or which have none; bit s
+    /// for the last man on s. The first pass settles them from that byte
+    /// and their moves inside.
+    fn settled_by_byte(&self, run: &Run, turn: Color, looks: &RunLooks) -> u64;
+}
+
+/// How [`Pieces::looks`] gives the numbers it looks at.
+pub(crate) enum Looked<'r> {
+    /// A whole run of 64, and both sides' looks at it as masks.
+    Run(&'r Run, ByColor<RunLooks>),
+    /// One number: its placement and its looks, `None` for a number that
     /// stands for no placement of its own.
-    #[inline(always)]
-    fn looks(
-        &self,
-        start: usize,
-        len: usize,
-        mut f: impl FnMut(usize, Option<(&Squares, ByColor<Look>)>),
-    ) {
-        self.pieces()
-            .run_looks(start, len, |i, placement| match placement {
-                Some((squares, mut looks)) => {
-                    for (look, turn) in looks.iter_mut().zip(Color::ALL) {
-                        look.may_step = self.may_step(squares, turn);
-                    }
-                    f(i, Some((squares, looks)))
-                }
-                None => f(i, None),
-            })
-    }
+    One(Option<(&'r Squares, ByColor<Look>)>),
 }
 
 /// A run of [`Pieces`]: 64 numbers that differ only in the last man's
 /// square, decoded once.
-struct Run {
+pub(crate) struct Run {
     start: usize,
     /// The placement, the last man on a1.
-    squares: Squares,
-    last: usize,
-    /// The squares of the men before the last.
-    others: Bitboard,
+    pub(crate) squares: Squares,
+    pub(crate) last: usize,
+    /// The squares of the other men.
+    pub(crate) others: Bitboard,
     /// [`Indexer::first_digit_man`] of the run.
     first_digit_man: usize,
     /// Where the run's own placements have their numbers (see
@@ -582,7 +574,7 @@ impl Run {
         self.start + usize::from(self.own.square(s))
     }
 
-    fn with_last_on(&self, s: Square) -> Squares {
+    pub(crate) fn with_last_on(&self, s: Square) -> Squares {
         let mut placement = self.squares;
         placement[self.last] = s;
         placement
@@ -840,49 +832,30 @@ impl<'a> Pieces<'a> {
         })
     }
 
-    /// The looks of the kings and pieces alone ([`Layout::looks`] without
-    /// [`Layout::may_step`]).
-    ///
-    /// A run of 64 numbers is decoded once and its looks computed together
-    /// (see [`Rules::look_run`]), unless it is folded (see
-    /// [`Indexer::decode_run`]), when only half its numbers are canonical.
-    fn run_looks(
-        &self,
-        start: usize,
-        len: usize,
-        mut f: impl FnMut(usize, Option<(&Squares, ByColor<Look>)>),
-    ) {
+    /// Calls `f(offset, looked)` for the numbers `start..start + len` in
+    /// order (`start` a multiple of 64): a whole run at once, its looks
+    /// as masks ([`Rules::run_looks`]), where it can, one number at a time
+    /// where the run is folded (see [`Indexer::decode_run`]: only half its
+    /// numbers are canonical), cut short, or has no run (two kings alone).
+    pub(crate) fn looks(&self, start: usize, len: usize, mut f: impl FnMut(usize, Looked<'_>)) {
         for run in (0..len).step_by(64) {
             match self.run(start + run) {
-                // A folded run's numbers are not all canonical.
                 Some(whole) if len - run >= 64 && whole.own == LineMap::SAME => {
-                    self.rules.look_run(&whole.squares, |placement, looks| {
-                        f(
-                            run + usize::from(placement[whole.last]),
-                            Some((placement, looks)),
-                        );
-                    });
+                    let looks = self.rules.run_looks(&whole.squares);
+                    f(run, Looked::Run(&whole, looks));
                 }
-                _ => self.look_each(start, run..len.min(run + 64), &mut f),
-            }
-        }
-    }
-
-    /// [`Pieces::run_looks`] one number at a time, for the `offsets` of the
-    /// numbers from `start`.
-    fn look_each(
-        &self,
-        start: usize,
-        offsets: std::ops::Range<usize>,
-        mut f: impl FnMut(usize, Option<(&Squares, ByColor<Look>)>),
-    ) {
-        for i in offsets {
-            match self.decode(start + i) {
-                Some(squares) => {
-                    let looks = ByColor::new_with(|turn| self.rules.look(&squares, turn));
-                    f(i, Some((&squares, looks)))
+                _ => {
+                    for i in run..len.min(run + 64) {
+                        match self.decode(start + i) {
+                            Some(squares) => {
+                                let looks =
+                                    ByColor::new_with(|turn| self.rules.look(&squares, turn));
+                                f(i, Looked::One(Some((&squares, looks))))
+                            }
+                            None => f(i, Looked::One(None)),
+                        }
+                    }
                 }
-                None => f(i, None),
             }
         }
     }
@@ -920,6 +893,12 @@ impl Layout for Pieces<'_> {
             true
         });
         found
+    }
+
+    /// Captures are valued move by move: the positions that threaten none.
+    #[inline(always)]
+    fn settled_by_byte(&self, _: &Run, _: Color, looks: &RunLooks) -> u64 {
+        !looks.threatens_capture
     }
 }
 
@@ -1033,24 +1012,11 @@ impl<L: Layout> Engine<L> {
         turn: Color,
         valued: Option<u8>,
     ) -> Result<u8, PastBound> {
-        let Some((squares, look)) = placement else {
+        let Some((squares, look)) = placement.filter(|(_, look)| look.legal) else {
             return Ok(ILLEGAL);
         };
-        if !look.legal {
-            return Ok(ILLEGAL);
-        }
-        let in_check = look.in_check;
-        let may_exit = look.threatens_capture || look.may_step;
-        if !in_check && !may_exit {
-            // Every move stays inside: the position is settled from its
-            // children, unless it has none.
-            if look.king_steps || self.layout.pieces().has_inside_move(squares, turn) {
-                return Ok(UNDECIDED);
-            }
-            return Ok(SAFE);
-        }
-        // In check with no move out, every move stays inside.
-        let exits = if may_exit {
+        // Without an exit, every move stays inside.
+        let exits = if look.threatens_capture || look.may_step {
             // Valued before the pass where the layout did (a slice: its
             // pawn steps with its captures).
             let captures = valued.map_or(Captures::ByMoves, Captures::Valued);
@@ -1058,13 +1024,29 @@ impl<L: Layout> Engine<L> {
         } else {
             Exits::default()
         };
+        self.settle(turn, index, &exits, look.in_check, || {
+            look.king_steps || self.layout.pieces().has_inside_move(squares, turn)
+        })
+    }
+
+    /// The first byte of a legal position from its `exits`: won by one,
+    /// kept from loss by a drawing one, undecided while it has a move
+    /// inside (`moves_inside`, asked only then), else lost (mated, or
+    /// every move leaves and loses) or stalemate.
+    #[inline(always)]
+    fn settle(
+        &self,
+        turn: Color,
+        index: usize,
+        exits: &Exits,
+        in_check: bool,
+        moves_inside: impl FnOnce() -> bool,
+    ) -> Result<u8, PastBound> {
         match exits.win {
             // A win, perhaps improved later by a move inside.
             Some(win) => self.decisive(turn, index, win),
             None if exits.draw => Ok(SAFE),
-            None if look.king_steps || self.layout.pieces().has_inside_move(squares, turn) => {
-                Ok(UNDECIDED)
-            }
+            None if moves_inside() => Ok(UNDECIDED),
             // Every move leaves the table and loses.
             None if exits.any => self.decisive(turn, index, exits.loss),
             None if in_check => self.decisive(turn, index, 0),
@@ -1072,6 +1054,54 @@ impl<L: Layout> Engine<L> {
             // it has no move to refute.
             None => Ok(SAFE),
         }
+    }
+
+    /// The first bytes of a whole run of `turn` to move (`looks`, from
+    /// number `start`) into `line`, which holds their [`CaptureByte`]s
+    /// when `captures_valued`. A legal position out of check whose exits
+    /// are all in that byte ([`Layout::settled_by_byte`]) is settled from
+    /// it and the masks; the others are looked at as [`Engine::first_byte`]
+    /// does.
+    fn first_bytes_of_run(
+        &self,
+        start: usize,
+        run: &Run,
+        turn: Color,
+        looks: &RunLooks,
+        captures_valued: bool,
+        line: &mut [u8],
+    ) -> Result<(), PastBound> {
+        let by_byte = looks.legal & !looks.in_check & self.layout.settled_by_byte(run, turn, looks);
+        for (s, (slot, square)) in line.iter_mut().zip(Square::ALL).enumerate() {
+            let has = |mask: u64| mask & 1 << s != 0;
+            let capture = if captures_valued {
+                *slot
+            } else {
+                CaptureByte::NONE
+            };
+            let index = start + s;
+            *slot = if !has(looks.legal) {
+                ILLEGAL
+            } else if has(by_byte) && capture != CaptureByte::BY_MOVES {
+                let exits = Exits::of_captures(capture);
+                self.settle(turn, index, &exits, false, || {
+                    has(looks.king_steps)
+                        || (self.layout.pieces()).has_inside_move(&run.with_last_on(square), turn)
+                })?
+            } else {
+                let placement = run.with_last_on(square);
+                let look = Look {
+                    legal: true,
+                    in_check: has(looks.in_check),
+                    threatens_capture: has(looks.threatens_capture),
+                    king_steps: has(looks.king_steps),
+                    may_step: self.layout.may_step(&placement, turn),
+                };
+                let valued = captures_valued.then_some(capture);
+                self.first_byte(index, Some((&placement, look)), turn, valued)?
+            };
+        }
+        Ok(())
     }
 
     /// Fills the bytes of both sides to move, a placement's two looked at
@@ -1093,22 +1123,52 @@ impl<L: Layout> Engine<L> {
                 Box::<ByColor<Tally>>::default,
                 |mut tally, (b, (white, black))| {
                     let mut blocks = ByColor { white, black };
+                    let start = b * BLOCK;
                     let mut result = Ok(());
-                    self.layout
-                        .looks(b * BLOCK, blocks.white.len(), |i, placement| {
-                            for turn in Color::ALL {
-                                let look = placement.map(|(squares, looks)| (squares, looks[turn]));
-                                let valued = captures_valued.then(|| blocks[turn][i]);
-                                let byte = self.first_byte(b * BLOCK + i, look, turn, valued);
-                                let byte = byte.unwrap_or_else(|PastBound| {
-                                    result = Err(PastBound);
-                                    ILLEGAL
-                                });
-                                blocks[turn][i] = byte;
+                    let pieces = self.layout.pieces();
+                    pieces.looks(start, blocks.white.len(), |offset, looked| {
+                        let written = match looked {
+                            Looked::Run(run, looks) => {
+                                for turn in Color::ALL {
+                                    let line = &mut blocks[turn][offset..offset + 64];
+                                    let bytes = self.first_bytes_of_run(
+                                        start + offset,
+                                        run,
+                                        turn,
+                                        &looks[turn],
+                                        captures_valued,
+                                        line,
+                                    );
+                                    if bytes.is_err() {
+                                        result = bytes;
+                                    }
+                                }
+                                offset..offset + 64
+                            }
+                            Looked::One(placement) => {
+                                for turn in Color::ALL {
+                                    let look = placement.map(|(squares, looks)| {
+                                        let mut look = looks[turn];
+                                        look.may_step = self.layout.may_step(squares, turn);
+                                        (squares, look)
+                                    });
+                                    let valued = captures_valued.then(|| blocks[turn][offset]);
+                                    let byte = self.first_byte(start + offset, look, turn, valued);
+                                    blocks[turn][offset] = byte.unwrap_or_else(|PastBound| {
+                                        result = Err(PastBound);
+                                        ILLEGAL
+                                    });
+                                }
+                                offset..offset + 1
+                            }
+                        };
+                        for turn in Color::ALL {
+                            for &byte in &blocks[turn][written.clone()] {
                                 self.written[turn][b].add(byte);
                                 tally[turn].add(byte);
                             }
-                        });
+                        }
+                    });
                     for turn in Color::ALL {
                         self.open[turn][b].set(blocks[turn]);
                     }
