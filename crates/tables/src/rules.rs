@@ -122,9 +122,7 @@ impl RunAttacks<'_> {
     fn threats(&self, turn: Color) -> Bitboard {
         let rules = self.rules;
         let last_is_enemy = rules.men[self.last].color != turn;
-        let targets = (2..rules.len)
-            .filter(|&j| j != self.last && rules.men[j].color != turn)
-            .fold(Bitboard::EMPTY, |bb, j| bb | self.squares[j]);
+        let targets = rules.capturable_except(self.squares, !turn, Some(self.last));
         let mut threats = Bitboard::EMPTY;
         for i in (0..rules.len).filter(|&i| i != self.last) {
             if rules.men[i].color != turn || !rules.moves_at_all(i) {
@@ -528,8 +526,15 @@ impl Rules {
     /// capture may take.
     #[inline]
     pub fn capturable(&self, sq: &Squares, color: Color) -> Bitboard {
+        self.capturable_except(sq, color, None)
+    }
+
+    /// [`Rules::capturable`] without man `except` (a run's last man, whose
+    /// square varies).
+    #[inline]
+    pub fn capturable_except(&self, sq: &Squares, color: Color, except: Option<usize>) -> Bitboard {
         (2..self.len)
-            .filter(|&j| self.men[j].color == color)
+            .filter(|&j| Some(j) != except && self.men[j].color == color)
             .fold(Bitboard::EMPTY, |bb, j| bb | sq[j])
     }
 

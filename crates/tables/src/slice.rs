@@ -1172,9 +1172,7 @@ impl Layout for SliceLayout<'_> {
             return 0;
         }
         let rules = self.pieces.rules();
-        let others_to_take = (2..rules.men())
-            .filter(|&j| j != run.last && rules.man(j).color != turn)
-            .fold(Bitboard::EMPTY, |bb, j| bb | run.squares[j]);
+        let others_to_take = rules.capturable_except(&run.squares, !turn, Some(run.last));
         let pawn_attacks = self.steps.attacks[turn];
         let mut by_byte = if pawn_attacks.intersects(others_to_take) {
             Bitboard::EMPTY
