@@ -326,14 +326,28 @@ impl Tablebase {
         if self.dir.is_none() || variant != Variant::Standard {
             return self.subtables_in(material, variant, stop);
         }
+        self.capture_sides(material, Some(stop))
+    }
+
+    /// The orthodox tables the captures of `material` lead into, each held
+    /// in memory or read from the cache folder with only the side to move
+    /// a capture leads into. One missing from the folder is built now
+    /// (lent) when `build_missing` gives the build's stop flag, and is
+    /// [`TableError::MissingSubtable`] otherwise (a caller that holds the
+    /// build lock).
+    fn capture_sides(
+        &self,
+        material: &Material,
+        build_missing: Option<&AtomicBool>,
+    ) -> Result<Subtables, TableError> {
         pawn::exit_reads(material, pawn::ExitMoves::Captures)
             .into_iter()
             .map(|(sub, sides)| {
-                let table = match self.held_or_read(&sub, &sides) {
-                    Err(TableError::MissingSubtable(_)) => {
+                let table = match (self.held_or_read(&sub, &sides), build_missing) {
+                    (Err(TableError::MissingSubtable(_)), Some(stop)) => {
                         self.table_in(&sub, Variant::Standard, stop, Kept::Lent)?
                     }
-                    had => had?,
+                    (had, _) => had?,
                 };
                 Ok((sub, table))
             })
@@ -562,10 +576,8 @@ impl Tablebase {
         if usable().is_some() {
             return Ok((path, None));
         }
-        let captures = pawn::exit_reads(material, pawn::ExitMoves::Captures)
-            .into_iter()
-            .map(|(sub, sides)| Ok((sub.clone(), self.held_or_read(&sub, &sides)?)))
-            .collect::<Result<Subtables, TableError>>()?;
+        // Made sure of above: none is built under the lock.
+        let captures = self.capture_sides(material, None)?;
         let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
             if reading == Reading::ByBlocks && self.held_subtable(sub).is_none() {
                 // From its file a block at a time.
