@@ -4,7 +4,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `AJEDTBL` followed by 0x1A |
-//! | 8 | 4 | format version, little-endian u32 (3; 2 is read too) |
+//! | 8 | 4 | format version, little-endian u32 (6; earlier ones are read for the tables they number alike) |
 //! | 12 | 16 | material, ASCII (`KQvKR`), padded with NUL |
 //! | 28 | 1 | variant: 0 orthodox, 1 fixed white king |
 //! | 29 | 1 | the fixed king's square, 0 (a1) to 63 (h8); 0 when orthodox |
@@ -57,7 +57,12 @@ use crate::{
 };
 
 pub const MAGIC: [u8; 8] = *b"AJEDTBL\x1a";
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
+/// Format 5 numbered every man after the kings of a pawnless table over 64
+/// squares; format 6 numbers those between the kings and the last over the
+/// 62 the kings leave (`crate::index`). Earlier files are read only for
+/// the tables numbered the same in both: with pawns, or of three men.
+const VERSION_5: u32 = 5;
 /// Format 4 had no checksum of each chunk: a file is checked whole when
 /// opened.
 const VERSION_4: u32 = 4;
@@ -571,7 +576,7 @@ struct Layout {
     /// The overflow limit and the number of entries.
     limit: u16,
     entries: u64,
-    /// Each chunk has its checksum (format 5).
+    /// Each chunk has its checksum (formats 5 and 6).
     chunk_sums: bool,
 }
 
@@ -589,7 +594,7 @@ impl Layout {
 }
 
 /// The bytes between the header and the chunks: their lengths, and in
-/// format 5 their checksums and the index's own.
+/// formats 5 and 6 their checksums and the index's own.
 fn index_len(chunks: usize, chunk_sums: bool) -> usize {
     if chunk_sums {
         8 * chunks + 4
@@ -616,9 +621,11 @@ fn check_header(
         return Err(FileError::BadMagic);
     }
     let version = le_u32(&head[8..12]);
+    let numbered_as_before = material.has_pawns() || material.len() <= 3;
     let readable = match version {
-        VERSION | VERSION_4 => true,
-        VERSION_3 | VERSION_2 => !material.has_pawns(),
+        VERSION => true,
+        VERSION_5 | VERSION_4 => numbered_as_before,
+        VERSION_3 | VERSION_2 => numbered_as_before && !material.has_pawns(),
         _ => false,
     };
     if !readable {
@@ -668,7 +675,7 @@ fn check_header(
         data: le_u64(&head[48..56]),
         limit,
         entries,
-        chunk_sums: version == VERSION,
+        chunk_sums: version >= VERSION_5,
     };
     // A file is read whole once its length matches the header, so the
     // header must not promise more than the table can need: every chunk
@@ -688,8 +695,8 @@ fn check_header(
 }
 
 /// The verified body of a table file: where its compressed chunks lie,
-/// their lengths fitting the header, the checksums of the index (format 5)
-/// or of the whole file (format 4) right, and the file kept open, from
+/// their lengths fitting the header, the checksums of the index (formats 5
+/// and 6) or of the whole file (format 4) right, and the file kept open, from
 /// which a chunk is read again when it is wanted. The cache writes a table
 /// file whole under a new name and renames it, so the file kept open is
 /// the one that was checked, whatever replaces it later.
@@ -698,15 +705,15 @@ pub(crate) struct Body {
     file: fs::File,
     /// Where each chunk lies in the file, white's chunks then black's.
     ranges: Vec<std::ops::Range<u64>>,
-    /// The CRC-32 of each compressed chunk (format 5), checked when the
-    /// chunk is read.
+    /// The CRC-32 of each compressed chunk (formats 5 and 6), checked when
+    /// the chunk is read.
     chunk_sums: Option<Vec<u32>>,
     overflow: Overflow,
 }
 
 impl Body {
     /// Reads a table file's header and index: header fields, length, and
-    /// the chunks' lengths. In format 5 the index (the chunks' lengths and
+    /// the chunks' lengths. From format 5 the index (the chunks' lengths and
     /// checksums, and the overflow list) has a checksum of its own, and
     /// the chunks are left unread, each checked when first wanted: a six-man
     /// file opens in milliseconds. A format 4 file is read front to back
@@ -764,8 +771,8 @@ impl Body {
         (side + index / CHUNK, index % CHUNK)
     }
 
-    /// Checks every chunk's compressed bytes against its checksum (format
-    /// 5; a format 4 file was checked whole when read), without
+    /// Checks every chunk's compressed bytes against its checksum (formats
+    /// 5 and 6; a format 4 file was checked whole when read), without
     /// decompressing: a build checks the tables it will read so, and
     /// rebuilds a damaged one before it starts rather than fail on it.
     /// The chunks are checked on every core (a build waits for it); the
@@ -851,7 +858,7 @@ impl Body {
     }
 }
 
-/// The index of a format 5 file: its chunks' lengths and CRC-32s, and its
+/// The index of a format 5 or 6 file: its chunks' lengths and CRC-32s, and its
 /// overflow list's bytes.
 struct Index {
     lengths: Vec<usize>,
@@ -859,7 +866,7 @@ struct Index {
     listed: Vec<u8>,
 }
 
-/// The index of a format 5 file whose header's layout is `layout`, once
+/// The index of a format 5 or 6 file whose header's layout is `layout`, once
 /// the index's checksum is right and the lengths fit the header.
 fn read_index(file: &fs::File, layout: &Layout) -> Result<Index, ReadError> {
     use std::os::unix::fs::FileExt;
@@ -1338,23 +1345,25 @@ mod tests {
         }
     }
 
-    /// KRvK and its file in a new folder.
-    fn krk_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
-        let (material, table) = krk();
-        let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), &table).unwrap();
-        (material, table, dir, path)
-    }
-
-    /// KQvKR, two chunks a side, and its file.
-    fn kqkr_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
-        let material: Material = "KQvKR".parse().unwrap();
+    /// Table `name` and its file in a new folder.
+    fn table_file(name: &str) -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
+        let material: Material = name.parse().unwrap();
         let table = Tablebase::in_memory()
             .table(&material, Variant::Standard)
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), &table).unwrap();
         (material, table, dir, path)
+    }
+
+    /// KRvK and its file in a new folder.
+    fn krk_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
+        table_file("KRvK")
+    }
+
+    /// KQvKR, two chunks a side, and its file.
+    fn kqkr_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
+        table_file("KQvKR")
     }
 
     /// Writes `bytes` at `path`: a file that does not open for a checksum.
@@ -1584,7 +1593,7 @@ mod tests {
 
     #[test]
     fn a_format_4_file_reads_and_opens_checked_whole() {
-        let (material, table, _dir, path) = kqkr_file();
+        let (material, table, _dir, path) = krk_file();
         as_format_4(&path, VERSION_4);
         let back = read(&path, &material, Variant::Standard).unwrap();
         let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
@@ -1601,6 +1610,32 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x40;
         opening_fails_its_checksum(&path, &material, &bytes);
+    }
+
+    /// A pawnless table of four men or more was numbered otherwise before
+    /// format 6: its older file is refused (and rebuilt by a tablebase,
+    /// `a_format_5_file_is_rebuilt_where_the_numbering_changed`), where
+    /// one of three men, numbered alike, still reads.
+    #[test]
+    fn a_file_numbered_as_before_format_6_is_refused() {
+        for (name, readable) in [("KQvKR", false), ("KRvK", true)] {
+            let (material, table, _dir, path) = table_file(name);
+            let mut bytes = fs::read(&path).unwrap();
+            bytes[8..12].copy_from_slice(&VERSION_5.to_le_bytes());
+            let whole = crc32fast::hash(&bytes[HEADER..]);
+            bytes[56..60].copy_from_slice(&whole.to_le_bytes());
+            fs::write(&path, &bytes).unwrap();
+            match read(&path, &material, Variant::Standard) {
+                Ok(back) => {
+                    assert!(readable, "{name}");
+                    assert_eq!(back.bytes(Color::White), table.bytes(Color::White));
+                }
+                Err(ReadError::File(FileError::Version(VERSION_5, VERSION))) => {
+                    assert!(!readable, "{name}")
+                }
+                Err(e) => panic!("{name}: {e}"),
+            }
+        }
     }
 
     /// A file opened for probes is checked by its index; a chunk is checked

@@ -30,6 +30,15 @@ pub struct Indexer {
     men: usize,
     kings: Kings,
     pairs: &'static KingPairs,
+    /// Numbers that share the kings' digits (a king pair, a black king
+    /// square with a fixed white king, two kings' squares in a slice).
+    pair_len: usize,
+    /// ⌈2^64 / `pair_len`⌉, to divide by `pair_len` with a multiplication
+    /// ([`Indexer::pair_of`]).
+    pair_reciprocal: u128,
+    /// How much a digit of each man weighs in the number (see
+    /// [`Indexer::encode`]); not used for the kings of a pair.
+    strides: [usize; MAX_MEN],
 }
 
 /// How the kings are numbered.
@@ -55,6 +64,52 @@ pub enum LineMap {
     /// At the smaller of s and its mirror image in the a1-h8 diagonal: both
     /// kings, and the men before the last, are their own mirror images.
     Folded,
+}
+
+/// With a king pair, each man between the kings and the last is numbered
+/// over the 62 squares the kings leave: a table of five men has
+/// 462 * 62^2 * 64 numbers a side instead of 462 * 64^3, 6 % fewer (9 %
+/// for six). The last man keeps 64, so that a run is the 64 squares of
+/// one man.
+const MIDDLE_SQUARES: usize = 62;
+
+/// The squares of the two kings, which the middle men are numbered
+/// around ([`MIDDLE_SQUARES`]).
+#[derive(Copy, Clone)]
+struct KingSquares {
+    low: usize,
+    high: usize,
+}
+
+impl KingSquares {
+    #[inline(always)]
+    fn new(a: Square, b: Square) -> KingSquares {
+        KingSquares {
+            low: usize::from(a.min(b)),
+            high: usize::from(a.max(b)),
+        }
+    }
+
+    #[inline(always)]
+    fn contains(self, sq: Square) -> bool {
+        let sq = usize::from(sq);
+        sq == self.low || sq == self.high
+    }
+
+    /// The digit of a middle man on `sq` (no king's square): its place
+    /// among the squares that no king stands on.
+    #[inline(always)]
+    fn digit(self, sq: Square) -> usize {
+        let sq = usize::from(sq);
+        sq - usize::from(sq > self.low) - usize::from(sq > self.high)
+    }
+
+    /// The square of middle digit `digit`.
+    #[inline(always)]
+    fn square(self, digit: usize) -> Square {
+        let sq = digit + usize::from(digit >= self.low);
+        Square::new((sq + usize::from(sq >= self.high)) as u32)
+    }
 }
 
 /// The squares on or below the a1-h8 diagonal (rank at most file): those
@@ -109,14 +164,13 @@ fn mirror_order(squares: &[Square]) -> Ordering {
 
 impl Indexer {
     pub fn new(men: usize, variant: Variant) -> Indexer {
-        Indexer {
+        Indexer::with_kings(
             men,
-            kings: match variant {
+            match variant {
                 Variant::Standard => Kings::Pairs,
                 Variant::FixedKing(sq) => Kings::Fixed(sq),
             },
-            pairs: KingPairs::get(),
-        }
+        )
     }
 
     /// The numbering of the `men` kings and pieces of a pawn slice, whose
@@ -124,14 +178,88 @@ impl Indexer {
     pub fn slice(men: usize, pawns: &[Square]) -> Indexer {
         let mut squares = [Square::A1; MAX_MEN];
         squares[..pawns.len()].copy_from_slice(pawns);
-        Indexer {
+        Indexer::with_kings(
             men,
-            kings: Kings::Free {
+            Kings::Free {
                 pawns: squares,
                 count: pawns.len(),
             },
+        )
+    }
+
+    fn with_kings(men: usize, kings: Kings) -> Indexer {
+        let mut indexer = Indexer {
+            men,
+            kings,
             pairs: KingPairs::get(),
+            pair_len: 0,
+            pair_reciprocal: 0,
+            strides: [0; MAX_MEN],
+        };
+        let mut stride = 1;
+        for man in (0..men).rev() {
+            indexer.strides[man] = stride;
+            stride *= if indexer.is_middle(man) {
+                MIDDLE_SQUARES
+            } else {
+                64
+            };
         }
+        indexer.pair_len = indexer.strides[1];
+        indexer.pair_reciprocal = (1u128 << 64).div_ceil(indexer.pair_len as u128);
+        // With r = (2^64 + e) / d (e < d), n * r / 2^64 = n / d + n * e /
+        // (d * 2^64), whose floor is n / d's while n * e < 2^64.
+        assert!((indexer.size() as u128) * (indexer.pair_len as u128) < 1 << 64);
+        indexer
+    }
+
+    /// Whether man `man` is numbered over the squares the kings leave.
+    #[inline(always)]
+    fn is_middle(&self, man: usize) -> bool {
+        matches!(self.kings, Kings::Pairs) && man >= 2 && man + 1 < self.men
+    }
+
+    /// The king pair of a number of [`Kings::Pairs`]: `index / pair_len`,
+    /// by a multiplication (the engine asks for it a run at a time).
+    #[inline(always)]
+    fn pair_of(&self, index: usize) -> u16 {
+        ((index as u128 * self.pair_reciprocal) >> 64) as u16
+    }
+
+    /// The squares of pair `pair`'s kings.
+    #[inline(always)]
+    fn pair_kings(&self, pair: u16) -> KingSquares {
+        let (wk, bk) = self.pairs.pair(pair);
+        KingSquares::new(wk, bk)
+    }
+
+    /// The number, after the king pair's, of the men from the third on
+    /// (`others`, the last included) on their images, beside `kings`:
+    /// `None` when a middle man stands on a king.
+    #[inline(always)]
+    fn others_number(
+        others: &[Square],
+        kings: KingSquares,
+        image: impl Fn(Square) -> Square + Copy,
+    ) -> Option<usize> {
+        let (&last, middle) = others.split_last().expect("a man after the kings");
+        let middle = Self::middle_number(middle, kings, image)?;
+        Some(middle * 64 + usize::from(image(last)))
+    }
+
+    /// The number of the middle men (between the kings and the last) on
+    /// the images of `middle` beside `kings`, over the squares the kings
+    /// leave: `None` when one stands on a king.
+    #[inline(always)]
+    fn middle_number(
+        middle: &[Square],
+        kings: KingSquares,
+        image: impl Fn(Square) -> Square,
+    ) -> Option<usize> {
+        middle.iter().try_fold(0, |acc, &sq| {
+            let sq = image(sq);
+            (!kings.contains(sq)).then(|| acc * MIDDLE_SQUARES + kings.digit(sq))
+        })
     }
 
     /// Number of men.
@@ -146,15 +274,23 @@ impl Indexer {
 
     /// Number of table positions for one side to move.
     pub fn size(&self) -> usize {
-        match self.kings {
-            Kings::Pairs => KING_PAIRS << (6 * self.others()),
-            Kings::Fixed(_) => 64 << (6 * self.others()),
-            Kings::Free { .. } => 1 << (6 * self.men),
-        }
+        self.pair_len
+            * match self.kings {
+                Kings::Pairs => KING_PAIRS,
+                Kings::Fixed(_) => 64,
+                Kings::Free { .. } => 64 * 64,
+            }
     }
 
     /// The number of a placement, or `None` when it has none: the kings
-    /// share a square or touch, or the white king is off its fixed square.
+    /// share a square or touch, the white king is off its fixed square, or
+    /// with a king pair a man other than the last stands on a king.
+    ///
+    /// The number is made of digits, the first the highest: each man's
+    /// square (base 64), the kings' being the king pair's number (of
+    /// [`KING_PAIRS`]) in orthodox chess, and with a king pair the men
+    /// between the kings and the last numbered over the 62 squares the
+    /// kings leave ([`MIDDLE_SQUARES`]).
     #[inline]
     pub fn encode(&self, squares: &[Square]) -> Option<usize> {
         let n = self.men;
@@ -163,20 +299,21 @@ impl Indexer {
             Kings::Free { .. } => Some(digits(&squares[..n])),
             Kings::Pairs => {
                 let (pair, sym) = self.pairs.lookup(squares[0], squares[1])?;
-                let k = self.others();
+                let base = usize::from(pair) * self.pair_len;
+                if n == 2 {
+                    return Some(base);
+                }
+                let kings = self.pair_kings(pair);
                 let others = &squares[2..n];
-                let rest = others
-                    .iter()
-                    .fold(0, |acc, &sq| acc * 64 + usize::from(sym.apply(sq)));
+                let rest = Self::others_number(others, kings, |sq| sym.apply(sq))?;
                 let rest = if self.pairs.is_diagonal(pair) {
-                    let mirrored = others.iter().fold(0, |acc, &sq| {
-                        acc * 64 + usize::from(Symmetry::Diagonal.apply(sym.apply(sq)))
-                    });
-                    rest.min(mirrored)
+                    // The mirror keeps the kings where they are.
+                    let mirror = |sq| Symmetry::Diagonal.apply(sym.apply(sq));
+                    rest.min(Self::others_number(others, kings, mirror)?)
                 } else {
                     rest
                 };
-                Some((usize::from(pair) << (6 * k)) | rest)
+                Some(base + rest)
             }
         }
     }
@@ -188,22 +325,33 @@ impl Indexer {
     pub fn decode(&self, index: usize) -> Option<Squares> {
         let mut squares = [Square::A1; MAX_MEN];
         let k = self.others();
-        for i in 0..k {
-            squares[self.men - 1 - i] = Square::new(((index >> (6 * i)) & 63) as u32);
-        }
+        let base64 = |squares: &mut Squares, digits: usize| {
+            for i in 0..digits {
+                squares[self.men - 1 - i] = Square::new(((index >> (6 * i)) & 63) as u32);
+            }
+        };
         match self.kings {
             Kings::Fixed(fixed) => {
+                base64(&mut squares, k + 1);
                 squares[0] = fixed;
-                squares[1] = Square::new((index >> (6 * k)) as u32);
             }
             Kings::Free { pawns, count } => {
-                squares[0] = Square::new(((index >> (6 * (k + 1))) & 63) as u32);
-                squares[1] = Square::new(((index >> (6 * k)) & 63) as u32);
+                base64(&mut squares, self.men);
                 squares[self.men..self.men + count].copy_from_slice(&pawns[..count]);
             }
             Kings::Pairs => {
-                let pair = (index >> (6 * k)) as u16;
+                let pair = self.pair_of(index);
                 (squares[0], squares[1]) = self.pairs.pair(pair);
+                if k == 0 {
+                    return Some(squares);
+                }
+                base64(&mut squares, 1);
+                let kings = self.pair_kings(pair);
+                let mut middle = (index - usize::from(pair) * self.pair_len) >> 6;
+                for man in (2..self.men - 1).rev() {
+                    squares[man] = kings.square(middle % MIDDLE_SQUARES);
+                    middle /= MIDDLE_SQUARES;
+                }
                 if self.pairs.is_diagonal(pair)
                     && mirror_order(&squares[2..self.men]) == Ordering::Greater
                 {
@@ -225,10 +373,8 @@ impl Indexer {
     pub fn decode_run(&self, start: usize) -> Option<(Squares, LineMap)> {
         debug_assert_eq!(start % 64, 0);
         let squares = self.decode(start)?;
-        let diagonal = matches!(self.kings, Kings::Pairs)
-            && self
-                .pairs
-                .is_diagonal((start >> (6 * self.others())) as u16);
+        let diagonal =
+            matches!(self.kings, Kings::Pairs) && self.pairs.is_diagonal(self.pair_of(start));
         let map = if diagonal && mirror_order(&squares[2..self.men - 1]) == Ordering::Equal {
             LineMap::Folded
         } else {
@@ -247,13 +393,7 @@ impl Indexer {
         match self.kings {
             Kings::Free { .. } => 0,
             Kings::Fixed(_) => 1,
-            Kings::Pairs
-                if self
-                    .pairs
-                    .is_diagonal((index >> (6 * self.others())) as u16) =>
-            {
-                MAX_MEN
-            }
+            Kings::Pairs if self.pairs.is_diagonal(self.pair_of(index)) => MAX_MEN,
             Kings::Pairs => 2,
         }
     }
@@ -272,26 +412,35 @@ impl Indexer {
         to: Square,
     ) -> Option<usize> {
         if man >= first_digit_man {
-            let shift = 6 * (self.men - 1 - man);
-            return Some(index & !(63 << shift) | usize::from(to) << shift);
-        }
-        if matches!(self.kings, Kings::Pairs) && man < 2 {
-            // A king move that keeps the kings canonical as they stand
-            // changes the king pair only.
-            let (wk, bk) = if man == 0 {
-                (to, squares[1])
-            } else {
-                (squares[0], to)
-            };
-            let (pair, sym) = self.pairs.lookup(wk, bk)?;
-            if sym == Symmetry::Identity && !self.pairs.is_diagonal(pair) {
-                let rest = 6 * self.others();
-                return Some(usize::from(pair) << rest | index & ((1 << rest) - 1));
-            }
+            return self.moved_digit(index, squares, man, to);
         }
         let mut after = *squares;
         after[man] = to;
         self.encode(&after[..self.men])
+    }
+
+    /// The number of `squares` (number `index`) with man `man`, whose
+    /// digit is its own (see [`Indexer::first_digit_man`]), moved to `to`:
+    /// `None` when a middle man moves onto a king.
+    #[inline(always)]
+    fn moved_digit(
+        &self,
+        index: usize,
+        squares: &Squares,
+        man: usize,
+        to: Square,
+    ) -> Option<usize> {
+        let stride = self.strides[man];
+        if self.is_middle(man) {
+            let kings = KingSquares::new(squares[0], squares[1]);
+            if kings.contains(to) {
+                return None;
+            }
+            let from = kings.digit(squares[man]);
+            return Some(index - from * stride + kings.digit(to) * stride);
+        }
+        let shift = stride.trailing_zeros();
+        Some(index & !(63 << shift) | usize::from(to) << shift)
     }
 
     /// For a run decoded by [`Indexer::decode_run`] (its first number
@@ -314,31 +463,34 @@ impl Indexer {
     ) -> Option<(usize, LineMap)> {
         debug_assert!(man < self.men - 1);
         if man >= first_digit_man {
-            let shift = 6 * (self.men - 1 - man);
-            return Some((
-                run & !(63 << shift) | usize::from(to) << shift,
-                LineMap::SAME,
-            ));
+            return Some((self.moved_digit(run, squares, man, to)?, LineMap::SAME));
         }
         if !matches!(self.kings, Kings::Pairs) {
             // The fixed king does not move.
             return None;
         }
-        let rest = 6 * self.others();
-        let pair_bits = run & !((1 << rest) - 1);
+        // The men between the kings and the last, the last man's digit
+        // left at zero.
+        let middle = &squares[2..self.men - 1];
         if man >= 2 {
             // Both kings on the diagonal: the child's number is that of
             // the smaller of it and its mirror image.
-            let mut middle = [Square::A1; MAX_MEN];
-            let middle = &mut middle[..self.men - 3];
-            middle.copy_from_slice(&squares[2..self.men - 1]);
-            middle[man - 2] = to;
-            let (middle, map) = match mirror_order(middle) {
-                Ordering::Less => (digits(middle), LineMap::SAME),
-                Ordering::Equal => (digits(middle), LineMap::Folded),
-                Ordering::Greater => (mirrored_digits(middle), LineMap::Turned(Symmetry::Diagonal)),
+            let pair = self.pair_of(run);
+            let kings = self.pair_kings(pair);
+            if kings.contains(to) {
+                return None;
+            }
+            let mut moved = [Square::A1; MAX_MEN];
+            let moved = &mut moved[..middle.len()];
+            moved.copy_from_slice(middle);
+            moved[man - 2] = to;
+            let (image, map) = match mirror_order(moved) {
+                Ordering::Less => (Symmetry::Identity, LineMap::SAME),
+                Ordering::Equal => (Symmetry::Identity, LineMap::Folded),
+                Ordering::Greater => (Symmetry::Diagonal, LineMap::Turned(Symmetry::Diagonal)),
             };
-            return Some((pair_bits | middle << 6, map));
+            let moved = Self::middle_number(moved, kings, |sq| image.apply(sq))?;
+            return Some((usize::from(pair) * self.pair_len + moved * 64, map));
         }
         let (wk, bk) = if man == 0 {
             (to, squares[1])
@@ -349,24 +501,19 @@ impl Indexer {
         if self.pairs.is_diagonal(pair) {
             return None;
         }
-        let others = if sym == Symmetry::Identity {
-            run & ((1 << rest) - 1)
-        } else {
-            // The men between the kings and the last, in their images; the
-            // last man's digit is left at zero.
-            let middle = &squares[2..self.men - 1];
-            middle
-                .iter()
-                .fold(0, |acc, &sq| acc * 64 + usize::from(sym.apply(sq)))
-                << 6
-        };
-        Some((usize::from(pair) << rest | others, LineMap::Turned(sym)))
+        let kings = self.pair_kings(pair);
+        // A king moved onto a middle man's square has no number.
+        let middle = Self::middle_number(middle, kings, |sq| sym.apply(sq))?;
+        Some((
+            usize::from(pair) * self.pair_len + middle * 64,
+            LineMap::Turned(sym),
+        ))
     }
 
     /// Numbers that share one king pair (one black king square with a
     /// fixed white king).
     pub(crate) fn king_pair_len(&self) -> usize {
-        1 << (6 * self.others())
+        self.pair_len
     }
 
     /// The weight of every number of king pair `pair` (see
@@ -390,7 +537,7 @@ impl Indexer {
         match self.kings {
             Kings::Fixed(_) | Kings::Free { .. } => 1,
             Kings::Pairs => {
-                let pair = (index >> (6 * self.others())) as u16;
+                let pair = self.pair_of(index);
                 let kp = KingPairs::get();
                 if kp.is_diagonal(pair) {
                     let symmetric = squares[2..self.men]
@@ -406,20 +553,78 @@ impl Indexer {
 }
 
 #[cfg(test)]
+impl Indexer {
+    /// Numbers a side in the numbering of the ranking solver and of table
+    /// files up to format 5: with a king pair, every man after the kings
+    /// over 64 squares (else as now).
+    pub(crate) fn size_over_64(&self) -> usize {
+        match self.kings {
+            Kings::Pairs => KING_PAIRS << (6 * self.others()),
+            _ => self.size(),
+        }
+    }
+
+    /// The placement of number `index` of [`Indexer::size_over_64`], `None`
+    /// where it was not the canonical number of its placement.
+    pub(crate) fn decode_over_64(&self, index: usize) -> Option<Squares> {
+        if !matches!(self.kings, Kings::Pairs) {
+            return self.decode(index);
+        }
+        let mut squares = [Square::A1; MAX_MEN];
+        let k = self.others();
+        for i in 0..k {
+            squares[self.men - 1 - i] = Square::new(((index >> (6 * i)) & 63) as u32);
+        }
+        let pair = (index >> (6 * k)) as u16;
+        (squares[0], squares[1]) = self.pairs.pair(pair);
+        let mirrored = self.pairs.is_diagonal(pair)
+            && mirror_order(&squares[2..self.men]) == Ordering::Greater;
+        (!mirrored).then_some(squares)
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn encode_inverts_decode() {
-        let ix = Indexer::new(3, Variant::Standard);
-        let mut canonical = 0;
-        for index in 0..ix.size() {
-            if let Some(squares) = ix.decode(index) {
-                canonical += 1;
-                assert_eq!(ix.encode(&squares), Some(index));
+        for (men, step) in [(3, 1), (4, 1), (5, 7)] {
+            let ix = Indexer::new(men, Variant::Standard);
+            let mut canonical = 0;
+            for index in (0..ix.size()).step_by(step) {
+                if let Some(squares) = ix.decode(index) {
+                    canonical += 1;
+                    assert_eq!(ix.encode(&squares[..men]), Some(index));
+                }
             }
+            assert!(canonical < ix.size() / step, "{men}");
         }
-        assert!(canonical < ix.size());
+    }
+
+    /// With a king pair the men between the kings and the last are
+    /// numbered over the 62 squares the kings leave.
+    #[test]
+    fn the_middle_men_are_numbered_over_62_squares() {
+        for (men, size) in [
+            (2, 462),
+            (3, 462 * 64),
+            (4, 462 * 62 * 64),
+            (5, 462 * 62 * 62 * 64),
+            (6, 462 * 62 * 62 * 62 * 64),
+        ] {
+            assert_eq!(Indexer::new(men, Variant::Standard).size(), size);
+        }
+        // The fixed king and a slice's kings and pieces keep 64 squares.
+        let fixed = Indexer::new(5, Variant::FixedKing(Square::C3));
+        assert_eq!(fixed.size(), 64usize.pow(4));
+        assert_eq!(Indexer::slice(4, &[Square::E2]).size(), 64usize.pow(4));
+        // A middle man on a king's square has no number; the last has.
+        let ix = Indexer::new(5, Variant::Standard);
+        let on_king = [Square::A1, Square::C3, Square::A1, Square::H8, Square::D4];
+        assert_eq!(ix.encode(&on_king), None);
+        let last_on_king = [Square::A1, Square::C3, Square::H8, Square::D4, Square::C3];
+        assert!(ix.encode(&last_on_king).is_some());
     }
 
     /// The indexers of four men in both games.
@@ -554,9 +759,11 @@ mod tests {
 
     #[test]
     fn weights_cover_every_placement() {
-        let ix = Indexer::new(3, Variant::Standard);
-        let total: u64 = (0..ix.size()).map(|i| ix.weight(i)).sum();
-        assert_eq!(total, 3612 * 64);
+        for (men, placements) in [(3, 3612 * 64), (4, 3612 * 62 * 64)] {
+            let ix = Indexer::new(men, Variant::Standard);
+            let total: u64 = (0..ix.size()).map(|i| ix.weight(i)).sum();
+            assert_eq!(total, placements);
+        }
     }
 
     #[test]

@@ -605,13 +605,22 @@ pub(crate) fn read_by_blocks(
 
 /// The numbers of a table without pawns for one placement of its kings.
 fn block_len(table: &Material) -> usize {
-    1 << (6 * (table.len() - 2))
+    Indexer::new(table.len(), Variant::Standard).king_pair_len()
 }
 
-/// Bytes of the window a block of a table without pawns is read in: the
-/// chunks of its file that hold the block.
+/// The numbers of the window a block of a table without pawns that starts
+/// at `start` is read in: the chunks of its file that hold the block.
+fn block_window(table: &Material, start: usize) -> (usize, usize) {
+    let end = start + block_len(table);
+    (start / CHUNK * CHUNK, end.next_multiple_of(CHUNK))
+}
+
+/// Bytes of the largest window of a block ([`block_window`]): one chunk
+/// more than the block needs when its length, not a power of two, lets it
+/// straddle the end of a chunk.
 pub(crate) fn window_len(table: &Material) -> usize {
-    block_len(table).div_ceil(CHUNK) * CHUNK
+    let len = block_len(table);
+    (len.div_ceil(CHUNK) + usize::from(!len.is_power_of_two())) * CHUNK
 }
 
 /// Bytes of the windows of `table` (read by blocks, [`read_by_blocks`])
@@ -777,10 +786,7 @@ impl Blocks<'_> {
         let block_len = block_len(material);
         match self.first_number(numbering, slice, kings, opened.role) {
             None => (0, 0),
-            Some(number) => {
-                let first = number / block_len * block_len / CHUNK * CHUNK;
-                (first, first + window_len(material))
-            }
+            Some(number) => block_window(material, number / block_len * block_len),
         }
     }
 

@@ -1162,6 +1162,66 @@ mod tests {
         assert_built_as_in_memory(&rebuilt, &material);
     }
 
+    /// Files of format 5, from before the pawnless tables' men between the
+    /// kings and the last were numbered over 62 squares: only the pawnless
+    /// ones of four men or more are rebuilt (the version named), the
+    /// others read as they are.
+    #[test]
+    fn a_format_5_file_is_rebuilt_where_the_numbering_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cached = || Tablebase::new(Some(dir.path().to_path_buf()));
+        cached()
+            .summary(&"KRvKP".parse().unwrap(), Variant::Standard, &|_, _| {})
+            .unwrap();
+        let mut files: Vec<(Material, PathBuf)> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_str().unwrap();
+                (name.split('.').next().unwrap().parse().unwrap(), path)
+            })
+            .collect();
+        files.sort_by(|a, b| a.1.cmp(&b.1));
+        let renumbered = |m: &Material| !m.has_pawns() && m.len() >= 4;
+        assert!(files.iter().any(|(m, _)| renumbered(m)));
+        assert!(files.iter().any(|(m, _)| !renumbered(m)));
+        let version =
+            |path: &Path| u32::from_le_bytes(fs::read(path).unwrap()[8..12].try_into().unwrap());
+        for (_, path) in &files {
+            let mut bytes = fs::read(path).unwrap();
+            bytes[8..12].copy_from_slice(&5u32.to_le_bytes());
+            fs::write(path, &bytes).unwrap();
+        }
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let tb = cached().on_event(move |event| seen.lock().unwrap().push(event));
+        for (material, _) in &files {
+            tb.summary(material, Variant::Standard, &|_, _| {}).unwrap();
+        }
+        let rebuilt: Vec<PathBuf> = events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|event| match event {
+                Event::Rebuilding { path, reason } => {
+                    let old = Unusable::File(FileError::Version(5, file::VERSION));
+                    assert_eq!(*reason, old);
+                    Some(path.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        for (material, path) in &files {
+            assert_eq!(rebuilt.contains(path), renumbered(material), "{material}");
+            let expected = if renumbered(material) {
+                file::VERSION
+            } else {
+                5
+            };
+            assert_eq!(version(path), expected, "{material}");
+        }
+    }
+
     /// Builds the table of `material` (with pawns) and the tables its moves
     /// lead into in `dir`, then removes its own file: the tables it reads
     /// are left, on disk only.
