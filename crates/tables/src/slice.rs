@@ -608,16 +608,11 @@ fn block_len(table: &Material) -> usize {
     Indexer::new(table.len(), Variant::Standard).king_pair_len()
 }
 
-/// The numbers of the window a block of a table without pawns that starts
-/// at `start` is read in: the chunks of its file that hold the block.
-fn block_window(table: &Material, start: usize) -> (usize, usize) {
-    let end = start + block_len(table);
-    (start / CHUNK * CHUNK, end.next_multiple_of(CHUNK))
-}
-
-/// Bytes of the largest window of a block ([`block_window`]): one chunk
-/// more than the block needs when its length, not a power of two, lets it
-/// straddle the end of a chunk.
+/// Bytes of the window a block of a table without pawns is read in: the
+/// chunks of its file from the one the block starts in, one more than the
+/// block's length needs when that length, not a power of two, lets a
+/// block straddle the end of a chunk. Every block that starts in a chunk
+/// reads the same window.
 pub(crate) fn window_len(table: &Material) -> usize {
     let len = block_len(table);
     (len.div_ceil(CHUNK) + usize::from(!len.is_power_of_two())) * CHUNK
@@ -786,7 +781,10 @@ impl Blocks<'_> {
         let block_len = block_len(material);
         match self.first_number(numbering, slice, kings, opened.role) {
             None => (0, 0),
-            Some(number) => block_window(material, number / block_len * block_len),
+            Some(number) => {
+                let first = number / block_len * block_len / CHUNK * CHUNK;
+                (first, first + window_len(material))
+            }
         }
     }
 
