@@ -345,6 +345,9 @@ impl Tablebase {
             .map(|(sub, sides)| {
                 let table = match (self.held_or_read(&sub, &sides), build_missing) {
                     (Err(TableError::MissingSubtable(_)), Some(stop)) => {
+                        // A file there failed its check, reported once: the
+                        // build would read it again and report it again.
+                        self.remove_file_of(&sub, Variant::Standard)?;
                         self.table_in(&sub, Variant::Standard, stop, Kept::Lent)?
                     }
                     (had, _) => had?,
@@ -352,6 +355,20 @@ impl Tablebase {
                 Ok((sub, table))
             })
             .collect()
+    }
+
+    /// Removes the cache folder's file of a table, if there is one.
+    fn remove_file_of(&self, material: &Material, variant: Variant) -> Result<(), TableError> {
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        let path = dir.join(file::file_name(material, variant));
+        match fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                Err(TableError::Io { path, error })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// A subtable of orthodox chess, from memory, the cache folder or a
@@ -1220,6 +1237,44 @@ mod tests {
             };
             assert_eq!(version(path), expected, "{material}");
         }
+    }
+
+    /// A capture table whose file fails its check is reported once and
+    /// rebuilt once before a build reads it (it used to be reported twice:
+    /// read for one side, then again by its own build).
+    #[test]
+    fn a_damaged_capture_table_is_reported_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let cached = || Tablebase::new(Some(dir.path().to_path_buf()));
+        let material: Material = "KRvKR".parse().unwrap();
+        cached().table(&material, Variant::Standard).unwrap();
+        let file = |name: &str| {
+            let material: Material = name.parse().unwrap();
+            dir.path()
+                .join(file::file_name(&material, Variant::Standard))
+        };
+        fs::remove_file(file("KRvKR")).unwrap();
+        let damaged = file("KRvK");
+        let mut bytes = fs::read(&damaged).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        fs::write(&damaged, &bytes).unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let tb = cached().on_event(move |event| seen.lock().unwrap().push(event));
+        let built = tb.table(&material, Variant::Standard).unwrap();
+        let reports = events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|event| matches!(event, Event::Rebuilding { path, .. } if *path == damaged))
+            .count();
+        assert_eq!(reports, 1);
+        assert_ne!(fs::read(&damaged).unwrap(), bytes);
+        let in_memory = Tablebase::in_memory()
+            .table(&material, Variant::Standard)
+            .unwrap();
+        assert_eq!(built.bytes(Color::White), in_memory.bytes(Color::White));
     }
 
     /// Builds the table of `material` (with pawns) and the tables its moves
