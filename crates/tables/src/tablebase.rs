@@ -1065,9 +1065,7 @@ mod tests {
             let at = damaged.len() / 2;
             damaged[at] ^= 0x40;
             fs::write(&path, &damaged).unwrap();
-            let events = Arc::new(Mutex::new(Vec::new()));
-            let seen = Arc::clone(&events);
-            let rebuilt = cached().on_event(move |event| seen.lock().unwrap().push(event));
+            let (rebuilt, events) = listened(cached());
             assert_eq!(
                 rebuilt.summary(&material, variant, &|_, _| {}).unwrap().1,
                 in_memory
@@ -1093,10 +1091,7 @@ mod tests {
                 .table(&name.parse().unwrap(), Variant::Standard)
                 .unwrap();
         }
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        let tb = Tablebase::new(Some(dir.path().to_path_buf()))
-            .on_event(move |event| seen.lock().unwrap().push(event));
+        let (tb, events) = listened(Tablebase::new(Some(dir.path().to_path_buf())));
         let all_in = std::sync::Barrier::new(rayon::current_num_threads());
         let started = std::time::Instant::now();
         rayon::broadcast(|context| {
@@ -1161,10 +1156,7 @@ mod tests {
             bytes[at] ^= 0x40;
         }
         fs::write(&damaged, &bytes).unwrap();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        let rebuilt = Tablebase::new(Some(dir.path().to_path_buf()))
-            .on_event(move |event| seen.lock().unwrap().push(event));
+        let (rebuilt, events) = listened(Tablebase::new(Some(dir.path().to_path_buf())));
         rebuilt
             .summary(&material, Variant::Standard, &|_, _| {})
             .unwrap();
@@ -1209,9 +1201,7 @@ mod tests {
             bytes[8..12].copy_from_slice(&5u32.to_le_bytes());
             fs::write(path, &bytes).unwrap();
         }
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        let tb = cached().on_event(move |event| seen.lock().unwrap().push(event));
+        let (tb, events) = listened(cached());
         for (material, _) in &files {
             tb.summary(material, Variant::Standard, &|_, _| {}).unwrap();
         }
@@ -1259,9 +1249,7 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x40;
         fs::write(&damaged, &bytes).unwrap();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&events);
-        let tb = cached().on_event(move |event| seen.lock().unwrap().push(event));
+        let (tb, events) = listened(cached());
         let built = tb.table(&material, Variant::Standard).unwrap();
         let reports = events
             .lock()
@@ -1275,6 +1263,16 @@ mod tests {
             .table(&material, Variant::Standard)
             .unwrap();
         assert_eq!(built.bytes(Color::White), in_memory.bytes(Color::White));
+    }
+
+    /// `tb`, every event it sends kept in order.
+    fn listened(tb: Tablebase) -> (Tablebase, Arc<Mutex<Vec<Event>>>) {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        (
+            tb.on_event(move |event| seen.lock().unwrap().push(event)),
+            events,
+        )
     }
 
     /// Builds the table of `material` (with pawns) and the tables its moves
