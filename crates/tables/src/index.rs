@@ -450,8 +450,9 @@ impl Indexer {
     /// last man on s is that number plus `square(s)` of the map (a king
     /// move may turn the board; with both kings on the diagonal the child
     /// may be the mirror image). `None` for a king move that brings both
-    /// kings onto the diagonal, when the kings would touch, or for a fixed
-    /// king.
+    /// kings onto the diagonal, when the kings would touch, for a fixed
+    /// king, or when a king and a middle man would share a square (no
+    /// number).
     #[inline(always)]
     pub fn moved_run(
         &self,
