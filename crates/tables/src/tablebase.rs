@@ -628,14 +628,7 @@ impl Tablebase {
                 .table_in(sub, Variant::Standard, stop, Kept::Lent)
                 .map(drop);
         }
-        let dir = self.dir.as_ref().expect("a cache folder");
-        let path = dir.join(file::file_name(sub, Variant::Standard));
-        match fs::remove_file(&path) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                return Err(TableError::Io { path, error });
-            }
-            _ => {}
-        }
+        self.remove_file_of(sub, Variant::Standard)?;
         self.pawn_file_in(sub, stop).map(drop)
     }
 
