@@ -146,7 +146,7 @@ impl Tablebase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{file, value::encode_plies};
+    use crate::{format, value::encode_plies};
 
     /// A sample of a table with pawns (en passant and promotions among its
     /// moves) and of the fixed-king game agree with their moves, and the
@@ -197,7 +197,7 @@ mod tests {
         let squares = table.squares_of(pos.board()).unwrap();
         let index = table.numbering().encode(&squares[..3]).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        file::write(
+        format::write(
             dir.path(),
             &table.with_byte(Color::White, index, encode_plies(plies + 2)),
         )

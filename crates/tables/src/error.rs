@@ -92,7 +92,7 @@ pub enum FileError {
     #[error("reserved header bytes are not zero")]
     Reserved,
     #[error("the header's sizes or chunk lengths do not fit the table")]
-    Layout,
+    Sizes,
     #[error("a compressed chunk does not decompress to its size: the file is corrupt")]
     Corrupt,
     #[error("chunk {chunk} does not match its checksum: the file is corrupt")]

@@ -7,7 +7,7 @@ use std::{ops::RangeInclusive, time::Instant};
 use shakmaty::ByColor;
 
 use crate::{
-    check::Checked, error::TableError, file::file_name, material::Material, summary::SideSummary,
+    check::Checked, error::TableError, format::file_name, material::Material, summary::SideSummary,
     tablebase::Tablebase, variant::Variant,
 };
 

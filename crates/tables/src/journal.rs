@@ -31,7 +31,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::{
     error::TableError,
-    file::{file_name, header_start, remove_stale, temporary},
+    format::{file_name, header_start, remove_stale, temporary},
     material::Material,
     overflow::Overflow,
     value::HARD_MAX_PLIES,

@@ -13,7 +13,7 @@
 mod check;
 mod error;
 mod every;
-mod file;
+mod format;
 mod index;
 mod journal;
 mod material;
@@ -35,7 +35,7 @@ mod variant;
 pub use check::{Checked, Disagreement, from_moves};
 pub use error::{FileError, MaterialError, TableError};
 pub use every::{EVERY_TABLE_MEN, EveryTable, Origin, Sample};
-pub use file::{MAGIC, VERSION, file_name};
+pub use format::{MAGIC, VERSION, file_name};
 pub use index::Squares;
 pub use material::{MAX_MEN, MAX_MEN_BUILT_ON_DEMAND, MAX_MEN_WITH_PAWNS, Material};
 pub use memory::{build_bytes, built_slice_by_slice};

@@ -14,7 +14,6 @@ use std::sync::{
 };
 
 use rayon::prelude::*;
-
 use shakmaty::{
     Bitboard, ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square,
 };

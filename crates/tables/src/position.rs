@@ -3,8 +3,7 @@
 //! last move could have given (two checkers in a line, say) is allowed, as
 //! the tables hold such positions too.
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position, PositionError, PositionErrorKinds};
+use shakmaty::{CastlingMode, Chess, Position, PositionError, PositionErrorKinds, fen::Fen};
 
 /// Whether castling rights in the FEN are accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,8 +161,7 @@ pub fn read_fen(text: &str, castling: CastlingRights) -> Result<Chess, FenError>
 
 #[cfg(test)]
 mod tests {
-    use super::IllegalReason::*;
-    use super::*;
+    use super::{IllegalReason::*, *};
 
     /// A FEN for every reason `read_fen` can give, and one with two, with
     /// every reason it gives, in order.

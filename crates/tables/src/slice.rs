@@ -32,7 +32,7 @@ use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
 
 use crate::{
     error::TableError,
-    file::CHUNK,
+    format::{CHUNK, ChunkedTable},
     index::{Indexer, Squares, digits},
     journal::{Journal, SliceBytes},
     material::{MAX_MEN, Material},
@@ -45,7 +45,7 @@ use crate::{
         CaptureByte, Captures, Exits, Layout, Looked, Pieces, Progress, Run, Subtables, Tuning,
         atomic, run_layout, zeroed,
     },
-    table::{ChunkedTable, Table},
+    table::Table,
     value::{DEEP, Value, decode_byte},
     variant::Variant,
 };
@@ -541,7 +541,13 @@ impl Promoted {
 /// Takes the promotions `exits` values into `codes`, those of the numbers
 /// from `start` on of a slice whose kings and pieces are `pieces`, on
 /// every core.
-fn take(exits: &ExitTables, pieces: &Pieces, turn: Color, start: usize, codes: &mut [u16]) {
+pub(crate) fn take(
+    exits: &ExitTables,
+    pieces: &Pieces,
+    turn: Color,
+    start: usize,
+    codes: &mut [u16],
+) {
     codes
         .par_chunks_mut(PROMOTED_BLOCK)
         .enumerate()

@@ -44,7 +44,7 @@ use shakmaty::{Bitboard, ByColor, Color, Square};
 
 use crate::{
     error::TableError,
-    file::{self, FileWriter},
+    format::{self, FileWriter},
     index::{Indexer, LineMap, Squares},
     journal::Journal,
     material::Material,
@@ -1672,7 +1672,7 @@ pub(crate) fn build_pawn_file(
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     dir: &Path,
 ) -> Result<(PathBuf, ByColor<SideSummary>), TableError> {
-    let path = dir.join(file::file_name(material, Variant::Standard));
+    let path = dir.join(format::file_name(material, Variant::Standard));
     let io_error = |error| TableError::Io {
         path: path.clone(),
         error,
@@ -1959,9 +1959,8 @@ mod tests {
 
     use shakmaty::Square;
 
-    use crate::tablebase::Tablebase;
-
     use super::*;
+    use crate::tablebase::Tablebase;
 
     /// Material, variant and CRC-32 of each line of a checksum file.
     fn recorded(text: &str) -> Vec<(Material, Variant, u32)> {
@@ -2234,10 +2233,10 @@ mod tests {
         assert_eq!(crate::summarize(&lowered), crate::summarize(normal));
 
         let dir = tempfile::tempdir().unwrap();
-        let path = crate::file::write(dir.path(), &lowered).unwrap();
-        let back = crate::file::read(&path, material, normal.variant()).unwrap();
+        let path = crate::format::write(dir.path(), &lowered).unwrap();
+        let back = crate::format::read(&path, material, normal.variant()).unwrap();
         assert_eq!(back.overflow(), lowered.overflow());
-        let opened = crate::table::ChunkedTable::open(&path, material, normal.variant()).unwrap();
+        let opened = crate::format::ChunkedTable::open(&path, material, normal.variant()).unwrap();
         for turn in Color::ALL {
             assert_eq!(back.bytes(turn), lowered.bytes(turn));
             for i in 0..normal.bytes(turn).len() {

@@ -1,33 +1,26 @@
 //! A finished table: one byte for every number of the index, for each side
 //! to move.
 
-use std::{
-    collections::HashMap,
-    ops::Range,
-    path::Path,
-    sync::{
-        Arc, LazyLock, Mutex,
-        atomic::{AtomicU64, Ordering},
-    },
-};
+use std::sync::Arc;
 
-use rayon::prelude::*;
 use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
 
 use crate::{
-    error::{FileError, TableError},
-    file::{Body, CHUNK, ReadError},
+    error::TableError,
     index::{Indexer, Squares},
     material::Material,
     overflow::Overflow,
-    rules::Rules,
     slice::SliceIndexer,
     value::Value,
     variant::Variant,
 };
 
 /// The squares of a board's men in the order of `material`'s table.
-fn squares_of(material: &Material, variant: Variant, board: &Board) -> Result<Squares, TableError> {
+pub(crate) fn squares_of(
+    material: &Material,
+    variant: Variant,
+    board: &Board,
+) -> Result<Squares, TableError> {
     let found = Material::from_board(board)?;
     if found != *material {
         return Err(TableError::WrongMaterial {
@@ -121,169 +114,6 @@ impl Numbering {
             Numbering::Pieces(_) => material.identical_orderings(),
             Numbering::Slices(_) => material.without_pawns().identical_orderings(),
         }
-    }
-}
-
-/// A table file opened for probes: its chunks stay in the file, and each
-/// is read, decompressed and checked when a probe needs it, so that a
-/// probe answers in milliseconds without reading the whole table; the
-/// chunks used last are kept for the next probes ([`RecentChunks`]).
-pub(crate) struct ChunkedTable {
-    material: Material,
-    variant: Variant,
-    numbering: Numbering,
-    rules: Rules,
-    body: Body,
-    /// Tells this table's chunks apart in [`RecentChunks`].
-    id: u64,
-}
-
-/// The chunks of opened tables used last, shared by every table of the
-/// process: a long-running server that probes table after table holds
-/// at most [`RecentChunks::KEPT`] of them (a MiB each), not every chunk it
-/// ever read; the most a table with pawns of five men has, both sides,
-/// is 768, so a batch of probes of one such table reads each chunk once.
-#[derive(Default)]
-struct RecentChunks {
-    /// By (table, chunk): the bytes and when they were last used.
-    kept: HashMap<(u64, usize), KeptChunk>,
-    clock: u64,
-}
-
-/// A chunk's bytes and the clock of its last use.
-type KeptChunk = (Arc<[u8]>, u64);
-
-impl RecentChunks {
-    const KEPT: usize = 1024;
-
-    fn shared() -> &'static Mutex<RecentChunks> {
-        static RECENT: LazyLock<Mutex<RecentChunks>> = LazyLock::new(Default::default);
-        &RECENT
-    }
-
-    fn get(&mut self, table: u64, chunk: usize) -> Option<Arc<[u8]>> {
-        self.clock += 1;
-        let (bytes, used) = self.kept.get_mut(&(table, chunk))?;
-        *used = self.clock;
-        Some(Arc::clone(bytes))
-    }
-
-    /// Keeps a chunk just read, letting go of the one used longest ago
-    /// when full (a scan, as costly as a little of the chunk's reading).
-    fn put(&mut self, table: u64, chunk: usize, bytes: Arc<[u8]>) {
-        if self.kept.len() >= Self::KEPT {
-            let oldest = self
-                .kept
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(&key, _)| key);
-            if let Some(oldest) = oldest {
-                self.kept.remove(&oldest);
-            }
-        }
-        self.clock += 1;
-        self.kept.insert((table, chunk), (bytes, self.clock));
-    }
-}
-
-impl ChunkedTable {
-    /// Opens a table file: its header, length and checksum are checked
-    /// now, each chunk when first used.
-    pub(crate) fn open(
-        path: &Path,
-        material: &Material,
-        variant: Variant,
-    ) -> Result<ChunkedTable, ReadError> {
-        let body = Body::read(path, material, variant)?;
-        Ok(ChunkedTable {
-            material: material.clone(),
-            variant,
-            numbering: Numbering::new(material, variant),
-            rules: Rules::new(material, variant),
-            body,
-            id: {
-                static OPENED: AtomicU64 = AtomicU64::new(0);
-                OPENED.fetch_add(1, Ordering::Relaxed)
-            },
-        })
-    }
-
-    /// The value of a position, as [`Table::probe`]; an error when the
-    /// chunk that holds it fails its check.
-    pub(crate) fn probe(&self, pos: &Chess) -> Result<Value, TableError> {
-        let squares = squares_of(&self.material, self.variant, pos.board())?;
-        let index = self
-            .numbering
-            .encode(&squares[..self.material.len()])
-            .ok_or(TableError::NotInTable)?;
-        let (chunk, at) = self.body.chunk_of(index, pos.turn());
-        let bytes = self.chunk(chunk).map_err(TableError::File)?;
-        self.body
-            .overflow()
-            .value(pos.turn(), index, bytes[at])
-            .ok_or(TableError::NotInTable)
-    }
-
-    /// Chunk `chunk`, from the recent chunks or read from the file.
-    fn chunk(&self, chunk: usize) -> Result<Arc<[u8]>, FileError> {
-        let recent = || {
-            RecentChunks::shared()
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-        };
-        if let Some(bytes) = recent().get(self.id, chunk) {
-            return Ok(bytes);
-        }
-        let bytes: Arc<[u8]> = self
-            .body
-            .chunk(chunk, &self.material, &self.numbering, &self.rules)?
-            .into();
-        recent().put(self.id, chunk, Arc::clone(&bytes));
-        Ok(bytes)
-    }
-
-    pub(crate) fn material(&self) -> &Material {
-        &self.material
-    }
-
-    /// The window ([`Table::window`]) of side `turn` that holds the
-    /// numbers `numbers`: the chunks that hold them, each read from the
-    /// file and checked as for a probe, and not kept here. The window's
-    /// bytes go into `bytes`, a buffer given back by
-    /// [`Table::into_side`]: a build reads thousands of windows, and fresh
-    /// memory for each cost it a page fault every 4 KiB.
-    pub(crate) fn window(
-        &self,
-        turn: Color,
-        numbers: Range<usize>,
-        mut bytes: Vec<u8>,
-    ) -> Result<Table, TableError> {
-        let end = numbers.end.min(self.numbering.size());
-        let chunks = numbers.start / CHUNK..end.div_ceil(CHUNK);
-        let len = chunks.clone().map(|c| self.body.chunk_len(c * CHUNK)).sum();
-        bytes.resize(len, 0);
-        // On every core: a build waits for its windows. Of several damaged
-        // chunks, the first is named, whichever thread met it.
-        let damaged = bytes
-            .par_chunks_mut(CHUNK)
-            .zip(chunks.clone())
-            .find_map_first(|(out, chunk)| {
-                let (chunk, _) = self.body.chunk_of(chunk * CHUNK, turn);
-                self.body
-                    .chunk_into(chunk, out, &self.material, &self.numbering, &self.rules)
-                    .err()
-            });
-        if let Some(error) = damaged {
-            return Err(TableError::File(error));
-        }
-        Ok(Table::window(
-            self.material.clone(),
-            self.variant,
-            turn,
-            chunks.start * CHUNK,
-            bytes,
-            self.body.overflow().clone(),
-        ))
     }
 }
 
@@ -396,7 +226,7 @@ impl Table {
     }
 
     /// Whether the table holds the values of side `turn` to move: a table
-    /// read for some sides ([`crate::file::read_sides`]) holds no others.
+    /// read for some sides ([`crate::format::read_sides`]) holds no others.
     pub(crate) fn has_side(&self, turn: Color) -> bool {
         !self.values[turn].is_empty()
     }
@@ -516,26 +346,6 @@ mod tests {
                 .map(|man| Square::new(((state >> (6 * man)) & 63) as u32))
                 .collect()
         })
-    }
-
-    /// The recent chunks hold at most their bound, and let go of the one
-    /// used longest ago, each table's chunks told apart.
-    #[test]
-    fn recent_chunks_keep_the_last_used_up_to_their_bound() {
-        let mut recent = RecentChunks::default();
-        let bytes = |chunk: usize| -> Arc<[u8]> { Arc::from(vec![chunk as u8]) };
-        for chunk in 0..RecentChunks::KEPT + 10 {
-            recent.put(7, chunk, bytes(chunk));
-        }
-        assert_eq!(recent.kept.len(), RecentChunks::KEPT);
-        assert!(recent.get(7, 9).is_none());
-        assert_eq!(recent.get(7, 10).as_deref(), Some(&[10u8][..]));
-        assert!(recent.get(8, 10).is_none());
-        // Chunk 10 was used last: chunk 11 goes first.
-        recent.put(7, 5000, bytes(5000));
-        assert!(recent.get(7, 11).is_none());
-        assert!(recent.get(7, 10).is_some());
-        assert_eq!(recent.kept.len(), RecentChunks::KEPT);
     }
 
     /// Six men without pawns are numbered like five: 462 king pairs, 62

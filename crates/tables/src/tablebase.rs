@@ -19,13 +19,14 @@ use shakmaty::{
 
 use crate::{
     error::{FileError, TableError},
-    file,
+    format,
+    format::ChunkedTable,
     material::{MAX_MEN_BUILT_ON_DEMAND, Material},
     pawn::{self, PawnTable},
     slice::{PromotionTable, Reading},
     solve::{self, Progress, Subtables},
     summary::SideSummary,
-    table::{ChunkedTable, Table},
+    table::Table,
     value::Value,
     variant::Variant,
 };
@@ -146,7 +147,7 @@ impl Tablebase {
     /// ([`Material::table_material`]) is in the cache folder.
     pub fn in_cache_folder(&self, material: &Material, variant: Variant) -> bool {
         self.dir.as_ref().is_some_and(|dir| {
-            dir.join(file::file_name(&material.table_material(), variant))
+            dir.join(format::file_name(&material.table_material(), variant))
                 .is_file()
         })
     }
@@ -279,7 +280,7 @@ impl Tablebase {
         variant: Variant,
     ) -> Result<Arc<Table>, TableError> {
         check_pawnless(material, variant)?;
-        let table = file::read(path, material, variant).map_err(|err| read_error(path, err))?;
+        let table = format::read(path, material, variant).map_err(|err| read_error(path, err))?;
         Ok(self.keep((material.clone(), variant), table, Kept::Asked))
     }
 
@@ -362,7 +363,7 @@ impl Tablebase {
         let Some(dir) = &self.dir else {
             return Ok(());
         };
-        let path = dir.join(file::file_name(material, variant));
+        let path = dir.join(format::file_name(material, variant));
         match fs::remove_file(&path) {
             Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
                 Err(TableError::Io { path, error })
@@ -409,9 +410,9 @@ impl Tablebase {
     /// only.
     fn load_sides(&self, material: &Material, variant: Variant, sides: &[Color]) -> Option<Table> {
         let dir = self.dir.as_ref()?;
-        let path = dir.join(file::file_name(material, variant));
+        let path = dir.join(format::file_name(material, variant));
         self.usable(&path, |path| {
-            file::read_sides(path, material, variant, sides)
+            format::read_sides(path, material, variant, sides)
         })
     }
 
@@ -421,19 +422,19 @@ impl Tablebase {
     fn usable<T>(
         &self,
         path: &Path,
-        read: impl FnOnce(&Path) -> Result<T, file::ReadError>,
+        read: impl FnOnce(&Path) -> Result<T, format::ReadError>,
     ) -> Option<T> {
         let dir = path.parent()?;
-        file::remove_stale(dir, &path.file_name()?.to_string_lossy());
+        format::remove_stale(dir, &path.file_name()?.to_string_lossy());
         match read(path) {
             Ok(read) => Some(read),
-            Err(file::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(format::ReadError::Io(err)) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => {
                 self.event(Event::Rebuilding {
                     path: path.to_path_buf(),
                     reason: match err {
-                        file::ReadError::Io(err) => Unusable::Io(err.kind()),
-                        file::ReadError::File(err) => Unusable::File(err),
+                        format::ReadError::Io(err) => Unusable::Io(err.kind()),
+                        format::ReadError::File(err) => Unusable::File(err),
                     },
                 });
                 None
@@ -492,10 +493,10 @@ impl Tablebase {
     /// Saves a table in the cache folder, if any; a failure is reported.
     fn save(&self, table: &Table) {
         if let Some(dir) = &self.dir
-            && let Err(err) = file::write(dir, table)
+            && let Err(err) = format::write(dir, table)
         {
             self.event(Event::NotSaved {
-                path: dir.join(file::file_name(table.material(), table.variant())),
+                path: dir.join(format::file_name(table.material(), table.variant())),
                 reason: err.to_string(),
             });
         }
@@ -541,9 +542,9 @@ impl Tablebase {
             // Built into its file, then read back whole (and so checked).
             Some(dir) => {
                 // A file there failed its check: it is rebuilt.
-                let _ = fs::remove_file(dir.join(file::file_name(&material, Variant::Standard)));
+                let _ = fs::remove_file(dir.join(format::file_name(&material, Variant::Standard)));
                 let (path, _) = self.pawn_file_in(&material, stop)?;
-                file::read(&path, &material, Variant::Standard)
+                format::read(&path, &material, Variant::Standard)
                     .map_err(|err| read_error(&path, err))?
             }
             None => {
@@ -570,10 +571,10 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
         let dir = self.dir.as_ref().expect("a cache folder");
-        let path = dir.join(file::file_name(material, Variant::Standard));
+        let path = dir.join(format::file_name(material, Variant::Standard));
         let usable = || {
             self.usable(&path, |path| {
-                file::Body::read(path, material, Variant::Standard)
+                format::Body::read(path, material, Variant::Standard)
             })
         };
         if usable().is_some() {
@@ -598,7 +599,7 @@ impl Tablebase {
         let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
             if reading == Reading::ByBlocks && self.held_subtable(sub).is_none() {
                 // From its file a block at a time.
-                let path = dir.join(file::file_name(sub, Variant::Standard));
+                let path = dir.join(format::file_name(sub, Variant::Standard));
                 let opened = self
                     .usable(&path, |path| {
                         ChunkedTable::open(path, sub, Variant::Standard)
@@ -646,9 +647,9 @@ impl Tablebase {
     /// subtable whose file is damaged is built again before the build.
     fn has_file(&self, material: &Material) -> bool {
         self.dir.as_ref().is_some_and(|dir| {
-            let path = dir.join(file::file_name(material, Variant::Standard));
+            let path = dir.join(format::file_name(material, Variant::Standard));
             self.usable(&path, |path| {
-                let body = file::Body::read(path, material, Variant::Standard)?;
+                let body = format::Body::read(path, material, Variant::Standard)?;
                 body.verify_chunks()?;
                 Ok(body)
             })
@@ -731,16 +732,16 @@ impl Tablebase {
                 (path, None) => path,
             }
         } else {
-            let name = file::file_name(&material, variant);
-            file::remove_stale(dir, &name);
+            let name = format::file_name(&material, variant);
+            format::remove_stale(dir, &name);
             let path = dir.join(name);
             if !path.is_file() {
                 return counted(held(&material)?);
             }
             path
         };
-        let summary = match file::summarize_file(&path, &material, variant, counting) {
-            Err(file::ReadError::File(reason)) => {
+        let summary = match format::summarize_file(&path, &material, variant, counting) {
+            Err(format::ReadError::File(reason)) => {
                 self.event(Event::Rebuilding {
                     path: path.clone(),
                     reason: Unusable::File(reason),
@@ -755,7 +756,7 @@ impl Tablebase {
                 match self.pawn_file_in(&material, &NEVER_STOPPED)? {
                     (_, Some(counted)) => Ok(counted),
                     // Another caller rebuilt it meanwhile.
-                    (path, None) => file::summarize_file(&path, &material, variant, counting),
+                    (path, None) => format::summarize_file(&path, &material, variant, counting),
                 }
             }
             summary => summary,
@@ -849,10 +850,10 @@ impl Tablebase {
             return Some(Arc::clone(table));
         }
         let (material, variant) = key;
-        let name = file::file_name(material, *variant);
+        let name = format::file_name(material, *variant);
         // As `load` does before a whole read: a probe may be the only
         // command that ever opens this table.
-        file::remove_stale(dir, &name);
+        format::remove_stale(dir, &name);
         let path = dir.join(name);
         let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
         opened.insert(key.clone(), Arc::clone(&table));
@@ -932,13 +933,13 @@ fn check_pawnless(material: &Material, variant: Variant) -> Result<(), TableErro
 }
 
 /// The table error of a file that failed to read.
-fn read_error(path: &Path, err: file::ReadError) -> TableError {
+fn read_error(path: &Path, err: format::ReadError) -> TableError {
     match err {
-        file::ReadError::Io(error) => TableError::Io {
+        format::ReadError::Io(error) => TableError::Io {
             path: path.to_path_buf(),
             error,
         },
-        file::ReadError::File(err) => TableError::File(err),
+        format::ReadError::File(err) => TableError::File(err),
     }
 }
 
@@ -967,7 +968,7 @@ mod tests {
         tb.table(&kqvkr.0, kqvkr.1).unwrap();
         assert!(kept(&tb, &kqvkr));
         assert!(!kept(&tb, &kqvk) && !alive(&tb, &kqvk));
-        assert!(dir.path().join(file::file_name(&kqvk.0, kqvk.1)).exists());
+        assert!(dir.path().join(format::file_name(&kqvk.0, kqvk.1)).exists());
 
         // Held by a caller, a lent table is shared; asked for, it is kept.
         let subtables = tb.subtables(&kqvkr.0, kqvkr.1).unwrap();
@@ -988,7 +989,7 @@ mod tests {
         Tablebase::new(Some(dir.path().to_path_buf()))
             .table(&kqvkr, variant)
             .unwrap();
-        fs::remove_file(dir.path().join(file::file_name(&kqvkr, variant))).unwrap();
+        fs::remove_file(dir.path().join(format::file_name(&kqvkr, variant))).unwrap();
 
         let tb = Tablebase::new(Some(dir.path().to_path_buf()));
         let read = tb
@@ -1032,7 +1033,7 @@ mod tests {
             let table = Tablebase::in_memory().table(&material, variant).unwrap();
             let in_memory = crate::summarize(&table);
             cached().table(&material, variant).unwrap();
-            let path = dir.path().join(file::file_name(&material, variant));
+            let path = dir.path().join(format::file_name(&material, variant));
             let before = fs::read(&path).unwrap();
 
             let from_file = cached();
@@ -1142,7 +1143,7 @@ mod tests {
         let promoted: Material = "KRvKQ".parse().unwrap();
         let damaged = dir
             .path()
-            .join(file::file_name(&promoted, Variant::Standard));
+            .join(format::file_name(&promoted, Variant::Standard));
         let mut bytes = fs::read(&damaged).unwrap();
         let len = bytes.len();
         for at in [len / 3, 2 * len / 3] {
@@ -1204,7 +1205,7 @@ mod tests {
             .iter()
             .filter_map(|event| match event {
                 Event::Rebuilding { path, reason } => {
-                    let old = Unusable::File(FileError::Version(5, file::VERSION));
+                    let old = Unusable::File(FileError::Version(5, format::VERSION));
                     assert_eq!(*reason, old);
                     Some(path.clone())
                 }
@@ -1214,7 +1215,7 @@ mod tests {
         for (material, path) in &files {
             assert_eq!(rebuilt.contains(path), renumbered(material), "{material}");
             let expected = if renumbered(material) {
-                file::VERSION
+                format::VERSION
             } else {
                 5
             };
@@ -1234,7 +1235,7 @@ mod tests {
         let file = |name: &str| {
             let material: Material = name.parse().unwrap();
             dir.path()
-                .join(file::file_name(&material, Variant::Standard))
+                .join(format::file_name(&material, Variant::Standard))
         };
         fs::remove_file(file("KRvKR")).unwrap();
         let damaged = file("KRvK");
@@ -1275,7 +1276,7 @@ mod tests {
         Tablebase::new(Some(dir.to_path_buf()))
             .summary(material, Variant::Standard, &|_, _| {})
             .unwrap();
-        fs::remove_file(dir.join(file::file_name(material, Variant::Standard))).unwrap();
+        fs::remove_file(dir.join(format::file_name(material, Variant::Standard))).unwrap();
     }
 
     /// The table of `material` in `tb` has the bytes of one built in memory.
@@ -1305,7 +1306,7 @@ mod tests {
         let subtables = pawn::exit_materials(&material);
         assert!(subtables.iter().any(Material::has_pawns));
         for sub in &subtables {
-            let path = dir.path().join(file::file_name(sub, Variant::Standard));
+            let path = dir.path().join(format::file_name(sub, Variant::Standard));
             assert!(path.is_file(), "{sub}");
             let key = (sub.clone(), Variant::Standard);
             assert!(!kept(&tb, &key) && !alive(&tb, &key), "{sub}");

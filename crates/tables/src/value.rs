@@ -226,8 +226,9 @@ impl Value {
 
 #[cfg(test)]
 mod white_mates_in_tests {
-    use super::*;
     use shakmaty::Color;
+
+    use super::*;
 
     #[test]
     fn white_mates_in_counts_whites_moves() {

@@ -1,10 +1,11 @@
 //! Every value agrees with the values of its children: the table is a
 //! fixed point of the minimax rule.
 
+use std::sync::OnceLock;
+
 use ajedrecista_tables::{Material, Tablebase, Variant};
 use proptest::prelude::*;
 use shakmaty::{Chess, Color, Square};
-use std::sync::OnceLock;
 
 mod common;
 use common::{board_of, legal, squares};

@@ -10,8 +10,10 @@
 //! `AJEDRECISTA_TABLES=DIR cargo test -p ajedrecista-tables --release
 //! --test published_pawns -- --ignored knnvkp`.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::{
+    collections::{HashMap, HashSet},
+    sync::OnceLock,
+};
 
 use ajedrecista_tables::{Material, Plies, SideSummary, SliceIndexer, Tablebase, Value, Variant};
 use rayon::prelude::*;
