@@ -10,7 +10,9 @@
 //!   moves of the winning side, the mating move included, for people
 //!   ([`Value::moves`]).
 
+mod build;
 mod check;
+mod engine;
 mod error;
 mod every;
 mod format;
@@ -24,7 +26,6 @@ mod pawn;
 mod position;
 mod rules;
 mod slice;
-mod solve;
 mod summary;
 mod symmetry;
 mod table;
@@ -32,7 +33,9 @@ mod tablebase;
 mod value;
 mod variant;
 
+pub use build::build;
 pub use check::{Checked, Disagreement, from_moves};
+pub use engine::Progress;
 pub use error::{FileError, MaterialError, TableError};
 pub use every::{EVERY_TABLE_MEN, EveryTable, Origin, Sample};
 pub use format::{MAGIC, VERSION, file_name};
@@ -42,10 +45,9 @@ pub use memory::{build_bytes, built_slice_by_slice};
 pub use pawn::PawnTable;
 pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use slice::{PawnSquares, SliceIndexer};
-pub use solve::{Progress, Subtables, build};
 pub use summary::{SideSummary, summarize};
 pub use symmetry::Symmetry;
-pub use table::{Table, number_fen, number_position};
+pub use table::{Subtables, Table, number_fen, number_position};
 pub use tablebase::{Event, TABLES_ENV, Tablebase, Unusable};
 pub use value::{Moves, Plies, Value, Wdl};
 pub use variant::Variant;

@@ -19,13 +19,13 @@ use shakmaty::{
 };
 
 use crate::{
+    engine::layout::{CaptureByte, Exits},
     error::TableError,
     index::{Squares, digits},
     material::{MAX_MEN, Material},
     rules::{Move, Rules},
-    solve::{CaptureByte, Exits, Subtables},
     summary::SideSummary,
-    table::Table,
+    table::{Subtables, Table},
     value::Value,
 };
 
@@ -310,7 +310,7 @@ impl<'a> ExitTables<'a> {
     /// Where move `mv` of `turn`, promoting to `PROMOTIONS[promoted]` if
     /// it promotes, leads: the table, the placement there and the side to
     /// move there read.
-    fn child(
+    pub(crate) fn child(
         &self,
         squares: &Squares,
         turn: Color,

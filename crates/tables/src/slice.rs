@@ -31,6 +31,13 @@ use rayon::prelude::*;
 use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
 
 use crate::{
+    engine::{
+        Progress, Settings, Ways,
+        bytes::{atomic, zeroed},
+        layout::{CaptureByte, Captures, Exits, Layout},
+        pieces::{Looked, Pieces, Run},
+        run_layout,
+    },
     error::TableError,
     format::{CHUNK, ChunkedTable},
     index::{Indexer, Squares, digits},
@@ -41,12 +48,8 @@ use crate::{
     packed::{self, Packed},
     pawn::{ExitMoves, ExitTables, PROMOTIONS, Roles, ahead, exit_reads, quiet_promotion},
     rules::{Rules, RunLooks},
-    solve::{
-        CaptureByte, Captures, Exits, Layout, Looked, Pieces, Progress, Run, Subtables, Tuning,
-        atomic, run_layout, zeroed,
-    },
-    table::Table,
-    value::{DEEP, Value, decode_byte},
+    table::{Subtables, Table},
+    value::{DEEP, MAX_PLIES, Value, decode_byte},
     variant::Variant,
 };
 
@@ -984,7 +987,7 @@ struct Steps {
 }
 
 impl Steps {
-    fn of(indexer: &SliceIndexer, men: &[Piece], slice: usize) -> Steps {
+    pub(crate) fn of(indexer: &SliceIndexer, men: &[Piece], slice: usize) -> Steps {
         let pawn_squares = indexer.slices[slice].squares();
         let standing = pawn_squares.iter().fold(Bitboard::EMPTY, |bb, &sq| bb | sq);
         let mut steps = Steps {
@@ -1340,6 +1343,47 @@ pub(crate) fn large_at_once(slice_len: usize) -> usize {
     }
 }
 
+/// What a test may change in a build: the engine's settings, and how many
+/// slices of a table with pawns are built at once.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Tuning {
+    /// The deepest plies a byte may hold: deeper positions go into the
+    /// overflow list. A test lowers it to try the overflow on tables that
+    /// do not need it.
+    pub limit: u16,
+    /// A test forces each way to check it against the other.
+    pub ways: Ways,
+    /// Slices of a table with pawns with at least this many numbers are
+    /// large ([`LARGE_SLICE_FROM`]); a test lowers it to take that
+    /// way on a small table.
+    pub large_slices_from: usize,
+    /// How many large slices of a number of numbers are built at once
+    /// ([`large_at_once`]); a test tries one and two.
+    pub large_at_once: fn(usize) -> usize,
+}
+
+impl Tuning {
+    pub const PRODUCTION: Tuning = Tuning {
+        limit: MAX_PLIES,
+        ways: Ways::Cheaper,
+        large_slices_from: LARGE_SLICE_FROM,
+        large_at_once,
+    };
+
+    /// The engine's part.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            limit: self.limit,
+            ways: self.ways,
+        }
+    }
+
+    /// How many large slices of `slice_len` numbers are built at once.
+    pub fn large_at_once(&self, slice_len: usize) -> usize {
+        (self.large_at_once)(slice_len)
+    }
+}
+
 /// Builds the bytes of a material with pawns, slice by slice, most
 /// advanced first, and hands each slice to `sink`; the slices of one
 /// advancement lead into none of each other. Memory holds the slices
@@ -1466,7 +1510,7 @@ pub(crate) fn build(
                 bytes.as_mut().map(Vec::as_mut_slice),
                 material,
                 &inner,
-                tuning,
+                tuning.settings(),
             )?;
             let one = SliceBytes { bytes, overflow };
             if let Some(journal) = journal {

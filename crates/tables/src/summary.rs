@@ -44,7 +44,7 @@ impl SideSummary {
     }
 
     /// Adds `count` placements of `value`.
-    fn add(&mut self, value: Value, count: u64) {
+    pub(crate) fn add(&mut self, value: Value, count: u64) {
         self.legal += count;
         match value {
             Value::Win(_) => self.win += count,

@@ -1,7 +1,7 @@
 //! A finished table: one byte for every number of the index, for each side
 //! to move.
 
-use std::sync::Arc;
+use std::{collections::HashMap, sync::Arc};
 
 use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
 
@@ -116,6 +116,9 @@ impl Numbering {
         }
     }
 }
+
+/// The tables a capture leads into.
+pub type Subtables = HashMap<Material, Arc<Table>>;
 
 /// Distance-to-mate values of every position of one material and variant
 /// (within the crate, a table may hold one side to move only: it answers

@@ -18,15 +18,15 @@ use shakmaty::{
 };
 
 use crate::{
+    engine::Progress,
     error::{FileError, TableError},
     format,
     format::ChunkedTable,
     material::{MAX_MEN_BUILT_ON_DEMAND, Material},
     pawn::{self, PawnTable},
     slice::{PromotionTable, Reading},
-    solve::{self, Progress, Subtables},
     summary::SideSummary,
-    table::Table,
+    table::{Subtables, Table},
     value::Value,
     variant::Variant,
 };
@@ -451,7 +451,7 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<Table, TableError> {
         self.building_with(material, variant, stop, |progress| {
-            solve::build(material, variant, subtables, progress)
+            crate::build::build(material, variant, subtables, progress)
         })
     }
 
@@ -611,7 +611,7 @@ impl Tablebase {
         };
         let (path, counted) =
             self.building_with(material, Variant::Standard, stop, |progress| {
-                solve::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
+                crate::build::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
             })?;
         Ok((path, Some(counted)))
     }

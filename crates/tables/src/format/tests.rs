@@ -418,14 +418,14 @@ fn krk_with_overflow() -> (Material, Table, tempfile::TempDir, PathBuf) {
     let material: Material = "KRvK".parse().unwrap();
     let tb = Tablebase::in_memory();
     let subtables = tb.subtables(&material, Variant::Standard).unwrap();
-    let table = crate::solve::build_tuned(
+    let table = crate::build::build_tuned(
         &material,
         Variant::Standard,
         subtables,
         &|_| std::ops::ControlFlow::Continue(()),
-        crate::solve::Tuning {
+        crate::slice::Tuning {
             limit: 20,
-            ..crate::solve::Tuning::PRODUCTION
+            ..crate::slice::Tuning::PRODUCTION
         },
     )
     .unwrap();
