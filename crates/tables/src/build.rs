@@ -14,10 +14,10 @@ use crate::{
     error::TableError,
     format::{self, FileWriter},
     index::Indexer,
-    journal::Journal,
     material::Material,
+    pawns::{build::Tuning, journal::Journal},
     rules::Rules,
-    slice::{self, SliceIndexer, Tuning},
+    slices::SliceIndexer,
     summary::{SideSummary, TableCounter},
     table::{Numbering, Subtables, Table},
     value::MAX_PLIES,
@@ -46,13 +46,18 @@ pub fn build(
 /// memory): each is given whole, however it may be read.
 fn held_promotions(
     subtables: &Subtables,
-) -> impl Fn(&Material, &[Color], slice::Reading) -> Result<slice::PromotionTable, TableError> + Sync + '_
-{
+) -> impl Fn(
+    &Material,
+    &[Color],
+    crate::pawns::promotions::Reading,
+) -> Result<crate::pawns::promotions::PromotionTable, TableError>
++ Sync
++ '_ {
     |material, _sides, _reading| {
         subtables
             .get(material)
             .cloned()
-            .map(slice::PromotionTable::Held)
+            .map(crate::pawns::promotions::PromotionTable::Held)
             .ok_or_else(|| TableError::MissingSubtable(material.clone()))
     }
 }
@@ -60,7 +65,7 @@ fn held_promotions(
 /// The slices of a build with pawns gathered into the whole table.
 struct WholeTable(ByColor<Vec<u8>>);
 
-impl slice::SliceSink for WholeTable {
+impl crate::pawns::build::SliceSink for WholeTable {
     fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
         for turn in Color::ALL {
             debug_assert_eq!(self.0[turn].len(), first);
@@ -78,7 +83,7 @@ struct ToFile {
     counter: TableCounter,
 }
 
-impl slice::SliceSink for ToFile {
+impl crate::pawns::build::SliceSink for ToFile {
     fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError> {
         for turn in Color::ALL {
             self.counter.add(turn, first, bytes[turn]);
@@ -100,7 +105,7 @@ impl slice::SliceSink for ToFile {
 pub(crate) fn build_pawn_file(
     material: &Material,
     captures: &Subtables,
-    promotion_tables: &slice::PromotionTables,
+    promotion_tables: &crate::pawns::promotions::PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     dir: &Path,
 ) -> Result<(PathBuf, ByColor<SideSummary>), TableError> {
@@ -122,7 +127,7 @@ pub(crate) fn build_pawn_file(
     } else {
         None
     };
-    let overflow = slice::build(
+    let overflow = crate::pawns::build::build(
         material,
         captures,
         promotion_tables,
@@ -160,7 +165,7 @@ pub(crate) fn build_tuned(
         let mut whole = WholeTable(ByColor::new_with(|_| {
             Vec::with_capacity(Table::numbers_per_side(material, variant))
         }));
-        let overflow = slice::build(
+        let overflow = crate::pawns::build::build(
             material,
             &subtables,
             &held_promotions(&subtables),

@@ -83,7 +83,7 @@ struct KingSquares {
 
 impl KingSquares {
     #[inline(always)]
-    fn new(a: Square, b: Square) -> KingSquares {
+    pub(crate) fn new(a: Square, b: Square) -> KingSquares {
         KingSquares {
             low: usize::from(a.min(b)),
             high: usize::from(a.max(b)),

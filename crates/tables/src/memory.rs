@@ -6,10 +6,12 @@ use shakmaty::{Color, Role};
 
 use crate::{
     material::Material,
-    pawn::{ExitMoves, PROMOTIONS, Roles, exit_reads},
-    slice::{
-        GATHER_BUDGET, LARGE_SLICE_FROM, SliceIndexer, large_at_once, read_by_blocks, windows_held,
+    pawns::{
+        build::{LARGE_SLICE_FROM, large_at_once},
+        exits::{ExitMoves, exit_reads},
+        promotions::{GATHER_BUDGET, promotion_batches, promotion_table_bytes_of, read_bytes},
     },
+    slices::SliceIndexer,
     table::Table,
     variant::Variant,
 };
@@ -20,7 +22,7 @@ use crate::{
 /// docs/tables.md, "Sizes"). KRRvKRP's kept slices took 0.16.
 const KEPT_BYTES_A_HUNDRED: u64 = 35;
 
-/// Bytes of a gathered promotion (`slice::Promoted`), a number.
+/// Bytes of a gathered promotion (`pawns::promotions::Promoted`), a number.
 const PROMOTED_BYTES: u64 = size_of::<u16>() as u64;
 
 /// The bytes a build of the table of `material` in `variant` holds at its
@@ -132,23 +134,6 @@ fn slice_build_bytes(material: &Material) -> u64 {
     read_bytes(exit_reads(material, ExitMoves::Captures)) + peak + placements
 }
 
-/// The most bytes the tables one side's promotions lead into may take,
-/// as a build reads them, for its promotions to every role to be
-/// gathered at once; past it they are gathered a role at a time.
-const PROMOTIONS_TOGETHER: u64 = 1 << 30;
-
-/// The roles whose promotions of `color` a build of `material` gathers
-/// together: all four, so that each position is looked at once, when
-/// the tables they lead into take at most [`PROMOTIONS_TOGETHER`]; else
-/// one at a time.
-pub(crate) fn promotion_batches(material: &Material, color: Color) -> Vec<Roles> {
-    if promotion_table_bytes_of(material, color, Roles::ALL) <= PROMOTIONS_TOGETHER {
-        vec![Roles::ALL]
-    } else {
-        (0..PROMOTIONS.len()).map(Roles::one).collect()
-    }
-}
-
 /// The most bytes the tables the promotions of `color` lead into take at
 /// once ([`promotion_batches`]).
 fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
@@ -159,36 +144,10 @@ fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
         .unwrap_or(0)
 }
 
-/// The bytes of the tables the promotions of `color` to `roles` lead
-/// into, the sides a promotion reads: whole, but for the tables read a
-/// block at a time ([`read_by_blocks`]), of which the windows held at
-/// once ([`windows_held`]).
-fn promotion_table_bytes_of(material: &Material, color: Color, roles: Roles) -> u64 {
-    let by_blocks = read_by_blocks(material, color, roles);
-    let whole = exit_reads(material, ExitMoves::Promotions(color, roles))
-        .into_iter()
-        .filter(|(table, _)| by_blocks.iter().all(|(_, read)| read != table))
-        .collect();
-    let windows: u64 = by_blocks
-        .iter()
-        .map(|(_, table)| windows_held(material, color, table))
-        .sum();
-    read_bytes(whole) + windows
-}
-
-/// Bytes of the sides of tables read, a byte a number.
-fn read_bytes(reads: Vec<(Material, Vec<Color>)>) -> u64 {
-    reads
-        .iter()
-        .map(|(table, sides)| {
-            sides.len() as u64 * Table::numbers_per_side(table, Variant::Standard) as u64
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pawns::exits::Roles;
 
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;

@@ -202,7 +202,7 @@ fn is_canonical(wk: Square, bk: Square) -> bool {
 }
 
 impl KingPairs {
-    fn new() -> KingPairs {
+    pub(crate) fn new() -> KingPairs {
         let mut pairs = Vec::with_capacity(KING_PAIRS);
         let mut number = [u16::MAX; 4096];
         for wk in Square::ALL {

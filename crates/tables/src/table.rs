@@ -3,14 +3,14 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Setup, Square, fen::Fen};
+use shakmaty::{Board, ByColor, Chess, Color, EnPassantMode, Position, Square, fen::Fen};
 
 use crate::{
     error::TableError,
     index::{Indexer, Squares},
     material::Material,
     overflow::Overflow,
-    slice::SliceIndexer,
+    slices::SliceIndexer,
     value::Value,
     variant::Variant,
 };
@@ -273,7 +273,7 @@ impl Table {
         let squares = self.numbering.decode(index)?;
         self.value_at(index, turn)?;
         Some(
-            chess_of(&self.material, &squares, turn)
+            legal_position(&self.material, &squares, turn)
                 .expect("a legal table position is a legal chess position"),
         )
     }
@@ -284,22 +284,25 @@ impl Table {
     }
 }
 
-/// The shakmaty position of a placement of `material`, `None` when it is
-/// not a legal chess position.
-fn chess_of(material: &Material, squares: &Squares, turn: Color) -> Option<Chess> {
-    let mut board = Board::empty();
+/// The shakmaty position of a placement, `None` when it is not legal: men
+/// on one square, a pawn on the first or last rank, or the side not to move
+/// in check.
+pub(crate) fn legal_position(material: &Material, squares: &Squares, turn: Color) -> Option<Chess> {
+    let mut board = shakmaty::Board::empty();
     for (&sq, &man) in squares.iter().zip(material.men()) {
+        if board.piece_at(sq).is_some() {
+            return None;
+        }
         board.set_piece_at(sq, man);
     }
-    let setup = Setup {
+    shakmaty::Setup {
         board,
         turn,
-        ..Setup::empty()
-    };
-    setup
-        .position(shakmaty::CastlingMode::Standard)
-        .or_else(shakmaty::PositionError::ignore_impossible_check)
-        .ok()
+        ..shakmaty::Setup::empty()
+    }
+    .position(shakmaty::CastlingMode::Standard)
+    .or_else(shakmaty::PositionError::ignore_impossible_check)
+    .ok()
 }
 
 fn fen_of(pos: &Chess) -> String {
@@ -320,7 +323,7 @@ pub fn number_position(
         return None;
     }
     let squares = numbering.decode(index)?;
-    chess_of(material, &squares, turn)
+    legal_position(material, &squares, turn)
 }
 
 /// FEN of the position of number `index`, as [`number_position`] finds it.

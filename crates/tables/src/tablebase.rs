@@ -23,8 +23,10 @@ use crate::{
     format,
     format::ChunkedTable,
     material::{MAX_MEN_BUILT_ON_DEMAND, Material},
-    pawn::{self, PawnTable},
-    slice::{PromotionTable, Reading},
+    pawns::{
+        PawnTable,
+        promotions::{PromotionTable, Reading},
+    },
     summary::SideSummary,
     table::{Subtables, Table},
     value::Value,
@@ -306,7 +308,7 @@ impl Tablebase {
         if variant != Variant::Standard {
             return Ok(subtables);
         }
-        for sub in pawn::exit_materials(material) {
+        for sub in crate::pawns::exits::exit_materials(material) {
             let table = self.subtable_in(&sub, stop)?;
             subtables.insert(sub, table);
         }
@@ -341,7 +343,7 @@ impl Tablebase {
         material: &Material,
         build_missing: Option<&AtomicBool>,
     ) -> Result<Subtables, TableError> {
-        pawn::exit_reads(material, pawn::ExitMoves::Captures)
+        crate::pawns::exits::exit_reads(material, crate::pawns::exits::ExitMoves::Captures)
             .into_iter()
             .map(|(sub, sides)| {
                 let table = match (self.held_or_read(&sub, &sides), build_missing) {
@@ -585,7 +587,7 @@ impl Tablebase {
         // Here their files are only made sure of (built if missing): the
         // build reads the sides it needs, those of the tables captures lead
         // into now, those promotions lead into a batch of roles at a time.
-        for sub in pawn::exit_materials(material) {
+        for sub in crate::pawns::exits::exit_materials(material) {
             if !self.has_file(&sub) {
                 self.subtable_file_in(&sub, stop)?;
             }
@@ -821,7 +823,7 @@ impl Tablebase {
             },
             Some(table) => table.table().probe(pos),
         }?;
-        pawn::with_en_passant(pos, value, &|p: &Chess| self.probe(p, variant))
+        crate::pawns::with_en_passant(pos, value, &|p: &Chess| self.probe(p, variant))
     }
 
     /// A probe of the table file of `key` opened for probes; `None` when
@@ -1303,7 +1305,7 @@ mod tests {
         let material: Material = "KPvKP".parse().unwrap();
         tb.summary(&material, Variant::Standard, &|_, _| {})
             .unwrap();
-        let subtables = pawn::exit_materials(&material);
+        let subtables = crate::pawns::exits::exit_materials(&material);
         assert!(subtables.iter().any(Material::has_pawns));
         for sub in &subtables {
             let path = dir.path().join(format::file_name(sub, Variant::Standard));

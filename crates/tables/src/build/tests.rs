@@ -350,8 +350,8 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
     let mut first_bytes = None;
     let ways = [
         (
-            slice::LARGE_SLICE_FROM,
-            slice::large_at_once as fn(usize) -> usize,
+            crate::pawns::build::LARGE_SLICE_FROM,
+            crate::pawns::build::large_at_once as fn(usize) -> usize,
         ),
         (1, |_| 1),
         (1, |_| 2),
@@ -379,7 +379,7 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
                 _ => ControlFlow::Continue(()),
             };
             let promotions = held_promotions(&subtables);
-            let overflow = slice::build(
+            let overflow = crate::pawns::build::build(
                 &material,
                 &subtables,
                 &promotions,

@@ -29,14 +29,30 @@
 //! candidates by one line of the opponent's bytes a move
 //! ([`Pieces::moving_into`]).
 
+use std::{
+    ops::ControlFlow,
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
+};
+
+use rayon::prelude::*;
+use shakmaty::{ByColor, Color};
+
+use crate::{
+    engine::{
+        bytes::{SAFE, Tally, Verified},
+        layout::Layout,
+        steps::{Engine, PastBound, split},
+    },
+    error::TableError,
+    material::Material,
+    overflow::Overflow,
+    slices::PawnSquares,
+    value::{DEEP, HARD_MAX_PLIES, ILLEGAL, UNDECIDED, encode_plies},
+};
 pub(crate) mod bytes;
 pub(crate) mod layout;
 pub(crate) mod pieces;
 mod steps;
-
-pub(crate) use steps::run_layout;
-
-use crate::slice::PawnSquares;
 
 /// Where a build stands, for a progress display.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,4 +97,129 @@ pub(crate) struct Settings {
     pub limit: u16,
     /// A test forces each way to check it against the other.
     pub ways: Ways,
+}
+
+/// The engine on one layout: fills `bytes` (zeroed, the layout's size for
+/// each side to move) and returns the overflow list.
+pub(crate) fn run_layout<L: Layout>(
+    layout: L,
+    mut bytes: ByColor<&mut [u8]>,
+    material: &Material,
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
+    settings: Settings,
+) -> Result<Overflow, TableError> {
+    let limit = settings.limit;
+    let size = layout.size();
+    let total = 2 * size as u64;
+    let engine = Engine::new(layout, settings);
+    let too_deep = |PastBound| TableError::TooDeep(material.clone());
+    debug_assert!(bytes.iter().all(|side| side.len() == size));
+
+    // The first pass runs on every core: a stop asked for during it is
+    // noted, and the build stops when the pass ends.
+    let examined = AtomicU64::new(0);
+    let stop_asked = AtomicBool::new(false);
+    let first = |step: u64| {
+        let examined = examined.fetch_add(step, Ordering::Relaxed) + step;
+        if progress(Progress::FirstPass { examined, total }).is_break() {
+            stop_asked.store(true, Ordering::Relaxed);
+        }
+    };
+    let captures_valued = engine
+        .layout
+        .value_captures(bytes.as_mut().map(|side| &mut **side));
+    // How many positions of each side hold each byte: what the choice
+    // between the steps' two ways is made on.
+    let mut counts = engine
+        .first_pass(
+            bytes.as_mut().map(|side| &mut **side),
+            captures_valued,
+            &first,
+        )
+        .map_err(too_deep)?;
+    if stop_asked.load(Ordering::Relaxed) {
+        return Err(TableError::Stopped(material.clone()));
+    }
+
+    let mut decided = counts.iter().map(Tally::decisive).sum();
+    let mut loss = 0;
+    while usize::from(loss) <= engine.deepest.load(Ordering::Relaxed) {
+        for turn in Color::ALL {
+            let by_moves = engine.wins_by_moves_pay(turn, loss, &counts);
+            let (lost, parents) = split(&mut bytes, turn);
+            let won = if by_moves {
+                engine.wins_by_moves(turn, lost, parents, loss)
+            } else {
+                engine.wins_from(turn, lost, parents, loss)
+            };
+            if loss < limit {
+                counts[!turn].add_many(encode_plies(loss + 1), won);
+            }
+            decided += won;
+        }
+        if engine.deepest.load(Ordering::Relaxed) > usize::from(HARD_MAX_PLIES) {
+            return Err(too_deep(PastBound));
+        }
+        if progress(Progress::Rank {
+            rank: loss,
+            decided,
+        })
+        .is_break()
+        {
+            return Err(TableError::Stopped(material.clone()));
+        }
+        let verified = ByColor::new_with(|turn| {
+            if engine.verify_undecided_pays(turn, loss + 1, &counts) {
+                Verified::Undecided
+            } else {
+                Verified::Marked
+            }
+        });
+        for turn in Color::ALL {
+            if verified[!turn] == Verified::Marked {
+                let (won, parents) = split(&mut bytes, turn);
+                engine.candidates_from(turn, won, parents, loss + 1);
+            }
+        }
+        for turn in Color::ALL {
+            let (children, candidates) = split(&mut bytes, !turn);
+            let lost = engine
+                .verify(turn, candidates, children, loss + 1, verified[turn])
+                .map_err(too_deep)?;
+            decided += lost.decisive();
+            counts[turn] += lost;
+        }
+        if progress(Progress::Rank {
+            rank: loss + 1,
+            decided,
+        })
+        .is_break()
+        {
+            return Err(TableError::Stopped(material.clone()));
+        }
+        loss += 2;
+    }
+
+    for side in bytes.iter_mut() {
+        side.par_iter_mut()
+            .filter(|b| **b == SAFE)
+            .for_each(|b| *b = UNDECIDED);
+        debug_assert!(
+            side.iter()
+                .all(|&b| b <= encode_plies(limit) || b == DEEP || b == ILLEGAL)
+        );
+    }
+    let overflow = ByColor::new_with(|turn| {
+        let deep = std::mem::take(&mut *engine.deep[turn].lock().expect("no poisoning"));
+        let mut listed: Vec<(usize, u16)> = deep
+            .into_iter()
+            .filter(|&(index, _)| bytes[turn][index] == DEEP)
+            .collect();
+        listed.sort_unstable();
+        listed
+    });
+    debug_assert!(Color::ALL.iter().all(|&turn| {
+        bytes[turn].iter().filter(|&&b| b == DEEP).count() == overflow[turn].len()
+    }));
+    Ok(Overflow::new(limit, overflow))
 }

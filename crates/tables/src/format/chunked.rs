@@ -62,7 +62,7 @@ impl RecentChunks {
         &RECENT
     }
 
-    fn get(&mut self, table: u64, chunk: usize) -> Option<Arc<[u8]>> {
+    pub(crate) fn get(&mut self, table: u64, chunk: usize) -> Option<Arc<[u8]>> {
         self.clock += 1;
         let (bytes, used) = self.kept.get_mut(&(table, chunk))?;
         *used = self.clock;

@@ -423,9 +423,9 @@ fn krk_with_overflow() -> (Material, Table, tempfile::TempDir, PathBuf) {
         Variant::Standard,
         subtables,
         &|_| std::ops::ControlFlow::Continue(()),
-        crate::slice::Tuning {
+        crate::pawns::build::Tuning {
             limit: 20,
-            ..crate::slice::Tuning::PRODUCTION
+            ..crate::pawns::build::Tuning::PRODUCTION
         },
     )
     .unwrap();

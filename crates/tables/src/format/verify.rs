@@ -8,7 +8,6 @@ use crate::{
     error::FileError,
     material::Material,
     overflow::Overflow,
-    pawn,
     rules::Rules,
     table::{Numbering, Table},
     value::{DEEP, ILLEGAL, encode_plies},
@@ -139,7 +138,7 @@ impl Side<'_> {
             }
             // A sample: shakmaty's rules, independent of the engine's.
             Numbering::Slices(_) => {
-                match pawn::legal_position(self.material, &squares, self.turn) {
+                match crate::table::legal_position(self.material, &squares, self.turn) {
                     Some(pos) => (true, shakmaty::Position::is_checkmate(&pos)),
                     None => (false, false),
                 }

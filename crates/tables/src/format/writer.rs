@@ -52,7 +52,7 @@ struct Compressing {
 }
 
 impl Compressing {
-    fn new() -> io::Result<Compressing> {
+    pub(crate) fn new() -> io::Result<Compressing> {
         Ok(Compressing {
             compressor: zstd::bulk::Compressor::new(LEVEL)?,
             buffer: Vec::with_capacity(zstd::zstd_safe::compress_bound(CHUNK)),

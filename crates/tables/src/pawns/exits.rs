@@ -1,22 +1,16 @@
 //! Tables of endgames with pawns (docs/tables.md, "Pawns"): the moves that
 //! leave a table (captures, promotions, and the en passant captures that may
-//! answer a double step), valued from the tables they lead into, and the
-//! table of a material with pawns for probes.
+//! answer a double step), valued from the tables they lead into.
 //!
 //! These tables are built slice by slice ([`crate::slice`]). A table
 //! position has no en passant right: a double step after which the opponent
 //! may take en passant is valued with those captures, and a position that
 //! has the right is valued at probe time from its moves.
 
-use std::sync::{
-    Arc,
-    atomic::{AtomicU8, Ordering},
-};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
-use shakmaty::{
-    Bitboard, ByColor, Chess, Color, EnPassantMode, Piece, Position, Rank, Role, Square,
-};
+use shakmaty::{Bitboard, ByColor, Color, Piece, Rank, Role, Square};
 
 use crate::{
     engine::layout::{CaptureByte, Exits},
@@ -24,7 +18,6 @@ use crate::{
     index::{Squares, digits},
     material::{MAX_MEN, Material},
     rules::{Move, Rules},
-    summary::SideSummary,
     table::{Subtables, Table},
     value::Value,
 };
@@ -552,92 +545,5 @@ impl<'a> ExitTables<'a> {
             }
         }
         found
-    }
-}
-
-/// The shakmaty position of a placement, `None` when it is not legal: men
-/// on one square, a pawn on the first or last rank, or the side not to move
-/// in check.
-pub(crate) fn legal_position(material: &Material, squares: &Squares, turn: Color) -> Option<Chess> {
-    let mut board = shakmaty::Board::empty();
-    for (&sq, &man) in squares.iter().zip(material.men()) {
-        if board.piece_at(sq).is_some() {
-            return None;
-        }
-        board.set_piece_at(sq, man);
-    }
-    shakmaty::Setup {
-        board,
-        turn,
-        ..shakmaty::Setup::empty()
-    }
-    .position(shakmaty::CastlingMode::Standard)
-    .or_else(shakmaty::PositionError::ignore_impossible_check)
-    .ok()
-}
-
-/// The value of a position whose table (no en passant right) gives
-/// `table`: a position with an en passant right is worth the best of that
-/// and its en passant captures; `other` gives the value after a capture.
-pub(crate) fn with_en_passant(
-    pos: &Chess,
-    table: Value,
-    other: &dyn Fn(&Chess) -> Result<Value, TableError>,
-) -> Result<Value, TableError> {
-    let mut best = table;
-    if pos.ep_square(EnPassantMode::Legal).is_none() {
-        return Ok(best);
-    }
-    for mv in pos.legal_moves().iter().filter(|m| m.is_en_passant()) {
-        let mut child = pos.clone();
-        child.play_unchecked(*mv);
-        let value = other(&child)?.parent();
-        if value.order_key() < best.order_key() {
-            best = value;
-        }
-    }
-    Ok(best)
-}
-
-/// Distance-to-mate values of every position of one material with pawns:
-/// a [`Table`] numbered slice by slice ([`crate::slice::SliceIndexer`]).
-pub struct PawnTable {
-    table: Arc<Table>,
-}
-
-impl PawnTable {
-    pub(crate) fn new(table: Arc<Table>) -> PawnTable {
-        PawnTable { table }
-    }
-
-    pub fn material(&self) -> &Material {
-        self.table.material()
-    }
-
-    /// The table's bytes and numbering.
-    pub fn table(&self) -> &Arc<Table> {
-        &self.table
-    }
-
-    /// The value of a position of this table's material. A position with an
-    /// en passant right is valued from its moves: `other` gives the value
-    /// of a position of another material (after the capture).
-    pub fn probe(
-        &self,
-        pos: &Chess,
-        other: &dyn Fn(&Chess) -> Result<Value, TableError>,
-    ) -> Result<Value, TableError> {
-        with_en_passant(pos, self.table.probe(pos)?, other)
-    }
-
-    /// The FEN of a number, `None` when it has no legal position.
-    pub fn fen(&self, index: usize, turn: Color) -> Option<String> {
-        self.table.fen(index, turn)
-    }
-
-    /// Counts over all placements (each number stands for itself and its
-    /// mirror image; like men are not told apart).
-    pub fn summarize(&self) -> ByColor<SideSummary> {
-        crate::summarize(&self.table)
     }
 }
