@@ -50,6 +50,10 @@ pub enum TableError {
         "{0}: its table is not in the cache folder, and a table of {len} men is built only when asked for by name (ajedrecista solve {0}: a six-man build takes gigabytes of memory)", len = .0.len()
     )]
     NotBuiltOnDemand(Material),
+    /// A prober, which never builds, lacks the table (not in memory, no
+    /// file in its folder).
+    #[error("{0}: its table is not built (build it with: ajedrecista solve {0})")]
+    NotBuilt(Material),
     #[error("{0}: the build was stopped before its end")]
     Stopped(Material),
     #[error("{0}: a mate is longer than the overflow list holds (1023 plies)")]

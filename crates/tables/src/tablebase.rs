@@ -13,9 +13,7 @@ use std::{
     },
 };
 
-use shakmaty::{
-    ByColor, CastlingMode, Chess, Color, EnPassantMode, Move, Position, PositionError, Role,
-};
+use shakmaty::{ByColor, Chess, Color, Move};
 
 use crate::{
     engine::Progress,
@@ -27,7 +25,9 @@ use crate::{
         PawnTable,
         promotions::{PromotionTable, Reading},
     },
+    probe::Prober,
     summary::SideSummary,
+    sync::lock,
     table::{Subtables, Table},
     value::Value,
     variant::Variant,
@@ -83,16 +83,13 @@ enum Kept {
 /// Tables by material and variant.
 pub struct Tablebase {
     dir: Option<PathBuf>,
-    tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
+    /// The tables in memory, read by probes.
+    prober: Prober,
     /// Pawnless tables had only as the subtables of a build, with a cache
     /// folder: kept while someone holds them (the build, a caller), and
     /// read again from their files after that. A five-man build's write
     /// and summary then run without its subtables in memory.
     lent: Mutex<HashMap<(Material, Variant), Weak<Table>>>,
-    /// Tables with pawns, by canonical material (orthodox chess only).
-    pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
-    /// Table files opened for probes only, their chunks read as needed.
-    opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
     /// Builds one table at a time (each build uses every core).
     building: Mutex<()>,
     /// The tables this tablebase has built.
@@ -118,11 +115,9 @@ impl Tablebase {
 
     fn with_dir(dir: Option<PathBuf>) -> Tablebase {
         Tablebase {
+            prober: Prober::new(dir.clone()),
             dir,
-            tables: Mutex::new(HashMap::new()),
             lent: Mutex::new(HashMap::new()),
-            pawn_tables: Mutex::new(HashMap::new()),
-            opened: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
             built: Mutex::new(HashSet::new()),
             build_up_to: MAX_MEN_BUILT_ON_DEMAND,
@@ -157,10 +152,7 @@ impl Tablebase {
     /// Whether this tablebase has built the table of `material` (its
     /// canonical material, for a table with pawns) in `variant`.
     pub fn has_built(&self, material: &Material, variant: Variant) -> bool {
-        self.built
-            .lock()
-            .expect("no poisoning")
-            .contains(&(material.table_material(), variant))
+        lock(&self.built).contains(&(material.table_material(), variant))
     }
 
     /// Builds tables of up to `men` men when they are needed and not in the
@@ -197,20 +189,12 @@ impl Tablebase {
     /// The table of `key` if it is in memory; one lent to a build is kept
     /// from now on when `kept` says it was asked for.
     fn cached(&self, key: &(Material, Variant), kept: Kept) -> Option<Arc<Table>> {
-        if let Some(table) = self.tables.lock().expect("no poisoning").get(key) {
+        if let Some(table) = lock(&self.prober.tables).get(key) {
             return Some(Arc::clone(table));
         }
-        let table = self
-            .lent
-            .lock()
-            .expect("no poisoning")
-            .get(key)?
-            .upgrade()?;
+        let table = lock(&self.lent).get(key)?.upgrade()?;
         if kept == Kept::Asked {
-            self.tables
-                .lock()
-                .expect("no poisoning")
-                .insert(key.clone(), Arc::clone(&table));
+            lock(&self.prober.tables).insert(key.clone(), Arc::clone(&table));
         }
         Some(table)
     }
@@ -262,7 +246,7 @@ impl Tablebase {
         self.may_build(material)?;
         // Subtables first, outside the build lock: they take it themselves.
         let subtables = self.capture_tables_in(material, variant, stop)?;
-        let _guard = self.building.lock().expect("no poisoning");
+        let _guard = lock(&self.building);
         if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
         }
@@ -390,12 +374,9 @@ impl Tablebase {
         let table = Arc::new(table);
         if kept == Kept::Lent && self.dir.is_some() {
             let lent = Arc::downgrade(&table);
-            self.lent.lock().expect("no poisoning").insert(key, lent);
+            lock(&self.lent).insert(key, lent);
         } else {
-            self.tables
-                .lock()
-                .expect("no poisoning")
-                .insert(key, Arc::clone(&table));
+            lock(&self.prober.tables).insert(key, Arc::clone(&table));
         }
         table
     }
@@ -481,10 +462,7 @@ impl Tablebase {
             }
         };
         let built = build(&progress)?;
-        self.built
-            .lock()
-            .expect("no poisoning")
-            .insert((material.clone(), variant));
+        lock(&self.built).insert((material.clone(), variant));
         self.event(Event::Built {
             material: material.clone(),
             variant,
@@ -518,22 +496,13 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<Arc<PawnTable>, TableError> {
         let material = material.canonical();
-        let cached = |m: &Material| {
-            self.pawn_tables
-                .lock()
-                .expect("no poisoning")
-                .get(m)
-                .cloned()
-        };
+        let cached = |m: &Material| lock(&self.prober.pawn_tables).get(m).cloned();
         if let Some(table) = cached(&material) {
             return Ok(table);
         }
         let keep = |table: Table| {
             let table = Arc::new(PawnTable::new(Arc::new(table)));
-            self.pawn_tables
-                .lock()
-                .expect("no poisoning")
-                .insert(material.clone(), Arc::clone(&table));
+            lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
             table
         };
         if let Some(table) = self.load(&material, Variant::Standard) {
@@ -553,7 +522,7 @@ impl Tablebase {
                 // Subtables first, outside the build lock: they take it
                 // themselves.
                 let subtables = self.subtables_in(&material, Variant::Standard, stop)?;
-                let _guard = self.building.lock().expect("no poisoning");
+                let _guard = lock(&self.building);
                 if let Some(table) = cached(&material) {
                     return Ok(table);
                 }
@@ -592,7 +561,7 @@ impl Tablebase {
                 self.subtable_file_in(&sub, stop)?;
             }
         }
-        let _guard = self.building.lock().expect("no poisoning");
+        let _guard = lock(&self.building);
         if usable().is_some() {
             return Ok((path, None));
         }
@@ -676,7 +645,7 @@ impl Tablebase {
     /// pawns by its canonical material).
     fn held_subtable(&self, material: &Material) -> Option<Arc<Table>> {
         if material.has_pawns() {
-            let tables = self.pawn_tables.lock().expect("no poisoning");
+            let tables = lock(&self.prober.pawn_tables);
             tables.get(material).map(|table| Arc::clone(table.table()))
         } else {
             self.cached(&(material.clone(), Variant::Standard), Kept::Lent)
@@ -716,7 +685,7 @@ impl Tablebase {
             }
         };
         let in_memory = if pawns {
-            let tables = self.pawn_tables.lock().expect("no poisoning");
+            let tables = lock(&self.prober.pawn_tables);
             tables.get(&material).map(|table| Arc::clone(table.table()))
         } else {
             self.cached(&(material.clone(), variant), Kept::Lent)
@@ -767,158 +736,53 @@ impl Tablebase {
         Ok((material, summary))
     }
 
-    /// The value of a position: its table is found from its material. A
-    /// position with pawns whose material is the colour-flipped twin of its
-    /// table's is probed as its mirror image (colours exchanged).
-    ///
-    /// A table not in memory whose file is in the cache folder is opened
-    /// for probes only: its chunks are read as probes need them.
-    /// Should a chunk fail its check, the table is read whole, which finds
-    /// the fault and rebuilds it.
-    ///
-    /// A position with castling rights is refused: castling can change its
-    /// value, and the tables hold none.
+    /// The read-only side of this tablebase: its tables in memory and the
+    /// files of its cache folder, never a build.
+    pub fn prober(&self) -> &Prober {
+        &self.prober
+    }
+
+    /// [`Prober::probe`], with any table the position needs that is
+    /// missing (from memory and the cache folder) built first, and any
+    /// whose file fails its check read whole, which finds the fault and
+    /// rebuilds it.
     pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
-        if pos.castles().any() {
-            return Err(TableError::CastlingRights);
-        }
-        let material = Material::from_board(pos.board())?;
-        if !material.has_pawns() {
-            let key = (material, variant);
-            // A look only: a lent table is not kept for being looked at.
-            if self.cached(&key, Kept::Lent).is_none()
-                && let Some(value) = self.probe_opened(&key, pos)
-            {
-                return value;
-            }
-            return self.table(&key.0, variant)?.probe(pos);
-        }
-        if variant != Variant::Standard {
-            return Err(TableError::FixedKingPawns(material));
-        }
-        let canonical = material.canonical();
-        let mirrored;
-        let pos = if canonical == material {
-            pos
-        } else {
-            let mut setup = pos.to_setup(EnPassantMode::Legal);
-            setup.mirror();
-            mirrored = setup
-                .position(CastlingMode::Standard)
-                .or_else(PositionError::ignore_impossible_check)
-                .map_err(|_| TableError::NotInTable)?;
-            &mirrored
-        };
-        let in_memory = self
-            .pawn_tables
-            .lock()
-            .expect("no poisoning")
-            .get(&canonical)
-            .cloned();
-        let key = (canonical, variant);
-        let value = match in_memory {
-            None => match self.probe_opened(&key, pos) {
-                Some(value) => value,
-                None => self.pawn_table(&key.0)?.table().probe(pos),
-            },
-            Some(table) => table.table().probe(pos),
-        }?;
-        crate::pawns::with_en_passant(pos, value, &|p: &Chess| self.probe(p, variant))
+        self.prober
+            .probe_having(pos, variant, &|material, variant| {
+                self.have(material, variant)
+            })
     }
 
-    /// A probe of the table file of `key` opened for probes; `None` when
-    /// there is no readable file or the chunk failed its check (the file
-    /// is then forgotten, and read whole, which finds the fault).
-    fn probe_opened(
-        &self,
-        key: &(Material, Variant),
-        pos: &Chess,
-    ) -> Option<Result<Value, TableError>> {
-        match self.opened(key)?.probe(pos) {
-            Err(TableError::File(_)) => {
-                self.opened.lock().expect("no poisoning").remove(key);
-                None
-            }
-            result => Some(result),
-        }
-    }
-
-    /// The table file of `key` opened for probes, `None` when there is no
-    /// readable file.
-    fn opened(&self, key: &(Material, Variant)) -> Option<Arc<ChunkedTable>> {
-        let dir = self.dir.as_ref()?;
-        let mut opened = self.opened.lock().expect("no poisoning");
-        if let Some(table) = opened.get(key) {
-            return Some(Arc::clone(table));
-        }
-        let (material, variant) = key;
-        let name = format::file_name(material, *variant);
-        // As `load` does before a whole read: a probe may be the only
-        // command that ever opens this table.
-        format::remove_stale(dir, &name);
-        let path = dir.join(name);
-        let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
-        opened.insert(key.clone(), Arc::clone(&table));
-        Some(table)
-    }
-
-    /// The legal moves of a position in `variant`, each with the value the
-    /// mover gets by playing it, best first (fastest win, draws, slowest
-    /// loss; ties in UCI order).
-    ///
-    /// In the fixed-king game the white king does not move, and a capture by
-    /// black ends the game: such a move is given as a draw.
+    /// [`Prober::moves`], building what is missing as [`Tablebase::probe`]
+    /// does.
     pub fn moves(&self, pos: &Chess, variant: Variant) -> Result<Vec<(Move, Value)>, TableError> {
-        let fixed = matches!(variant, Variant::FixedKing(_));
-        let mut moves = Vec::new();
-        for mv in pos.legal_moves() {
-            if fixed && pos.turn() == Color::White && mv.role() == Role::King {
-                continue;
-            }
-            let value = if fixed && mv.is_capture() {
-                Value::Draw
-            } else {
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                self.probe(&child, variant)?.parent()
-            };
-            moves.push((mv, value));
-        }
-        moves.sort_by_cached_key(|(mv, value)| {
-            (
-                value.order_key(),
-                mv.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-            )
-        });
-        Ok(moves)
+        self.prober
+            .moves_having(pos, variant, &|material, variant| {
+                self.have(material, variant)
+            })
     }
 
-    /// The principal variation: best moves (as [`Tablebase::moves`] orders
-    /// them) from `pos` until mate; empty for a draw.
+    /// [`Prober::principal_variation`], building what is missing as
+    /// [`Tablebase::probe`] does.
     pub fn principal_variation(
         &self,
         pos: &Chess,
         variant: Variant,
     ) -> Result<Vec<Move>, TableError> {
-        let mut line = Vec::new();
-        let start = pos;
-        let mut pos = pos.clone();
-        // A mate in n plies has a line of n plies; a longer one can only come
-        // from a table that contradicts itself, and must not run forever.
-        let mut length = None;
-        while let Some((mv, value)) = self.moves(&pos, variant)?.into_iter().next() {
-            let Some(plies) = value.plies() else {
-                break;
-            };
-            if line.len() >= usize::from(length.get_or_insert(plies).0) {
-                return Err(TableError::Inconsistent(Material::from_board(
-                    start.board(),
-                )?));
-            }
-            pos.play_unchecked(mv);
-            line.push(mv);
+        self.prober
+            .principal_variation_having(pos, variant, &|material, variant| {
+                self.have(material, variant)
+            })
+    }
+
+    /// Has the table of `material` (canonical, with pawns) in memory: read
+    /// whole from its file (a damaged one rebuilt) or built.
+    fn have(&self, material: &Material, variant: Variant) -> Result<(), TableError> {
+        if material.has_pawns() {
+            self.pawn_table(material).map(drop)
+        } else {
+            self.table(material, variant).map(drop)
         }
-        Ok(line)
     }
 }
 
@@ -947,6 +811,8 @@ fn read_error(path: &Path, err: format::ReadError) -> TableError {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::Position;
+
     use super::*;
 
     fn key(material: &str) -> (Material, Variant) {
@@ -954,7 +820,7 @@ mod tests {
     }
 
     fn kept(tb: &Tablebase, key: &(Material, Variant)) -> bool {
-        tb.tables.lock().unwrap().contains_key(key)
+        tb.prober.tables.lock().unwrap().contains_key(key)
     }
 
     fn alive(tb: &Tablebase, key: &(Material, Variant)) -> bool {
@@ -1016,6 +882,72 @@ mod tests {
         let (kqvkr, kqvk) = (key("KQvKR"), key("KQvK"));
         tb.table(&kqvkr.0, kqvkr.1).unwrap();
         assert!(kept(&tb, &kqvkr) && kept(&tb, &kqvk));
+    }
+
+    /// A prober lacking a position's table answers the typed error at once
+    /// and writes nothing: no table file, no temporary file.
+    #[test]
+    fn a_probe_of_a_table_not_built_is_a_typed_error_and_writes_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let prober = Prober::new(Some(dir.path().to_path_buf()));
+        for fen in [
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+        ] {
+            let pos = crate::read_fen(fen, crate::CastlingRights::Refused).unwrap();
+            let material = Material::from_board(pos.board()).unwrap();
+            assert!(!prober.has_table(&material, Variant::Standard));
+            match prober.probe(&pos, Variant::Standard) {
+                Err(TableError::NotBuilt(missing)) => assert_eq!(missing, material),
+                other => panic!("{fen}: {other:?}"),
+            }
+            assert!(matches!(
+                prober.moves(&pos, Variant::Standard),
+                Err(TableError::NotBuilt(_))
+            ));
+        }
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        // Built by the store, the same folder answers.
+        let tb = Tablebase::new(Some(dir.path().to_path_buf()));
+        let pos = crate::read_fen(
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            crate::CastlingRights::Refused,
+        )
+        .unwrap();
+        let built = tb.probe(&pos, Variant::Standard).unwrap();
+        assert_eq!(prober.probe(&pos, Variant::Standard).unwrap(), built);
+    }
+
+    /// A panic inside a build (injected through its progress) leaves the
+    /// tablebase working: the next build, the same build again and a probe
+    /// all succeed in the same process, though the panic was raised while
+    /// the build lock was held.
+    #[test]
+    fn a_panic_inside_a_build_leaves_the_next_build_and_probe_working() {
+        use std::sync::atomic::AtomicBool;
+        let armed = Arc::new(AtomicBool::new(true));
+        let trigger = Arc::clone(&armed);
+        let tb = Tablebase::in_memory().on_progress(move |_, _, _| {
+            if trigger.swap(false, Ordering::SeqCst) {
+                panic!("injected into a build");
+            }
+        });
+        let krk: Material = "KRvK".parse().unwrap();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tb.table(&krk, Variant::Standard)
+        }));
+        assert!(panicked.is_err(), "the injected panic reached the caller");
+        assert!(!armed.load(Ordering::SeqCst));
+        let kqk: Material = "KQvK".parse().unwrap();
+        tb.table(&kqk, Variant::Standard).unwrap();
+        tb.table(&krk, Variant::Standard).unwrap();
+        let pos = crate::read_fen(
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            crate::CastlingRights::Refused,
+        )
+        .unwrap();
+        assert!(tb.probe(&pos, Variant::Standard).unwrap().wdl() == crate::Wdl::Win);
+        assert!(tb.prober().probe(&pos, Variant::Standard).unwrap().wdl() == crate::Wdl::Win);
     }
 
     /// A table without pawns whose file is in the cache folder is counted
@@ -1114,6 +1046,7 @@ mod tests {
         assert_eq!(shown, material);
         assert!(
             !from_file
+                .prober
                 .pawn_tables
                 .lock()
                 .unwrap()
@@ -1312,7 +1245,10 @@ mod tests {
             assert!(path.is_file(), "{sub}");
             let key = (sub.clone(), Variant::Standard);
             assert!(!kept(&tb, &key) && !alive(&tb, &key), "{sub}");
-            assert!(!tb.pawn_tables.lock().unwrap().contains_key(sub), "{sub}");
+            assert!(
+                !tb.prober.pawn_tables.lock().unwrap().contains_key(sub),
+                "{sub}"
+            );
         }
     }
 

@@ -47,6 +47,7 @@ use crate::{
     material::Material,
     overflow::Overflow,
     slices::PawnSquares,
+    sync::lock,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, UNDECIDED, encode_plies},
 };
 pub(crate) mod bytes;
@@ -210,7 +211,7 @@ pub(crate) fn run_layout<L: Layout>(
         );
     }
     let overflow = ByColor::new_with(|turn| {
-        let deep = std::mem::take(&mut *engine.deep[turn].lock().expect("no poisoning"));
+        let deep = std::mem::take(&mut *lock(&engine.deep[turn]));
         let mut listed: Vec<(usize, u16)> = deep
             .into_iter()
             .filter(|&(index, _)| bytes[turn][index] == DEEP)

@@ -26,6 +26,7 @@ use crate::{
     },
     index::Squares,
     rules::{Look, RunLooks},
+    sync::lock,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, UNDECIDED, encode_plies},
 };
 
@@ -99,7 +100,7 @@ impl<L: Layout> Engine<L> {
         let possible = self.ways != Ways::Retracting
             && self.layout.pieces().works_by_runs()
             && plies < self.limit
-            && self.deep[!turn].lock().expect("no poisoning").is_empty();
+            && lock(&self.deep[!turn]).is_empty();
         possible
             && (self.ways == Ways::ByMoves
                 || self.open_runs(!turn, OpenRuns::changeable) * RUN_PER_RETRACTED
@@ -140,16 +141,13 @@ impl<L: Layout> Engine<L> {
     #[cold]
     #[inline(never)]
     fn deep_byte(&self, turn: Color, index: usize, plies: u16) -> u8 {
-        self.deep[turn]
-            .lock()
-            .expect("no poisoning")
-            .insert(index, plies);
+        lock(&self.deep[turn]).insert(index, plies);
         DEEP
     }
 
     /// The plies of a number whose byte is [`DEEP`].
     fn deep_plies(&self, turn: Color, index: usize) -> u16 {
-        self.deep[turn].lock().expect("no poisoning")[&index]
+        lock(&self.deep[turn])[&index]
     }
 
     /// The first byte of a number: illegal, settled by its exits or its
@@ -353,9 +351,7 @@ impl<L: Layout> Engine<L> {
         f: impl Fn(usize, &AtomicU8) -> bool + Sync,
     ) -> u64 {
         if plies > self.limit {
-            let found: Vec<usize> = self.deep[turn]
-                .lock()
-                .expect("no poisoning")
+            let found: Vec<usize> = lock(&self.deep[turn])
                 .iter()
                 .filter(|&(&index, &p)| p == plies && bytes[index] == DEEP)
                 .map(|(&index, _)| index)
@@ -535,7 +531,7 @@ impl<L: Layout> Engine<L> {
     #[cold]
     #[inline(never)]
     fn deep_win(&self, turn: Color, index: usize, slot: &AtomicU8, win: u16) -> bool {
-        let mut deep = self.deep[turn].lock().expect("no poisoning");
+        let mut deep = lock(&self.deep[turn]);
         let old = slot.load(Ordering::Relaxed);
         let better = match old {
             UNDECIDED | SAFE => true,

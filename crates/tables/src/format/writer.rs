@@ -19,6 +19,7 @@ use crate::{
     },
     material::Material,
     overflow::Overflow,
+    sync::lock,
     table::{Numbering, Table},
     variant::Variant,
 };
@@ -72,7 +73,7 @@ impl Compressing {
 /// made at its first chunk.
 fn compress(pool: &[Mutex<Option<Compressing>>], chunk: &[u8]) -> io::Result<Vec<u8>> {
     let thread = rayon::current_thread_index().unwrap_or(0) % pool.len();
-    let mut slot = pool[thread].lock().expect("no poisoning");
+    let mut slot = lock(&pool[thread]);
     let compressing = match &mut *slot {
         Some(compressing) => compressing,
         None => slot.insert(Compressing::new()?),

@@ -1,0 +1,258 @@
+//! The prober: values, moves and principal variations read from the tables
+//! in memory and the files of a cache folder, opened lazily. It never
+//! builds: a table it lacks is [`TableError::NotBuilt`].
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, PositionError, Role};
+
+use crate::{
+    error::TableError,
+    format::{self, ChunkedTable},
+    material::Material,
+    pawns::{PawnTable, with_en_passant},
+    sync::lock,
+    table::Table,
+    value::Value,
+    variant::Variant,
+};
+
+/// What a probe does with a table it lacks, or whose file failed a check:
+/// has it made ready (in memory) or answers the error.
+pub(crate) type Have<'a> = dyn Fn(&Material, Variant) -> Result<(), TableError> + 'a;
+
+/// Reads tables, never builds them.
+pub struct Prober {
+    dir: Option<PathBuf>,
+    /// Tables without pawns in memory.
+    pub(crate) tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
+    /// Tables with pawns in memory, by canonical material.
+    pub(crate) pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
+    /// Table files opened for probes, their chunks read as needed.
+    opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
+}
+
+impl Prober {
+    /// A prober of the table files in `dir` (none: of tables handed to it
+    /// in memory only).
+    pub fn new(dir: Option<PathBuf>) -> Prober {
+        Prober {
+            dir,
+            tables: Mutex::new(HashMap::new()),
+            pawn_tables: Mutex::new(HashMap::new()),
+            opened: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The folder its files are read from, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Whether a probe of a position of `material` (with pawns: its
+    /// canonical material's table) finds its table in memory or in the
+    /// folder, so that it needs no build. A position's moves and en
+    /// passant captures may still lead into tables that are missing.
+    pub fn has_table(&self, material: &Material, variant: Variant) -> bool {
+        let stored = material.table_material();
+        let in_memory = if stored.has_pawns() {
+            lock(&self.pawn_tables).contains_key(&stored)
+        } else {
+            lock(&self.tables).contains_key(&(stored.clone(), variant))
+        };
+        in_memory
+            || self
+                .dir
+                .as_ref()
+                .is_some_and(|dir| dir.join(format::file_name(&stored, variant)).is_file())
+    }
+
+    /// The value of a position: its table is found from its material. A
+    /// position with pawns whose material is the colour-flipped twin of its
+    /// table's is probed as its mirror image (colours exchanged).
+    ///
+    /// A table not in memory whose file is in the folder is opened for
+    /// probes: its chunks are read as probes need them. A table that is
+    /// neither is [`TableError::NotBuilt`]; a chunk that fails its check,
+    /// [`TableError::File`].
+    ///
+    /// A position with castling rights is refused: castling can change its
+    /// value, and the tables hold none.
+    pub fn probe(&self, pos: &Chess, variant: Variant) -> Result<Value, TableError> {
+        self.probe_having(pos, variant, &not_built)
+    }
+
+    /// [`Prober::probe`], `have` called for a table that is missing or
+    /// whose chunk failed its check, and the probe tried once more.
+    pub(crate) fn probe_having(
+        &self,
+        pos: &Chess,
+        variant: Variant,
+        have: &Have,
+    ) -> Result<Value, TableError> {
+        if pos.castles().any() {
+            return Err(TableError::CastlingRights);
+        }
+        let material = Material::from_board(pos.board())?;
+        if !material.has_pawns() {
+            let key = (material, variant);
+            return self.probe_table(&key, pos, have, |tb| tb.held(&key), Table::probe);
+        }
+        if variant != Variant::Standard {
+            return Err(TableError::FixedKingPawns(material));
+        }
+        let canonical = material.canonical();
+        let mirrored;
+        let pos = if canonical == material {
+            pos
+        } else {
+            let mut setup = pos.to_setup(EnPassantMode::Legal);
+            setup.mirror();
+            mirrored = setup
+                .position(CastlingMode::Standard)
+                .or_else(PositionError::ignore_impossible_check)
+                .map_err(|_| TableError::NotInTable)?;
+            &mirrored
+        };
+        let key = (canonical, variant);
+        let held = |tb: &Prober| lock(&tb.pawn_tables).get(&key.0).cloned();
+        let value =
+            self.probe_table(&key, pos, have, held, |table, pos| table.table().probe(pos))?;
+        with_en_passant(pos, value, &|p: &Chess| self.probe_having(p, variant, have))
+    }
+
+    /// A probe of the table of `key`: in memory (`held`), else its file
+    /// opened for probes, else had by `have` and held then.
+    fn probe_table<T>(
+        &self,
+        key: &(Material, Variant),
+        pos: &Chess,
+        have: &Have,
+        held: impl Fn(&Prober) -> Option<Arc<T>>,
+        probe: impl Fn(&T, &Chess) -> Result<Value, TableError>,
+    ) -> Result<Value, TableError> {
+        if let Some(table) = held(self) {
+            return probe(&table, pos);
+        }
+        match self.opened(key).map(|table| table.probe(pos)) {
+            Some(Err(TableError::File(err))) => {
+                // Forgotten; `have` reads it whole, which finds the fault.
+                lock(&self.opened).remove(key);
+                have(&key.0, key.1).map_err(|_| TableError::File(err))?;
+            }
+            Some(value) => return value,
+            None => have(&key.0, key.1)?,
+        }
+        let table = held(self).ok_or_else(|| TableError::NotBuilt(key.0.clone()))?;
+        probe(&table, pos)
+    }
+
+    /// A table without pawns in memory.
+    pub(crate) fn held(&self, key: &(Material, Variant)) -> Option<Arc<Table>> {
+        lock(&self.tables).get(key).cloned()
+    }
+
+    /// The table file of `key` opened for probes, `None` when there is no
+    /// readable file.
+    fn opened(&self, key: &(Material, Variant)) -> Option<Arc<ChunkedTable>> {
+        let dir = self.dir.as_ref()?;
+        let mut opened = lock(&self.opened);
+        if let Some(table) = opened.get(key) {
+            return Some(Arc::clone(table));
+        }
+        let (material, variant) = key;
+        let name = format::file_name(material, *variant);
+        // A probe may be the only command that ever opens this table.
+        format::remove_stale(dir, &name);
+        let path = dir.join(name);
+        let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
+        opened.insert(key.clone(), Arc::clone(&table));
+        Some(table)
+    }
+
+    /// The legal moves of a position in `variant`, each with the value the
+    /// mover gets by playing it, best first (fastest win, draws, slowest
+    /// loss; ties in UCI order).
+    ///
+    /// In the fixed-king game the white king does not move, and a capture by
+    /// black ends the game: such a move is given as a draw.
+    pub fn moves(&self, pos: &Chess, variant: Variant) -> Result<Vec<(Move, Value)>, TableError> {
+        self.moves_having(pos, variant, &not_built)
+    }
+
+    pub(crate) fn moves_having(
+        &self,
+        pos: &Chess,
+        variant: Variant,
+        have: &Have,
+    ) -> Result<Vec<(Move, Value)>, TableError> {
+        let fixed = matches!(variant, Variant::FixedKing(_));
+        let mut moves = Vec::new();
+        for mv in pos.legal_moves() {
+            if fixed && pos.turn() == Color::White && mv.role() == Role::King {
+                continue;
+            }
+            let value = if fixed && mv.is_capture() {
+                Value::Draw
+            } else {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                self.probe_having(&child, variant, have)?.parent()
+            };
+            moves.push((mv, value));
+        }
+        moves.sort_by_cached_key(|(mv, value)| {
+            (
+                value.order_key(),
+                mv.to_uci(CastlingMode::Standard).to_string(),
+            )
+        });
+        Ok(moves)
+    }
+
+    /// The principal variation: best moves (as [`Prober::moves`] orders
+    /// them) from `pos` until mate; empty for a draw.
+    pub fn principal_variation(
+        &self,
+        pos: &Chess,
+        variant: Variant,
+    ) -> Result<Vec<Move>, TableError> {
+        self.principal_variation_having(pos, variant, &not_built)
+    }
+
+    pub(crate) fn principal_variation_having(
+        &self,
+        pos: &Chess,
+        variant: Variant,
+        have: &Have,
+    ) -> Result<Vec<Move>, TableError> {
+        let mut line = Vec::new();
+        let start = pos;
+        let mut pos = pos.clone();
+        // A mate in n plies has a line of n plies; a longer one can only come
+        // from a table that contradicts itself, and must not run forever.
+        let mut length = None;
+        while let Some((mv, value)) = self.moves_having(&pos, variant, have)?.into_iter().next() {
+            let Some(plies) = value.plies() else {
+                break;
+            };
+            if line.len() >= usize::from(length.get_or_insert(plies).0) {
+                return Err(TableError::Inconsistent(Material::from_board(
+                    start.board(),
+                )?));
+            }
+            pos.play_unchecked(mv);
+            line.push(mv);
+        }
+        Ok(line)
+    }
+}
+
+/// A prober's answer for a table it lacks.
+fn not_built(material: &Material, _: Variant) -> Result<(), TableError> {
+    Err(TableError::NotBuilt(material.clone()))
+}
