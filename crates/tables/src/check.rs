@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 
 use crate::{
-    error::TableError, material::Material, table::number_position, tablebase::Tablebase,
-    value::Value, variant::Variant,
+    error::TableError, material::Material, store::Tablebase, table::number_position, value::Value,
+    variant::Variant,
 };
 
 /// Draws per position asked for before a sample gives up: a table's legal

@@ -4,22 +4,7 @@ use std::path::PathBuf;
 
 use shakmaty::{Color, Square};
 
-use crate::material::Material;
-
-/// A material that the solver does not handle.
-#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
-pub enum MaterialError {
-    #[error(
-        "cannot read material {0:?}: write it like KQvKR (white men, 'v', black men, each side starting with K)"
-    )]
-    Syntax(String),
-    #[error("each side has exactly one king")]
-    ExtraKing,
-    #[error("{0} men is too many: the tables hold 3 to 6 men, kings included")]
-    TooManyMen(usize),
-    #[error("{0} must have exactly one king")]
-    KingCount(Color),
-}
+use crate::material::{Material, MaterialError};
 
 /// Why a table could not be had, or a position not probed.
 #[derive(Debug, thiserror::Error)]

@@ -7,8 +7,8 @@ use std::{ops::RangeInclusive, time::Instant};
 use shakmaty::ByColor;
 
 use crate::{
-    check::Checked, error::TableError, format::file_name, material::Material, summary::SideSummary,
-    tablebase::Tablebase, variant::Variant,
+    check::Checked, error::TableError, format::file_name, material::Material, store::Tablebase,
+    summary::SideSummary, variant::Variant,
 };
 
 /// The men of the tables a run over every table may build: six-man tables

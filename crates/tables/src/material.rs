@@ -4,7 +4,20 @@ use std::{fmt, str::FromStr};
 
 use shakmaty::{Bitboard, Board, ByColor, Color, Piece, Role, Square};
 
-use crate::error::MaterialError;
+/// A material that the solver does not handle.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum MaterialError {
+    #[error(
+        "cannot read material {0:?}: write it like KQvKR (white men, 'v', black men, each side starting with K)"
+    )]
+    Syntax(String),
+    #[error("each side has exactly one king")]
+    ExtraKing,
+    #[error("{0} men is too many: the tables hold 3 to 6 men, kings included")]
+    TooManyMen(usize),
+    #[error("{0} must have exactly one king")]
+    KingCount(Color),
+}
 
 /// The most men a table holds.
 pub const MAX_MEN: usize = 6;

@@ -7,11 +7,11 @@ use shakmaty::{Color, Role};
 use crate::{
     material::Material,
     pawns::{
-        build::{LARGE_SLICE_FROM, large_at_once},
+        build::large_at_once,
         exits::{ExitMoves, exit_reads},
         promotions::{GATHER_BUDGET, promotion_batches, promotion_table_bytes_of, read_bytes},
     },
-    slices::SliceIndexer,
+    slices::{LARGE_SLICE_FROM, SliceIndexer},
     table::Table,
     variant::Variant,
 };

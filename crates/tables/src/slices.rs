@@ -17,10 +17,8 @@ use rayon::prelude::*;
 use shakmaty::{Bitboard, Color, Piece, Rank, Role, Square};
 
 use crate::{
-    engine::pieces::Pieces,
     index::{Indexer, Squares, digits},
     material::{MAX_MEN, Material},
-    rules::Rules,
 };
 
 /// The pawns of a slice: their squares in material order, like pawns
@@ -323,14 +321,15 @@ impl SliceIndexer {
         digits(&squares[..self.pieces])
     }
 
-    /// The pawnless layout of the kings and pieces of slice `slice`, the
-    /// pawns standing still.
-    pub(crate) fn pieces_of(&self, men: &[Piece], slice: usize) -> Pieces<'static> {
-        Pieces::new(
-            Indexer::slice(self.pieces, self.slices[slice].squares()),
-            Rules::with_men(men, self.pieces, false),
-            Vec::new(),
-        )
+    /// The kings and pieces of each placement of slice `slice`, the
+    /// pawns standing still at their squares.
+    pub(crate) fn slice_indexer(&self, slice: usize) -> Indexer {
+        Indexer::slice(self.pieces, self.slices[slice].squares())
+    }
+
+    /// The kings and pieces of the material.
+    pub(crate) fn pieces(&self) -> usize {
+        self.pieces
     }
 
     /// The men of the material in slice order.
@@ -341,6 +340,13 @@ impl SliceIndexer {
             .collect()
     }
 }
+
+/// Slices of at least this many numbers are large: built a few at a time
+/// ([`large_at_once`]), each by every core (the engine works by blocks in
+/// parallel), so that few are in memory at once, and kept compressed while
+/// slices still to build step into them; smaller ones, which would keep
+/// one core busy each, a level in parallel.
+pub(crate) const LARGE_SLICE_FROM: usize = 1 << 20;
 
 #[cfg(test)]
 mod tests {

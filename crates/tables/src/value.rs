@@ -159,7 +159,7 @@ pub const ILLEGAL: u8 = 255;
 /// production build.
 pub const MAX_PLIES: u16 = 250;
 /// Byte of a decisive position deeper than the table's overflow limit: its
-/// plies are in the table's overflow list (see [`crate::overflow`]).
+/// plies are in the table's overflow list (the overflow module).
 pub const DEEP: u8 = 252;
 /// The longest mate the overflow list holds, in plies.
 pub const HARD_MAX_PLIES: u16 = 1023;

@@ -13,7 +13,7 @@ use crate::{
         bytes::{ByteTest, CANDIDATE, Changeable, Equal, SAFE, Unrefuting, line_mask},
         layout::CaptureByte,
     },
-    tablebase::Tablebase,
+    store::Tablebase,
     value::{DEEP, ILLEGAL, UNDECIDED, Value, encode_plies},
 };
 
@@ -350,7 +350,7 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
     let mut first_bytes = None;
     let ways = [
         (
-            crate::pawns::build::LARGE_SLICE_FROM,
+            crate::slices::LARGE_SLICE_FROM,
             crate::pawns::build::large_at_once as fn(usize) -> usize,
         ),
         (1, |_| 1),

@@ -55,6 +55,8 @@ pub(crate) mod layout;
 pub(crate) mod pieces;
 mod steps;
 
+pub(crate) use steps::{Settings, Ways};
+
 /// Where a build stands, for a progress display.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Progress {
@@ -74,30 +76,6 @@ pub enum Progress {
         pawns: PawnSquares,
         kept: bool,
     },
-}
-
-/// How a step chooses between retracting the positions it starts from and
-/// looking at the moves of the positions it may decide (see
-/// docs/tables.md, "Two ways a step").
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Ways {
-    /// The way that visits fewer positions, each ply.
-    Cheaper,
-    /// Always by retraction.
-    Retracting,
-    /// By moves wherever the layout and the overflow allow it.
-    ByMoves,
-}
-
-/// What a test may change in the engine.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Settings {
-    /// The deepest plies a byte may hold: deeper positions go into the
-    /// overflow list. A test lowers it to try the overflow on tables that
-    /// do not need it.
-    pub limit: u16,
-    /// A test forces each way to check it against the other.
-    pub ways: Ways,
 }
 
 /// The engine on one layout: fills `bytes` (zeroed, the layout's size for

@@ -15,7 +15,6 @@ use shakmaty::{Bitboard, ByColor, Color, Square};
 
 use crate::{
     engine::{
-        Settings, Ways,
         bytes::{
             BLOCK, ByteTest, CANDIDATE, Changeable, Equal, OpenRuns, RUN_PER_MARKED,
             RUN_PER_RETRACTED, SAFE, Tally, Unrefuting, Verified, Written, all_runs, atomic,
@@ -29,6 +28,30 @@ use crate::{
     sync::lock,
     value::{DEEP, HARD_MAX_PLIES, ILLEGAL, UNDECIDED, encode_plies},
 };
+
+/// How a step chooses between retracting the positions it starts from and
+/// looking at the moves of the positions it may decide (see
+/// docs/tables.md, "Two ways a step").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Ways {
+    /// The way that visits fewer positions, each ply.
+    Cheaper,
+    /// Always by retraction.
+    Retracting,
+    /// By moves wherever the layout and the overflow allow it.
+    ByMoves,
+}
+
+/// What a test may change in the engine.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Settings {
+    /// The deepest plies a byte may hold: deeper positions go into the
+    /// overflow list. A test lowers it to try the overflow on tables that
+    /// do not need it.
+    pub limit: u16,
+    /// A test forces each way to check it against the other.
+    pub ways: Ways,
+}
 
 /// The state of one build.
 pub(crate) struct Engine<L> {

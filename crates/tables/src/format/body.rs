@@ -1,7 +1,7 @@
 //! Reading a table file: its verified body, a chunk at a time for probes, or
 //! whole (or one side to move) into a table.
 
-use std::{cell::RefCell, fs, path::Path};
+use std::{fs, path::Path};
 
 use rayon::prelude::*;
 use shakmaty::{ByColor, Color};
@@ -10,10 +10,11 @@ use crate::{
     error::FileError,
     format::{
         CHUNK, ReadError, chunk_place,
+        chunks::{decompress_batch, decompress_chunk},
         guard::{open_regular, within},
-        header::{Header, index_len, read_index, read_overflow},
-        le_u32, read_time_limit,
-        sequential::HashedReader,
+        header::{read_index, read_overflow},
+        read_time_limit,
+        sequential::{HashedReader, read_chunks},
         verify::{Side, check_range, check_values},
     },
     material::Material,
@@ -236,93 +237,4 @@ pub(crate) fn read_sides(
     })?;
     check_values(&table)?;
     Ok(table)
-}
-
-/// Reads the rest of a table file from `body` (standing after the header)
-/// front to back, and hands the chunks of the sides `sides` to `batch`,
-/// compressed, with their numbers, a batch of about
-/// [`DECOMPRESSED_AT_ONCE`] bytes at a time; the other chunks are hashed
-/// unkept. Returns the chunks' lengths and the overflow list's bytes once
-/// the checksum is right.
-/// A bad checksum is the error reported even when a batch failed first;
-/// after it, chunks that do not fit the file, then the first batch's
-/// error.
-pub(crate) fn read_chunks(
-    body: &mut HashedReader,
-    layout: &Header,
-    sides: &[Color],
-    mut batch: impl FnMut(Vec<(usize, Vec<u8>)>) -> Result<(), FileError>,
-) -> Result<(Vec<usize>, Vec<u8>), ReadError> {
-    let lengths: Vec<usize> = body
-        .take(4 * layout.chunks)?
-        .chunks(4)
-        .map(|length| le_u32(length) as usize)
-        .collect();
-    if layout.chunk_sums {
-        // Hashed with the rest; a whole read checks the file's checksum.
-        body.take(index_len(layout.chunks, true) - 4 * layout.chunks)?;
-    }
-    let chunks_fit = lengths.iter().map(|&l| l as u64).sum::<u64>() == layout.data;
-    let mut failed = None;
-    if chunks_fit {
-        let mut pending = Vec::new();
-        let mut batched = 0;
-        for (chunk, &length) in lengths.iter().enumerate() {
-            let (turn, _) = chunk_place(chunk, layout.chunks);
-            if !sides.contains(&turn) {
-                body.skip(length as u64)?;
-                continue;
-            }
-            batched += length;
-            pending.push((chunk, body.take(length)?));
-            if batched >= DECOMPRESSED_AT_ONCE {
-                failed = failed.or(batch(std::mem::take(&mut pending)).err());
-                batched = 0;
-            }
-        }
-        failed = failed.or(batch(pending).err());
-    } else {
-        body.skip(layout.data)?;
-    }
-    let listed = body.take(8 * layout.entries as usize)?;
-    body.check_sum()?;
-    if !chunks_fit {
-        return Err(FileError::Sizes.into());
-    }
-    match failed {
-        Some(err) => Err(err.into()),
-        None => Ok((lengths, listed)),
-    }
-}
-
-/// Compressed bytes read before the chunks among them are decompressed
-/// (in parallel): about two chunks for each core.
-const DECOMPRESSED_AT_ONCE: usize = 4 << 20;
-
-/// Decompresses and empties a batch of (compressed chunk, its output).
-fn decompress_batch(batch: &mut Vec<(Vec<u8>, &mut [u8])>) -> Result<(), FileError> {
-    batch
-        .par_drain(..)
-        .try_for_each(|(input, out)| decompress_chunk(&input, out))
-}
-
-/// Decompresses one chunk into `out`, which must be its size.
-pub(crate) fn decompress_chunk(input: &[u8], out: &mut [u8]) -> Result<(), FileError> {
-    thread_local! {
-        // A context a thread, made once: making one for each chunk cost a
-        // tenth of reading a window.
-        static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-            const { RefCell::new(None) };
-    }
-    let decompressed = DECOMPRESSOR.with_borrow_mut(|kept| {
-        let decompressor = match kept {
-            Some(decompressor) => decompressor,
-            None => kept.insert(zstd::bulk::Decompressor::new()?),
-        };
-        decompressor.decompress_to_buffer(input, out)
-    });
-    match decompressed {
-        Ok(n) if n == out.len() => Ok(()),
-        _ => Err(FileError::Corrupt),
-    }
 }

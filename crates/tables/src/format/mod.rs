@@ -33,6 +33,7 @@
 
 mod body;
 mod chunked;
+mod chunks;
 mod guard;
 mod header;
 mod sequential;

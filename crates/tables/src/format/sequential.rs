@@ -9,11 +9,10 @@ use shakmaty::{ByColor, Color};
 use crate::{
     error::FileError,
     format::{
-        CHUNK, HEADER, ReadError,
-        body::{decompress_chunk, read_chunks},
-        chunk_place,
+        CHUNK, HEADER, ReadError, chunk_place,
+        chunks::{DECOMPRESSED_AT_ONCE, decompress_chunk},
         guard::{Deadline, open_regular, read_before, within_telling},
-        header::{Header, check_header, read_overflow},
+        header::{Header, check_header, index_len, read_overflow},
         le_u32, read_time_limit,
         verify::{Side, check_range},
     },
@@ -167,4 +166,61 @@ pub fn summarize_file(
         Ok(table.finish(&overflow))
     };
     within_telling(read_time_limit(file_len), read, counted)
+}
+
+/// Reads the rest of a table file from `body` (standing after the header)
+/// front to back, and hands the chunks of the sides `sides` to `batch`,
+/// compressed, with their numbers, a batch of about
+/// [`DECOMPRESSED_AT_ONCE`] bytes at a time; the other chunks are hashed
+/// unkept. Returns the chunks' lengths and the overflow list's bytes once
+/// the checksum is right.
+/// A bad checksum is the error reported even when a batch failed first;
+/// after it, chunks that do not fit the file, then the first batch's
+/// error.
+pub(crate) fn read_chunks(
+    body: &mut HashedReader,
+    layout: &Header,
+    sides: &[Color],
+    mut batch: impl FnMut(Vec<(usize, Vec<u8>)>) -> Result<(), FileError>,
+) -> Result<(Vec<usize>, Vec<u8>), ReadError> {
+    let lengths: Vec<usize> = body
+        .take(4 * layout.chunks)?
+        .chunks(4)
+        .map(|length| le_u32(length) as usize)
+        .collect();
+    if layout.chunk_sums {
+        // Hashed with the rest; a whole read checks the file's checksum.
+        body.take(index_len(layout.chunks, true) - 4 * layout.chunks)?;
+    }
+    let chunks_fit = lengths.iter().map(|&l| l as u64).sum::<u64>() == layout.data;
+    let mut failed = None;
+    if chunks_fit {
+        let mut pending = Vec::new();
+        let mut batched = 0;
+        for (chunk, &length) in lengths.iter().enumerate() {
+            let (turn, _) = chunk_place(chunk, layout.chunks);
+            if !sides.contains(&turn) {
+                body.skip(length as u64)?;
+                continue;
+            }
+            batched += length;
+            pending.push((chunk, body.take(length)?));
+            if batched >= DECOMPRESSED_AT_ONCE {
+                failed = failed.or(batch(std::mem::take(&mut pending)).err());
+                batched = 0;
+            }
+        }
+        failed = failed.or(batch(pending).err());
+    } else {
+        body.skip(layout.data)?;
+    }
+    let listed = body.take(8 * layout.entries as usize)?;
+    body.check_sum()?;
+    if !chunks_fit {
+        return Err(FileError::Sizes.into());
+    }
+    match failed {
+        Some(err) => Err(err.into()),
+        None => Ok((lengths, listed)),
+    }
 }

@@ -14,8 +14,8 @@ use crate::{
     error::{FileError, TableError},
     material::Material,
     rules::Rules,
+    store::Tablebase,
     table::Table,
-    tablebase::Tablebase,
     value::{DEEP, ILLEGAL, UNDECIDED, encode_plies},
     variant::Variant,
 };

@@ -15,14 +15,13 @@ use crate::{
     error::TableError,
     material::Material,
     overflow::Overflow,
-    packed::{self, Packed},
     pawns::{
         exits::{ExitMoves, ExitTables},
         journal::{Journal, SliceBytes},
-        layout::{Built, SliceLayout, Steps},
+        layout::{Built, KeptBytes, KeptSlice, SliceLayout, Steps},
         promotions::{GATHER_BUDGET, Promoted, PromotionTables},
     },
-    slices::SliceIndexer,
+    slices::{LARGE_SLICE_FROM, SliceIndexer},
     table::Subtables,
     value::MAX_PLIES,
 };
@@ -33,46 +32,6 @@ use crate::{
 pub(crate) trait SliceSink {
     fn put(&mut self, first: usize, bytes: ByColor<&[u8]>) -> Result<(), TableError>;
 }
-
-/// The bytes of one side of a slice built, kept for the slices that step
-/// into it: a large slice's compressed.
-pub(crate) enum KeptBytes {
-    Plain(Vec<u8>),
-    Packed(Packed),
-}
-
-impl KeptBytes {
-    pub(crate) fn new(bytes: Vec<u8>) -> KeptBytes {
-        if bytes.len() >= LARGE_SLICE_FROM {
-            KeptBytes::Packed(Packed::new(&bytes))
-        } else {
-            KeptBytes::Plain(bytes)
-        }
-    }
-
-    #[inline]
-    pub(crate) fn get(&self, index: usize) -> u8 {
-        match self {
-            KeptBytes::Plain(bytes) => bytes[index],
-            KeptBytes::Packed(packed) => packed.get(index),
-        }
-    }
-
-    /// The `len` bytes from number `start` (a multiple of
-    /// [`packed::BLOCK`], `len` at most that), into `out`.
-    pub(crate) fn read_into(&self, start: usize, len: usize, out: &mut Vec<u8>) {
-        out.clear();
-        match self {
-            KeptBytes::Plain(bytes) => out.extend_from_slice(&bytes[start..start + len]),
-            KeptBytes::Packed(bytes) => bytes.block_into(start / packed::BLOCK, out),
-        }
-        debug_assert_eq!(out.len(), len);
-    }
-}
-
-/// The sides of a slice built that steps read: the side to move after a
-/// pawn's step, so a side is kept only when the other side has pawns.
-pub(crate) type KeptSlice = ByColor<Option<KeptBytes>>;
 
 /// What a build holds between slices: the slices still read, and the
 /// positions deeper than a byte.
@@ -127,13 +86,6 @@ impl Held {
         Ok(())
     }
 }
-
-/// Slices of at least this many numbers are large: built a few at a time
-/// ([`large_at_once`]), each by every core (the engine works by blocks in
-/// parallel), so that few are in memory at once, and kept compressed while
-/// slices still to build step into them; smaller ones, which would keep
-/// one core busy each, a level in parallel.
-pub(crate) const LARGE_SLICE_FROM: usize = 1 << 20;
 
 /// Large slices of fewer numbers than this (five men's: 64^4) are built
 /// two at a time, so that the cores seldom wait for each other at the end

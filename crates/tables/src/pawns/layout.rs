@@ -15,14 +15,15 @@ use crate::{
     },
     index::Squares,
     material::MAX_MEN,
-    packed::{self},
+    packed::{
+        Packed, {self},
+    },
     pawns::{
-        build::{KeptBytes, KeptSlice},
         exits::{ExitTables, ahead},
         promotions::Promoted,
     },
     rules::RunLooks,
-    slices::SliceIndexer,
+    slices::{LARGE_SLICE_FROM, SliceIndexer},
     value::{DEEP, Value, decode_byte},
 };
 
@@ -179,7 +180,7 @@ impl<'a> SliceLayout<'a> {
         let mut standing = [Square::A1; MAX_MEN];
         standing[indexer.pieces..indexer.men].copy_from_slice(indexer.slices[slice].squares());
         SliceLayout {
-            pieces: indexer.pieces_of(men, slice),
+            pieces: crate::pawns::pieces_of(indexer, men, slice),
             indexer,
             exit_tables,
             promoted,
@@ -335,3 +336,43 @@ impl Layout for SliceLayout<'_> {
         true
     }
 }
+
+/// The bytes of one side of a slice built, kept for the slices that step
+/// into it: a large slice's compressed.
+pub(crate) enum KeptBytes {
+    Plain(Vec<u8>),
+    Packed(Packed),
+}
+
+impl KeptBytes {
+    pub(crate) fn new(bytes: Vec<u8>) -> KeptBytes {
+        if bytes.len() >= LARGE_SLICE_FROM {
+            KeptBytes::Packed(Packed::new(&bytes))
+        } else {
+            KeptBytes::Plain(bytes)
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, index: usize) -> u8 {
+        match self {
+            KeptBytes::Plain(bytes) => bytes[index],
+            KeptBytes::Packed(packed) => packed.get(index),
+        }
+    }
+
+    /// The `len` bytes from number `start` (a multiple of
+    /// [`packed::BLOCK`], `len` at most that), into `out`.
+    pub(crate) fn read_into(&self, start: usize, len: usize, out: &mut Vec<u8>) {
+        out.clear();
+        match self {
+            KeptBytes::Plain(bytes) => out.extend_from_slice(&bytes[start..start + len]),
+            KeptBytes::Packed(bytes) => bytes.block_into(start / packed::BLOCK, out),
+        }
+        debug_assert_eq!(out.len(), len);
+    }
+}
+
+/// The sides of a slice built that steps read: the side to move after a
+/// pawn's step, so a side is kept only when the other side has pawns.
+pub(crate) type KeptSlice = ByColor<Option<KeptBytes>>;

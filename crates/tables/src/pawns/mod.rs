@@ -17,6 +17,7 @@
 //! stands for its placement and that mirror image, except in a slice whose
 //! pawns are their own mirror image, which holds both.
 
+use crate::{engine::pieces::Pieces, rules::Rules, slices::SliceIndexer};
 pub(crate) mod build;
 pub(crate) mod exits;
 pub(crate) mod journal;
@@ -25,7 +26,7 @@ pub(crate) mod promotions;
 
 use std::sync::Arc;
 
-use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Piece, Position};
 
 use crate::{
     error::TableError, material::Material, summary::SideSummary, table::Table, value::Value,
@@ -95,4 +96,14 @@ impl PawnTable {
     pub fn summarize(&self) -> ByColor<SideSummary> {
         crate::summarize(&self.table)
     }
+}
+
+/// The pawnless layout of the kings and pieces of slice `slice`, the pawns
+/// standing still.
+pub(crate) fn pieces_of(indexer: &SliceIndexer, men: &[Piece], slice: usize) -> Pieces<'static> {
+    Pieces::new(
+        indexer.slice_indexer(slice),
+        Rules::with_men(men, indexer.pieces(), false),
+        Vec::new(),
+    )
 }

@@ -80,7 +80,7 @@ impl Promoted {
             .collect();
         let pieces: Vec<Pieces> = slices
             .iter()
-            .map(|&slice| indexer.pieces_of(men, slice))
+            .map(|&slice| crate::pawns::pieces_of(indexer, men, slice))
             .collect();
         for roles in promotion_batches(material, turn) {
             let moves = ExitMoves::Promotions(turn, roles);
