@@ -15,7 +15,7 @@ use crate::{
     format::{self, FileWriter},
     index::Indexer,
     material::Material,
-    pawns::{build::Tuning, journal::Journal},
+    pawns::{journal::Journal, schedule::Tuning},
     rules::Rules,
     slices::SliceIndexer,
     summary::{SideSummary, TableCounter},

@@ -7,11 +7,11 @@ use shakmaty::{Color, Role};
 use crate::{
     material::Material,
     pawns::{
-        build::large_at_once,
         exits::{ExitMoves, exit_reads},
-        promotions::{GATHER_BUDGET, promotion_batches, promotion_table_bytes_of, read_bytes},
+        promotions::{promotion_table_bytes_of, read_bytes},
+        schedule::{Schedule, Tuning},
     },
-    slices::{LARGE_SLICE_FROM, SliceIndexer},
+    slices::SliceIndexer,
     table::Table,
     variant::Variant,
 };
@@ -46,69 +46,64 @@ pub fn built_slice_by_slice(material: &Material, into_file: bool) -> bool {
 }
 
 /// The peak of a slice-by-slice build of `material` (canonical, with
-/// pawns), a byte a number unless said otherwise:
+/// pawns), following its [`Schedule`], a byte a number unless said
+/// otherwise:
 /// - the tables captures lead into, the sides their captures read, held
 ///   throughout;
-/// - the slices still stepped into (a large slice, of 2^20 numbers or
-///   more, compressed: [`KEPT_BYTES_A_HUNDRED`]), the sides to move that
-///   steps lead into (one for each colour with pawns): while the slices
-///   of one advancement are built, at most those of that advancement and
-///   of the two before it, a step adding 1 or 2;
-/// - the gathered promotions, two bytes a number, of the slices built at
-///   once (a large slice's, for each side with a pawn on its seventh
-///   rank), or of the small slices gathered together (as many as
-///   `GATHER_BUDGET` holds unless one advancement needs more);
-/// - the larger of: the slices being built (large ones [`large_at_once`]
-///   at a time, small ones an advancement at a time), both sides; and the
-///   sides of the tables one side's promotions lead into (or, past
-///   [`PROMOTIONS_TOGETHER`], one role's), held while they are gathered;
+/// - the slices still stepped into (a large slice compressed:
+///   [`KEPT_BYTES_A_HUNDRED`]), the sides to move that steps lead into:
+///   while the slices of one advancement are built, at most those of that
+///   advancement and of the two before it, a step adding 1 or 2;
+/// - the gathered promotions, two bytes a number: a large slice's, for
+///   each side with a pawn on its seventh rank, in the group built at
+///   once; the small slices' largest gathering;
+/// - the larger of: the slices being built (a group), both sides; and the
+///   sides of the tables one side's promotions lead into, a batch of roles
+///   at a time, held while they are gathered;
 /// - the table of every placement of the pawns, 4 bytes an entry.
 fn slice_build_bytes(material: &Material) -> u64 {
+    let schedule = Schedule::new(material, &Tuning::PRODUCTION);
     let indexer = SliceIndexer::shared(material);
-    let slice = indexer.slice_len() as u64;
-    let large = indexer.slice_len() >= LARGE_SLICE_FROM;
-    let levels = indexer.levels();
-    let promoting = |level: usize, color: Color| {
-        levels[level]
-            .clone()
+    let slice = schedule.slice_len as u64;
+    let promoting = |slices: &mut dyn Iterator<Item = usize>, color: Color| {
+        slices
             .filter(|&s| indexer.pawns(s).on_seventh(color))
             .count() as u64
     };
-    // Small slices: the promotions of a batch of advancements, each side's
-    // list, are held from their gathering until their slices are built.
-    let gathered_small: u64 = Color::ALL
-        .into_iter()
-        .map(|color| {
-            let every: u64 = (0..levels.len()).map(|l| promoting(l, color)).sum();
-            let most_in_level = (0..levels.len())
-                .map(|l| promoting(l, color))
-                .max()
-                .unwrap_or(0);
-            let budget = GATHER_BUDGET as u64 / (PROMOTED_BYTES * slice);
-            every.min(budget.max(most_in_level)) * PROMOTED_BYTES * slice
+    // Small slices: the promotions of one gathering, each side's, are held
+    // from their gathering until their slices are built.
+    let gathered_small = schedule
+        .levels
+        .iter()
+        .map(|level| {
+            Color::ALL
+                .into_iter()
+                .map(|color| promoting(&mut level.gathered.iter().copied(), color))
+                .sum::<u64>()
         })
-        .sum();
-    let kept_sides = Color::ALL
-        .into_iter()
-        .filter(|&color| material.men().contains(&Role::Pawn.of(color)))
-        .count() as u64;
+        .max()
+        .unwrap_or(0)
+        * PROMOTED_BYTES
+        * slice;
+    let kept_sides = schedule.kept_sides.iter().filter(|&&kept| kept).count() as u64;
+    let levels = &schedule.levels;
     let peak = (0..levels.len())
         .map(|l| {
             let held: u64 = levels[l.saturating_sub(2)..=l]
                 .iter()
-                .map(|level| level.len() as u64)
+                .map(|level| level.slices.len() as u64)
                 .sum();
             let promoting_sides: Vec<Color> = Color::ALL
                 .into_iter()
-                .filter(|&color| promoting(l, color) > 0)
+                .filter(|&color| promoting(&mut levels[l].slices.clone(), color) > 0)
                 .collect();
             let promotion_tables = promoting_sides
                 .iter()
-                .map(|&color| promotion_table_bytes(material, color))
+                .map(|&color| promotion_table_bytes(material, &schedule, color))
                 .max()
                 .unwrap_or(0);
-            let (kept, promoted, building) = if large {
-                let at_once = large_at_once(indexer.slice_len()).min(levels[l].len()) as u64;
+            let at_once = levels[l].groups.iter().map(Vec::len).max().unwrap_or(0) as u64;
+            let (kept, promoted, building) = if schedule.large {
                 (
                     held * kept_sides * slice * KEPT_BYTES_A_HUNDRED / 100,
                     at_once * promoting_sides.len() as u64 * PROMOTED_BYTES * slice,
@@ -118,7 +113,7 @@ fn slice_build_bytes(material: &Material) -> u64 {
                 (
                     held * kept_sides * slice,
                     gathered_small,
-                    levels[l].len() as u64 * 2 * slice,
+                    at_once * 2 * slice,
                 )
             };
             kept + promoted + building.max(promotion_tables)
@@ -135,10 +130,11 @@ fn slice_build_bytes(material: &Material) -> u64 {
 }
 
 /// The most bytes the tables the promotions of `color` lead into take at
-/// once ([`promotion_batches`]).
-fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
-    promotion_batches(material, color)
-        .into_iter()
+/// once ([`Schedule::promotion_batches`]).
+fn promotion_table_bytes(material: &Material, schedule: &Schedule, color: Color) -> u64 {
+    schedule.promotion_batches[color]
+        .iter()
+        .copied()
         .map(|roles| promotion_table_bytes_of(material, color, roles))
         .max()
         .unwrap_or(0)
@@ -147,7 +143,7 @@ fn promotion_table_bytes(material: &Material, color: Color) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pawns::exits::Roles;
+    use crate::pawns::{exits::Roles, promotions::promotion_batches};
 
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;
@@ -186,7 +182,8 @@ mod tests {
     #[test]
     fn six_man_estimates_hold_their_promotion_tables() {
         let krrkrp: Material = "KRRvKRP".parse().unwrap();
-        let promotions = promotion_table_bytes(&krrkrp, Color::Black);
+        let schedule = Schedule::new(&krrkrp, &Tuning::PRODUCTION);
+        let promotions = promotion_table_bytes(&krrkrp, &schedule, Color::Black);
         let krrkrq: Material = "KRRvKRQ".parse().unwrap();
         let side = Table::numbers_per_side(&krrkrq, Variant::Standard) as u64;
         assert!(promotions < side / 8, "{promotions}");
@@ -201,8 +198,9 @@ mod tests {
         let kqrkrp: Material = "KQRvKRP".parse().unwrap();
         let side = Table::numbers_per_side(&kqrkrp, Variant::Standard) as u64;
         assert!(side >= 24 * GIB);
+        let schedule = Schedule::new(&krpkrp, &Tuning::PRODUCTION);
         for color in Color::ALL {
-            let promotions = promotion_table_bytes(&krpkrp, color);
+            let promotions = promotion_table_bytes(&krpkrp, &schedule, color);
             assert!(promotions < side / 8, "{promotions}");
         }
         assert!(estimate("KRPvKRP") < 24 * GIB);

@@ -351,7 +351,7 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
     let ways = [
         (
             crate::slices::LARGE_SLICE_FROM,
-            crate::pawns::build::large_at_once as fn(usize) -> usize,
+            crate::pawns::schedule::large_at_once as fn(usize) -> usize,
         ),
         (1, |_| 1),
         (1, |_| 2),

@@ -423,9 +423,9 @@ fn krk_with_overflow() -> (Material, Table, tempfile::TempDir, PathBuf) {
         Variant::Standard,
         subtables,
         &|_| std::ops::ControlFlow::Continue(()),
-        crate::pawns::build::Tuning {
+        crate::pawns::schedule::Tuning {
             limit: 20,
-            ..crate::pawns::build::Tuning::PRODUCTION
+            ..crate::pawns::schedule::Tuning::PRODUCTION
         },
     )
     .unwrap();

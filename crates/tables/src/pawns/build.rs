@@ -8,22 +8,22 @@ use std::{
 };
 
 use rayon::prelude::*;
-use shakmaty::{ByColor, Color, Role};
+use shakmaty::{ByColor, Color};
 
 use crate::{
-    engine::{Progress, Settings, Ways, bytes::zeroed, run_layout},
+    engine::{Progress, bytes::zeroed, run_layout},
     error::TableError,
     material::Material,
     overflow::Overflow,
     pawns::{
         exits::{ExitMoves, ExitTables},
         journal::{Journal, SliceBytes},
-        layout::{Built, KeptBytes, KeptSlice, SliceLayout, Steps},
-        promotions::{GATHER_BUDGET, Promoted, PromotionTables},
+        layout::{Built, KeptBytes, KeptSlice, SliceLayout},
+        promotions::{Promoted, PromotionTables},
+        schedule::{Schedule, Tuning},
     },
-    slices::{LARGE_SLICE_FROM, SliceIndexer},
+    slices::SliceIndexer,
     table::Subtables,
-    value::MAX_PLIES,
 };
 
 /// Where the slices of a build go, in the order of their numbers, each
@@ -87,62 +87,6 @@ impl Held {
     }
 }
 
-/// Large slices of fewer numbers than this (five men's: 64^4) are built
-/// two at a time, so that the cores seldom wait for each other at the end
-/// of a step of one slice; larger ones (six men's: 64^5) one at a time,
-/// since two would hold 4 GiB more.
-pub(crate) const TWO_AT_A_TIME_BELOW: usize = 1 << 26;
-
-/// How many large slices of `slice_len` numbers are built at once.
-pub(crate) fn large_at_once(slice_len: usize) -> usize {
-    if slice_len < TWO_AT_A_TIME_BELOW {
-        2
-    } else {
-        1
-    }
-}
-
-/// What a test may change in a build: the engine's settings, and how many
-/// slices of a table with pawns are built at once.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Tuning {
-    /// The deepest plies a byte may hold: deeper positions go into the
-    /// overflow list. A test lowers it to try the overflow on tables that
-    /// do not need it.
-    pub limit: u16,
-    /// A test forces each way to check it against the other.
-    pub ways: Ways,
-    /// Slices of a table with pawns with at least this many numbers are
-    /// large ([`LARGE_SLICE_FROM`]); a test lowers it to take that
-    /// way on a small table.
-    pub large_slices_from: usize,
-    /// How many large slices of a number of numbers are built at once
-    /// ([`large_at_once`]); a test tries one and two.
-    pub large_at_once: fn(usize) -> usize,
-}
-
-impl Tuning {
-    pub const PRODUCTION: Tuning = Tuning {
-        limit: MAX_PLIES,
-        ways: Ways::Cheaper,
-        large_slices_from: LARGE_SLICE_FROM,
-        large_at_once,
-    };
-
-    /// The engine's part.
-    pub fn settings(&self) -> Settings {
-        Settings {
-            limit: self.limit,
-            ways: self.ways,
-        }
-    }
-
-    /// How many large slices of `slice_len` numbers are built at once.
-    pub fn large_at_once(&self, slice_len: usize) -> usize {
-        (self.large_at_once)(slice_len)
-    }
-}
-
 /// Builds the bytes of a material with pawns, slice by slice, most
 /// advanced first, and hands each slice to `sink`; the slices of one
 /// advancement lead into none of each other. Memory holds the slices
@@ -165,22 +109,13 @@ pub(crate) fn build(
 ) -> Result<Overflow, TableError> {
     let indexer = SliceIndexer::shared(material);
     let men = indexer.men_in_order(material);
-    let mut last_reader: Vec<usize> = (0..indexer.slices()).collect();
-    for reader in 0..indexer.slices() {
-        for push in Steps::of(&indexer, &men, reader).pushes.iter().flatten() {
-            last_reader[push.child] = last_reader[push.child].max(reader);
-        }
-    }
-    let mut unread_after = vec![Vec::new(); indexer.slices()];
-    for (slice, &reader) in last_reader.iter().enumerate() {
-        unread_after[reader].push(slice);
-    }
+    let schedule = Schedule::new(material, &tuning);
     let slice_len = indexer.slice_len();
     let mut held = Held {
         slices: (0..indexer.slices()).map(|_| None).collect(),
-        read: ByColor::new_with(|turn| men.iter().any(|&man| man == Role::Pawn.of(!turn))),
+        read: schedule.kept_sides,
         slice_len,
-        unread_after,
+        unread_after: schedule.unread_after.clone(),
         deep: ByColor::default(),
     };
     let done = AtomicU64::new(0);
@@ -194,11 +129,6 @@ pub(crate) fn build(
         }
     };
     let exit_tables = ExitTables::new(&men, captures, ExitMoves::Captures)?;
-    let promoting = |slice: &usize| {
-        Color::ALL
-            .into_iter()
-            .any(|c| indexer.slices[*slice].on_seventh(c))
-    };
     // The best promotions of each side in `slices`, each promoting side's
     // tables had once for all of them.
     let gather = |slices: &[usize]| {
@@ -212,8 +142,15 @@ pub(crate) fn build(
             if of_turn.is_empty() {
                 continue;
             }
-            let found =
-                Promoted::gather(&indexer, material, &men, &of_turn, turn, promotion_tables)?;
+            let found = Promoted::gather(
+                &indexer,
+                material,
+                &men,
+                &of_turn,
+                turn,
+                &schedule.promotion_batches[turn],
+                promotion_tables,
+            )?;
             for (slice, found) in of_turn.into_iter().zip(found) {
                 gathered.entry(slice).or_default()[turn] = Some(found);
             }
@@ -221,24 +158,9 @@ pub(crate) fn build(
         Ok::<_, TableError>(gathered)
     };
     let mut gathered: HashMap<usize, ByColor<Option<Promoted>>> = HashMap::new();
-    for (l, slices) in indexer.levels.iter().enumerate() {
-        if slice_len < tuning.large_slices_from
-            && slices
-                .clone()
-                .any(|slice| promoting(&slice) && !gathered.contains_key(&slice))
-        {
-            // Small slices: this level's promotions and those of the next
-            // levels, as many as the budget holds, gathered together.
-            let mut batch = Vec::new();
-            for level in &indexer.levels[l..] {
-                let more: Vec<usize> = level.clone().filter(promoting).collect();
-                let bytes = (batch.len() + more.len()) * slice_len * size_of::<u16>();
-                if !batch.is_empty() && bytes > GATHER_BUDGET {
-                    break;
-                }
-                batch.extend(more);
-            }
-            gathered.extend(gather(&batch)?);
+    for level in &schedule.levels {
+        if !level.gathered.is_empty() {
+            gathered.extend(gather(&level.gathered)?);
         }
         let slice_done = |number: usize, kept: bool| {
             let done = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -317,20 +239,18 @@ pub(crate) fn build(
                 }
                 Ok::<_, TableError>(())
             };
-        let numbers: Vec<usize> = slices.clone().collect();
-        if slice_len >= tuning.large_slices_from {
-            // Large slices, a few at a time: their promotions gathered
-            // just before they are built, so that few slices' are held.
-            for group in numbers.chunks(tuning.large_at_once(slice_len)) {
-                let (ones, fresh) = read_back(group);
+        for group in &level.groups {
+            let (ones, fresh) = read_back(group);
+            if schedule.large {
+                // Large slices, a few at a time: their promotions gathered
+                // just before they are built, so that few slices' are held.
                 let mut promoted = gather(&fresh)?;
                 build_rest(ones, fresh, &mut promoted)?;
+            } else {
+                // Small slices: the whole advancement, its promotions
+                // gathered already.
+                build_rest(ones, fresh, &mut gathered)?;
             }
-        } else {
-            // Small slices: the whole advancement, its promotions
-            // gathered already.
-            let (ones, fresh) = read_back(&numbers);
-            build_rest(ones, fresh, &mut gathered)?;
         }
     }
     let Held { mut deep, .. } = held;

@@ -23,6 +23,7 @@ pub(crate) mod exits;
 pub(crate) mod journal;
 pub(crate) mod layout;
 pub(crate) mod promotions;
+pub(crate) mod schedule;
 
 use std::sync::Arc;
 

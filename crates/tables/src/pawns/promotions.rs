@@ -60,7 +60,7 @@ impl Promoted {
 
     /// The best promotions of side `turn` in each of `slices`, the tables
     /// they lead into had from `promotion_tables` (those of a batch of
-    /// roles, [`promotion_batches`], at a time). The tables promotions
+    /// roles of `batches`, at a time). The tables promotions
     /// that take nothing lead into, if their files are open, are read a
     /// block at a time ([`read_by_blocks`]): without pawns, the numbers of
     /// one placement of their kings, which are the slice's kings, so that
@@ -72,6 +72,7 @@ impl Promoted {
         men: &[Piece],
         slices: &[usize],
         turn: Color,
+        batches: &[Roles],
         promotion_tables: &PromotionTables,
     ) -> Result<Vec<Promoted>, TableError> {
         let mut gathered: Vec<Promoted> = slices
@@ -82,7 +83,7 @@ impl Promoted {
             .iter()
             .map(|&slice| crate::pawns::pieces_of(indexer, men, slice))
             .collect();
-        for roles in promotion_batches(material, turn) {
+        for &roles in batches {
             let moves = ExitMoves::Promotions(turn, roles);
             let by_blocks = read_by_blocks(material, turn, roles);
             let mut tables = Subtables::new();
@@ -531,12 +532,6 @@ impl Blocks<'_> {
         numbering.promotion_number(&squares, self.turn, pawn, role)
     }
 }
-
-/// The most bytes of gathered promotions of small slices held at once,
-/// unless one level needs more: the promotions of several levels are
-/// gathered together (each table had once for them all) while they fit.
-/// A large slice's are gathered alone, just before it is built.
-pub(crate) const GATHER_BUDGET: usize = 256 << 20;
 
 /// Numbers a thread gathers promotions for at a time.
 const PROMOTED_BLOCK: usize = 4096;

@@ -73,26 +73,32 @@ impl Tablebase {
         }
     }
 
-    /// Saves a table in the cache folder, if any; a failure is reported.
-    pub(crate) fn save(&self, table: &Table) {
-        if let Some(dir) = &self.dir
-            && let Err(err) = format::write(dir, table)
-        {
-            self.event(Event::NotSaved {
-                path: dir.join(format::file_name(table.material(), table.variant())),
-                reason: err.to_string(),
-            });
+    /// Saves a table in the cache folder, if any; a failure is reported,
+    /// and answers false.
+    pub(crate) fn save(&self, table: &Table) -> bool {
+        let Some(dir) = &self.dir else {
+            return false;
+        };
+        match format::write(dir, table) {
+            Ok(_) => true,
+            Err(err) => {
+                self.event(Event::NotSaved {
+                    path: dir.join(format::file_name(table.material(), table.variant())),
+                    reason: err.to_string(),
+                });
+                false
+            }
         }
     }
 
-    /// Whether the cache folder holds the file of an orthodox table, with
-    /// a right header and checksums, every chunk's included: a build's
-    /// subtable whose file is damaged is built again before the build.
-    pub(crate) fn has_file(&self, material: &Material) -> bool {
+    /// Whether the cache folder holds the file of a table, with a right
+    /// header and checksums, every chunk's included: a build's subtable
+    /// whose file is damaged is built again before the build.
+    pub(crate) fn has_file(&self, material: &Material, variant: Variant) -> bool {
         self.dir.as_ref().is_some_and(|dir| {
-            let path = dir.join(format::file_name(material, Variant::Standard));
+            let path = dir.join(format::file_name(material, variant));
             self.usable(&path, |path| {
-                let body = format::Body::read(path, material, Variant::Standard)?;
+                let body = format::Body::read(path, material, variant)?;
                 body.verify_chunks()?;
                 Ok(body)
             })

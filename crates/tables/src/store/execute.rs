@@ -1,9 +1,10 @@
-//! Executing a build for the store: the tables a build reads had first
-//! (outside the build lock), then the build under the lock, with its
-//! progress and events; tables kept in memory or lent while held.
+//! Executing a build plan for the store: the tables a request reads are
+//! planned first ([`BuildPlan`]), each missing one built in plan order from
+//! the tables before it, and every build starts in one place,
+//! [`Tablebase::build_node`], under the build lock after a second look.
 
 use std::{
-    self, fs,
+    cell::RefCell,
     ops::ControlFlow,
     path::PathBuf,
     sync::{
@@ -18,13 +19,14 @@ use super::*;
 use crate::{
     engine::Progress,
     error::TableError,
-    format,
-    format::ChunkedTable,
+    format::{self, ChunkedTable},
     material::Material,
     pawns::{
         PawnTable,
+        exits::{ExitMoves, exit_materials, exit_reads},
         promotions::{PromotionTable, Reading},
     },
+    plan::BuildPlan,
     summary::SideSummary,
     sync::lock,
     table::{Subtables, Table},
@@ -32,6 +34,178 @@ use crate::{
 };
 
 impl Tablebase {
+    /// The plan for the tables of `materials` in `variant` here: built into
+    /// the cache folder if there is one, those whose files are there
+    /// (present, not checked) marked cached.
+    pub fn plan(&self, materials: &[Material], variant: Variant) -> BuildPlan {
+        BuildPlan::new(
+            materials,
+            variant,
+            self.dir.is_some(),
+            &|material, variant| self.in_cache_folder(material, variant),
+        )
+    }
+
+    /// Has every table the table of `material` reads: plans them, those in
+    /// memory or with a sound file (checked whole) counting as there, and
+    /// builds the others in plan order. A damaged file is reported and
+    /// removed first.
+    fn have_subtables(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<(), TableError> {
+        let removal = RefCell::new(Ok(()));
+        let plan = BuildPlan::new(
+            std::slice::from_ref(material),
+            variant,
+            self.dir.is_some(),
+            &|sub, variant| {
+                if sub == material {
+                    return false;
+                }
+                if self.held(sub, variant) || self.has_file(sub, variant) {
+                    return true;
+                }
+                if removal.borrow().is_ok() {
+                    *removal.borrow_mut() = self.remove_file_of(sub, variant);
+                }
+                false
+            },
+        );
+        removal.into_inner()?;
+        for node in plan.to_build().filter(|node| node.material != *material) {
+            self.build_node(&node.material, node.variant, stop)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the table of `material` (canonical, with pawns) is in
+    /// memory.
+    fn held(&self, material: &Material, variant: Variant) -> bool {
+        if material.has_pawns() {
+            lock(&self.prober.pawn_tables).contains_key(material)
+        } else {
+            self.cached(&(material.clone(), variant), Kept::Lent)
+                .is_some()
+        }
+    }
+
+    /// Builds the table of one node of a plan from the tables it reads,
+    /// which must be in memory or in the cache folder (it builds no other),
+    /// and keeps it: in the cache folder, or in memory without one. The
+    /// one place a build starts: under the build lock, after a second look
+    /// for a table another caller built meanwhile.
+    pub fn build_node(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<(), TableError> {
+        let material = material.table_material();
+        self.may_build(&material)?;
+        if material.has_pawns() {
+            if variant != Variant::Standard {
+                return Err(TableError::FixedKingPawns(material));
+            }
+            return match &self.dir {
+                Some(_) => self.pawn_file_built(&material, stop).map(drop),
+                None => self.pawn_table_built(&material, stop).map(drop),
+            };
+        }
+        self.table_built(&material, variant, stop, Kept::Lent)
+            .map(drop)
+    }
+
+    /// [`Tablebase::build_node`] of a table without pawns, kept as `kept`
+    /// says.
+    fn table_built(
+        &self,
+        material: &Material,
+        variant: Variant,
+        stop: &AtomicBool,
+        kept: Kept,
+    ) -> Result<Arc<Table>, TableError> {
+        check_pawnless(material, variant)?;
+        let key = (material.clone(), variant);
+        let _guard = lock(&self.building);
+        if let Some(table) = self.cached(&key, kept) {
+            return Ok(table);
+        }
+        let subtables = self.capture_tables(material, variant)?;
+        let table = self.building_with(material, variant, stop, |progress| {
+            crate::build::build(material, variant, subtables, progress)
+        })?;
+        // One that could not be saved is kept: the builds after it read it.
+        let kept = if self.save(&table) { kept } else { Kept::Asked };
+        Ok(self.keep(key, table, kept))
+    }
+
+    /// [`Tablebase::build_node`] of a table with pawns without a cache
+    /// folder: built in memory and kept.
+    fn pawn_table_built(
+        &self,
+        material: &Material,
+        stop: &AtomicBool,
+    ) -> Result<Arc<PawnTable>, TableError> {
+        let _guard = lock(&self.building);
+        if let Some(table) = lock(&self.prober.pawn_tables).get(material) {
+            return Ok(Arc::clone(table));
+        }
+        let subtables = self.held_subtables(material, Variant::Standard)?;
+        let table = self.building_with(material, Variant::Standard, stop, |progress| {
+            crate::build::build(material, Variant::Standard, subtables, progress)
+        })?;
+        let table = Arc::new(PawnTable::new(Arc::new(table)));
+        lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
+        Ok(table)
+    }
+
+    /// [`Tablebase::build_node`] of a table with pawns into its file in the
+    /// cache folder, level by level, without the whole table in memory;
+    /// its path, and its counts when it was built now.
+    fn pawn_file_built(
+        &self,
+        material: &Material,
+        stop: &AtomicBool,
+    ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
+        let dir = self.dir.as_ref().expect("a cache folder");
+        let path = dir.join(format::file_name(material, Variant::Standard));
+        let _guard = lock(&self.building);
+        if self
+            .usable(&path, |path| {
+                format::Body::read(path, material, Variant::Standard)
+            })
+            .is_some()
+        {
+            return Ok((path, None));
+        }
+        // The sides captures lead into, held throughout; those promotions
+        // lead into, a batch of roles at a time.
+        let captures = self.capture_sides(material)?;
+        let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
+            if reading == Reading::ByBlocks && self.held_subtable(sub).is_none() {
+                // From its file a block at a time.
+                let path = dir.join(format::file_name(sub, Variant::Standard));
+                let opened = self
+                    .usable(&path, |path| {
+                        ChunkedTable::open(path, sub, Variant::Standard)
+                    })
+                    .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
+                return Ok(PromotionTable::Opened(Arc::new(opened)));
+            }
+            Ok(PromotionTable::Held(self.held_or_read(sub, sides)?))
+        };
+        let (path, counted) =
+            self.building_with(material, Variant::Standard, stop, |progress| {
+                crate::build::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
+            })?;
+        Ok((path, Some(counted)))
+    }
+
+    /// The table of `material` in `variant` (without pawns), from memory,
+    /// the cache folder or a build, with what it reads built first.
     pub(crate) fn table_in(
         &self,
         material: &Material,
@@ -48,87 +222,142 @@ impl Tablebase {
             return Ok(self.keep(key, table, kept));
         }
         self.may_build(material)?;
-        // Subtables first, outside the build lock: they take it themselves.
-        let subtables = self.capture_tables_in(material, variant, stop)?;
-        let _guard = lock(&self.building);
-        if let Some(table) = self.cached(&key, kept) {
-            return Ok(table);
-        }
-        let table = self.build(material, variant, subtables, stop)?;
-        self.save(&table);
-        Ok(self.keep(key, table, kept))
+        self.have_subtables(material, variant, stop)?;
+        self.table_built(material, variant, stop, kept)
     }
 
+    /// The table of a material with pawns (canonical), from memory, the
+    /// cache folder or a build, with what it reads built first; with a
+    /// cache folder, built into its file and read back whole (and so
+    /// checked).
+    pub(crate) fn pawn_table_in(
+        &self,
+        material: &Material,
+        stop: &AtomicBool,
+    ) -> Result<Arc<PawnTable>, TableError> {
+        let material = material.canonical();
+        if let Some(table) = lock(&self.prober.pawn_tables).get(&material) {
+            return Ok(Arc::clone(table));
+        }
+        let keep = |table: Table| {
+            let table = Arc::new(PawnTable::new(Arc::new(table)));
+            lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
+            table
+        };
+        if let Some(table) = self.load(&material, Variant::Standard) {
+            return Ok(keep(table));
+        }
+        if self.dir.is_none() {
+            self.may_build(&material)?;
+            self.have_subtables(&material, Variant::Standard, stop)?;
+            return self.pawn_table_built(&material, stop);
+        }
+        // A file there failed its check: it is rebuilt.
+        self.remove_file_of(&material, Variant::Standard)?;
+        let (path, _) = self.pawn_file_in(&material, stop)?;
+        let table = format::read(&path, &material, Variant::Standard)
+            .map_err(|err| read_error(&path, err))?;
+        Ok(keep(table))
+    }
+
+    /// The file of the table of a material with pawns (canonical) in the
+    /// cache folder, which must be set: a file whose header and checksum
+    /// are right, or one built now with what it reads, and then with the
+    /// table's counts.
+    pub(crate) fn pawn_file_in(
+        &self,
+        material: &Material,
+        stop: &AtomicBool,
+    ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
+        let dir = self.dir.as_ref().expect("a cache folder");
+        let path = dir.join(format::file_name(material, Variant::Standard));
+        if self
+            .usable(&path, |path| {
+                format::Body::read(path, material, Variant::Standard)
+            })
+            .is_some()
+        {
+            return Ok((path, None));
+        }
+        self.may_build(material)?;
+        self.have_subtables(material, Variant::Standard, stop)?;
+        self.pawn_file_built(material, stop)
+    }
+
+    /// Every table a capture or a promotion in `material` leads into, held
+    /// whole, built first where missing.
     pub(crate) fn subtables_in(
         &self,
         material: &Material,
         variant: Variant,
         stop: &AtomicBool,
     ) -> Result<Subtables, TableError> {
-        let mut subtables = Subtables::new();
         if variant != Variant::Standard {
-            return Ok(subtables);
+            return Ok(Subtables::new());
         }
-        for sub in crate::pawns::exits::exit_materials(material) {
-            let table = self.subtable_in(&sub, stop)?;
-            subtables.insert(sub, table);
-        }
-        Ok(subtables)
-    }
-
-    /// The tables the captures of a pawnless `material` lead into. With a
-    /// cache folder, one held in memory or missing from the folder (built
-    /// now) is had whole, and any other is read with only the side to move
-    /// a capture leads into: KQRvKR's build holds half of each of its
-    /// four-man tables.
-    pub(crate) fn capture_tables_in(
-        &self,
-        material: &Material,
-        variant: Variant,
-        stop: &AtomicBool,
-    ) -> Result<Subtables, TableError> {
-        if self.dir.is_none() || variant != Variant::Standard {
-            return self.subtables_in(material, variant, stop);
-        }
-        self.capture_sides(material, Some(stop))
-    }
-
-    /// The orthodox tables the captures of `material` lead into, each held
-    /// in memory or read from the cache folder with only the side to move
-    /// a capture leads into. One missing from the folder is built now
-    /// (lent) when `build_missing` gives the build's stop flag, and is
-    /// [`TableError::MissingSubtable`] otherwise (a caller that holds the
-    /// build lock).
-    fn capture_sides(
-        &self,
-        material: &Material,
-        build_missing: Option<&AtomicBool>,
-    ) -> Result<Subtables, TableError> {
-        crate::pawns::exits::exit_reads(material, crate::pawns::exits::ExitMoves::Captures)
+        self.have_subtables(material, variant, stop)?;
+        exit_materials(material)
             .into_iter()
-            .map(|(sub, sides)| {
-                let table = match (self.held_or_read(&sub, &sides), build_missing) {
-                    (Err(TableError::MissingSubtable(_)), Some(stop)) => {
-                        // A file there failed its check, reported once: the
-                        // build would read it again and report it again.
-                        self.remove_file_of(&sub, Variant::Standard)?;
-                        self.table_in(&sub, Variant::Standard, stop, Kept::Lent)?
-                    }
-                    (had, _) => had?,
+            .map(|sub| {
+                let table = if sub.has_pawns() {
+                    Arc::clone(self.pawn_table_in(&sub, stop)?.table())
+                } else {
+                    self.table_in(&sub, Variant::Standard, stop, Kept::Lent)?
                 };
                 Ok((sub, table))
             })
             .collect()
     }
 
-    /// A subtable of orthodox chess, from memory, the cache folder or a
-    /// build; a pawnless one lent.
-    fn subtable_in(&self, sub: &Material, stop: &AtomicBool) -> Result<Arc<Table>, TableError> {
-        Ok(if sub.has_pawns() {
-            Arc::clone(self.pawn_table_in(sub, stop)?.table())
+    /// The tables a build of a table without pawns reads, never built:
+    /// with a cache folder, the sides captures lead into; without, whole
+    /// from memory.
+    pub(crate) fn capture_tables(
+        &self,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<Subtables, TableError> {
+        if variant != Variant::Standard {
+            return Ok(Subtables::new());
+        }
+        if self.dir.is_some() {
+            self.capture_sides(material)
         } else {
-            self.table_in(sub, Variant::Standard, stop, Kept::Lent)?
-        })
+            self.held_subtables(material, variant)
+        }
+    }
+
+    /// Every table a capture or a promotion in `material` leads into, from
+    /// memory, never built.
+    fn held_subtables(
+        &self,
+        material: &Material,
+        variant: Variant,
+    ) -> Result<Subtables, TableError> {
+        if variant != Variant::Standard {
+            return Ok(Subtables::new());
+        }
+        exit_materials(material)
+            .into_iter()
+            .map(|sub| {
+                let table = self
+                    .held_subtable(&sub)
+                    .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
+                Ok((sub, table))
+            })
+            .collect()
+    }
+
+    /// The orthodox tables the captures of `material` lead into, each held
+    /// in memory or read from the cache folder with only the side to move
+    /// a capture leads into (KQRvKR's build holds half of each of its
+    /// four-man tables), never built: [`TableError::MissingSubtable`]
+    /// where one is missing.
+    fn capture_sides(&self, material: &Material) -> Result<Subtables, TableError> {
+        exit_reads(material, ExitMoves::Captures)
+            .into_iter()
+            .map(|(sub, sides)| Ok((sub.clone(), self.held_or_read(&sub, &sides)?)))
+            .collect()
     }
 
     /// Keeps a table in memory, or while it is held when it is lent to a
@@ -142,19 +371,6 @@ impl Tablebase {
             lock(&self.prober.tables).insert(key, Arc::clone(&table));
         }
         table
-    }
-
-    /// Builds a table.
-    fn build(
-        &self,
-        material: &Material,
-        variant: Variant,
-        subtables: Subtables,
-        stop: &AtomicBool,
-    ) -> Result<Table, TableError> {
-        self.building_with(material, variant, stop, |progress| {
-            crate::build::build(material, variant, subtables, progress)
-        })
     }
 
     /// Runs the build of a table, `build`, telling its progress and its
@@ -187,120 +403,6 @@ impl Tablebase {
             variant,
         });
         Ok(built)
-    }
-
-    pub(crate) fn pawn_table_in(
-        &self,
-        material: &Material,
-        stop: &AtomicBool,
-    ) -> Result<Arc<PawnTable>, TableError> {
-        let material = material.canonical();
-        let cached = |m: &Material| lock(&self.prober.pawn_tables).get(m).cloned();
-        if let Some(table) = cached(&material) {
-            return Ok(table);
-        }
-        let keep = |table: Table| {
-            let table = Arc::new(PawnTable::new(Arc::new(table)));
-            lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
-            table
-        };
-        if let Some(table) = self.load(&material, Variant::Standard) {
-            return Ok(keep(table));
-        }
-        self.may_build(&material)?;
-        let table = match &self.dir {
-            // Built into its file, then read back whole (and so checked).
-            Some(dir) => {
-                // A file there failed its check: it is rebuilt.
-                let _ = fs::remove_file(dir.join(format::file_name(&material, Variant::Standard)));
-                let (path, _) = self.pawn_file_in(&material, stop)?;
-                format::read(&path, &material, Variant::Standard)
-                    .map_err(|err| read_error(&path, err))?
-            }
-            None => {
-                // Subtables first, outside the build lock: they take it
-                // themselves.
-                let subtables = self.subtables_in(&material, Variant::Standard, stop)?;
-                let _guard = lock(&self.building);
-                if let Some(table) = cached(&material) {
-                    return Ok(table);
-                }
-                self.build(&material, Variant::Standard, subtables, stop)?
-            }
-        };
-        Ok(keep(table))
-    }
-
-    /// The file of the table of a material with pawns (canonical) in the
-    /// cache folder, which must be set: a file whose header and checksum
-    /// are right, or one built now, level by level, without the whole
-    /// table in memory, and then with the table's counts.
-    pub(crate) fn pawn_file_in(
-        &self,
-        material: &Material,
-        stop: &AtomicBool,
-    ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
-        let dir = self.dir.as_ref().expect("a cache folder");
-        let path = dir.join(format::file_name(material, Variant::Standard));
-        let usable = || {
-            self.usable(&path, |path| {
-                format::Body::read(path, material, Variant::Standard)
-            })
-        };
-        if usable().is_some() {
-            return Ok((path, None));
-        }
-        self.may_build(material)?;
-        // Subtables first, outside the build lock: they take it themselves.
-        // Here their files are only made sure of (built if missing): the
-        // build reads the sides it needs, those of the tables captures lead
-        // into now, those promotions lead into a batch of roles at a time.
-        for sub in crate::pawns::exits::exit_materials(material) {
-            if !self.has_file(&sub) {
-                self.subtable_file_in(&sub, stop)?;
-            }
-        }
-        let _guard = lock(&self.building);
-        if usable().is_some() {
-            return Ok((path, None));
-        }
-        // Made sure of above: none is built under the lock.
-        let captures = self.capture_sides(material, None)?;
-        let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
-            if reading == Reading::ByBlocks && self.held_subtable(sub).is_none() {
-                // From its file a block at a time.
-                let path = dir.join(format::file_name(sub, Variant::Standard));
-                let opened = self
-                    .usable(&path, |path| {
-                        ChunkedTable::open(path, sub, Variant::Standard)
-                    })
-                    .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
-                return Ok(PromotionTable::Opened(Arc::new(opened)));
-            }
-            Ok(PromotionTable::Held(self.held_or_read(sub, sides)?))
-        };
-        let (path, counted) =
-            self.building_with(material, Variant::Standard, stop, |progress| {
-                crate::build::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
-            })?;
-        Ok((path, Some(counted)))
-    }
-
-    /// Builds the file of a subtable of a build with pawns, missing from
-    /// the cache folder or damaged there (`has_file`, which said so), into
-    /// the folder, without keeping the table in memory: a build from an
-    /// empty folder makes the files of a whole closure of tables, and
-    /// keeping them (a five-man table with pawns is hundreds of
-    /// megabytes) held gigabytes at once.
-    fn subtable_file_in(&self, sub: &Material, stop: &AtomicBool) -> Result<(), TableError> {
-        if !sub.has_pawns() {
-            // Lent: dropped here, read again from its file when needed.
-            return self
-                .table_in(sub, Variant::Standard, stop, Kept::Lent)
-                .map(drop);
-        }
-        self.remove_file_of(sub, Variant::Standard)?;
-        self.pawn_file_in(sub, stop).map(drop)
     }
 
     /// Refuses the build of a table larger than this tablebase builds on

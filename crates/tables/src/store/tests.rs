@@ -49,9 +49,7 @@ fn a_build_without_pawns_reads_one_side_of_each_capture_table() {
     fs::remove_file(dir.path().join(format::file_name(&kqvkr, variant))).unwrap();
 
     let tb = Tablebase::new(Some(dir.path().to_path_buf()));
-    let read = tb
-        .capture_tables_in(&kqvkr, variant, &NEVER_STOPPED)
-        .unwrap();
+    let read = tb.capture_tables(&kqvkr, variant).unwrap();
     // White takes the rook (black to move), black takes the queen.
     for (sub, side) in [("KQvK", Color::Black), ("KvKR", Color::White)] {
         let table = &read[&sub.parse::<Material>().unwrap()];
