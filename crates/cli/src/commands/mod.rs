@@ -10,4 +10,5 @@ pub mod probe;
 pub mod selfplay;
 pub mod serve;
 pub mod solve;
+mod solve_plan;
 pub mod uci;

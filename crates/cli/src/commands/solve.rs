@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use ajedrecista_tables::{
-    Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies, Sample,
-    SideSummary, Tablebase, Value, Variant, build_bytes, built_slice_by_slice, number_fen,
+    BuildPlan, Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies,
+    Sample, SideSummary, Tablebase, Value, Variant, number_fen,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -13,6 +13,8 @@ use shakmaty::{ByColor, Color, Square};
 
 use crate::output::outln;
 use crate::tables_args::{FileCountBar, TablesArgs};
+
+use super::solve_plan::{self, PlanJson};
 
 /// Build (or load) the distance-to-mate table of an endgame and print its
 /// counts.
@@ -52,6 +54,16 @@ pub struct Args {
     /// positions
     #[arg(long, value_name = "S", default_value_t = 1, requires = "check")]
     seed: u64,
+    /// Print the build plan and build nothing: the tables needed in build
+    /// order, what each reads, a table with pawns' slices, the estimated
+    /// peak memory and disk, and which tables are in the cache folder
+    #[arg(long, conflicts_with_all = ["all", "check", "node"])]
+    plan: bool,
+    /// Build this table alone, from the files of the tables it reads, which
+    /// must be in the cache folder (`--plan` lists them in build order):
+    /// one node of a plan, as a process of its own
+    #[arg(long, conflicts_with_all = ["all", "check"])]
+    node: bool,
     /// Print JSON instead of a table
     #[arg(long)]
     json: bool,
@@ -202,11 +214,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_deref()
         .expect("clap requires a material without --all")
         .parse()?;
-    if material.len() < 3 {
+    // Two kings alone are a node of every plan (the tables of one man
+    // more read them), but no table worth solving.
+    if material.len() < 3 && !args.node {
         anyhow::bail!("{material}: a table needs 3 men at least");
     }
     // A table named here is built whatever its size (six men included).
     let tb = args.tables.open().building_up_to(MAX_MEN);
+    if args.plan || args.node {
+        let variant = match args.fixed_king.as_deref() {
+            None => Variant::Standard,
+            Some("all") => {
+                anyhow::bail!("--plan and --node take one table: give --fixed-king a square")
+            }
+            Some(sq) => Variant::FixedKing(parse_square(sq)?),
+        };
+        if args.plan {
+            return plan(&tb, &material, variant, args.json);
+        }
+        node(&tb, &material, variant)?;
+        return one(&tb, &material, variant, &args);
+    }
     if material.has_pawns() {
         if args.fixed_king.is_some() {
             anyhow::bail!("{material}: the fixed-king game has no pawns");
@@ -218,14 +246,72 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             anyhow::bail!("--check checks one table: give --fixed-king a square, not all")
         }
         Some("all") => all_squares(&tb, &material, args.json),
-        Some(sq) => {
-            let sq: Square = sq.parse().with_context(|| {
-                format!("bad square {sq:?} for --fixed-king (write it like c3)")
-            })?;
-            one(&tb, &material, Variant::FixedKing(sq), &args)
-        }
+        Some(sq) => one(&tb, &material, Variant::FixedKing(parse_square(sq)?), &args),
         None => one(&tb, &material, Variant::Standard, &args),
     }
+}
+
+/// The square of `--fixed-king`.
+fn parse_square(sq: &str) -> anyhow::Result<Square> {
+    sq.parse()
+        .with_context(|| format!("bad square {sq:?} for --fixed-king (write it like c3)"))
+}
+
+/// `--plan`: the plan of the table's build, nothing built.
+fn plan(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> anyhow::Result<()> {
+    if material.has_pawns() && variant != Variant::Standard {
+        anyhow::bail!("{material}: the fixed-king game has no pawns");
+    }
+    let plan = tb.plan(std::slice::from_ref(material), variant);
+    let out = PlanJson::new(
+        &material.table_material().to_string(),
+        variant,
+        tb.dir().is_some(),
+        &plan,
+    );
+    if json {
+        crate::output::print_json(&out)
+    } else {
+        solve_plan::print(&out)
+    }
+}
+
+/// `--node`: the table built alone from the files of the tables it
+/// reads; one of them missing is an error, naming it.
+fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result<()> {
+    if tb.dir().is_none() {
+        anyhow::bail!("--node builds into a cache folder: give --tables DIR");
+    }
+    let plan = tb.plan(std::slice::from_ref(material), variant);
+    let this = plan
+        .node(material, variant)
+        .expect("a plan holds the table it was made for");
+    if let Some(missing) = this
+        .reads
+        .iter()
+        .find(|read| !tb.in_cache_folder(&read.material, variant))
+    {
+        anyhow::bail!(
+            "{}: its build reads {}, which is not in the cache folder (ajedrecista solve {} --node, or without --node to build every table it needs)",
+            this.material,
+            missing.material,
+            missing.material
+        );
+    }
+    if !this.cached {
+        solve_plan::enough_memory(
+            &BuildPlan {
+                nodes: vec![this.clone()],
+            },
+            1,
+        )?;
+    }
+    tb.build_node(
+        material,
+        variant,
+        &std::sync::atomic::AtomicBool::new(false),
+    )?;
+    Ok(())
 }
 
 /// A table, shown under the material it is held under (a material with
@@ -233,7 +319,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// it fits in memory, one there is counted from its file.
 fn one(tb: &Tablebase, material: &Material, variant: Variant, args: &Args) -> anyhow::Result<()> {
     if !tb.in_cache_folder(material, variant) {
-        enough_memory(tb, material, variant, 1)?;
+        solve_plan::enough_memory(&tb.plan(std::slice::from_ref(material), variant), 1)?;
     }
     let start = Instant::now();
     let counting = FileCountBar::new(material, variant);
@@ -286,46 +372,6 @@ fn check(
     let checked = tb.check(material, variant, positions, seed, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     Ok(CheckJson::new(checked, seed, start.elapsed().as_secs_f64()))
-}
-
-/// Refuses `tables` tables whose builds would not fit in the memory
-/// available now ([`build_bytes`]: a table held whole, or a table with
-/// pawns built slice by slice into its file), rather than be killed by the
-/// system hours into a six-man build. Where the memory available is not
-/// known (no /proc/meminfo), it lets the build try.
-fn enough_memory(
-    tb: &Tablebase,
-    material: &Material,
-    variant: Variant,
-    tables: u64,
-) -> anyhow::Result<()> {
-    let into_file = tb.dir().is_some();
-    let needed = tables * build_bytes(material, variant, into_file);
-    let held = if built_slice_by_slice(material, into_file) {
-        "slice by slice: the slices built and kept, the promotions gathered, the tables \
-         its moves lead into"
-    } else {
-        "a byte a position, both sides to move"
-    };
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| memory_available(&info));
-    match available {
-        Some(available) if available < needed => anyhow::bail!(
-            "{material}: its tables need {:.1} GB of memory ({held}), and {:.1} GB are \
-             available",
-            needed as f64 / 1e9,
-            available as f64 / 1e9
-        ),
-        _ => Ok(()),
-    }
-}
-
-/// `MemAvailable` of /proc/meminfo, in bytes.
-fn memory_available(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 fn print_check(check: &CheckJson) -> anyhow::Result<()> {
@@ -601,7 +647,11 @@ fn print_one(out: &SolveJson) -> anyhow::Result<()> {
 
 fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Result<()> {
     // The 64 tables stay in memory together.
-    enough_memory(tb, material, Variant::FixedKing(Square::A1), 64)?;
+    let plan = tb.plan(
+        std::slice::from_ref(material),
+        Variant::FixedKing(Square::A1),
+    );
+    solve_plan::enough_memory(&plan, 64)?;
     let start = Instant::now();
     let mut squares = Vec::new();
     for sq in Square::ALL {
@@ -682,17 +732,4 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
         );
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::memory_available;
-
-    #[test]
-    fn reads_the_memory_available() {
-        let meminfo = "MemTotal:       24551004 kB\nMemFree:        12000000 kB\nMemAvailable:   21000000 kB\n";
-        assert_eq!(memory_available(meminfo), Some(21_000_000 * 1024));
-        assert_eq!(memory_available("MemTotal: 1 kB\n"), None);
-        assert_eq!(memory_available("MemAvailable: lots\n"), None);
-    }
 }
