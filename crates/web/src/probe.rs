@@ -3,10 +3,12 @@
 use std::sync::atomic::AtomicBool;
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeError, ProbeView};
-use ajedrecista_tables::{CastlingRights, FenError, TableError, Tablebase, Variant, read_fen};
+use ajedrecista_tables::{
+    CastlingRights, FenError, Material, TableError, Tablebase, Variant, read_fen,
+};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use shakmaty::{Chess, Square};
+use shakmaty::{Chess, Position, Square};
 
 use crate::error::ApiError;
 
@@ -83,15 +85,34 @@ fn table_error(err: TableError, work: &str) -> ApiError {
     }
 }
 
-/// The tablebase view of `query` (blocking: it may build a small table,
-/// which stops, with a 503, once `stop` is raised).
+impl ProbeQuery {
+    /// The position and game asked about, read once.
+    pub fn read(&self) -> Result<(Chess, Variant), ApiError> {
+        Ok((parse_fen(&self.fen)?, self.variant()?))
+    }
+}
+
+/// Whether the prober has the table of a probe asked for at hand (in
+/// memory or in the cache folder), so that the probe runs on its request
+/// thread; else it may build and goes to the work pool. A query that
+/// cannot be read is at hand: its answer is an error.
+pub fn at_hand(tables: &Tablebase, asked: &Result<(Chess, Variant), ApiError>) -> bool {
+    let Ok((position, variant)) = asked else {
+        return true;
+    };
+    Material::from_board(position.board()).map_or(true, |material| {
+        tables.prober().has_table(&material, *variant)
+    })
+}
+
+/// The tablebase view of a position asked for (blocking: it may build a
+/// small table, which stops, with a 503, once `stop` is raised).
 pub fn probe(
     tables: &Tablebase,
-    query: &ProbeQuery,
+    asked: Result<(Chess, Variant), ApiError>,
     stop: &AtomicBool,
 ) -> Result<ProbeView, ApiError> {
-    let position = parse_fen(&query.fen)?;
-    let variant = query.variant()?;
+    let (position, variant) = asked?;
     ProbeView::new(
         tables,
         &position,

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use ajedrecista_automata::app::{
     CLAIMS, Claim, StartAnswer, StartSquares, StrategyView, start_answers,
 };
-use ajedrecista_tables::{Material, Tablebase};
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
@@ -13,7 +12,6 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
-use shakmaty::Position;
 
 use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
@@ -62,20 +60,6 @@ pub(crate) async fn blocking<T: Send + 'static>(
             "the request's work stopped unexpectedly",
         ))
     })
-}
-
-/// Whether a probe's table is at hand (in the cache folder), so that the
-/// probe runs on its request thread; else it may build and goes to the work
-/// pool. A query that cannot be read is at hand: its answer is an error.
-fn at_hand(tables: &Tablebase, query: &ProbeQuery) -> bool {
-    let Ok(position) = crate::probe::parse_fen(&query.fen) else {
-        return true;
-    };
-    let Ok(variant) = query.variant() else {
-        return true;
-    };
-    Material::from_board(position.board())
-        .map_or(true, |material| tables.in_cache_folder(&material, variant))
 }
 
 async fn script(Path(file): Path<String>) -> Response {
@@ -155,9 +139,10 @@ async fn probe(
     ApiQuery(query): ApiQuery<ProbeQuery>,
 ) -> Response {
     let tables = Arc::clone(&state.tables);
-    let (query, ready) = match blocking(move || {
-        let ready = at_hand(&tables, &query);
-        Ok((query, ready))
+    let (asked, ready) = match blocking(move || {
+        let asked = query.read();
+        let ready = crate::probe::at_hand(&tables, &asked);
+        Ok((asked, ready))
     })
     .await
     {
@@ -167,12 +152,12 @@ async fn probe(
     let tables = Arc::clone(&state.tables);
     let answer = if ready {
         let work =
-            move |scope: &RequestScope| crate::probe::probe(&tables, &query, scope.stop_flag());
+            move |scope: &RequestScope| crate::probe::probe(&tables, asked, scope.stop_flag());
         scope.blocking(work).await
     } else {
         // A build: on the work pool.
         let job_scope = scope.clone();
-        let work = move || crate::probe::probe(&tables, &query, job_scope.stop_flag());
+        let work = move || crate::probe::probe(&tables, asked, job_scope.stop_flag());
         state.work.run(Some(scope), work).await
     };
     match answer {
