@@ -4,9 +4,9 @@
 use std::{
     fs,
     io::{self, Read},
+    panic::{self, AssertUnwindSafe},
     path::Path,
     sync::{OnceLock, mpsc},
-    thread,
     time::{Duration, Instant},
 };
 
@@ -78,7 +78,7 @@ impl Deadline {
     }
 }
 
-/// Runs `read` on a thread of its own and waits for it at most `limit`:
+/// Runs `read` on the reading pool and waits for it at most `limit`:
 /// a read that blocks leaves its caller on time with
 /// [`FileError::TimedOut`]. `read` is given the deadline, so that a read
 /// that goes on, only slowly, stops by itself (see [`read_before`]); one
@@ -112,16 +112,19 @@ pub(crate) fn within_telling<T: Send + 'static>(
         limit,
     };
     let (tell, heard) = mpsc::channel();
-    thread::Builder::new()
-        .name("table file read".into())
-        .spawn(move || {
-            // The caller may have gone on: nobody to tell then.
-            let told = |done, total| {
-                let _ = tell.send(Heard::Progress { done, total });
-            };
-            let answer = reading_pool().install(|| read(deadline, &told));
-            let _ = tell.send(Heard::Answer(answer));
-        })?;
+    // A job of the reading pool, not a thread of its own: the caller waits
+    // on the channel, so a read that hangs still leaves it on time.
+    reading_pool().spawn(move || {
+        // The caller may have gone on: nobody to tell then.
+        let told = |done, total| {
+            let _ = tell.send(Heard::Progress { done, total });
+        };
+        let answer = panic::catch_unwind(AssertUnwindSafe(|| read(deadline, &told)))
+            .unwrap_or_else(
+                |_| Err(io::Error::other("the read of the table file panicked").into()),
+            );
+        let _ = tell.send(Heard::Answer(answer));
+    });
     loop {
         let left = deadline.at.saturating_duration_since(Instant::now());
         match heard.recv_timeout(left) {
