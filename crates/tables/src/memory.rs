@@ -27,7 +27,7 @@ const PROMOTED_BYTES: u64 = size_of::<u16>() as u64;
 
 /// The bytes a build of the table of `material` in `variant` holds at its
 /// peak. A table with pawns built `into_file` (a tablebase with a cache
-/// folder) is built slice by slice ([`slice_build_bytes`]); any other
+/// folder) is built slice by slice (`slice_build_bytes`); any other
 /// table is held whole while it is built: a byte a number, both sides to
 /// move. The tables its moves lead into are taken to be in the cache
 /// folder already.

@@ -342,7 +342,7 @@ impl SliceIndexer {
 }
 
 /// Slices of at least this many numbers are large: built a few at a time
-/// ([`large_at_once`]), each by every core (the engine works by blocks in
+/// ([`large_at_once`](crate::pawns::schedule::large_at_once)), each by every core (the engine works by blocks in
 /// parallel), so that few are in memory at once, and kept compressed while
 /// slices still to build step into them; smaller ones, which would keep
 /// one core busy each, a level in parallel.

@@ -162,7 +162,7 @@ impl Table {
     /// A window of a table: the bytes of side `turn` for the numbers from
     /// `first` on, and no others, with the table's overflow list. A build
     /// reads a large table a block of numbers at a time so
-    /// ([`crate::slice`]).
+    /// ([`crate::slices`]).
     pub(crate) fn window(
         material: Material,
         variant: Variant,
@@ -184,7 +184,7 @@ impl Table {
     }
 
     /// The bytes of side `turn`, taken out of the table: a window's, for
-    /// the next window read ([`ChunkedTable::window`]).
+    /// the next window read ([`ChunkedTable::window`](crate::format::ChunkedTable::window)).
     pub(crate) fn into_side(mut self, turn: Color) -> Vec<u8> {
         std::mem::take(&mut self.values[turn])
     }

@@ -1,6 +1,6 @@
 //! Reading what a person types as a move of Black: the black king's move
 //! in SAN, UCI, long algebraic, a square or the calculator's numbers
-//! ([`parse_entry`]), checked against a position ([`king_move`]: the lamp's
+//! ([`parse_entry`]), checked against a position (`king_move`: the lamp's
 //! reason when it is illegal), or another black man's move in SAN or UCI.
 //! The session ([`crate::session`]) plays what this reads.
 

@@ -60,7 +60,7 @@ pub(crate) trait MinorMethod: Sync {
 
 /// Every minor-piece method is a strategy that plays every image of a
 /// board alike. It remembers at most the measure rule 4 set out to get
-/// below ([`MinorMethod::KEEPS_TARGET`]), the same for every image.
+/// below (`MinorMethod::KEEPS_TARGET`), the same for every image.
 impl<M: MinorMethod> Strategy for M {
     type Memory = Option<u32>;
 

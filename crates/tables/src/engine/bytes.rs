@@ -11,7 +11,7 @@ use crate::value::{DEEP, ILLEGAL, MAX_PLIES, UNDECIDED, encode_plies};
 pub(crate) const BLOCK: usize = 1 << 12;
 
 /// How many retracted positions one run looked at by its moves is worth
-/// (see [`Engine::wins_by_moves_pay`]): measured on KQRvKR.
+/// (see [`Engine::wins_by_moves_pay`](super::steps::Engine::wins_by_moves_pay)): measured on KQRvKR.
 pub(crate) const RUN_PER_RETRACTED: u64 = 4;
 /// The same for step 2's marks against step 3 on every undecided position.
 pub(crate) const RUN_PER_MARKED: u64 = 1;

@@ -13,21 +13,21 @@
 //!
 //! The engine knows a table through its [`Layout`]: the numbering, the
 //! moves inside the table and their retractions, and the values of the
-//! moves that leave it (captures, and with pawns promotions). [`Pieces`] is
+//! moves that leave it (captures, and with pawns promotions). [`Pieces`](pieces::Pieces) is
 //! the layout of pawnless material; a slice of a table with pawns
 //! (`crate::slice`) is that layout with the pawns standing still, their
 //! steps leaving the slice as captures leave a table.
 //!
-//! The table is cut into blocks of [`BLOCK`] numbers. Each block remembers
+//! The table is cut into blocks of [`BLOCK`](bytes::BLOCK) numbers. Each block remembers
 //! which byte values were ever written into it, so a step visits only the
 //! blocks that hold the value it looks for, and scans them 64 bytes at a
 //! time. The blocks are shared among the cores by rayon. Each step works a
 //! *run* of 64 numbers at a time (those that differ in the last man's
 //! square): the first pass looks at a run together, both sides to move
-//! at once ([`Layout::looks`]), steps 1 and 2 retract a run's positions
-//! together ([`Pieces::run_retractions`]), step 3 settles a run's
+//! at once ([`Pieces::looks`](pieces::Pieces::looks)), steps 1 and 2 retract a run's positions
+//! together ([`Pieces::run_retractions`](pieces::Pieces::run_retractions)), step 3 settles a run's
 //! candidates by one line of the opponent's bytes a move
-//! ([`Pieces::moving_into`]).
+//! ([`Pieces::moving_into`](pieces::Pieces::moving_into)).
 
 use std::{
     ops::ControlFlow,

@@ -72,7 +72,7 @@ pub(crate) struct Engine<L> {
 }
 
 /// A mate deeper than the overflow list holds ([`HARD_MAX_PLIES`]): the
-/// build cannot go on ([`TableError::TooDeep`]).
+/// build cannot go on ([`TableError::TooDeep`](crate::error::TableError::TooDeep)).
 #[derive(Debug)]
 pub(crate) struct PastBound;
 
@@ -362,7 +362,7 @@ impl<L: Layout> Engine<L> {
     /// `bytes` (`turn` to move) whose value is `plies` from mate, in parallel;
     /// returns how many of the calls answered true. Past the limit they are
     /// taken from the overflow map. The numbers are retracted a run of 64
-    /// at a time ([`Pieces::run_retractions`]), and the bytes of a run's
+    /// at a time ([`Pieces::run_retractions`](crate::engine::pieces::Pieces::run_retractions)), and the bytes of a run's
     /// parents are all asked for before the first is visited: most of
     /// them are cache misses, and this way they overlap.
     fn retract(

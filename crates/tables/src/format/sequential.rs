@@ -95,8 +95,8 @@ impl HashedReader {
     }
 }
 
-/// The counts of a table file, read front to back as [`read_sides`] reads
-/// it, each chunk checked as [`read`] checks the whole and counted as it
+/// The counts of a table file, read front to back as [`read_sides`](super::read_sides) reads
+/// it, each chunk checked as [`read`](super::read) checks the whole and counted as it
 /// comes: only a batch of chunks is in memory. The overflow list, which
 /// ends the file and which the chunks' checks need, is read first, out of
 /// order, and again in order, hashed with the rest: nothing is returned

@@ -94,7 +94,7 @@ impl Held {
 /// into (large ones compressed), not the whole table. `captures` must hold
 /// every table a capture that does not promote leads into; the tables
 /// promotions lead into are had from `promotion_tables` a batch of
-/// promoting roles of one side ([`promotion_batches`]) at a time, one side
+/// promoting roles of one side ([`Schedule::promotion_batches`]) at a time, one side
 /// to move of each, while a slice (small ones: a few levels) with a pawn
 /// on its seventh rank is gathered for. Returns the positions deeper than
 /// a byte.

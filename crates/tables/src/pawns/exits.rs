@@ -2,7 +2,7 @@
 //! leave a table (captures, promotions, and the en passant captures that may
 //! answer a double step), valued from the tables they lead into.
 //!
-//! These tables are built slice by slice ([`crate::slice`]). A table
+//! These tables are built slice by slice ([`crate::slices`]). A table
 //! position has no en passant right: a double step after which the opponent
 //! may take en passant is valued with those captures, and a position that
 //! has the right is valued at probe time from its moves.

@@ -6,7 +6,7 @@
 //! advanced slice, a capture or a promotion into a smaller table. The
 //! slices are built most advanced first, each by the engine of
 //! [`crate::engine`] on the pawnless layout with the pawns standing still
-//! ([`SliceLayout`]), whose pawn steps are valued, like captures, from the
+//! ([`SliceLayout`](layout::SliceLayout)), whose pawn steps are valued, like captures, from the
 //! slices already built.
 //!
 //! The numbering ([`SliceIndexer`]): the slice's ordinal, then the squares

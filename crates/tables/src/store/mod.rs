@@ -241,7 +241,7 @@ impl Tablebase {
     /// Every table a capture or a promotion in `material` leads into (a
     /// material with pawns under its canonical name; none in the
     /// fixed-king game, where a capture ends the game), from memory, the
-    /// cache folder or a build: what [`crate::build`] needs.
+    /// cache folder or a build: what [`crate::build()`] needs.
     pub fn subtables(
         &self,
         material: &Material,
