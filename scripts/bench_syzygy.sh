@@ -10,6 +10,9 @@
 # PEER_BIN_DIR holds rtbgen and rtbgenp, built from Syzygy's public source
 # outside this repository (docs/benchmarks.md says how). Tables default to
 # KPPvK KRPvKR KQPvKQ KQRvKR. Work folders go under ${BENCH_DIR:-target/bench-syzygy}.
+# With BEFORE=PATH (an ajedrecista binary of an earlier commit), each run
+# times it too, alternated with this checkout's (before, ours, theirs), and
+# the table adds it with the ratio ours / before.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,8 +87,14 @@ printf '%-8s %-6s %10s %12s\n' table prog seconds "peak MiB" >&2
 summary=()
 for table in "${tables[@]}"; do
     name=$(syzygy_name "$table")
-    best_ours="" best_theirs=""
+    best_ours="" best_theirs="" best_before=""
     for ((r = 0; r < runs; r++)); do
+        if [ -n "${BEFORE:-}" ]; then
+            rm -f "$ours_dir/$table.standard.ajt"
+            read -r s k < <(measure "$BEFORE" solve "$table" --tables "$ours_dir")
+            printf '%-8s %-6s %10s %12.1f\n' "$table" before "$s" "$(echo "$k / 1024" | bc -l)" >&2
+            best_before=$(printf '%s\n%s %s\n' "$best_before" "$s" "$k" | sort -n | sed '/^$/d' | head -1)
+        fi
         rm -f "$ours_dir/$table.standard.ajt"
         read -r s k < <(measure "$ours" solve "$table" --tables "$ours_dir")
         printf '%-8s %-6s %10s %12.1f\n' "$table" ours "$s" "$(echo "$k / 1024" | bc -l)" >&2
@@ -94,7 +103,7 @@ for table in "${tables[@]}"; do
         printf '%-8s %-6s %10s %12.1f\n' "$table" theirs "$s" "$(echo "$k / 1024" | bc -l)" >&2
         best_theirs=$(printf '%s\n%s %s\n' "$best_theirs" "$s" "$k" | sort -n | sed '/^$/d' | head -1)
     done
-    summary+=("$table $best_ours $best_theirs")
+    summary+=("$table $best_ours $best_theirs ${best_before:-- -}")
 done
 
 echo
@@ -105,3 +114,13 @@ for row in "${summary[@]}"; do
     printf '| %s | %s s, %.0f MiB | %s s, %.1f MiB | %.2fx, %.2fx |\n' "$table" "$os" "$(echo "$ok / 1024" | bc -l)" \
         "$ts" "$(echo "$tk / 1024" | bc -l)" "$(echo "$os / $ts" | bc -l)" "$(echo "$ok / $tk" | bc -l)"
 done
+if [ -n "${BEFORE:-}" ]; then
+    echo
+    printf '| table | before (%s) | ajedrecista solve | ratio ours / before (time, memory) |\n' "$BEFORE"
+    printf '|---|---:|---:|---:|\n'
+    for row in "${summary[@]}"; do
+        read -r table os ok ts tk bs bk <<<"$row"
+        printf '| %s | %s s, %.1f MiB | %s s, %.1f MiB | %.3fx, %.3fx |\n' "$table" "$bs" "$(echo "$bk / 1024" | bc -l)" \
+            "$os" "$(echo "$ok / 1024" | bc -l)" "$(echo "$os / $bs" | bc -l)" "$(echo "$ok / $bk" | bc -l)"
+    done
+fi
