@@ -1,4 +1,4 @@
-//! A table file `KRvK.standard.ajt` (the current format, 5) from the cache
+//! A table file `KRvK.standard.ajt` (the current format, 6) from the cache
 //! folder, with checksums that match, so the bytes reach every check
 //! past the CRCs: read through `Tablebase::load_file` (which checks a file
 //! as a cached file is checked, and refuses it with the typed error without
@@ -36,7 +36,7 @@ use libfuzzer_sys::fuzz_target;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
 
-/// The header's length, where its CRC lies (crates/tables/src/file.rs).
+/// The header's length, where its CRC lies (crates/tables/src/format/mod.rs).
 const HEADER: usize = 64;
 const CRC_AT: usize = 56;
 /// Numbers per chunk: KRvK's 29 568 numbers a side fit in one.

@@ -15,7 +15,7 @@ mod common;
 use common::Serving;
 
 const FILE: &str = "KRvK.standard.ajt";
-/// The header's length and its fields (crates/tables/src/file.rs).
+/// The header's length and its fields (crates/tables/src/format/mod.rs).
 const HEADER: usize = 64;
 /// The largest chunk, in numbers.
 const CHUNK: usize = 1 << 20;

@@ -3,7 +3,7 @@
 //! not at all; the next run loads it or builds it again), and the
 //! temporary file a killed writer leaves is removed when the cache is next
 //! opened, once it is old enough not to be another process's write in
-//! progress (an hour: crates/tables/src/file.rs).
+//! progress (an hour: crates/tables/src/format/guard.rs).
 
 #![cfg(unix)]
 

@@ -167,7 +167,7 @@ pub struct Rules {
     men: [Piece; MAX_MEN],
     len: usize,
     /// The men the index numbers, first in the list; the men after them
-    /// stand still (the pawns of a slice, see `crate::slice`).
+    /// stand still (the pawns of a slice, see `crate::pawns`).
     indexed: usize,
     white_king_fixed: bool,
     /// The men of each side that move where they attack (not pawns, not a
@@ -234,7 +234,7 @@ impl Rules {
             Role::Bishop => attacks::bishop_attacks(from, occupied),
             Role::Knight => attacks::knight_attacks(from),
             // A pawn attacks diagonally forwards; its pushes are the pawn
-            // layout's own (crate::pawn).
+            // layout's own (crate::pawns::exits).
             Role::Pawn => attacks::pawn_attacks(self.men[i].color, from),
         }
     }

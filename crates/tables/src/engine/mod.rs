@@ -15,7 +15,7 @@
 //! moves inside the table and their retractions, and the values of the
 //! moves that leave it (captures, and with pawns promotions). [`Pieces`](pieces::Pieces) is
 //! the layout of pawnless material; a slice of a table with pawns
-//! (`crate::slice`) is that layout with the pawns standing still, their
+//! (`crate::pawns`) is that layout with the pawns standing still, their
 //! steps leaving the slice as captures leave a table.
 //!
 //! The table is cut into blocks of [`BLOCK`](bytes::BLOCK) numbers. Each block remembers

@@ -1,7 +1,10 @@
 //! Executing a build plan for the store: the tables a request reads are
-//! planned first ([`BuildPlan`]), each missing one built in plan order from
-//! the tables before it, and every build starts in one place,
-//! [`Tablebase::build_node`], under the build lock after a second look.
+//! planned first ([`BuildPlan`]) and each missing one is built in plan
+//! order from the tables before it ([`Tablebase::build_node`]); every
+//! build, of a node or of the table asked for, runs in one of three
+//! builders (without pawns, with pawns in memory, with pawns into a file),
+//! each under the build lock after a second look, reading what it needs
+//! and building nothing else.
 
 use std::{
     cell::RefCell,
