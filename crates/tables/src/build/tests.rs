@@ -1,3 +1,6 @@
+//! Tests of builds: recorded checksums, both ways of a step, the overflow,
+//! a stopped build resumed, and the slice schedule's tunings.
+
 use std::{
     fs,
     sync::atomic::{AtomicU64, Ordering},

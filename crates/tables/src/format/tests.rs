@@ -1,3 +1,6 @@
+//! Tests of the table file: writing, reading back, and refusing damaged or
+//! hostile files.
+
 use std::{
     fs,
     io::{self, Read},

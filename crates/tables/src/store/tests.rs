@@ -1,3 +1,6 @@
+//! Tests of the store: subtables lent or kept, sides read, files counted,
+//! damaged files rebuilt once, probes that build nothing, panics survived.
+
 use std::sync::atomic::Ordering;
 
 use shakmaty::Position;
