@@ -4,6 +4,7 @@
 mod commands;
 mod diagram;
 mod fen;
+mod files;
 mod input;
 mod output;
 mod tables_args;
@@ -38,6 +39,8 @@ enum Command {
     Play(commands::play::Args),
     /// A UCI engine: chess GUIs and libraries play against the automata.
     Uci(commands::uci::Args),
+    /// Build plans run as Slurm jobs on a cluster: one job a table.
+    Cluster(commands::cluster::Args),
 }
 
 /// glibc raises its threshold for serving an allocation by mmap each time
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Uci(args) => commands::uci::run(args),
+        Command::Cluster(args) => commands::cluster::run(args),
     };
     match result.and_then(|()| Ok(output::flush_stdout()?)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod classify;
+pub mod cluster;
 pub mod code;
 pub mod enumerate;
 pub mod mk61;

@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -186,8 +186,8 @@ fn save_pgn(path: &Path, text: &str) -> anyhow::Result<()> {
             file.write_all(text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))
         }
-        Ok(meta) => write_atomically(&target, text, Some(meta.permissions())),
-        Err(_) => write_atomically(&target, text, None),
+        Ok(meta) => crate::files::write_atomically(&target, text, Some(meta.permissions())),
+        Err(_) => crate::files::write_atomically(&target, text, None),
     }
 }
 
@@ -211,42 +211,6 @@ fn link_target(path: &Path) -> io::Result<PathBuf> {
         }
     }
     Err(io::Error::other("too many levels of symbolic links"))
-}
-
-/// Writes `text` to `path` through a temporary file in the same folder,
-/// synced and renamed, then reads it back.
-fn write_atomically(
-    path: &Path,
-    text: &str,
-    permissions: Option<fs::Permissions>,
-) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let written = (|| {
-        // Created 0666 less the umask, as any new file (tempfile's own
-        // default is 0600); an existing file's mode is then kept.
-        let mut file = tempfile::Builder::new()
-            .permissions(fs::Permissions::from_mode(0o666))
-            .tempfile_in(dir)?;
-        if let Some(permissions) = permissions {
-            file.as_file().set_permissions(permissions)?;
-        }
-        file.write_all(text.as_bytes())?;
-        file.as_file().sync_all()?;
-        file.persist(path).map_err(|err| err.error)?;
-        io::Result::Ok(())
-    })();
-    written.with_context(|| format!("cannot write {}", path.display()))?;
-    let back =
-        fs::read_to_string(path).with_context(|| format!("cannot read back {}", path.display()))?;
-    anyhow::ensure!(
-        back == text,
-        "{} does not read back as written",
-        path.display()
-    );
-    Ok(())
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -97,7 +97,8 @@ impl Tablebase {
 
     /// Builds the table of one node of a plan from the tables it reads,
     /// which must be in memory or in the cache folder (it builds no other),
-    /// and keeps it: in the cache folder, or in memory without one. The
+    /// and keeps it: in the cache folder, or in memory without one. A node
+    /// in memory, or whose file is there and checks, is done already. The
     /// one place a build starts: under the build lock, after a second look
     /// for a table another caller built meanwhile.
     pub fn build_node(
@@ -107,6 +108,9 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<(), TableError> {
         let material = material.table_material();
+        if self.held(&material, variant) || self.has_file(&material, variant) {
+            return Ok(()); // done; a damaged file was reported, and is built again
+        }
         self.may_build(&material)?;
         if material.has_pawns() {
             if variant != Variant::Standard {

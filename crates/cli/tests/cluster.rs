@@ -1,0 +1,175 @@
+//! `cluster submit` and `cluster status`: a plan's tables as Slurm jobs.
+//! The dry run needs no Slurm; the runs on a real cluster are ignored
+//! unless asked for, with `SLURM_CONF` naming a running one
+//! (`scripts/slurm_local.sh start`).
+
+mod common;
+
+use std::{
+    collections::BTreeMap,
+    fs,
+    path::Path,
+    process::Command,
+    time::{Duration, Instant},
+};
+
+use common::{assert_success, json, plain_stdout, run};
+
+/// The table files of a folder, by name.
+fn table_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".ajt"))
+        .map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, fs::read(entry.path()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_dry_run_writes_a_job_a_table_and_the_order_to_submit_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["cluster", "submit", "KRPvK", "--dry-run"], dir.path());
+    assert_success(&out);
+    let text = plain_stdout(&out);
+    assert!(
+        text.contains("11 tables: 0 in the cache folder, 11 jobs"),
+        "{text}"
+    );
+    let plan = json(&["solve", "KRPvK", "--plan", "--json"], dir.path());
+    let scripts = dir.path().join("cluster").join("scripts");
+    for node in plan["nodes"].as_array().unwrap() {
+        let material = node["material"].as_str().unwrap();
+        let script = fs::read_to_string(scripts.join(format!("{material}.sbatch"))).unwrap();
+        assert!(
+            script.contains(&format!("solve {material} --node --tables ")),
+            "{script}"
+        );
+        let memory: u64 = script
+            .lines()
+            .find_map(|line| line.strip_prefix("#SBATCH --mem="))
+            .and_then(|m| m.strip_suffix('M'))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            memory << 20 > node["peak_bytes"].as_u64().unwrap(),
+            "{material}"
+        );
+    }
+    // Each job is submitted after the jobs of the tables it reads.
+    let submit = fs::read_to_string(dir.path().join("cluster").join("submit.sh")).unwrap();
+    let order: Vec<&str> = submit
+        .lines()
+        .filter_map(|line| line.strip_prefix("job_"))
+        .map(|line| line.split('=').next().unwrap())
+        .collect();
+    assert_eq!(order.len(), 11);
+    assert_eq!(order.last(), Some(&"KRPvK"));
+    let last = submit.lines().last().unwrap();
+    for read in ["KPvK", "KRvK", "KQRvK"] {
+        assert!(last.contains(&format!("$job_{read}")), "{last}");
+    }
+    assert!(
+        table_files(dir.path()).is_empty(),
+        "a dry run builds nothing"
+    );
+}
+
+#[test]
+fn status_without_a_submission_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["cluster", "status"], dir.path());
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothing was submitted from"), "{stderr}");
+}
+
+/// `cluster status --json` until every table is done (or one failed).
+fn wait_done(tables: &Path, limit: Duration) -> serde_json::Value {
+    let started = Instant::now();
+    loop {
+        let status = json(&["cluster", "status", "--json"], tables);
+        let left = status["running"].as_u64().unwrap() + status["waiting"].as_u64().unwrap();
+        if left == 0 || status["failed"].as_u64().unwrap() > 0 {
+            return status;
+        }
+        assert!(started.elapsed() < limit, "{status}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// The state Slurm gives the job of `material`, from `cluster status`.
+fn slurm_state(tables: &Path, material: &str) -> Option<String> {
+    let status = json(&["cluster", "status", "--json"], tables);
+    status["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["material"] == material)
+        .and_then(|t| t["slurm"].as_str().map(str::to_owned))
+}
+
+#[test]
+#[ignore = "needs a running Slurm cluster named by SLURM_CONF (scripts/slurm_local.sh start)"]
+fn a_plan_built_by_slurm_has_the_bytes_of_one_solve_even_after_a_cancelled_job() {
+    let on_slurm = tempfile::tempdir().unwrap();
+    let local = tempfile::tempdir().unwrap();
+    // A class: every four-man table, each table once.
+    assert_success(&run(
+        &["cluster", "submit", "--every", "4"],
+        on_slurm.path(),
+    ));
+    let status = wait_done(on_slurm.path(), Duration::from_secs(600));
+    assert_eq!(status["failed"], 0, "{status}");
+    assert_success(&run(&["solve", "--all", "4"], local.path()));
+    // KQRvKR: its job cancelled while it builds, then submitted again.
+    assert_success(&run(&["cluster", "submit", "KQRvKR"], on_slurm.path()));
+    let started = Instant::now();
+    while slurm_state(on_slurm.path(), "KQRvKR").as_deref() != Some("RUNNING") {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "KQRvKR never ran"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let job = json(&["cluster", "status", "--json"], on_slurm.path())["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["material"] == "KQRvKR")
+        .unwrap()["job"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        Command::new("scancel")
+            .arg(&job)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = wait_done(on_slurm.path(), Duration::from_secs(60));
+    assert!(status["failed"].as_u64().unwrap() >= 1, "{status}");
+    assert!(!on_slurm.path().join("KQRvKR.standard.ajt").exists());
+    let again = run(&["cluster", "submit", "KQRvKR"], on_slurm.path());
+    assert_success(&again);
+    assert!(
+        plain_stdout(&again).contains(", 1 jobs"),
+        "only what is left"
+    );
+    let status = wait_done(on_slurm.path(), Duration::from_secs(600));
+    assert_eq!(status["failed"], 0, "{status}");
+    assert_success(&run(&["solve", "KQRvKR"], local.path()));
+    let (built, solved) = (table_files(on_slurm.path()), table_files(local.path()));
+    assert_eq!(
+        built.keys().collect::<Vec<_>>(),
+        solved.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &built {
+        assert!(*bytes == solved[name], "{name} differs");
+    }
+}
