@@ -110,7 +110,7 @@ echo
 printf '| table | ajedrecista solve | %s | ratio (time, memory) |\n' "Syzygy -g -t 2"
 printf '|---|---:|---:|---:|\n'
 for row in "${summary[@]}"; do
-    read -r table os ok ts tk <<<"$row"
+    read -r table os ok ts tk _ <<<"$row"
     printf '| %s | %s s, %.0f MiB | %s s, %.1f MiB | %.2fx, %.2fx |\n' "$table" "$os" "$(echo "$ok / 1024" | bc -l)" \
         "$ts" "$(echo "$tk / 1024" | bc -l)" "$(echo "$os / $ts" | bc -l)" "$(echo "$ok / $tk" | bc -l)"
 done
