@@ -229,14 +229,43 @@ fn slurm(program: &str, args: &[String]) -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The state of each job Slurm still holds (waiting, running, ...), by id.
-fn queued() -> anyhow::Result<BTreeMap<String, String>> {
-    let out = slurm("squeue", &["-h".into(), "-o".into(), "%i %T".into()])?;
+/// The state of each job Slurm still holds (waiting, running, ...), by id,
+/// with the reason a waiting job gives.
+fn queued() -> anyhow::Result<BTreeMap<String, (String, String)>> {
+    let out = slurm("squeue", &["-h".into(), "-o".into(), "%i %T %r".into()])?;
     Ok(out
         .lines()
-        .filter_map(|line| line.split_once(' '))
-        .map(|(id, state)| (id.to_string(), state.to_string()))
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let id = words.next()?.to_string();
+            let state = words.next()?.to_string();
+            let reason = words.next().unwrap_or_default().to_string();
+            Some((id, (state, reason)))
+        })
         .collect())
+}
+
+/// The most cores and memory (MiB) of a node of `partition` (else of
+/// every partition), as `sinfo` reports them.
+fn largest_node(partition: Option<&str>) -> anyhow::Result<(u32, u64)> {
+    let mut args: Vec<String> = vec!["-h".into(), "-o".into(), "%c %m".into()];
+    if let Some(partition) = partition {
+        args.extend(["-p".into(), partition.into()]);
+    }
+    let out = slurm("sinfo", &args)?;
+    let sizes: Vec<(u32, u64)> = out
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let cpus = words.next()?.trim_end_matches('+').parse().ok()?;
+            let memory = words.next()?.trim_end_matches('+').parse().ok()?;
+            Some((cpus, memory))
+        })
+        .collect();
+    let cpus = sizes.iter().map(|s| s.0).max();
+    let memory = sizes.iter().map(|s| s.1).max();
+    cpus.zip(memory)
+        .context("sinfo names no node: is the partition right?")
 }
 
 /// Slurm's word for a job still to end.
@@ -270,7 +299,20 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
         cpus: args.cpus,
         ..JobSettings::default()
     };
-    let jobs = jobs(&plan, &settings);
+    let mut jobs = jobs(&plan, &settings);
+    if !args.dry_run && !jobs.is_empty() {
+        // No job may ask for more than a node has: it would wait for good.
+        let (cpus, memory) = largest_node(args.partition.as_deref())?;
+        for job in &mut jobs {
+            job.cpus = job.cpus.min(cpus);
+            anyhow::ensure!(
+                job.memory_mib <= memory,
+                "{}: its build needs {} MiB, and the largest node has {memory} MiB",
+                job.material,
+                job.memory_mib
+            );
+        }
+    }
     let binary = match &args.binary {
         Some(binary) => std::path::absolute(binary)?,
         None => std::env::current_exe().context("cannot name this program's binary")?,
@@ -294,7 +336,7 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
         crate::files::write_atomically(&path, &script(job, args, &binary, &tables, &state), None)?;
         let waiting = submitted
             .get(&job.material.to_string())
-            .filter(|id| queue.get(*id).is_some_and(|state| active(state)));
+            .filter(|id| queue.get(*id).is_some_and(|(state, _)| active(state)));
         // A waiting job whose inputs are submitted anew (their jobs failed)
         // waits for jobs that never end well: it is cancelled and replaced.
         let waiting = match waiting {
@@ -448,11 +490,18 @@ fn status(args: &StatusArgs) -> anyhow::Result<()> {
         let material: Material = name
             .parse()
             .with_context(|| format!("{}: {name:?}", state.jobs_file().display()))?;
-        let slurm_state = queue.get(job).or_else(|| ended.get(job)).cloned();
+        let slurm_state = match queue.get(job) {
+            Some((state, reason)) if state == "PENDING" && !reason.is_empty() => {
+                Some(format!("{state} ({reason})"))
+            }
+            Some((state, _)) => Some(state.clone()),
+            None => ended.get(job).cloned(),
+        };
         let built = tables
             .join(file_name(&material, Variant::Standard))
             .is_file();
-        let (word, counter) = match slurm_state.as_deref() {
+        let queued_state = queue.get(job).map(|(state, _)| state.as_str());
+        let (word, counter) = match queued_state {
             _ if built => ("done", &mut out.done),
             Some("RUNNING" | "COMPLETING" | "CONFIGURING") => ("running", &mut out.running),
             Some(state) if active(state) => ("waiting", &mut out.waiting),
