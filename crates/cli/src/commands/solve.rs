@@ -31,16 +31,17 @@ pub struct Args {
     /// KQvKP... (3 to 6 men: a six-man table takes gigabytes of memory,
     /// checked before the build starts; a material with pawns and its colour-flipped
     /// twin share one table, shown under the twin with more or stronger
-    /// white men)
+    /// white men). With --plan, several: one plan, each table once
     #[arg(required_unless_present = "all")]
-    material: Option<String>,
+    material: Vec<String>,
     /// A white king that never moves, on this square (the game of Brudno and
     /// Landau; black must have a bare king), or `all` for one row per square
     #[arg(long, value_name = "SQ|all")]
     fixed_king: Option<String>,
-    /// Every table of 3 to N men (N = 3, 4 or 5), pawns included, smallest
-    /// first, one per colour-flipped pair; tables already in the cache are
-    /// checked and kept. Ends with a summary of each table.
+    /// Every table of 3 to N men (N = 3, 4 or 5; with --plan, 6 too),
+    /// pawns included, smallest first, one per colour-flipped pair; tables
+    /// already in the cache are checked and kept. Ends with a summary of
+    /// each table.
     #[arg(long, value_name = "N", conflicts_with_all = ["material", "fixed_king"])]
     all: Option<u8>,
     /// Then check N positions of the table drawn at random against their
@@ -57,7 +58,7 @@ pub struct Args {
     /// Print the build plan and build nothing: the tables needed in build
     /// order, what each reads, a table with pawns' slices, the estimated
     /// peak memory and disk, and which tables are in the cache folder
-    #[arg(long, conflicts_with_all = ["all", "check", "node"])]
+    #[arg(long, conflicts_with_all = ["check", "node"])]
     plan: bool,
     /// Build this table alone, from the files of the tables it reads, which
     /// must be in the cache folder (`--plan` lists them in build order):
@@ -206,14 +207,33 @@ struct AllSquaresJson {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let (Some(men), true) = (args.all, args.plan) {
+        anyhow::ensure!(
+            (3..=MAX_MEN).contains(&usize::from(men)),
+            "--all {men} --plan: N is 3 to {MAX_MEN}"
+        );
+        let tb = args.tables.open().building_up_to(MAX_MEN);
+        let materials = Material::every(usize::from(men));
+        return plan(&tb, &materials, Variant::Standard, args.json);
+    }
     if let Some(men) = args.all {
         return every_table(&args, men);
     }
-    let material: Material = args
+    let materials = args
         .material
-        .as_deref()
-        .expect("clap requires a material without --all")
-        .parse()?;
+        .iter()
+        .map(|m| m.parse::<Material>())
+        .collect::<Result<Vec<_>, _>>()?;
+    if args.plan && args.fixed_king.is_none() {
+        let tb = args.tables.open().building_up_to(MAX_MEN);
+        return plan(&tb, &materials, Variant::Standard, args.json);
+    }
+    let [material] = <[Material; 1]>::try_from(materials).map_err(|materials| {
+        anyhow::anyhow!(
+            "{} tables: solve takes one (--plan takes several)",
+            materials.len()
+        )
+    })?;
     // Two kings alone are a node of every plan (the tables of one man
     // more read them), but no table worth solving.
     if material.len() < 3 && !args.node {
@@ -230,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(sq) => Variant::FixedKing(parse_square(sq)?),
         };
         if args.plan {
-            return plan(&tb, &material, variant, args.json);
+            return plan(&tb, std::slice::from_ref(&material), variant, args.json);
         }
         node(&tb, &material, variant)?;
         return one(&tb, &material, variant, &args);
@@ -257,18 +277,24 @@ fn parse_square(sq: &str) -> anyhow::Result<Square> {
         .with_context(|| format!("bad square {sq:?} for --fixed-king (write it like c3)"))
 }
 
-/// `--plan`: the plan of the table's build, nothing built.
-fn plan(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> anyhow::Result<()> {
-    if material.has_pawns() && variant != Variant::Standard {
+/// `--plan`: the plan of the tables' builds, nothing built.
+fn plan(
+    tb: &Tablebase,
+    materials: &[Material],
+    variant: Variant,
+    json: bool,
+) -> anyhow::Result<()> {
+    if variant != Variant::Standard
+        && let Some(material) = materials.iter().find(|m| m.has_pawns())
+    {
         anyhow::bail!("{material}: the fixed-king game has no pawns");
     }
-    let plan = tb.plan(std::slice::from_ref(material), variant);
-    let out = PlanJson::new(
-        &material.table_material().to_string(),
-        variant,
-        tb.dir().is_some(),
-        &plan,
-    );
+    let plan = tb.plan(materials, variant);
+    let names: Vec<String> = materials
+        .iter()
+        .map(|m| m.table_material().to_string())
+        .collect();
+    let out = PlanJson::new(&names.join(" "), variant, tb.dir().is_some(), &plan);
     if json {
         crate::output::print_json(&out)
     } else {
@@ -277,7 +303,7 @@ fn plan(tb: &Tablebase, material: &Material, variant: Variant, json: bool) -> an
 }
 
 /// `--node`: the table built alone from the files of the tables it
-/// reads; one of them missing is an error, naming it.
+/// reads; any of them missing is an error, naming them.
 fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result<()> {
     if tb.dir().is_none() {
         anyhow::bail!("--node builds into a cache folder: give --tables DIR");
@@ -286,16 +312,17 @@ fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result
     let this = plan
         .node(material, variant)
         .expect("a plan holds the table it was made for");
-    if let Some(missing) = this
+    let missing: Vec<String> = this
         .reads
         .iter()
-        .find(|read| !tb.in_cache_folder(&read.material, variant))
-    {
+        .filter(|read| !tb.in_cache_folder(&read.material, variant))
+        .map(|read| read.material.to_string())
+        .collect();
+    if !missing.is_empty() {
         anyhow::bail!(
-            "{}: its build reads {}, which is not in the cache folder (ajedrecista solve {} --node, or without --node to build every table it needs)",
+            "{}: its build reads {}, not in the cache folder (build them first with --node, in the order of --plan, or drop --node to build every table it needs)",
             this.material,
-            missing.material,
-            missing.material
+            missing.join(", ")
         );
     }
     if !this.cached {
