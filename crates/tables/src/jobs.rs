@@ -81,17 +81,7 @@ pub fn jobs(plan: &BuildPlan, settings: &JobSettings) -> Vec<Job> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
-
-    fn plan(name: &str, cached: &[&str]) -> BuildPlan {
-        let cached: Vec<Material> = cached.iter().map(|m| m.parse().unwrap()).collect();
-        BuildPlan::new(
-            &[name.parse().unwrap()],
-            Variant::Standard,
-            true,
-            &|material, _| cached.contains(material),
-        )
-    }
+    use crate::{plan::tests::plan, variant::Variant};
 
     /// Every job comes after the jobs it waits for, waits only for jobs of
     /// the plan, and asks for at least its node's estimate.

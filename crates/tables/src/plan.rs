@@ -238,10 +238,11 @@ fn reads(material: &Material, into_file: bool) -> Vec<Read> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn plan(name: &str, cached: &[&str]) -> BuildPlan {
+    /// The plan of `name` into a cache folder holding the files of `cached`.
+    pub(crate) fn plan(name: &str, cached: &[&str]) -> BuildPlan {
         let cached: Vec<Material> = cached.iter().map(|m| m.parse().unwrap()).collect();
         BuildPlan::new(
             &[name.parse().unwrap()],
