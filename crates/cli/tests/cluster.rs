@@ -87,6 +87,26 @@ fn status_without_a_submission_says_so() {
     assert!(stderr.contains("nothing was submitted from"), "{stderr}");
 }
 
+#[test]
+fn a_submission_without_slurm_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
+        .args(["cluster", "submit", "KQvK", "--tables"])
+        .arg(dir.path())
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot run sinfo (is Slurm installed here?)"),
+        "{stderr}"
+    );
+    assert!(table_files(dir.path()).is_empty());
+}
+
 /// `cluster status --json` until every table is done (or one failed).
 fn wait_done(tables: &Path, limit: Duration) -> serde_json::Value {
     let started = Instant::now();

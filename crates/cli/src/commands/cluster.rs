@@ -221,10 +221,14 @@ fn slurm(program: &str, args: &[String]) -> anyhow::Result<String> {
         .output()
         .with_context(|| format!("cannot run {program} (is Slurm installed here?)"))?;
     if !out.status.success() {
-        anyhow::bail!(
-            "{program} failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+        // Slurm's own errors run over several lines: one line of them.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let said: Vec<&str> = stderr
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        anyhow::bail!("{program} failed: {}", said.join("; "));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
