@@ -63,8 +63,11 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     let mut popeye = tempfile::NamedTempFile::new().unwrap();
     writeln!(popeye, "pieces white kb2 zz3 black ka8\nstipulation #1").unwrap();
     let popeye = popeye.path().to_str().unwrap().to_owned();
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 8] = [
         &["code", "k7/8/8/8/8/8/8/X6K b"],
+        // An option inside the quotes: refused, not dropped (as `probe`).
+        &["code", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1 --condition circe"],
+        &["code", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1 extra words"],
         &["code", "k7/8/8/8/8/8/8/7K b", "--condition", "madrasi"],
         &["code", "k7/1K6/8/8/8/8/8/8 b", "--condition", "ingul"],
         &["code", "--popeye", &popeye],
@@ -77,6 +80,9 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
+    // An EPD's operations start with a letter: still read.
+    let v = json(&["code", "7k/6Q1/6K1/8/8/8/8/8 b - - bm Qg7;", "--json"]);
+    assert!(v.get("final").is_some(), "{v}");
 }
 
 #[test]

@@ -98,7 +98,17 @@ pub fn parse_position(text: &str) -> Result<Chess, CodingError> {
     let setup = match text.parse::<Fen>() {
         Ok(fen) => fen.into_setup(),
         Err(fen_error) => {
-            // EPD: four fields, then operations after the first `;`-ended op.
+            // EPD: four fields, then operations, each starting with a
+            // letter (`bm Qh5;`). A fifth word that does not (a move
+            // counter, an option inside the quotes) makes a FEN that
+            // could not be read, not an EPD whose extra words are dropped.
+            let fifth = text.split_whitespace().nth(4);
+            if fifth.is_some_and(|word| !word.starts_with(|c: char| c.is_ascii_alphabetic())) {
+                return Err(CodingError::BadFen {
+                    text: text.to_owned(),
+                    reason: fen_error,
+                });
+            }
             let fields: Vec<&str> = text.split_whitespace().take(4).collect();
             let epd = fields
                 .join(" ")
