@@ -33,7 +33,8 @@ const PROMOTED_BYTES: u64 = size_of::<u16>() as u64;
 /// folder already.
 pub fn build_bytes(material: &Material, variant: Variant, into_file: bool) -> u64 {
     if built_slice_by_slice(material, into_file) {
-        slice_build_bytes(&material.canonical())
+        let material = material.canonical();
+        slice_build_bytes(&material, &Schedule::new(&material, &Tuning::PRODUCTION))
     } else {
         2 * Table::numbers_per_side(material, variant) as u64
     }
@@ -61,8 +62,7 @@ pub fn built_slice_by_slice(material: &Material, into_file: bool) -> bool {
 ///   sides of the tables one side's promotions lead into, a batch of roles
 ///   at a time, held while they are gathered;
 /// - the table of every placement of the pawns, 4 bytes an entry.
-fn slice_build_bytes(material: &Material) -> u64 {
-    let schedule = Schedule::new(material, &Tuning::PRODUCTION);
+pub(crate) fn slice_build_bytes(material: &Material, schedule: &Schedule) -> u64 {
     let indexer = SliceIndexer::shared(material);
     let slice = schedule.slice_len as u64;
     let promoting = |slices: &mut dyn Iterator<Item = usize>, color: Color| {
@@ -99,7 +99,7 @@ fn slice_build_bytes(material: &Material) -> u64 {
                 .collect();
             let promotion_tables = promoting_sides
                 .iter()
-                .map(|&color| promotion_table_bytes(material, &schedule, color))
+                .map(|&color| promotion_table_bytes(material, schedule, color))
                 .max()
                 .unwrap_or(0);
             let at_once = levels[l].groups.iter().map(Vec::len).max().unwrap_or(0) as u64;

@@ -10,7 +10,7 @@ use shakmaty::Color;
 
 use crate::{
     material::Material,
-    memory::build_bytes,
+    memory::{build_bytes, built_slice_by_slice, slice_build_bytes},
     pawns::{
         exits::{ExitMoves, exit_materials, exit_reads},
         promotions::read_by_blocks,
@@ -158,27 +158,32 @@ impl BuildPlan {
 impl Node {
     fn new(material: &Material, variant: Variant, into_file: bool, cached: bool) -> Node {
         let numbers = Table::numbers_per_side(material, variant) as u64;
-        let slices = (material.has_pawns() && into_file).then(|| Slices::of(material));
+        // Worked out once: the slices, the promotions' reads and the
+        // estimate all follow it.
+        let schedule = built_slice_by_slice(material, into_file)
+            .then(|| Schedule::new(material, &Tuning::PRODUCTION));
         Node {
             material: material.clone(),
             variant,
             cached,
             numbers,
             reads: if variant == Variant::Standard {
-                reads(material, into_file)
+                reads(material, into_file, schedule.as_ref())
             } else {
                 Vec::new()
             },
-            slices,
-            peak_bytes: build_bytes(material, variant, into_file),
+            slices: schedule.as_ref().map(Slices::of),
+            peak_bytes: match &schedule {
+                Some(schedule) => slice_build_bytes(material, schedule),
+                None => build_bytes(material, variant, into_file),
+            },
             file_bytes: 2 * numbers * FILE_BYTES_A_HUNDRED / 100,
         }
     }
 }
 
 impl Slices {
-    fn of(material: &Material) -> Slices {
-        let schedule = Schedule::new(material, &Tuning::PRODUCTION);
+    fn of(schedule: &Schedule) -> Slices {
         Slices {
             count: schedule.unread_after.len(),
             numbers_each: schedule.slice_len,
@@ -191,8 +196,9 @@ impl Slices {
 /// How a build of `material` reads the tables its moves lead into: in
 /// memory, every one whole; into a file, the sides captures lead into, and
 /// for promotions the sides they lead into, the tables of promotions that
-/// take nothing a block at a time where they can be.
-fn reads(material: &Material, into_file: bool) -> Vec<Read> {
+/// take nothing a block at a time where they can be (a batch of roles at a
+/// time, as `schedule`, that of a table with pawns, says).
+fn reads(material: &Material, into_file: bool, schedule: Option<&Schedule>) -> Vec<Read> {
     if !into_file {
         return exit_materials(material)
             .into_iter()
@@ -213,8 +219,7 @@ fn reads(material: &Material, into_file: bool) -> Vec<Read> {
             promotions: None,
         })
         .collect();
-    if material.has_pawns() {
-        let schedule = Schedule::new(material, &Tuning::PRODUCTION);
+    if let Some(schedule) = schedule {
         for color in Color::ALL {
             for &roles in &schedule.promotion_batches[color] {
                 let by_blocks = read_by_blocks(material, color, roles);

@@ -64,11 +64,17 @@ impl Prober {
         } else {
             lock(&self.tables).contains_key(&(stored.clone(), variant))
         };
-        in_memory
-            || self
-                .dir
-                .as_ref()
-                .is_some_and(|dir| dir.join(format::file_name(&stored, variant)).is_file())
+        in_memory || self.in_folder(material, variant)
+    }
+
+    /// Whether the file of the table that holds `material`'s positions
+    /// ([`Material::table_material`]) is in the folder (present, not
+    /// checked).
+    pub fn in_folder(&self, material: &Material, variant: Variant) -> bool {
+        self.dir.as_ref().is_some_and(|dir| {
+            dir.join(format::file_name(&material.table_material(), variant))
+                .is_file()
+        })
     }
 
     /// The value of a position: its table is found from its material. A

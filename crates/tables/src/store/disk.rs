@@ -114,7 +114,7 @@ impl Tablebase {
         material: &Material,
         sides: &[Color],
     ) -> Result<Arc<Table>, TableError> {
-        if let Some(table) = self.held_subtable(material) {
+        if let Some(table) = self.held_table(material, Variant::Standard) {
             return Ok(table);
         }
         let table = self
@@ -123,14 +123,24 @@ impl Tablebase {
         Ok(Arc::new(table))
     }
 
-    /// An orthodox table in memory, had without keeping it (a table with
-    /// pawns by its canonical material).
-    pub(crate) fn held_subtable(&self, material: &Material) -> Option<Arc<Table>> {
+    /// A table in memory, had without keeping it (a table with pawns by
+    /// its canonical material).
+    pub(crate) fn held_table(&self, material: &Material, variant: Variant) -> Option<Arc<Table>> {
         if material.has_pawns() {
             let tables = lock(&self.prober.pawn_tables);
             tables.get(material).map(|table| Arc::clone(table.table()))
         } else {
-            self.cached(&(material.clone(), Variant::Standard), Kept::Lent)
+            self.cached(&(material.clone(), variant), Kept::Lent)
         }
+    }
+
+    /// Whether the file at `path` of the table of a material with pawns
+    /// (canonical) has a right header and checksum (a damaged one is
+    /// reported).
+    pub(crate) fn pawn_file_sound(&self, path: &Path, material: &Material) -> bool {
+        self.usable(path, |path| {
+            format::Body::read(path, material, Variant::Standard)
+        })
+        .is_some()
     }
 }

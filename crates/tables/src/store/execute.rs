@@ -68,7 +68,7 @@ impl Tablebase {
                 if sub == material {
                     return false;
                 }
-                if self.held(sub, variant) || self.has_file(sub, variant) {
+                if self.held_table(sub, variant).is_some() || self.has_file(sub, variant) {
                     return true;
                 }
                 if removal.borrow().is_ok() {
@@ -84,17 +84,6 @@ impl Tablebase {
         Ok(())
     }
 
-    /// Whether the table of `material` (canonical, with pawns) is in
-    /// memory.
-    fn held(&self, material: &Material, variant: Variant) -> bool {
-        if material.has_pawns() {
-            lock(&self.prober.pawn_tables).contains_key(material)
-        } else {
-            self.cached(&(material.clone(), variant), Kept::Lent)
-                .is_some()
-        }
-    }
-
     /// Builds the table of one node of a plan from the tables it reads,
     /// which must be in memory or in the cache folder (it builds no other),
     /// and keeps it: in the cache folder, or in memory without one. A node
@@ -108,7 +97,7 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<(), TableError> {
         let material = material.table_material();
-        if self.held(&material, variant) || self.has_file(&material, variant) {
+        if self.held_table(&material, variant).is_some() || self.has_file(&material, variant) {
             return Ok(()); // done; a damaged file was reported, and is built again
         }
         self.may_build(&material)?;
@@ -180,19 +169,14 @@ impl Tablebase {
         let dir = self.dir.as_ref().expect("a cache folder");
         let path = dir.join(format::file_name(material, Variant::Standard));
         let _guard = lock(&self.building);
-        if self
-            .usable(&path, |path| {
-                format::Body::read(path, material, Variant::Standard)
-            })
-            .is_some()
-        {
+        if self.pawn_file_sound(&path, material) {
             return Ok((path, None));
         }
         // The sides captures lead into, held throughout; those promotions
         // lead into, a batch of roles at a time.
         let captures = self.capture_sides(material)?;
         let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
-            if reading == Reading::ByBlocks && self.held_subtable(sub).is_none() {
+            if reading == Reading::ByBlocks && self.held_table(sub, Variant::Standard).is_none() {
                 // From its file a block at a time.
                 let path = dir.join(format::file_name(sub, Variant::Standard));
                 let opened = self
@@ -278,12 +262,7 @@ impl Tablebase {
     ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
         let dir = self.dir.as_ref().expect("a cache folder");
         let path = dir.join(format::file_name(material, Variant::Standard));
-        if self
-            .usable(&path, |path| {
-                format::Body::read(path, material, Variant::Standard)
-            })
-            .is_some()
-        {
+        if self.pawn_file_sound(&path, material) {
             return Ok((path, None));
         }
         self.may_build(material)?;
@@ -348,7 +327,7 @@ impl Tablebase {
             .into_iter()
             .map(|sub| {
                 let table = self
-                    .held_subtable(&sub)
+                    .held_table(&sub, Variant::Standard)
                     .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
                 Ok((sub, table))
             })

@@ -138,10 +138,7 @@ impl Tablebase {
     /// Whether the file of the table that holds `material`'s positions
     /// ([`Material::table_material`]) is in the cache folder.
     pub fn in_cache_folder(&self, material: &Material, variant: Variant) -> bool {
-        self.dir.as_ref().is_some_and(|dir| {
-            dir.join(format::file_name(&material.table_material(), variant))
-                .is_file()
-        })
+        self.prober.in_folder(material, variant)
     }
 
     /// Whether this tablebase has built the table of `material` (its
