@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use ajedrecista_tables::{
-    BuildPlan, Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies,
-    Sample, SideSummary, Tablebase, Value, Variant, number_fen,
+    Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies, Sample,
+    SideSummary, Tablebase, Value, Variant, number_fen,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -325,14 +325,7 @@ fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result
             missing.join(", ")
         );
     }
-    if !this.cached {
-        solve_plan::enough_memory(
-            &BuildPlan {
-                nodes: vec![this.clone()],
-            },
-            1,
-        )?;
-    }
+    solve_plan::enough_memory(std::iter::once(this), 1)?;
     tb.build_node(
         material,
         variant,
@@ -346,7 +339,12 @@ fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result
 /// it fits in memory, one there is counted from its file.
 fn one(tb: &Tablebase, material: &Material, variant: Variant, args: &Args) -> anyhow::Result<()> {
     if !tb.in_cache_folder(material, variant) {
-        solve_plan::enough_memory(&tb.plan(std::slice::from_ref(material), variant), 1)?;
+        solve_plan::enough_memory(
+            tb.plan(std::slice::from_ref(material), variant)
+                .nodes
+                .iter(),
+            1,
+        )?;
     }
     let start = Instant::now();
     let counting = FileCountBar::new(material, variant);
@@ -678,7 +676,7 @@ fn all_squares(tb: &Tablebase, material: &Material, json: bool) -> anyhow::Resul
         std::slice::from_ref(material),
         Variant::FixedKing(Square::A1),
     );
-    solve_plan::enough_memory(&plan, 64)?;
+    solve_plan::enough_memory(plan.nodes.iter(), 64)?;
     let start = Instant::now();
     let mut squares = Vec::new();
     for sq in Square::ALL {

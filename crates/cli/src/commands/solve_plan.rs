@@ -209,12 +209,15 @@ pub fn print(plan: &PlanJson) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Refuses a plan whose largest build, `tables` times over (tables held
-/// together), would not fit in the memory available now, rather than be
+/// Refuses builds whose largest (of `nodes`, those still to build),
+/// `tables` times over (tables held together), would not fit in the memory available now, rather than be
 /// killed by the system hours into a six-man build. Where the memory
 /// available is not known (no /proc/meminfo), it lets the build try.
-pub fn enough_memory(plan: &BuildPlan, tables: u64) -> anyhow::Result<()> {
-    let Some(largest) = plan.to_build().max_by_key(|node| node.peak_bytes) else {
+pub fn enough_memory<'a>(nodes: impl Iterator<Item = &'a Node>, tables: u64) -> anyhow::Result<()> {
+    let Some(largest) = nodes
+        .filter(|node| !node.cached)
+        .max_by_key(|node| node.peak_bytes)
+    else {
         return Ok(());
     };
     let needed = tables * largest.peak_bytes;
