@@ -11,6 +11,12 @@ on this project's builds, in CPU seconds a number (docs/tables.md, "On a
 cluster"): the builds run on every core of a machine, so a table's time is
 its work over the machine's cores. A table whose estimated peak memory is
 more than a machine has cannot run there, and is reported.
+
+A six-man table with pawns runs as `cluster submit` runs it: a job a group
+of its slices (its work shared out by slices), each after the tables it
+reads and the groups of the level before, then a job that writes its file
+from the slices kept, whose time (reading the parts back, compressing the
+file) is not counted. `--whole` projects each table as one job instead.
 """
 
 import heapq
@@ -45,17 +51,50 @@ def rate(material):
     return RATES[key]
 
 
-def main(path):
+# Numbers a side from which a table with pawns is built in steps (the
+# default of `cluster submit --slices-from`).
+SPLIT_FROM = 2**32
+
+
+def steps(nodes, whole):
+    """The jobs of the plan: (name, work, peak bytes, indices of the jobs
+    it waits for), each after those it waits for."""
+    jobs = []
+    table_job = {}
+    for n in nodes:
+        work = 2 * n["numbers_per_side"] * rate(n["material"])
+        reads = sorted(set(table_job[r["material"]] for r in n["reads"]
+                           if r["material"] in table_job))
+        slices = n.get("slices")
+        if whole or not slices or n["numbers_per_side"] < SPLIT_FROM:
+            table_job[n["material"]] = len(jobs)
+            jobs.append((n["material"], work, n["peak_bytes"], reads))
+            continue
+        before = []
+        for level, groups in enumerate(slices["steps"]):
+            this_level = []
+            for group, members in enumerate(groups):
+                this_level.append(len(jobs))
+                jobs.append((f"{n['material']}-L{level}G{group}",
+                             work * len(members) / slices["count"], n["peak_bytes"],
+                             reads + before))
+            before = this_level
+        table_job[n["material"]] = len(jobs)
+        jobs.append((n["material"], 0.0, n["peak_bytes"], before))
+    return jobs
+
+
+def main(path, whole):
     plan = json.load(open(path) if path != "-" else sys.stdin)
     nodes = [n for n in plan["nodes"] if not n["cached"]]
-    index = {n["material"]: i for i, n in enumerate(nodes)}
-    work = [2 * n["numbers_per_side"] * rate(n["material"]) for n in nodes]
-    deps = [[index[r["material"]] for r in n["reads"] if r["material"] in index] for n in nodes]
-    deps = [sorted(set(d)) for d in deps]
+    jobs = steps(nodes, whole)
+    work = [job[1] for job in jobs]
+    deps = [job[3] for job in jobs]
     total = sum(work)
     peak = max(n["peak_bytes"] for n in nodes)
     disk = sum(n["file_bytes"] for n in nodes)
-    print(f"{len(nodes)} tables to build ({plan['material'].count(' ') + 1} asked for)")
+    print(f"{len(nodes)} tables to build ({plan['material'].count(' ') + 1} asked for), "
+          f"{len(jobs)} jobs")
     print(f"total work {total / 3600:,.0f} CPU hours; largest build's peak memory "
           f"{peak / 2**30:.1f} GiB; files at most {disk / 2**40:.2f} TiB")
     print()
@@ -64,33 +103,48 @@ def main(path):
     for cores, gib in MACHINES:
         time = [w / cores for w in work]
         # The longest chain of tables each waiting for the one before.
-        finish = [0.0] * len(nodes)
-        for i in range(len(nodes)):  # plan order: every table after its reads
+        finish = [0.0] * len(jobs)
+        for i in range(len(jobs)):  # plan order: every job after its reads
             finish[i] = time[i] + max((finish[d] for d in deps[i]), default=0.0)
         critical = max(finish)
-        too_large = [n["material"] for n in nodes if n["peak_bytes"] > gib * 2**30]
+        too_large = {i for i, job in enumerate(jobs) if job[2] > gib * 2**30}
+        tables_too_large = len({jobs[i][0].split("-")[0] for i in too_large})
         for count in COUNTS:
             print(f"| {count} | {cores} | {gib} | {hours(critical)} | "
-                  f"{hours(schedule(time, deps, count, too_large, nodes))} | {len(too_large)} |")
+                  f"{hours(schedule(time, deps, count, too_large))} | {tables_too_large} |")
 
 
-def schedule(time, deps, machines, too_large, nodes):
-    """The end of a list schedule: each table, when its reads are built,
-    goes to the first machine free, in plan order; the tables too large are
-    left out (with their dependants)."""
-    skipped = set(i for i, n in enumerate(nodes) if n["material"] in too_large)
-    done = [None] * len(time)
-    free = [0.0] * machines
-    heapq.heapify(free)
+def schedule(time, deps, machines, too_large):
+    """The end of a list schedule: whenever a machine is free, it takes
+    the first job in plan order whose reads are built, as a batch
+    scheduler does; the jobs too large are left out (with their
+    dependants)."""
+    skipped = set(too_large)
     for i in range(len(time)):
-        if i in skipped or any(d in skipped for d in deps[i]):
+        if any(d in skipped for d in deps[i]):
             skipped.add(i)
-            continue
-        ready = max((done[d] for d in deps[i]), default=0.0)
-        start = max(ready, heapq.heappop(free))
-        done[i] = start + time[i]
-        heapq.heappush(free, done[i])
-    return max((d for d in done if d is not None), default=0.0)
+    left = [len(set(d)) for d in deps]
+    dependants = [[] for _ in time]
+    for i, d in enumerate(deps):
+        for j in set(d):
+            dependants[j].append(i)
+    ready = [i for i in range(len(time)) if left[i] == 0 and i not in skipped]
+    heapq.heapify(ready)
+    running = []  # (end, job)
+    now = 0.0
+    free = machines
+    while ready or running:
+        while free and ready:
+            i = heapq.heappop(ready)
+            heapq.heappush(running, (now + time[i], i))
+            free -= 1
+        now, i = heapq.heappop(running)
+        free += 1
+        for j in dependants[i]:
+            left[j] -= 1
+            if left[j] == 0 and j not in skipped:
+                heapq.heappush(ready, j)
+    return now
 
 
 def hours(seconds):
@@ -100,4 +154,5 @@ def hours(seconds):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "-")
+    args = [a for a in sys.argv[1:] if a != "--whole"]
+    main(args[0] if args else "-", "--whole" in sys.argv[1:])

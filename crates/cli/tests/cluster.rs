@@ -28,6 +28,80 @@ fn table_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// The steps of a dry run's submit.sh, in the order it submits them.
+fn submitted_steps(dir: &Path) -> Vec<String> {
+    let submit = fs::read_to_string(dir.join("cluster").join("submit.sh")).unwrap();
+    submit
+        .lines()
+        .filter(|line| line.starts_with("job_"))
+        .map(|line| {
+            let script = line.rsplit('/').next().unwrap();
+            script.strip_suffix(".sbatch)").unwrap().to_string()
+        })
+        .collect()
+}
+
+/// A table with pawns submitted in steps (`--slices-from 0` splits even a
+/// four-man one): a job a group of its slices, each after the level
+/// before, then its file; run by hand in submit.sh's order, each step a
+/// process, the file has the bytes of one `solve`. A group run before the
+/// slices it reads is refused, naming them.
+#[test]
+fn a_pawn_table_submitted_in_steps_builds_the_bytes_of_one_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "cluster",
+            "submit",
+            "KPvKP",
+            "--dry-run",
+            "--slices-from",
+            "0",
+        ],
+        dir.path(),
+    );
+    assert_success(&out);
+    let steps = submitted_steps(dir.path());
+    assert_eq!(steps.last().map(String::as_str), Some("KPvKP"));
+    let groups: Vec<&String> = steps.iter().filter(|s| s.starts_with("KPvKP-L")).collect();
+    assert!(groups.len() > 2, "{steps:?}");
+    let submit = fs::read_to_string(dir.path().join("cluster").join("submit.sh")).unwrap();
+    let second = submit
+        .lines()
+        .find(|line| line.starts_with("job_KPvKP_L1G0="))
+        .unwrap();
+    assert!(second.contains("$job_KPvKP_L0G0"), "{second}");
+
+    let refused = run(&["solve", "--node", "KPvKP-L1G0"], dir.path());
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("not in the cache folder"), "{stderr}");
+
+    for step in &steps {
+        if step == "KPvKP-L0G0" {
+            // The tables are there, the slices of level 0 are not.
+            let early = run(&["solve", "--node", "KPvKP-L1G0"], dir.path());
+            assert!(!early.status.success());
+            let stderr = String::from_utf8_lossy(&early.stderr);
+            assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+            assert!(stderr.contains("not kept in its journal"), "{stderr}");
+        }
+        let out = run(&["solve", "--node", step, "--json"], dir.path());
+        assert_success(&out);
+    }
+    let no_such = run(&["solve", "--node", "KPvKP-L99G0"], dir.path());
+    assert!(String::from_utf8_lossy(&no_such.stderr).contains("has no such group"));
+    let whole = tempfile::tempdir().unwrap();
+    assert_success(&run(&["solve", "KPvKP"], whole.path()));
+    let name = "KPvKP.standard.ajt";
+    assert_eq!(
+        fs::read(dir.path().join(name)).unwrap(),
+        fs::read(whole.path().join(name)).unwrap()
+    );
+    assert!(!dir.path().join(format!("{name}.slices")).exists());
+}
+
 #[test]
 fn a_dry_run_writes_a_job_a_table_and_the_order_to_submit_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -44,7 +118,7 @@ fn a_dry_run_writes_a_job_a_table_and_the_order_to_submit_them() {
         let material = node["material"].as_str().unwrap();
         let script = fs::read_to_string(scripts.join(format!("{material}.sbatch"))).unwrap();
         assert!(
-            script.contains(&format!("solve {material} --node --tables ")),
+            script.contains(&format!("solve --node {material} --tables ")),
             "{script}"
         );
         let memory: u64 = script
@@ -128,8 +202,45 @@ fn slurm_state(tables: &Path, material: &str) -> Option<String> {
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| t["material"] == material)
+        .find(|t| t["step"] == material)
         .and_then(|t| t["slurm"].as_str().map(str::to_owned))
+}
+
+#[test]
+#[ignore = "needs a running Slurm cluster named by SLURM_CONF (scripts/slurm_local.sh start)"]
+fn a_class_built_by_slurm_in_steps_has_the_bytes_of_one_solve() {
+    let on_slurm = tempfile::tempdir().unwrap();
+    let local = tempfile::tempdir().unwrap();
+    // Every table of up to four men with a pawn, those with pawns a job a
+    // group of their slices.
+    let out = run(
+        &[
+            "cluster",
+            "submit",
+            "--every",
+            "4",
+            "--matching",
+            "K*P*vK*",
+            "--slices-from",
+            "0",
+        ],
+        on_slurm.path(),
+    );
+    assert_success(&out);
+    assert!(plain_stdout(&out).contains("KPvKP-L0G0"));
+    let status = wait_done(on_slurm.path(), Duration::from_secs(900));
+    assert_eq!(status["failed"], 0, "{status}");
+    for material in ["KPvK", "KPPvK", "KPvKP", "KQvKP", "KRPvK"] {
+        assert_success(&run(&["solve", material], local.path()));
+    }
+    let (built, solved) = (table_files(on_slurm.path()), table_files(local.path()));
+    assert_eq!(
+        built.keys().collect::<Vec<_>>(),
+        solved.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &built {
+        assert!(*bytes == solved[name], "{name} differs");
+    }
 }
 
 #[test]
@@ -160,7 +271,7 @@ fn a_plan_built_by_slurm_has_the_bytes_of_one_solve_even_after_a_cancelled_job()
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| t["material"] == "KQRvKR")
+        .find(|t| t["step"] == "KQRvKR")
         .unwrap()["job"]
         .as_str()
         .unwrap()

@@ -42,7 +42,7 @@ fn a_five_man_pawn_table_built_node_by_node_has_the_bytes_of_one_solve() {
         }
     }
     // A node whose tables are not there yet is refused, naming them.
-    let refused = run(&["solve", material, "--node"], by_nodes.path());
+    let refused = run(&["solve", "--node", material], by_nodes.path());
     assert!(!refused.status.success());
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("not in the cache folder"), "{stderr}");
@@ -52,7 +52,7 @@ fn a_five_man_pawn_table_built_node_by_node_has_the_bytes_of_one_solve() {
     assert!(files(by_nodes.path()).is_empty());
 
     for (i, node) in nodes.iter().enumerate() {
-        assert_success(&run(&["solve", node, "--node", "--json"], by_nodes.path()));
+        assert_success(&run(&["solve", "--node", node, "--json"], by_nodes.path()));
         // It wrote its own file and no other.
         assert_eq!(files(by_nodes.path()).len(), i + 1, "{node}");
     }

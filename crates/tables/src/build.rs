@@ -121,7 +121,8 @@ pub(crate) fn build_pawn_file(
         path: path.clone(),
         counter: TableCounter::new(material, Numbering::Slices(Arc::clone(&indexer))),
     };
-    let journal = if indexer.size() >= KEPT_FROM {
+    // A table split into steps of slices has its journal already.
+    let journal = if indexer.size() >= KEPT_FROM || Journal::exists(dir, material) {
         let journal = Journal::open(dir, material, indexer.slice_len(), Tuning::PRODUCTION.limit);
         Some(journal.map_err(io_error)?)
     } else {
@@ -143,11 +144,41 @@ pub(crate) fn build_pawn_file(
     Ok((path, sink.counter.finish(&overflow)))
 }
 
+/// Builds step `step` of advancement `level` of the slices of a material
+/// with pawns into its journal in `dir`, from the slices kept there that
+/// its pawn steps lead into: one step of a table split into steps
+/// ([`crate::plan::Step::Slices`]); [`build_pawn_file`] then writes the
+/// file from the journal.
+pub(crate) fn build_pawn_slices(
+    material: &Material,
+    captures: &Subtables,
+    promotion_tables: &crate::pawns::promotions::PromotionTables,
+    progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
+    dir: &Path,
+    level_step: (usize, usize),
+) -> Result<(), TableError> {
+    let indexer = SliceIndexer::shared(material);
+    let journal = Journal::open(dir, material, indexer.slice_len(), Tuning::PRODUCTION.limit)
+        .map_err(|error| TableError::Io {
+            path: dir.join(format::file_name(material, Variant::Standard)),
+            error,
+        })?;
+    crate::pawns::build::build_step(
+        material,
+        captures,
+        promotion_tables,
+        progress,
+        Tuning::PRODUCTION,
+        &journal,
+        level_step,
+    )
+}
+
 /// Numbers a side from which a build with pawns keeps each slice on disk
 /// as it is built, so that a stopped build resumes (six men with pawns:
 /// hours; a five-man table takes minutes, and writing its slices twice
 /// would cost more than it saves).
-const KEPT_FROM: usize = 1 << 32;
+pub(crate) const KEPT_FROM: usize = 1 << 32;
 
 /// [`build`] with a [`Tuning`] of its own.
 pub(crate) fn build_tuned(

@@ -39,6 +39,24 @@ pub enum TableError {
     /// file in its folder).
     #[error("{0}: its table is not built (build it with: ajedrecista solve {0})")]
     NotBuilt(Material),
+    #[error(
+        "{material}: it has no slices of level {level}, group {group} (solve {material} --plan lists its levels and groups)"
+    )]
+    NoSuchSlices {
+        material: Material,
+        level: usize,
+        group: usize,
+    },
+    #[error("{0}: a group of its slices is kept in a cache folder: give one")]
+    SlicesNeedFolder(Material),
+    #[error(
+        "{material}: slices {} are not kept in its journal (build the groups of the levels before first)",
+        slices.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    MissingSlices {
+        material: Material,
+        slices: Vec<usize>,
+    },
     #[error("{0}: the build was stopped before its end")]
     Stopped(Material),
     #[error("{0}: a mate is longer than the overflow list holds (1023 plies)")]

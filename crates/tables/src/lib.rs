@@ -47,7 +47,7 @@ pub use jobs::{Job, JobSettings, jobs};
 pub use material::{MAX_MEN, MAX_MEN_BUILT_ON_DEMAND, MAX_MEN_WITH_PAWNS, Material, MaterialError};
 pub use memory::{build_bytes, built_slice_by_slice};
 pub use pawns::PawnTable;
-pub use plan::{BuildPlan, Node, Read, Reading, Slices};
+pub use plan::{BuildPlan, Node, Read, Reading, Slices, Step, StepError};
 pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use probe::Prober;
 pub use slices::{PawnSquares, SliceIndexer};

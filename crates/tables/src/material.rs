@@ -261,6 +261,30 @@ impl Material {
         squares
     }
 
+    /// Whether the table's name, or its colour-flipped twin's, matches
+    /// `pattern`: a name in which `*` stands for any men of one side
+    /// (none included) and `?` for one man. `K*R*vK*R*`: a rook a side;
+    /// `KQ?vK?`: a queen and one more man against one man.
+    pub fn matches(&self, pattern: &str) -> bool {
+        /// Glob matching of `name` by `pattern`; `*` and `?` never take
+        /// the `v` between the sides.
+        fn glob(pattern: &[u8], name: &[u8]) -> bool {
+            match (pattern.first(), name.first()) {
+                (None, None) => true,
+                (Some(b'*'), _) => {
+                    glob(&pattern[1..], name)
+                        || name.first().is_some_and(|&c| c != b'v') && glob(pattern, &name[1..])
+                }
+                (Some(b'?'), Some(&c)) => c != b'v' && glob(&pattern[1..], &name[1..]),
+                (Some(&p), Some(&c)) => p == c && glob(&pattern[1..], &name[1..]),
+                _ => false,
+            }
+        }
+        [self.clone(), self.flipped()]
+            .iter()
+            .any(|material| glob(pattern.as_bytes(), material.to_string().as_bytes()))
+    }
+
     /// The same endgame with the colours exchanged (`KQvKR` becomes `KRvKQ`).
     pub fn flipped(&self) -> Material {
         let roles = |color: Color| -> Vec<Role> {
@@ -330,6 +354,33 @@ mod tests {
         assert_eq!(m.len(), 5);
         assert_eq!(m.without(3).to_string(), "KQvKN");
         assert_eq!(m.flipped().to_string(), "KNvKQR");
+    }
+
+    /// Patterns pick tables by name, either colour's; `*` and `?` stay on
+    /// one side.
+    #[test]
+    fn patterns_match_names_of_either_colour() {
+        let every_six: Vec<Material> = Material::every(6)
+            .into_iter()
+            .filter(|m| m.len() == 6)
+            .collect();
+        let rook_a_side: Vec<&Material> = every_six
+            .iter()
+            .filter(|m| m.matches("K*R*vK*R*"))
+            .collect();
+        assert!(rook_a_side.iter().all(|m| {
+            let name = m.to_string();
+            let (white, black) = name.split_once('v').unwrap();
+            white.contains('R') && black.contains('R')
+        }));
+        let names: Vec<String> = rook_a_side.iter().map(ToString::to_string).collect();
+        for name in ["KRRvKRP", "KQRvKRP", "KRPPvKR", "KRPvKRP", "KRRvKRR"] {
+            assert!(names.contains(&name.to_string()), "{name}");
+        }
+        assert!(!names.contains(&"KRRRvKP".to_string()));
+        let krpkr: Material = "KRPvKR".parse().unwrap();
+        assert!(krpkr.matches("KRvKRP") && krpkr.matches("KR?vKR") && krpkr.matches("*v*"));
+        assert!(!krpkr.matches("KRvKR") && !krpkr.matches("K*") && !krpkr.matches("KR?vK"));
     }
 
     #[test]

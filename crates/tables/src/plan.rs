@@ -4,7 +4,11 @@
 //!
 //! Every node of a plan is one table, built by itself from the files of
 //! the nodes before it, writing its own file only: the unit a build can be
-//! run as, in a process of its own.
+//! run as, in a process of its own. A table with pawns can also be built in
+//! steps ([`Step`]): each group of its slices into its journal, from the
+//! slices kept there before it, then its file from the journal.
+
+use std::{fmt, str::FromStr};
 
 use shakmaty::Color;
 
@@ -23,6 +27,84 @@ use crate::{
 /// A table's files take at most this many bytes a hundred numbers
 /// (docs/tables.md, "Sizes": 0.14 to 0.35 bytes a number).
 const FILE_BYTES_A_HUNDRED: u64 = 35;
+
+/// What one process builds: a whole table, or a group of the slices of a
+/// table with pawns. Written `KRPvKR`, or `KRRvKRP-L2G1` for group 1 of
+/// level 2 (both counted from 0, as [`Slices::steps`] lists them).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// The table's file; a table with pawns whose slices are kept in its
+    /// journal is written from them.
+    Table(Material),
+    /// A group of slices, kept in the table's journal.
+    Slices {
+        material: Material,
+        level: usize,
+        group: usize,
+    },
+}
+
+impl Step {
+    /// The table the step builds, or builds part of.
+    pub fn material(&self) -> &Material {
+        match self {
+            Step::Table(material) | Step::Slices { material, .. } => material,
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::Table(material) => write!(f, "{material}"),
+            Step::Slices {
+                material,
+                level,
+                group,
+            } => write!(f, "{material}-L{level}G{group}"),
+        }
+    }
+}
+
+/// Text that names no step of a plan.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{0:?}: not a step of a build plan (a table, such as KRPvKR, or a group of its slices, such as KRRvKRP-L2G1: solve --plan lists them)"
+)]
+pub struct StepError(String);
+
+impl FromStr for Step {
+    type Err = StepError;
+
+    fn from_str(text: &str) -> Result<Step, StepError> {
+        let bad = || StepError(text.to_string());
+        let (material, slices) = match text.split_once('-') {
+            Some((material, slices)) => (material, Some(slices)),
+            None => (text, None),
+        };
+        let material: Material = material.parse().map_err(|_| bad())?;
+        let Some(slices) = slices else {
+            return Ok(Step::Table(material));
+        };
+        let (level, group) = slices
+            .strip_prefix('L')
+            .and_then(|rest| rest.split_once('G'))
+            .ok_or_else(bad)?;
+        let number = |digits: &str| {
+            digits
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| digits.parse::<usize>().ok())
+                .flatten()
+                .ok_or_else(bad)
+        };
+        Ok(Step::Slices {
+            material,
+            level: number(level)?,
+            group: number(group)?,
+        })
+    }
+}
 
 /// How a build reads a table its moves lead into.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -61,6 +143,10 @@ pub struct Slices {
     /// before it is built (small slices; a large slice's promotions are
     /// gathered with its group).
     pub gathered: Vec<Vec<usize>>,
+    /// For each advancement, the slices of each of its steps, when the
+    /// table is built in steps ([`Step::Slices`]): its groups, joined while
+    /// they hold at most 2^30 numbers a side.
+    pub steps: Vec<Vec<Vec<usize>>>,
 }
 
 /// One table of a plan.
@@ -189,6 +275,13 @@ impl Slices {
             numbers_each: schedule.slice_len,
             levels: schedule.levels.iter().map(|l| l.groups.clone()).collect(),
             gathered: schedule.levels.iter().map(|l| l.gathered.clone()).collect(),
+            steps: (0..schedule.levels.len())
+                .map(|level| {
+                    (0..schedule.steps[level].len())
+                        .filter_map(|step| schedule.step_slices(level, step))
+                        .collect()
+                })
+                .collect(),
         }
     }
 }
@@ -245,6 +338,26 @@ fn reads(material: &Material, into_file: bool, schedule: Option<&Schedule>) -> V
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A step is written as it is read, and text that names none is
+    /// refused.
+    #[test]
+    fn steps_are_written_as_they_are_read() {
+        for text in ["KRPvKR", "KRRvKRP-L2G1", "KPvKP-L0G12"] {
+            assert_eq!(text.parse::<Step>().unwrap().to_string(), text);
+        }
+        for bad in [
+            "",
+            "KRPvKR-",
+            "KRPvKR-L1",
+            "KRPvKR-L1G",
+            "KRPvKR-L+1G0",
+            "KRPvKR-2.1",
+            "XvK",
+        ] {
+            assert!(bad.parse::<Step>().is_err(), "{bad:?}");
+        }
+    }
 
     /// The plan of `name` into a cache folder holding the files of `cached`.
     pub(crate) fn plan(name: &str, cached: &[&str]) -> BuildPlan {

@@ -11,7 +11,7 @@ use std::{
     process::Command,
 };
 
-use ajedrecista_tables::{Job, JobSettings, Material, Tablebase, Variant, file_name, jobs};
+use ajedrecista_tables::{Job, JobSettings, Material, Step, Tablebase, Variant, jobs};
 use anyhow::Context;
 use serde::Serialize;
 
@@ -26,10 +26,11 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Sub {
-    /// Submit one Slurm job for each table still to build of the plan of
-    /// MATERIAL..., each after the jobs of the tables it reads; a table
-    /// whose file is in the cache folder, or whose job is still waiting or
-    /// running, is not submitted again
+    /// Submit one Slurm job for each step still to build of the plan of
+    /// MATERIAL... (a table, or a group of the slices of a six-man table
+    /// with pawns), each after the jobs of what it reads; a step whose file
+    /// is in the cache folder, or whose job is still waiting or running, is
+    /// not submitted again
     Submit(SubmitArgs),
     /// The tables of the last submission: done (their files), running,
     /// waiting and failed (with their logs)
@@ -42,9 +43,20 @@ struct SubmitArgs {
     /// each table once
     #[arg(required_unless_present = "every")]
     materials: Vec<String>,
-    /// Every table of 3 to N men (N = 3, 4 or 5), as `solve --all N`
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=5))]
+    /// Every table of 3 to N men (N = 3 to 6), as `solve --all N --plan`
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=6))]
     every: Option<u8>,
+    /// With --every: only the tables whose name, or their colour-flipped
+    /// twin's, matches PATTERN (`*`: any men of one side, `?`: one man;
+    /// K*R*vK*R*: a rook a side), and the tables they read
+    #[arg(long, value_name = "PATTERN", requires = "every")]
+    matching: Option<String>,
+    /// Build a table with pawns of at least N numbers a side in steps: a
+    /// job a group of its slices, the groups of a level at once on several
+    /// machines, then a job that writes its file [default: 2^32, six men
+    /// with pawns]
+    #[arg(long, value_name = "N")]
+    slices_from: Option<u64>,
     /// Write the job scripts (in DIR/cluster/scripts) and submit nothing
     #[arg(long)]
     dry_run: bool,
@@ -109,19 +121,19 @@ impl State {
         }
     }
 
-    fn script(&self, material: &Material) -> PathBuf {
-        self.dir.join("scripts").join(format!("{material}.sbatch"))
+    fn script(&self, step: &Step) -> PathBuf {
+        self.dir.join("scripts").join(format!("{step}.sbatch"))
     }
 
-    fn log(&self, material: &Material, job: &str) -> PathBuf {
-        self.dir.join("logs").join(format!("{material}.{job}.log"))
+    fn log(&self, step: &Step, job: &str) -> PathBuf {
+        self.dir.join("logs").join(format!("{step}.{job}.log"))
     }
 
     fn jobs_file(&self) -> PathBuf {
         self.dir.join("jobs.tsv")
     }
 
-    /// The job last submitted for each table.
+    /// The job last submitted for each step.
     fn submitted(&self) -> anyhow::Result<BTreeMap<String, String>> {
         let path = self.jobs_file();
         let text = match fs::read_to_string(&path) {
@@ -132,18 +144,18 @@ impl State {
         text.lines()
             .filter(|line| !line.starts_with('#') && !line.is_empty())
             .map(|line| {
-                let (material, job) = line.split_once('\t').with_context(|| {
-                    format!("{}: a line is not TABLE<tab>JOB: {line:?}", path.display())
+                let (step, job) = line.split_once('\t').with_context(|| {
+                    format!("{}: a line is not STEP<tab>JOB: {line:?}", path.display())
                 })?;
-                Ok((material.to_string(), job.to_string()))
+                Ok((step.to_string(), job.to_string()))
             })
             .collect()
     }
 
     fn save(&self, submitted: &BTreeMap<String, String>) -> anyhow::Result<()> {
-        let mut text = String::from("# table\tSlurm job id, of its last submission\n");
-        for (material, job) in submitted {
-            text.push_str(&format!("{material}\t{job}\n"));
+        let mut text = String::from("# step\tSlurm job id, of its last submission\n");
+        for (step, job) in submitted {
+            text.push_str(&format!("{step}\t{job}\n"));
         }
         crate::files::write_atomically(&self.jobs_file(), &text, None)
     }
@@ -152,10 +164,10 @@ impl State {
 /// The sbatch script of a job.
 fn script(job: &Job, args: &SubmitArgs, binary: &Path, tables: &Path, state: &State) -> String {
     let mut text = String::from("#!/bin/bash\n");
-    text.push_str(&format!("#SBATCH --job-name=ajt-{}\n", job.material));
+    text.push_str(&format!("#SBATCH --job-name=ajt-{}\n", job.step));
     text.push_str(&format!(
         "#SBATCH --output={}\n",
-        state.log(&job.material, "%j").display()
+        state.log(&job.step, "%j").display()
     ));
     text.push_str(&format!("#SBATCH --mem={}M\n", job.memory_mib));
     text.push_str(&format!("#SBATCH --cpus-per-task={}\n", job.cpus));
@@ -171,9 +183,9 @@ fn script(job: &Job, args: &SubmitArgs, binary: &Path, tables: &Path, state: &St
     text.push_str("set -euo pipefail\n");
     text.push_str(&format!("export RAYON_NUM_THREADS={}\n", job.cpus));
     text.push_str(&format!(
-        "exec {} solve {} --node --tables {}\n",
+        "exec {} solve --node {} --tables {}\n",
         shell_quote(&binary.to_string_lossy()),
-        job.material,
+        job.step,
         shell_quote(&tables.to_string_lossy())
     ));
     text
@@ -183,20 +195,25 @@ fn script(job: &Job, args: &SubmitArgs, binary: &Path, tables: &Path, state: &St
 /// run: each job submitted after the jobs it waits for.
 fn submit_script(jobs: &[Job], state: &State) -> String {
     let mut text = String::from(
-        "#!/bin/bash\n# Written by `ajedrecista cluster submit --dry-run`: one job a table,\n\
-         # each after the jobs of the tables it reads.\nset -euo pipefail\n",
+        "#!/bin/bash\n# Written by `ajedrecista cluster submit --dry-run`: one job a step,\n\
+         # each after the jobs of the steps it reads.\nset -euo pipefail\n",
     );
+    let variable = |step: &Step| format!("job_{}", step.to_string().replace('-', "_"));
     for job in jobs {
-        let after: Vec<String> = job.after.iter().map(|m| format!("$job_{m}")).collect();
+        let after: Vec<String> = job
+            .after
+            .iter()
+            .map(|s| format!("${}", variable(s)))
+            .collect();
         let dependency = if after.is_empty() {
             String::new()
         } else {
             format!("--dependency=afterok:{} ", after.join(":"))
         };
         text.push_str(&format!(
-            "job_{}=$(sbatch --parsable {dependency}{})\n",
-            job.material,
-            shell_quote(&state.script(&job.material).to_string_lossy())
+            "{}=$(sbatch --parsable {dependency}{})\n",
+            variable(&job.step),
+            shell_quote(&state.script(&job.step).to_string_lossy())
         ));
     }
     text
@@ -290,7 +307,7 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
     let tables = cache_dir(&args.tables)?;
     let tb = Tablebase::new(Some(tables.clone()));
     let materials: Vec<Material> = match args.every {
-        Some(men) => Material::every(usize::from(men)),
+        Some(men) => super::solve::every_matching(men, args.matching.as_deref())?,
         None => args
             .materials
             .iter()
@@ -298,12 +315,18 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
             .collect::<Result<_, _>>()?,
     };
     let plan = tb.plan(&materials, Variant::Standard);
+    let defaults = JobSettings::default();
     let settings = JobSettings {
         margin_percent: args.margin,
         cpus: args.cpus,
-        ..JobSettings::default()
+        split_from: args.slices_from.unwrap_or(defaults.split_from),
+        ..defaults
     };
     let mut jobs = jobs(&plan, &settings);
+    // Groups of slices kept by an earlier submission are done.
+    let planned = jobs.len();
+    jobs.retain(|job| !tb.step_in_cache_folder(&job.step));
+    let kept_groups = planned - jobs.len();
     if !args.dry_run && !jobs.is_empty() {
         // No job may ask for more than a node has: it would wait for good.
         let (cpus, memory) = largest_node(args.partition.as_deref())?;
@@ -312,7 +335,7 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
             anyhow::ensure!(
                 job.memory_mib <= memory,
                 "{}: its build needs {} MiB, and the largest node has {memory} MiB",
-                job.material,
+                job.step,
                 job.memory_mib
             );
         }
@@ -332,14 +355,14 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
     } else {
         queued()?
     };
-    let mut ids: std::collections::HashMap<Material, String> = std::collections::HashMap::new();
-    let mut fresh: Vec<Material> = Vec::new();
+    let mut ids: std::collections::HashMap<Step, String> = std::collections::HashMap::new();
+    let mut fresh: Vec<Step> = Vec::new();
     let mut rows = Vec::new();
     for job in &jobs {
-        let path = state.script(&job.material);
+        let path = state.script(&job.step);
         crate::files::write_atomically(&path, &script(job, args, &binary, &tables, &state), None)?;
         let waiting = submitted
-            .get(&job.material.to_string())
+            .get(&job.step.to_string())
             .filter(|id| queue.get(*id).is_some_and(|(state, _)| active(state)));
         // A waiting job whose inputs are submitted anew (their jobs failed)
         // waits for jobs that never end well: it is cancelled and replaced.
@@ -370,13 +393,13 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
                     !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()),
                     "sbatch answered {out:?}, not a job id"
                 );
-                submitted.insert(job.material.to_string(), id.clone());
+                submitted.insert(job.step.to_string(), id.clone());
                 state.save(&submitted)?;
-                fresh.push(job.material.clone());
+                fresh.push(job.step.clone());
                 (id, "submitted")
             }
         };
-        ids.insert(job.material.clone(), id.clone());
+        ids.insert(job.step.clone(), id.clone());
         rows.push((job, id, how));
     }
     if args.dry_run {
@@ -386,12 +409,17 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
             None,
         )?;
     }
-    let cached = plan.nodes.len() - jobs.len();
+    let cached = plan.nodes.iter().filter(|node| node.cached).count();
     outln!(
-        "{} tables: {} in the cache folder, {} jobs{}",
+        "{} tables: {} in the cache folder, {} jobs{}{}",
         plan.nodes.len(),
         cached,
         jobs.len(),
+        if kept_groups > 0 {
+            format!(" ({kept_groups} groups of slices kept already)")
+        } else {
+            String::new()
+        },
         if args.dry_run {
             format!(
                 " written to {}, with submit.sh beside it to submit them (nothing submitted)",
@@ -403,8 +431,8 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
     );
     if !rows.is_empty() {
         outln!(
-            "{:<10} {:>8} {:>10} {:>5}  {:<15} after",
-            "table",
+            "{:<14} {:>8} {:>10} {:>5}  {:<15} after",
+            "step",
             "job",
             "memory",
             "cores",
@@ -413,8 +441,8 @@ fn submit(args: &SubmitArgs) -> anyhow::Result<()> {
     }
     for (job, id, how) in rows {
         outln!(
-            "{:<10} {:>8} {:>8} M {:>5}  {:<15} {}",
-            job.material.to_string(),
+            "{:<14} {:>8} {:>8} M {:>5}  {:<15} {}",
+            job.step.to_string(),
             id,
             job.memory_mib,
             job.cpus,
@@ -440,6 +468,8 @@ struct StatusJson {
 
 #[derive(Serialize)]
 struct TableStatus {
+    /// What the job builds: a table, or a group of its slices.
+    step: String,
     material: String,
     job: String,
     /// `done`, `running`, `waiting` or `failed`.
@@ -453,6 +483,7 @@ struct TableStatus {
 fn status(args: &StatusArgs) -> anyhow::Result<()> {
     let tables = cache_dir(&args.tables)?;
     let state = State::new(&tables);
+    let tb = Tablebase::new(Some(tables.clone()));
     let submitted = state.submitted()?;
     if submitted.is_empty() {
         anyhow::bail!(
@@ -491,7 +522,7 @@ fn status(args: &StatusArgs) -> anyhow::Result<()> {
         failed: 0,
     };
     for (name, job) in &submitted {
-        let material: Material = name
+        let step: Step = name
             .parse()
             .with_context(|| format!("{}: {name:?}", state.jobs_file().display()))?;
         let slurm_state = match queue.get(job) {
@@ -501,9 +532,7 @@ fn status(args: &StatusArgs) -> anyhow::Result<()> {
             Some((state, _)) => Some(state.clone()),
             None => ended.get(job).cloned(),
         };
-        let built = tables
-            .join(file_name(&material, Variant::Standard))
-            .is_file();
+        let built = tb.step_in_cache_folder(&step);
         let queued_state = queue.get(job).map(|(state, _)| state.as_str());
         let (word, counter) = match queued_state {
             _ if built => ("done", &mut out.done),
@@ -513,11 +542,12 @@ fn status(args: &StatusArgs) -> anyhow::Result<()> {
         };
         *counter += 1;
         out.tables.push(TableStatus {
-            material: name.clone(),
+            step: name.clone(),
+            material: step.material().to_string(),
             job: job.clone(),
             state: word,
             slurm: slurm_state,
-            log: (word == "failed").then(|| state.log(&material, job).display().to_string()),
+            log: (word == "failed").then(|| state.log(&step, job).display().to_string()),
         });
     }
     if args.json {
@@ -532,8 +562,8 @@ fn status(args: &StatusArgs) -> anyhow::Result<()> {
     );
     for table in &out.tables {
         outln!(
-            "{:<10} {:>8}  {:<8} {:<12} {}",
-            table.material,
+            "{:<14} {:>8}  {:<8} {:<12} {}",
+            table.step,
             table.job,
             table.state,
             table.slurm.as_deref().unwrap_or("-"),

@@ -1,11 +1,11 @@
 //! `ajedrecista solve`: build or load a table and print its counts; with
 //! `--all N`, every table up to N men.
 
-use std::time::Instant;
+use std::{sync::atomic::AtomicBool, time::Instant};
 
 use ajedrecista_tables::{
     Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies, Sample,
-    SideSummary, Tablebase, Value, Variant, number_fen,
+    SideSummary, Step, Tablebase, Value, Variant, number_fen,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -32,7 +32,7 @@ pub struct Args {
     /// checked before the build starts; a material with pawns and its colour-flipped
     /// twin share one table, shown under the twin with more or stronger
     /// white men). With --plan, several: one plan, each table once
-    #[arg(required_unless_present = "all")]
+    #[arg(required_unless_present_any = ["all", "node"])]
     material: Vec<String>,
     /// A white king that never moves, on this square (the game of Brudno and
     /// Landau; black must have a bare king), or `all` for one row per square
@@ -44,6 +44,12 @@ pub struct Args {
     /// each table.
     #[arg(long, value_name = "N", conflicts_with_all = ["material", "fixed_king"])]
     all: Option<u8>,
+    /// With --all: only the tables whose name, or their colour-flipped
+    /// twin's, matches PATTERN, where `*` is any men of one side and `?`
+    /// one man (K*R*vK*R*: a rook a side); the tables they read are built
+    /// as they need them
+    #[arg(long, value_name = "PATTERN", requires = "all")]
+    matching: Option<String>,
     /// Then check N positions of the table drawn at random against their
     /// moves: each value must be the best of the values its moves lead to
     /// (the rule the build solved); a disagreement is an error. N is 1 to
@@ -60,11 +66,13 @@ pub struct Args {
     /// peak memory and disk, and which tables are in the cache folder
     #[arg(long, conflicts_with_all = ["check", "node"])]
     plan: bool,
-    /// Build this table alone, from the files of the tables it reads, which
-    /// must be in the cache folder (`--plan` lists them in build order):
-    /// one node of a plan, as a process of its own
-    #[arg(long, conflicts_with_all = ["all", "check"])]
-    node: bool,
+    /// Build one step of a plan alone, from the files of what it reads,
+    /// which must be in the cache folder (`--plan` lists them in build
+    /// order): a table (KRPvKR), or a group of the slices of a table with
+    /// pawns kept in its journal (KRRvKRP-L2G1: level 2, group 1, as
+    /// `--plan` numbers them from 0), as a process of its own
+    #[arg(long, value_name = "STEP", conflicts_with_all = ["all", "check", "material", "plan"])]
+    node: Option<String>,
     /// Print JSON instead of a table
     #[arg(long)]
     json: bool,
@@ -213,11 +221,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--all {men} --plan: N is 3 to {MAX_MEN}"
         );
         let tb = args.tables.open().building_up_to(MAX_MEN);
-        let materials = Material::every(usize::from(men));
+        let materials = every_matching(men, args.matching.as_deref())?;
         return plan(&tb, &materials, Variant::Standard, args.json);
     }
     if let Some(men) = args.all {
         return every_table(&args, men);
+    }
+    if let Some(step) = &args.node {
+        let step: Step = step.parse()?;
+        let tb = args.tables.open().building_up_to(MAX_MEN);
+        let variant = one_variant(&args)?;
+        node(&tb, &step, variant, args.json)?;
+        return match step {
+            Step::Table(material) => one(&tb, &material, variant, &args),
+            Step::Slices { .. } => Ok(()),
+        };
     }
     let materials = args
         .material
@@ -234,26 +252,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             materials.len()
         )
     })?;
-    // Two kings alone are a node of every plan (the tables of one man
-    // more read them), but no table worth solving.
-    if material.len() < 3 && !args.node {
+    if material.len() < 3 {
         anyhow::bail!("{material}: a table needs 3 men at least");
     }
     // A table named here is built whatever its size (six men included).
     let tb = args.tables.open().building_up_to(MAX_MEN);
-    if args.plan || args.node {
-        let variant = match args.fixed_king.as_deref() {
-            None => Variant::Standard,
-            Some("all") => {
-                anyhow::bail!("--plan and --node take one table: give --fixed-king a square")
-            }
-            Some(sq) => Variant::FixedKing(parse_square(sq)?),
-        };
-        if args.plan {
-            return plan(&tb, std::slice::from_ref(&material), variant, args.json);
-        }
-        node(&tb, &material, variant)?;
-        return one(&tb, &material, variant, &args);
+    if args.plan {
+        let variant = one_variant(&args)?;
+        return plan(&tb, std::slice::from_ref(&material), variant, args.json);
     }
     if material.has_pawns() {
         if args.fixed_king.is_some() {
@@ -269,6 +275,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(sq) => one(&tb, &material, Variant::FixedKing(parse_square(sq)?), &args),
         None => one(&tb, &material, Variant::Standard, &args),
     }
+}
+
+/// Every table of 3 to `men` men whose name matches `pattern` (see
+/// [`Material::matches`]), or all of them; a pattern that matches none is
+/// an error.
+pub fn every_matching(men: u8, pattern: Option<&str>) -> anyhow::Result<Vec<Material>> {
+    let every = Material::every(usize::from(men));
+    let Some(pattern) = pattern else {
+        return Ok(every);
+    };
+    let matching: Vec<Material> = every.into_iter().filter(|m| m.matches(pattern)).collect();
+    anyhow::ensure!(
+        !matching.is_empty(),
+        "{pattern:?} matches no table of 3 to {men} men (write it as a name, KRPvKR, with * for any men of one side and ? for one man)"
+    );
+    Ok(matching)
+}
+
+/// The variant of `--plan` and `--node`, which take one table.
+fn one_variant(args: &Args) -> anyhow::Result<Variant> {
+    Ok(match args.fixed_king.as_deref() {
+        None => Variant::Standard,
+        Some("all") => {
+            anyhow::bail!("--plan and --node take one table: give --fixed-king a square")
+        }
+        Some(sq) => Variant::FixedKing(parse_square(sq)?),
+    })
 }
 
 /// The square of `--fixed-king`.
@@ -302,16 +335,35 @@ fn plan(
     }
 }
 
-/// `--node`: the table built alone from the files of the tables it
-/// reads; any of them missing is an error, naming them.
-fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result<()> {
+/// `--node`: one step built alone from the files of what it reads; any
+/// of the tables missing is an error naming them (the slices a group
+/// reads, the tables crate names).
+fn node(tb: &Tablebase, step: &Step, variant: Variant, json: bool) -> anyhow::Result<()> {
     if tb.dir().is_none() {
         anyhow::bail!("--node builds into a cache folder: give --tables DIR");
+    }
+    let material = step.material();
+    if variant != Variant::Standard && !matches!(step, Step::Table(_)) {
+        anyhow::bail!("{material}: the fixed-king game has no pawns");
     }
     let plan = tb.plan(std::slice::from_ref(material), variant);
     let this = plan
         .node(material, variant)
         .expect("a plan holds the table it was made for");
+    let slices = match step {
+        Step::Table(_) => None,
+        Step::Slices { level, group, .. } => Some(
+            this.slices
+                .as_ref()
+                .and_then(|slices| slices.steps.get(*level)?.get(*group))
+                .with_context(|| {
+                    format!(
+                        "{step}: {} has no such group of slices (solve {} --plan lists its levels and groups)",
+                        this.material, this.material
+                    )
+                })?,
+        ),
+    };
     let missing: Vec<String> = this
         .reads
         .iter()
@@ -326,12 +378,41 @@ fn node(tb: &Tablebase, material: &Material, variant: Variant) -> anyhow::Result
         );
     }
     solve_plan::enough_memory(std::iter::once(this), 1)?;
-    tb.build_node(
-        material,
-        variant,
-        &std::sync::atomic::AtomicBool::new(false),
-    )?;
+    let start = Instant::now();
+    match step {
+        Step::Table(_) => tb.build_node(material, variant, &AtomicBool::new(false))?,
+        Step::Slices { .. } => tb.build_step(step, &AtomicBool::new(false))?,
+    }
+    if let Some(slices) = slices {
+        let out = SlicesBuiltJson {
+            step: step.to_string(),
+            slices: slices.clone(),
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if json {
+            return crate::output::print_json(&out);
+        }
+        outln!(
+            "{}: slices {} kept in the cache folder's journal of {} ({:.1} s)",
+            out.step,
+            slices
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            this.material,
+            out.seconds
+        );
+    }
     Ok(())
+}
+
+/// `solve --node` of a group of slices.
+#[derive(Serialize)]
+struct SlicesBuiltJson {
+    step: String,
+    slices: Vec<usize>,
+    seconds: f64,
 }
 
 /// A table, shown under the material it is held under (a material with
@@ -462,7 +543,7 @@ fn every_table(args: &Args, men: u8) -> anyhow::Result<()> {
             EVERY_TABLE_MEN.end()
         );
     }
-    let materials = Material::every(usize::from(men));
+    let materials = every_matching(men, args.matching.as_deref())?;
     let sample = args.check.map(|positions| Sample {
         positions,
         seed: args.seed,

@@ -45,6 +45,7 @@ struct SlicesJson {
     numbers_each: usize,
     levels: Vec<Vec<Vec<usize>>>,
     gathered: Vec<Vec<usize>>,
+    steps: Vec<Vec<Vec<usize>>>,
 }
 
 fn side_name(color: Color) -> &'static str {
@@ -100,6 +101,7 @@ impl NodeJson {
                 numbers_each: slices.numbers_each,
                 levels: slices.levels.clone(),
                 gathered: slices.gathered.clone(),
+                steps: slices.steps.clone(),
             }),
             peak_bytes: node.peak_bytes,
             file_bytes: node.file_bytes,

@@ -398,6 +398,45 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
         assert_eq!(first_bytes.get_or_insert_with(|| bytes.clone()), &bytes);
         assert!(reference.side(Color::White).len() + reference.side(Color::Black).len() > 0);
 
+        // Built in steps of two slices, each step alone into a journal
+        // of its own, then read back whole: the same bytes and overflow.
+        let stepped = Tuning {
+            step_numbers: 2 * indexer.slice_len(),
+            ..tuning
+        };
+        let steps_dir = tempfile::tempdir().unwrap();
+        let steps_journal = Journal::open(
+            steps_dir.path(),
+            &material,
+            indexer.slice_len(),
+            tuning.limit,
+        )
+        .unwrap();
+        let schedule = crate::pawns::schedule::Schedule::new(&material, &stepped);
+        // Small slices: a level is one group, and so one step.
+        assert_eq!(
+            schedule.large,
+            schedule.steps.iter().any(|level| level.len() > 1)
+        );
+        for (level, steps) in schedule.steps.iter().enumerate() {
+            for step in 0..steps.len() {
+                crate::pawns::build::build_step(
+                    &material,
+                    &subtables,
+                    &held_promotions(&subtables),
+                    &|_| ControlFlow::Continue(()),
+                    stepped,
+                    &steps_journal,
+                    (level, step),
+                )
+                .unwrap();
+            }
+        }
+        let (from_steps, steps_bytes, built, kept) = run(Some(&steps_journal), u64::MAX);
+        assert_eq!(from_steps.unwrap(), reference);
+        assert_eq!(steps_bytes, bytes);
+        assert_eq!((built, kept), (0, total as u64));
+
         let dir = tempfile::tempdir().unwrap();
         let journal =
             Journal::open(dir.path(), &material, indexer.slice_len(), tuning.limit).unwrap();

@@ -78,8 +78,7 @@ impl Journal {
         slice_len: usize,
         limit: u16,
     ) -> io::Result<Journal> {
-        let name = file_name(material, Variant::Standard);
-        let dir = tables.join(format!("{name}.slices"));
+        let dir = Self::dir(tables, material);
         fs::create_dir_all(&dir)?;
         remove_stale(&dir, TEMPORARY);
         Ok(Journal {
@@ -90,8 +89,28 @@ impl Journal {
         })
     }
 
+    /// Whether the build of `material` into `tables` has a journal.
+    pub(crate) fn exists(tables: &Path, material: &Material) -> bool {
+        Self::dir(tables, material).is_dir()
+    }
+
+    fn dir(tables: &Path, material: &Material) -> PathBuf {
+        let name = file_name(material, Variant::Standard);
+        tables.join(format!("{name}.slices"))
+    }
+
+    /// The part of `slice` in the journal of the build of `material` into
+    /// `tables`.
+    pub(crate) fn part_in(tables: &Path, material: &Material, slice: usize) -> PathBuf {
+        Self::dir(tables, material).join(Self::part_name(slice))
+    }
+
+    fn part_name(slice: usize) -> String {
+        format!("{slice:05}.part")
+    }
+
     fn part(&self, slice: usize) -> PathBuf {
-        self.dir.join(format!("{slice:05}.part"))
+        self.dir.join(Self::part_name(slice))
     }
 
     fn header(&self, slice: usize, entries: ByColor<usize>, sum: u32) -> Vec<u8> {

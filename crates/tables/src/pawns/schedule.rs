@@ -36,6 +36,12 @@ pub(crate) fn large_at_once(slice_len: usize) -> usize {
     }
 }
 
+/// The most numbers a side of a step of a table built in steps
+/// ([`Schedule::steps`]), unless one group of slices has more: a six-man
+/// table with one pawn, a slice (2^30 numbers) a step, 10 to 20 minutes of
+/// CPU; with two, the groups of a level in two steps or so.
+pub(crate) const STEP_NUMBERS: usize = 1 << 30;
+
 /// What a test may change in a build: the engine's settings, and how many
 /// slices of a table with pawns are built at once.
 #[derive(Copy, Clone, Debug)]
@@ -53,6 +59,9 @@ pub(crate) struct Tuning {
     /// How many large slices of a number of numbers are built at once
     /// ([`large_at_once`]); a test tries one and two.
     pub large_at_once: fn(usize) -> usize,
+    /// The most numbers a side of a step ([`STEP_NUMBERS`]); a test lowers
+    /// it to make several steps of a level of a small table.
+    pub step_numbers: usize,
 }
 
 impl Tuning {
@@ -61,6 +70,7 @@ impl Tuning {
         ways: Ways::Cheaper,
         large_slices_from: LARGE_SLICE_FROM,
         large_at_once,
+        step_numbers: STEP_NUMBERS,
     };
 
     /// The engine's part.
@@ -107,6 +117,44 @@ pub(crate) struct Schedule {
     pub(crate) kept_sides: ByColor<bool>,
     /// The roles whose promotions of each side are gathered together.
     pub(crate) promotion_batches: ByColor<Vec<Roles>>,
+    /// For each level, its groups (indices in [`Level::groups`]) in the
+    /// steps a table built in steps takes: consecutive groups of at most
+    /// [`Tuning::step_numbers`] numbers a side together, at least one.
+    pub(crate) steps: Vec<Vec<Range<usize>>>,
+}
+
+impl Schedule {
+    /// The slices of step `step` of level `level`, if there is one.
+    pub(crate) fn step_slices(&self, level: usize, step: usize) -> Option<Vec<usize>> {
+        let groups = self.steps.get(level)?.get(step)?;
+        Some(self.levels[level].groups[groups.clone()].concat())
+    }
+}
+
+/// The steps of `levels` ([`Schedule::steps`]) for slices of `slice_len`
+/// numbers, each of at most `most` numbers unless one group has more.
+fn steps(levels: &[Level], slice_len: usize, most: usize) -> Vec<Vec<Range<usize>>> {
+    levels
+        .iter()
+        .map(|level| {
+            let mut steps: Vec<Range<usize>> = Vec::new();
+            let mut numbers = 0;
+            for (g, group) in level.groups.iter().enumerate() {
+                let more = group.len() * slice_len;
+                match steps.last_mut() {
+                    Some(last) if numbers + more <= most => {
+                        last.end = g + 1;
+                        numbers += more;
+                    }
+                    _ => {
+                        steps.push(g..g + 1);
+                        numbers = more;
+                    }
+                }
+            }
+            steps
+        })
+        .collect()
 }
 
 impl Schedule {
@@ -154,10 +202,11 @@ impl Schedule {
                     groups,
                 }
             })
-            .collect();
+            .collect::<Vec<Level>>();
         Schedule {
             slice_len,
             large,
+            steps: steps(&levels, slice_len, tuning.step_numbers),
             levels,
             unread_after: unread_after(&indexer, &men),
             kept_sides: ByColor::new_with(|turn| {

@@ -9,7 +9,7 @@
 use std::{
     cell::RefCell,
     ops::ControlFlow,
-    path::PathBuf,
+    path::{Path, PathBuf},
     sync::{
         Arc,
         atomic::{AtomicBool, Ordering},
@@ -29,7 +29,7 @@ use crate::{
         exits::{ExitMoves, exit_materials, exit_reads},
         promotions::{PromotionTable, Reading},
     },
-    plan::BuildPlan,
+    plan::{BuildPlan, Step},
     summary::SideSummary,
     sync::lock,
     table::{Subtables, Table},
@@ -175,7 +175,22 @@ impl Tablebase {
         // The sides captures lead into, held throughout; those promotions
         // lead into, a batch of roles at a time.
         let captures = self.capture_sides(material)?;
-        let promotion_tables = |sub: &Material, sides: &[Color], reading: Reading| {
+        let promotion_tables = self.promotion_tables(dir);
+        let (path, counted) =
+            self.building_with(material, Variant::Standard, stop, |progress| {
+                crate::build::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
+            })?;
+        Ok((path, Some(counted)))
+    }
+
+    /// The tables promotions lead into, for a build into the cache folder
+    /// `dir`: from memory or their files, those read by blocks opened.
+    fn promotion_tables<'a>(
+        &'a self,
+        dir: &'a Path,
+    ) -> impl Fn(&Material, &[Color], Reading) -> Result<PromotionTable, TableError> + Sync + 'a
+    {
+        move |sub: &Material, sides: &[Color], reading: Reading| {
             if reading == Reading::ByBlocks && self.held_table(sub, Variant::Standard).is_none() {
                 // From its file a block at a time.
                 let path = dir.join(format::file_name(sub, Variant::Standard));
@@ -187,12 +202,52 @@ impl Tablebase {
                 return Ok(PromotionTable::Opened(Arc::new(opened)));
             }
             Ok(PromotionTable::Held(self.held_or_read(sub, sides)?))
+        }
+    }
+
+    /// Builds one step of a plan ([`Step`]) from what it reads, which must
+    /// be in the cache folder: a table as [`Tablebase::build_node`] does,
+    /// or a group of the slices of a table with pawns into its journal. A
+    /// group whose slices are kept, or whose table's file is sound, is
+    /// done already.
+    pub fn build_step(&self, step: &Step, stop: &AtomicBool) -> Result<(), TableError> {
+        let (material, level_group) = match step {
+            Step::Table(material) => return self.build_node(material, Variant::Standard, stop),
+            Step::Slices {
+                material,
+                level,
+                group,
+            } => (material.canonical(), (*level, *group)),
         };
-        let (path, counted) =
-            self.building_with(material, Variant::Standard, stop, |progress| {
-                crate::build::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
-            })?;
-        Ok((path, Some(counted)))
+        if !material.has_pawns() {
+            return Err(TableError::NoSuchSlices {
+                material,
+                level: level_group.0,
+                group: level_group.1,
+            });
+        }
+        let dir = self
+            .dir
+            .as_ref()
+            .ok_or_else(|| TableError::SlicesNeedFolder(material.clone()))?;
+        self.may_build(&material)?;
+        let path = dir.join(format::file_name(&material, Variant::Standard));
+        let _guard = lock(&self.building);
+        if self.pawn_file_sound(&path, &material) {
+            return Ok(());
+        }
+        let captures = self.capture_sides(&material)?;
+        let promotion_tables = self.promotion_tables(dir);
+        self.building_with(&material, Variant::Standard, stop, |progress| {
+            crate::build::build_pawn_slices(
+                &material,
+                &captures,
+                &promotion_tables,
+                progress,
+                dir,
+                level_group,
+            )
+        })
     }
 
     /// The table of `material` in `variant` (without pawns), from memory,

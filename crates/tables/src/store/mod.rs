@@ -19,7 +19,12 @@ use crate::{
     error::{FileError, TableError},
     format,
     material::{MAX_MEN_BUILT_ON_DEMAND, Material},
-    pawns::PawnTable,
+    pawns::{
+        PawnTable,
+        journal::Journal,
+        schedule::{Schedule, Tuning},
+    },
+    plan::Step,
     probe::Prober,
     summary::SideSummary,
     sync::lock,
@@ -139,6 +144,29 @@ impl Tablebase {
     /// ([`Material::table_material`]) is in the cache folder.
     pub fn in_cache_folder(&self, material: &Material, variant: Variant) -> bool {
         self.prober.in_folder(material, variant)
+    }
+
+    /// Whether the cache folder holds what a step of a plan writes (present,
+    /// not checked): a table's file, or the parts of a group of slices kept
+    /// in its table's journal (or the table's file, written from them).
+    pub fn step_in_cache_folder(&self, step: &Step) -> bool {
+        let material = step.material().table_material();
+        if self.in_cache_folder(&material, Variant::Standard) {
+            return true;
+        }
+        let (Step::Slices { level, group, .. }, Some(dir)) = (step, &self.dir) else {
+            return false;
+        };
+        if !material.has_pawns() {
+            return false;
+        }
+        Schedule::new(&material, &Tuning::PRODUCTION)
+            .step_slices(*level, *group)
+            .is_some_and(|slices| {
+                slices
+                    .iter()
+                    .all(|&slice| Journal::part_in(dir, &material, slice).is_file())
+            })
     }
 
     /// Whether this tablebase has built the table of `material` (its

@@ -6,6 +6,10 @@ use std::sync::atomic::Ordering;
 use shakmaty::Position;
 
 use super::*;
+use crate::{
+    jobs::{JobSettings, jobs},
+    plan::Step,
+};
 
 fn key(material: &str) -> (Material, Variant) {
     (material.parse().unwrap(), Variant::Standard)
@@ -460,5 +464,57 @@ fn promotions_read_a_block_at_a_time_give_the_bytes_of_whole_tables() {
             .summary(&material, Variant::Standard, &|_, _| {})
             .unwrap();
         assert_built_as_in_memory(&from_files, &material);
+    }
+}
+
+/// A table with pawns built in steps, a group of its slices at a time
+/// into its journal and then its file from the journal, as the jobs of
+/// its plan run them, has the bytes of one built whole; a group whose
+/// pawn steps lead into slices not yet kept is refused, naming them.
+#[test]
+fn a_pawn_table_built_in_steps_equals_one_built_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["KPvKP", "KPPvK"] {
+        let material: Material = name.parse().unwrap();
+        its_tables_alone(dir.path(), &material);
+        let tb = Tablebase::new(Some(dir.path().to_path_buf()));
+        let plan = tb.plan(std::slice::from_ref(&material), Variant::Standard);
+        let settings = JobSettings {
+            split_from: 0,
+            ..JobSettings::default()
+        };
+        let steps: Vec<Step> = jobs(&plan, &settings)
+            .into_iter()
+            .map(|job| job.step)
+            .collect();
+        assert_eq!(steps.last(), Some(&Step::Table(material.clone())));
+        let stop = AtomicBool::new(false);
+        let second = Step::Slices {
+            material: material.clone(),
+            level: 1,
+            group: 0,
+        };
+        assert!(steps.contains(&second));
+        match tb.build_step(&second, &stop) {
+            Err(TableError::MissingSlices { slices, .. }) => assert!(!slices.is_empty()),
+            other => panic!("{name}: {other:?}"),
+        }
+        let beyond = Step::Slices {
+            material: material.clone(),
+            level: 99,
+            group: 0,
+        };
+        assert!(matches!(
+            tb.build_step(&beyond, &stop),
+            Err(TableError::NoSuchSlices { level: 99, .. })
+        ));
+        for step in &steps {
+            tb.build_step(step, &stop).unwrap();
+        }
+        assert!(!crate::pawns::journal::Journal::exists(
+            dir.path(),
+            &material
+        ));
+        assert_built_as_in_memory(&tb, &material);
     }
 }
