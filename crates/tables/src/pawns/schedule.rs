@@ -38,7 +38,7 @@ pub(crate) fn large_at_once(slice_len: usize) -> usize {
 
 /// The most numbers a side of a step of a table built in steps
 /// ([`Schedule::steps`]), unless one group of slices has more: a six-man
-/// table with one pawn, a slice (2^30 numbers) a step, 10 to 20 minutes of
+/// table with one pawn, a slice (2^30 numbers) a step, about 7 minutes of
 /// CPU; with two, the groups of a level in two steps or so.
 pub(crate) const STEP_NUMBERS: usize = 1 << 30;
 
