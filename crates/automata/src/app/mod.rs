@@ -21,7 +21,7 @@ pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
 pub use probe::{
     BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, check_fixed_king, fen_of_line,
-    probe_line, probe_value, san_line, tables_move,
+    probe_lines, probe_value, san_line, tables_move,
 };
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
 pub use strategies::{

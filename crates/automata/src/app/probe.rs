@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
     CastlingRights, FenError, MAX_MEN_BUILT_ON_DEMAND, Material, MaterialError, Moves, Plies,
-    TableError, Tablebase, Value, Variant, read_fen,
+    ReadingOrder, TableError, Tablebase, Value, Variant, read_fen,
 };
 use serde::Serialize;
 use shakmaty::san::{San, SanPlus};
@@ -159,20 +159,40 @@ pub fn fen_of_line(text: &str) -> Option<Result<String, LineError>> {
     })
 }
 
-/// The value of a line of a FEN or EPD file (`probe --epd`) and its FEN
-/// as written back; `None` for a line [`fen_of_line`] skips.
-pub fn probe_line(
+/// The answers to a batch of lines of a FEN or EPD file (`probe --epd`),
+/// in the lines' order: each line's value and its FEN as written back,
+/// `None` for a line [`fen_of_line`] skips. The lines are probed in the order their values lie in
+/// the tables' files ([`ReadingOrder`]), so that each chunk of a file is
+/// read once a batch however few chunks are kept in memory.
+pub fn probe_lines(
     tables: &Tablebase,
-    text: &str,
+    lines: &[&str],
     variant: Variant,
     policy: BuildPolicy,
-) -> Option<Result<(String, Value), LineError>> {
-    let answer = |fen: String| {
-        let position = read_fen(&fen, CastlingRights::Refused)?;
-        let value = probe_value(tables, &position, variant, policy)?;
-        Ok((fen_of(&position), value))
-    };
-    Some(fen_of_line(text)?.and_then(answer))
+) -> Vec<Option<Result<(String, Value), LineError>>> {
+    let mut order = ReadingOrder::new();
+    let mut read: Vec<Option<Result<Chess, LineError>>> = lines
+        .iter()
+        .map(|text| {
+            fen_of_line(text)
+                .map(|fen| fen.and_then(|fen| Ok(read_fen(&fen, CastlingRights::Refused)?)))
+        })
+        .collect();
+    let mut probed: Vec<usize> = (0..lines.len()).collect();
+    probed.sort_by_cached_key(|&i| match &read[i] {
+        Some(Ok(position)) => order.place(position, variant),
+        _ => None,
+    });
+    let mut answers: Vec<Option<Result<(String, Value), LineError>>> =
+        (0..lines.len()).map(|_| None).collect();
+    for i in probed {
+        answers[i] = read[i].take().map(|position| {
+            let position = position?;
+            let value = probe_value(tables, &position, variant, policy)?;
+            Ok((fen_of(&position), value))
+        });
+    }
+    answers
 }
 
 /// The tables' best move in orthodox chess (UCI's answer where the
@@ -340,26 +360,33 @@ mod tests {
     }
 
     #[test]
-    fn a_line_is_probed_after_its_fen_is_read() {
+    fn lines_are_probed_after_their_fen_is_read_and_answered_in_order() {
         let tables = Tablebase::in_memory();
-        let probe = |text| probe_line(&tables, text, Variant::Standard, BuildPolicy::Patient);
-        let (fen, value) = probe("8/8/8/8/8/2k5/8/K6Q w - -").unwrap().unwrap();
+        let probe =
+            |texts: &[&str], variant| probe_lines(&tables, texts, variant, BuildPolicy::Patient);
+        let mut answers = probe(
+            &[
+                "8/8/8/8/8/2k5/8/K6Q w - -",
+                "# a comment",
+                "8/8/8/8/8/2k5/8/K6X w - -",
+                "8/8/8/8/8/8/2k5/K6Q w - -",
+            ],
+            Variant::Standard,
+        )
+        .into_iter();
+        let (fen, value) = answers.next().unwrap().unwrap().unwrap();
         assert_eq!(fen, "8/8/8/8/8/2k5/8/K6Q w - - 0 1");
         assert!(value.plies().is_some());
-        assert!(matches!(
-            probe("8/8/8/8/8/2k5/8/K6X w - -"),
-            Some(Err(LineError::Fen(_)))
-        ));
+        assert!(answers.next().unwrap().is_none());
+        assert!(matches!(answers.next(), Some(Some(Err(LineError::Fen(_))))));
+        let (fen, _) = answers.next().unwrap().unwrap().unwrap();
+        assert_eq!(fen, "8/8/8/8/8/8/2k5/K6Q w - - 0 1");
+        assert!(answers.next().is_none());
         let fixed = Variant::FixedKing(Square::B1);
         assert!(matches!(
-            probe_line(
-                &tables,
-                "8/8/8/8/8/2k5/8/K6Q w - -",
-                fixed,
-                BuildPolicy::Patient
-            ),
-            Some(Err(LineError::Probe(ProbeError::KingNotOnFixedSquare(
-                Square::B1
+            probe(&["8/8/8/8/8/2k5/8/K6Q w - -"], fixed).pop(),
+            Some(Some(Err(LineError::Probe(
+                ProbeError::KingNotOnFixedSquare(Square::B1)
             ))))
         ));
     }

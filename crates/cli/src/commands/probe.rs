@@ -7,8 +7,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_line};
-use ajedrecista_tables::{Moves, Plies, Tablebase, Variant};
+use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_lines};
+use ajedrecista_tables::{Moves, Plies, Tablebase, Value, Variant};
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
 
@@ -150,63 +150,98 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
     }
     let mut number = 0u64;
     let mut bad = 0u64;
-    loop {
-        // Answers go out before the reader waits for more input, so a
-        // program feeding lines one at a time gets each answer at once.
-        if reader.get_ref().buffer().is_empty() {
-            out.flush()?;
-        }
-        let Some(line) = reader
-            .next_line()
-            .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?
-        else {
-            break;
-        };
-        number += 1;
-        let answer = match line {
-            Line::Text(text) => match probe_line(tb, &text, variant, BuildPolicy::Patient) {
-                None => continue,
-                Some(answer) => answer.map_err(|err| format!("{:#}", anyhow::Error::new(err))),
-            },
-            refused => Err(refused.refusal().expect("a line without text")),
-        };
-        match answer {
-            Ok((fen, value)) if json => {
-                let row = LineJson {
-                    line: number,
-                    fen: &fen,
-                    result: value.wdl().as_str(),
-                    dtm_plies: value.plies(),
-                    dtm_moves: value.moves(),
-                };
-                json_line(&mut out, &row)?;
+    let mut ended = false;
+    while !ended {
+        // The lines at hand, up to a window: probed in the order the
+        // tables' files hold them, answered in theirs. The answers go out
+        // before the reader waits for more input, so a program feeding
+        // lines one at a time gets each answer at once.
+        let mut window: Vec<(u64, Line)> = Vec::new();
+        while window.len() < WINDOW {
+            if !window.is_empty() && reader.get_ref().buffer().is_empty() {
+                break;
             }
-            Ok((fen, value)) => {
-                writeln!(
-                    out,
-                    "{number:>6}  {:<6} {:>5} {:>5}  {fen}",
-                    value.wdl().as_str(),
-                    dash(value.moves()),
-                    dash(value.plies()),
-                )?;
-            }
-            Err(error) => {
-                bad += 1;
-                if json {
-                    let row = LineError {
-                        line: number,
-                        error: &error,
-                    };
-                    json_line(&mut out, &row)?;
-                } else {
-                    writeln!(out, "{number:>6}  error  {error}")?;
+            match reader
+                .next_line()
+                .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?
+            {
+                Some(line) => {
+                    number += 1;
+                    window.push((number, line));
+                }
+                None => {
+                    ended = true;
+                    break;
                 }
             }
         }
+        let texts: Vec<&str> = window
+            .iter()
+            .filter_map(|(_, line)| match line {
+                Line::Text(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut answers = probe_lines(tb, &texts, variant, BuildPolicy::Patient).into_iter();
+        for (number, line) in &window {
+            let answer = match line {
+                Line::Text(_) => match answers.next().flatten() {
+                    None => continue,
+                    Some(answer) => answer.map_err(|err| format!("{:#}", anyhow::Error::new(err))),
+                },
+                refused => Err(refused.refusal().expect("a line without text")),
+            };
+            bad += u64::from(answer.is_err());
+            write_answer(&mut out, *number, answer, json)?;
+        }
+        out.flush()?;
     }
     out.flush()?;
     if bad > 0 {
         return Err(BadLines(bad).into());
+    }
+    Ok(())
+}
+
+/// The most lines probed together: their answers are held until the
+/// last is probed.
+const WINDOW: usize = 1 << 15;
+
+/// One line's answer, as a table row or a JSON line.
+fn write_answer(
+    out: &mut impl Write,
+    number: u64,
+    answer: Result<(String, Value), String>,
+    json: bool,
+) -> anyhow::Result<()> {
+    match answer {
+        Ok((fen, value)) if json => {
+            let row = LineJson {
+                line: number,
+                fen: &fen,
+                result: value.wdl().as_str(),
+                dtm_plies: value.plies(),
+                dtm_moves: value.moves(),
+            };
+            json_line(out, &row)?;
+        }
+        Ok((fen, value)) => {
+            writeln!(
+                out,
+                "{number:>6}  {:<6} {:>5} {:>5}  {fen}",
+                value.wdl().as_str(),
+                dash(value.moves()),
+                dash(value.plies()),
+            )?;
+        }
+        Err(error) if json => {
+            let row = LineError {
+                line: number,
+                error: &error,
+            };
+            json_line(out, &row)?;
+        }
+        Err(error) => writeln!(out, "{number:>6}  error  {error}")?,
     }
     Ok(())
 }

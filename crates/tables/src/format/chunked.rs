@@ -40,22 +40,41 @@ pub(crate) struct ChunkedTable {
 }
 
 /// The chunks of opened tables used last, shared by every table of the
-/// process: a long-running server that probes table after table holds
-/// at most [`RecentChunks::KEPT`] of them (a MiB each), not every chunk it
-/// ever read; the most a table with pawns of five men has, both sides,
-/// is 768, so a batch of probes of one such table reads each chunk once.
-#[derive(Default)]
+/// process: a long-running server that probes table after table, or a
+/// thousand probes of a five-man table with pawns (768 chunks of a MiB),
+/// hold at most [`RecentChunks::BUDGET`] bytes of them, not every chunk
+/// they ever read (that held 363 MB for `probe --epd` of 1 000 KRPvKR
+/// positions).
 pub(crate) struct RecentChunks {
     /// By (table, chunk): the bytes and when they were last used.
     kept: HashMap<(u64, usize), KeptChunk>,
     clock: u64,
+    /// The bytes of the chunks kept, and the most kept.
+    bytes: usize,
+    budget: usize,
 }
 
 /// A chunk's bytes and the clock of its last use.
 type KeptChunk = (Arc<[u8]>, u64);
 
+impl Default for RecentChunks {
+    fn default() -> RecentChunks {
+        RecentChunks::with_budget(RecentChunks::BUDGET)
+    }
+}
+
 impl RecentChunks {
-    const KEPT: usize = 1024;
+    /// 64 chunks of a MiB: a chunk read again costs a millisecond or two.
+    const BUDGET: usize = 64 << 20;
+
+    fn with_budget(budget: usize) -> RecentChunks {
+        RecentChunks {
+            kept: HashMap::new(),
+            clock: 0,
+            bytes: 0,
+            budget,
+        }
+    }
 
     fn shared() -> &'static Mutex<RecentChunks> {
         static RECENT: LazyLock<Mutex<RecentChunks>> = LazyLock::new(Default::default);
@@ -69,21 +88,26 @@ impl RecentChunks {
         Some(Arc::clone(bytes))
     }
 
-    /// Keeps a chunk just read, letting go of the one used longest ago
-    /// when full (a scan, as costly as a little of the chunk's reading).
+    /// Keeps a chunk just read, letting go of those used longest ago while
+    /// the budget would be passed (a scan, as costly as a little of the
+    /// chunk's reading).
     fn put(&mut self, table: u64, chunk: usize, bytes: Arc<[u8]>) {
-        if self.kept.len() >= Self::KEPT {
+        while self.bytes + bytes.len() > self.budget {
             let oldest = self
                 .kept
                 .iter()
                 .min_by_key(|(_, (_, used))| *used)
                 .map(|(&key, _)| key);
-            if let Some(oldest) = oldest {
-                self.kept.remove(&oldest);
+            let Some(oldest) = oldest else { break };
+            if let Some((gone, _)) = self.kept.remove(&oldest) {
+                self.bytes -= gone.len();
             }
         }
         self.clock += 1;
-        self.kept.insert((table, chunk), (bytes, self.clock));
+        self.bytes += bytes.len();
+        if let Some((replaced, _)) = self.kept.insert((table, chunk), (bytes, self.clock)) {
+            self.bytes -= replaced.len();
+        }
     }
 }
 
@@ -192,23 +216,31 @@ impl ChunkedTable {
 mod tests {
     use super::*;
 
-    /// The recent chunks hold at most their bound, and let go of the one
-    /// used longest ago, each table's chunks told apart.
+    /// The recent chunks hold at most their budget of bytes, and let go of
+    /// the one used longest ago, each table's chunks told apart.
     #[test]
-    fn recent_chunks_keep_the_last_used_up_to_their_bound() {
-        let mut recent = RecentChunks::default();
-        let bytes = |chunk: usize| -> Arc<[u8]> { Arc::from(vec![chunk as u8]) };
-        for chunk in 0..RecentChunks::KEPT + 10 {
+    fn recent_chunks_keep_the_last_used_up_to_their_budget() {
+        let mut recent = RecentChunks::with_budget(100);
+        let bytes = |chunk: usize| -> Arc<[u8]> { Arc::from(vec![chunk as u8; 10]) };
+        for chunk in 0..20 {
             recent.put(7, chunk, bytes(chunk));
         }
-        assert_eq!(recent.kept.len(), RecentChunks::KEPT);
+        assert_eq!((recent.kept.len(), recent.bytes), (10, 100));
         assert!(recent.get(7, 9).is_none());
-        assert_eq!(recent.get(7, 10).as_deref(), Some(&[10u8][..]));
+        assert_eq!(recent.get(7, 10).as_deref(), Some(&[10u8; 10][..]));
         assert!(recent.get(8, 10).is_none());
-        // Chunk 10 was used last: chunk 11 goes first.
+        // Chunk 10 was used last: chunk 11 goes first, then 12 and 13 for
+        // a chunk of three times the size.
         recent.put(7, 5000, bytes(5000));
         assert!(recent.get(7, 11).is_none());
         assert!(recent.get(7, 10).is_some());
-        assert_eq!(recent.kept.len(), RecentChunks::KEPT);
+        recent.put(7, 6000, Arc::from(vec![0u8; 30]));
+        assert!(recent.get(7, 12).is_none() && recent.get(7, 14).is_none());
+        assert!(recent.get(7, 15).is_some() && recent.get(7, 10).is_some());
+        assert_eq!(
+            recent.bytes,
+            recent.kept.values().map(|(b, _)| b.len()).sum()
+        );
+        assert!(recent.bytes <= 100);
     }
 }
