@@ -3,19 +3,21 @@
 use std::{
     fmt,
     fs::File,
-    io::{self, BufReader, BufWriter, Read, Write},
+    io::{self, BufReader, BufWriter, IsTerminal, Read, Write},
     path::{Path, PathBuf},
 };
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_line};
 use ajedrecista_tables::{Moves, Plies, Tablebase, Variant};
+use indicatif::ProgressBar;
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
 
 use ajedrecista_input::{Line, LineReader};
 
+use crate::diagram::diagram;
 use crate::output::{json_line, outln};
-use crate::{diagram::diagram, tables_args::TablesArgs};
+use crate::tables_args::{TablesArgs, spinner};
 
 /// The value of a position (win, draw or loss for the side to move, and the
 /// distance to mate), every legal move with its value, best first, and the
@@ -150,12 +152,20 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
     }
     let mut number = 0u64;
     let mut bad = 0u64;
+    // Progress: on a terminal each answer goes out as it comes; output
+    // sent elsewhere gets a count of lines on a terminal's stderr.
+    let to_terminal = io::stdout().is_terminal();
+    let spinner = match to_terminal {
+        true => ProgressBar::hidden(),
+        false => spinner("probe --epd: line 0".to_string()),
+    };
     loop {
         // Answers go out before the reader waits for more input, so a
         // program feeding lines one at a time gets each answer at once.
-        if reader.get_ref().buffer().is_empty() {
+        if to_terminal || reader.get_ref().buffer().is_empty() {
             out.flush()?;
         }
+        spinner.set_message(format!("probe --epd: line {number}"));
         let Some(line) = reader
             .next_line()
             .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?
@@ -204,6 +214,7 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
             }
         }
     }
+    spinner.finish_and_clear();
     out.flush()?;
     if bad > 0 {
         return Err(BadLines(bad).into());
