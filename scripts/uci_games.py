@@ -79,16 +79,21 @@ def black_move(board, rng):
     return rng.choice(quiet or moves)
 
 
-def play_game(engine, fen, seed, game, fallbacks):
+def play_game(engine, fen, seed, game, fallbacks, first_limit):
     """Plays one game; counts in fallbacks[0] the engine moves that came
-    from the tables because the automaton could not answer."""
+    from the tables because the automaton could not answer. The first
+    engine move may take `first_limit` seconds: a strategy's own table is
+    built in the background once it is chosen, and a move asked for before
+    it is ready would be the engine's quick move instead of the method's."""
     board = chess.Board(fen)
     rng = random.Random(seed)
+    limit = first_limit
     while not board.is_game_over() and board.ply() < MAX_PLIES:
         if board.turn == chess.WHITE:
             result = engine.play(
-                board, chess.engine.Limit(time=1.0), game=game, info=chess.engine.INFO_ALL
+                board, chess.engine.Limit(time=limit), game=game, info=chess.engine.INFO_ALL
             )
+            limit = 1.0
             if "the tables' move" in result.info.get("string", ""):
                 fallbacks[0] += 1
             move = result.move
@@ -126,10 +131,13 @@ def main():
         starts = QUEEN_STARTS if "queen" in strategy else STARTS
         if strategy in OWN_STARTS_ONLY:
             starts = []
+        first_limit = 300.0
         for fen in starts + METHOD_STARTS.get(strategy, []):
             for seed in range(args.games_per_start):
                 # A new game key makes python-chess send ucinewgame.
-                board = play_game(engine, fen, seed, (strategy, fen, seed), fallbacks)
+                board = play_game(engine, fen, seed, (strategy, fen, seed), fallbacks,
+                                  first_limit)
+                first_limit = 1.0
                 games += 1
                 white_moves = (board.ply() + 1) // 2
                 moves += white_moves

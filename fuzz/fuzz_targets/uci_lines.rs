@@ -4,11 +4,14 @@
 //! take milliseconds a reply); the tables build three men at most (a
 //! four-man build takes seconds, past the run's time-out: the tables have
 //! their own tests), so perfect play and the tables' fallback answer from
-//! three-man tables or refuse. Checked: every `bestmove` is legal in the
-//! game the last `position` line set (the start position after a refused
-//! one), and a move list read whole reads back the same.
+//! three-man tables or refuse. The work the engine hands out (builds) is
+//! done in line after each line, as a patient runner would. Checked: every
+//! `bestmove` is legal in the game the last `position` line set (none but
+//! 0000 after a refused one), and a move list read whole reads back the
+//! same.
 #![no_main]
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, LazyLock};
 
 use ajedrecista_automata::{MoveList, StrategyName, UciEngine};
@@ -62,7 +65,12 @@ fuzz_target!(|data: &[u8]| {
             _ => &searched,
         };
         let answer = engine.command(line);
-        for said in &answer.lines {
+        let mut lines = answer.lines;
+        while let Some(work) = engine.next_work() {
+            let result = work.run(&SMALL_TABLES, &AtomicBool::new(false));
+            lines.extend(engine.work_done(&work, result).lines);
+        }
+        for said in &lines {
             if let Some(text) = said.strip_prefix("bestmove ")
                 && text != "0000"
             {

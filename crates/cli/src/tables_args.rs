@@ -5,12 +5,16 @@ use std::{
     cell::RefCell,
     io::IsTerminal,
     path::PathBuf,
-    sync::{Arc, Mutex},
-    time::Instant,
+    sync::{Arc, LazyLock, Mutex},
+    time::{Duration, Instant},
 };
 
 use ajedrecista_tables::{Event, Progress, Tablebase, Variant};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+
+/// The bars on stderr, drawn together: a command's own spinner and the bar
+/// of a build it starts.
+static BARS: LazyLock<MultiProgress> = LazyLock::new(MultiProgress::new);
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArgs {
@@ -77,7 +81,7 @@ impl BuildBar {
         let Some(started) = self.started else { return };
         if self.bar.is_none() && self.announced.is_none() && started.elapsed().as_secs_f64() > 1.0 {
             if std::io::stderr().is_terminal() {
-                let bar = ProgressBar::new(0);
+                let bar = BARS.add(ProgressBar::new(0));
                 bar.set_style(bar_style());
                 self.bar = Some(bar);
             } else {
@@ -132,6 +136,20 @@ pub fn count_bar(len: u64, message: String) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(bar_style());
     bar.set_message(message);
+    bar
+}
+
+/// A spinner saying what is under way, for work with no measure of its own
+/// (a method's table, lines read one by one): on a terminal only, drawn
+/// from the start, cleared when finished or dropped.
+pub fn spinner(message: String) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = BARS.add(ProgressBar::new_spinner());
+    bar.set_style(spinner_style());
+    bar.set_message(message);
+    bar.enable_steady_tick(Duration::from_millis(100));
     bar
 }
 

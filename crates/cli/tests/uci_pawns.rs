@@ -25,10 +25,12 @@ fn tables_best(fen: &str, tables: &std::path::Path) -> String {
 fn perfect_play_promotes_in_uci_notation() {
     let dir = tempfile::tempdir().unwrap();
     let fen = "8/1P6/8/8/8/8/8/K1k5 w - - 0 1";
+    // No `quit`: a `go` without limits waiting for its table is answered
+    // before the engine ends at the end of its input.
     let out = session(
         &format!(
             "uci\nsetoption name Strategy value perfect\nisready\nucinewgame\n\
-             position fen {fen}\ngo\nquit\n"
+             position fen {fen}\ngo\n"
         ),
         dir.path(),
     );

@@ -7,12 +7,15 @@
 //! - [`audit_view`]: an audit with perfect play beside it.
 //! - [`claims`]: the sources' claims and the figures that test them.
 //! - [`selfplay`](mod@selfplay): one demonstration game.
-//! - [`uci`]: the UCI engine, a line in and the lines to answer out.
+//! - [`uci`]: the UCI engine, a line in and the lines to answer out, and
+//!   the work it wants done in the background; [`quick_move`], its move
+//!   when the time is up before that work is.
 //! - [`strategies`]: the catalog as front ends read it.
 
 pub mod audit_view;
 pub mod claims;
 pub mod probe;
+pub mod quick_move;
 pub mod selfplay;
 pub mod strategies;
 pub mod uci;
@@ -23,9 +26,10 @@ pub use probe::{
     BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, check_fixed_king, fen_of_line,
     probe_lines, probe_value, san_line, tables_move,
 };
+pub use quick_move::{QuickScore, quick_move, uci_score};
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
 pub use strategies::{
     AboutView, LampLabel, StartAnswer, StartSquares, StrategyView, squares_taken_as_starts,
     start_answers,
 };
-pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine};
+pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine, Work};

@@ -22,9 +22,10 @@ use crate::view::color_name;
 pub enum BuildPolicy {
     /// Whatever the tablebase builds itself: up to five men (a six-man
     /// table takes an hour and gigabytes, and is built only when named by
-    /// `solve`). The command line, and perfect play's precondition.
+    /// `solve`). The command line, UCI (which builds in the background and
+    /// answers meanwhile), and perfect play's precondition.
     Patient,
-    /// An answer within seconds (the web, UCI): up to four men, three in
+    /// An answer within seconds (the web): up to four men, three in
     /// the fixed-king game, larger tables only from the cache folder. A
     /// five-man build takes minutes and a quarter of a gigabyte; the
     /// fixed-king game has a table per square of the king (64 three-man
@@ -195,16 +196,17 @@ pub fn probe_lines(
     answers
 }
 
-/// The tables' best move in orthodox chess (UCI's answer where the
-/// automaton has none). The caller has seen a legal move.
+/// The tables' best move in orthodox chess, with what the mover gets by
+/// it (UCI's answer where the automaton has none). The caller has seen a
+/// legal move.
 pub fn tables_move(
     tables: &Tablebase,
     position: &Chess,
     policy: BuildPolicy,
-) -> Result<Move, ProbeError> {
+) -> Result<(Move, Value), ProbeError> {
     policy.material(tables, position, Variant::Standard)?;
     let moves = tables.moves(position, Variant::Standard)?;
-    Ok(moves.first().expect("the caller has seen a legal move").0)
+    Ok(*moves.first().expect("the caller has seen a legal move"))
 }
 
 /// One legal move and what the side to move gets by playing it.

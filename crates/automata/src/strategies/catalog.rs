@@ -24,6 +24,7 @@ use crate::perfect::Perfect;
 use crate::queen_box::QueenBox;
 use crate::rook_box::RookBox;
 use crate::torres::Torres;
+use crate::triangle_forcing::MethodTable;
 
 /// One automaton of the catalog.
 pub struct CatalogEntry {
@@ -51,6 +52,8 @@ pub struct CatalogEntry {
     pub panel: Panel,
     /// The calculator program it runs, for the MK-61 machines.
     pub calculator: Option<ChessProgram>,
+    /// A table of its own, calculated before its first move can be given.
+    pub method_table: Option<MethodTable>,
     /// What a visitor reads about it.
     pub about: About,
     /// A note the web's audit view adds under its audit.
@@ -164,6 +167,7 @@ struct Method {
     text: [&'static str; 3],
     caption: &'static str,
     start_rule: &'static str,
+    method_table: Option<MethodTable>,
     build: fn(StrategyName, &Arc<Tablebase>) -> Automaton,
 }
 
@@ -180,6 +184,7 @@ const fn method(method: Method) -> CatalogEntry {
         plays_from_tables: false,
         panel: Panel::Board,
         calculator: None,
+        method_table: method.method_table,
         about: About {
             text: method.text,
             caption: method.caption,
@@ -215,6 +220,7 @@ const MK61_ROOK: CatalogEntry = CatalogEntry {
     plays_from_tables: false,
     panel: Panel::Display,
     calculator: Some(ChessProgram::Rook),
+    method_table: None,
     about: About {
         text: rook_text(
             "Here the original listing runs on an emulator of the calculator's chips; on 9------0. the game stops.",
@@ -263,6 +269,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         plays_from_tables: false,
         panel: Panel::Lamps,
         calculator: None,
+        method_table: None,
         about: About {
             text: [
                 "Leonardo Torres y Quevedo, a Spanish engineer, built El Ajedrecista in 1912: the first machine that played chess by itself, and so the first computer game.",
@@ -299,6 +306,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         plays_from_tables: false,
         panel: Panel::Display,
         calculator: Some(ChessProgram::Queen),
+        method_table: None,
         about: About {
             text: [
                 "In 1987 the magazine Tekhnika Molodezhi printed a program for the Soviet programmable calculators MK-61 and MK-52 in which a queen mates a lone king.",
@@ -365,6 +373,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         ],
         caption: "Its start in a game here: white king a8, rook b7; the black king is placed on a marked square.",
         start_rule: "Any position of king and rook against king, either side to move: the textbook method first cuts the black king off, then shuts it in a box.",
+        method_table: None,
         build: |name, _| Automaton::new(name, RookBox),
     }),
     method(Method {
@@ -382,6 +391,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         ],
         caption: "Its start in a game here: white king e1, queen d1; the black king is placed on a marked square.",
         start_rule: "Any position of king and queen against king, either side to move.",
+        method_table: None,
         build: |name, _| Automaton::new(name, QueenBox),
     }),
     method(Method {
@@ -399,6 +409,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         ],
         caption: "Its start in a game here: white king e1, bishops c1 and f1; the black king is placed on a marked square.",
         start_rule: "Any position of king and two bishops (one on each colour) against king, White to move.",
+        method_table: Some(MethodTable::of(&crate::bishops::TRIANGLES)),
         build: |name, _| Automaton::new(name, Bishops),
     }),
     method(Method {
@@ -416,6 +427,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         ],
         caption: "Its start in a game here: white king e1, knight b1, bishop f1; the black king is placed on a marked square.",
         start_rule: "Any position of king, bishop and knight against king, White to move.",
+        method_table: Some(MethodTable::of(&crate::bishop_knight::TRIANGLES)),
         build: |name, _| Automaton::new(name, BishopKnight),
     }),
     CatalogEntry {
@@ -429,6 +441,7 @@ pub const CATALOG: &[CatalogEntry] = &[
         plays_from_tables: true,
         panel: Panel::Board,
         calculator: None,
+        method_table: None,
         about: About {
             text: [
                 "Not a historic machine: the shortest mate, read from distance-to-mate tables that this project computes by retrograde analysis, the ranking method of Brudno and Landau.",

@@ -73,6 +73,29 @@ impl Triangles {
     }
 }
 
+/// A method's own table, as front ends see it: calculated once per
+/// process on first use (seconds of every core), or ahead of the first
+/// move by a front end that has the time (UCI in the background, the
+/// command line under a spinner).
+#[derive(Clone, Copy)]
+pub struct MethodTable(&'static Triangles);
+
+impl MethodTable {
+    pub(crate) const fn of(triangles: &'static Triangles) -> MethodTable {
+        MethodTable(triangles)
+    }
+
+    /// Whether it has been calculated: a move needs no wait for it.
+    pub fn is_ready(self) -> bool {
+        self.0.table.get().is_some()
+    }
+
+    /// Calculates it, if that is not done (blocks until it is).
+    pub fn calculate(self) {
+        self.0.forcing();
+    }
+}
+
 /// Not the table: a placement's method is known by its men.
 impl fmt::Debug for Triangles {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -3,19 +3,23 @@
 use std::{
     fmt,
     fs::File,
-    io::{self, BufReader, BufWriter, Read, Write},
+    io::{self, BufReader, BufWriter, IsTerminal, Read, Write},
     path::{Path, PathBuf},
 };
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_lines};
 use ajedrecista_tables::{Moves, Plies, Tablebase, Value, Variant};
+use indicatif::ProgressBar;
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
 
 use ajedrecista_input::{Line, LineReader};
 
 use crate::output::{json_line, outln};
-use crate::{diagram::diagram, tables_args::TablesArgs};
+use crate::{
+    diagram::diagram,
+    tables_args::{TablesArgs, spinner},
+};
 
 /// The value of a position (win, draw or loss for the side to move, and the
 /// distance to mate), every legal move with its value, best first, and the
@@ -151,6 +155,13 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
     let mut number = 0u64;
     let mut bad = 0u64;
     let mut ended = false;
+    // Output sent elsewhere than a terminal gets a count of the lines on a
+    // terminal's stderr.
+    let counter = if io::stdout().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        spinner("probe --epd: line 0".to_string())
+    };
     while !ended {
         // The lines at hand, up to a window: probed in the order the
         // tables' files hold them, answered in theirs. The answers go out
@@ -195,7 +206,9 @@ fn run_batch(path: &Path, tb: &Tablebase, variant: Variant, json: bool) -> anyho
             write_answer(&mut out, *number, answer, json)?;
         }
         out.flush()?;
+        counter.set_message(format!("probe --epd: line {number}"));
     }
+    counter.finish_and_clear();
     out.flush()?;
     if bad > 0 {
         return Err(BadLines(bad).into());

@@ -29,6 +29,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let fen_text = args.fen.as_deref().unwrap_or(args.strategy.demo_fen());
     let start = crate::fen::parse_fen(fen_text)?;
     let tables = Arc::new(args.tables.open());
+    // A method's own table takes seconds of every core before its first
+    // move: said on a terminal while it is calculated.
+    if let Some(table) = args.strategy.entry().method_table
+        && !table.is_ready()
+    {
+        let spinner = crate::tables_args::spinner(format!(
+            "{}: calculating its method's table",
+            args.strategy
+        ));
+        table.calculate();
+        spinner.finish_and_clear();
+    }
     let game = selfplay(args.strategy, &start, args.defence, &tables)?;
     out!("{}", game.to_pgn());
     Ok(())
