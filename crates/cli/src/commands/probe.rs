@@ -131,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(ply) = view.pv_fifty_moves_ply {
         outln!(
-            "fifty-move rule: by ply {ply} of this line, fifty moves pass without a capture or pawn move (from the FEN's halfmove clock): a draw may be claimed there"
+            "fifty-move rule: by ply {ply} of this line, fifty moves pass without a capture or pawn move (from the FEN's halfmove clock), and either side may claim a draw there"
         );
     }
     Ok(())

@@ -171,7 +171,7 @@ export async function probe(event, options = {}) {
       html("td", {}, move.dtm_moves ?? "-"), html("td", {}, move.dtm_plies ?? "-"));
     body.append(tr);
   }
-  const fifty = view.pv_fifty_moves_ply ? ` (fifty moves without a capture or pawn move by ply ${view.pv_fifty_moves_ply}: a draw may be claimed there)` : "";
+  const fifty = view.pv_fifty_moves_ply ? ` (fifty moves without a capture or pawn move by ply ${view.pv_fifty_moves_ply}, where either side may claim a draw)` : "";
   if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}${fifty}`;
 }
 
