@@ -9,7 +9,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use ajedrecista_tables::{Event, Progress, Tablebase, Variant};
+use ajedrecista_tables::{Event, Progress, Syzygy, Tablebase, Variant};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 /// The bars on stderr, drawn together: a command's own spinner and the bar
@@ -22,6 +22,32 @@ pub struct TablesArgs {
     /// not empty, else the user's cache folder, ajedrecista/tables]
     #[arg(long, value_name = "DIR", value_parser = non_empty_path)]
     pub tables: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SyzygyArgs {
+    /// Folder of Syzygy files (.rtbw, .rtbz): where a DTM table is not
+    /// built, the answer comes from them at once, with no build [default:
+    /// $AJEDRECISTA_SYZYGY if set and not empty, else none]
+    #[arg(long, value_name = "DIR", value_parser = non_empty_path)]
+    pub syzygy: Option<PathBuf>,
+}
+
+impl SyzygyArgs {
+    /// `--syzygy`, else `$AJEDRECISTA_SYZYGY` unless it is empty.
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.syzygy.clone().or_else(|| {
+            std::env::var_os(ajedrecista_tables::SYZYGY_ENV)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        })
+    }
+
+    /// The Syzygy folder opened, if one is given (its files are read as
+    /// probes need them).
+    pub fn open(&self) -> anyhow::Result<Option<Syzygy>> {
+        Ok(self.dir().map(|dir| Syzygy::open(&dir)).transpose()?)
+    }
 }
 
 fn non_empty_path(text: &str) -> Result<PathBuf, String> {

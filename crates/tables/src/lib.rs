@@ -33,6 +33,7 @@ mod store;
 mod summary;
 mod symmetry;
 mod sync;
+mod syzygy;
 mod table;
 mod value;
 mod variant;
@@ -56,6 +57,9 @@ pub use slices::{PawnSquares, SliceIndexer};
 pub use store::{Event, TABLES_ENV, Tablebase, Unusable};
 pub use summary::{SideSummary, summarize};
 pub use symmetry::Symmetry;
+pub use syzygy::{
+    SYZYGY_ENV, Syzygy, SyzygyError, SyzygyMove, SyzygyValue, SyzygyWdl, WIN_CENTIPAWNS,
+};
 pub use table::{Subtables, Table, number_fen, number_position};
 pub use value::{Moves, Plies, Value, Wdl};
 pub use variant::Variant;

@@ -28,7 +28,7 @@ mod starts;
 use std::sync::Arc;
 
 use ajedrecista_automata::Session;
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Syzygy, Tablebase};
 
 pub use builds::Builds;
 pub use error::ApiError;
@@ -50,6 +50,9 @@ pub struct AppState {
     /// The table builds under way (fed by the tables' progress callback
     /// where the caller wires it: [`AppState::with_builds`]).
     pub builds: Builds,
+    /// Syzygy files that answer a probe at once where a DTM table is not
+    /// built (`serve --syzygy`).
+    pub syzygy: Option<Arc<Syzygy>>,
 }
 
 impl AppState {
@@ -58,10 +61,17 @@ impl AppState {
     }
 
     /// [`AppState::new`] showing `builds`, which the tables' progress
-    /// callback feeds ([`Builds::update`], [`Builds::finish`]).
-    pub fn with_builds(tables: Arc<Tablebase>, limits: Limits, builds: Builds) -> Arc<AppState> {
+    /// callback feeds ([`Builds::update`], [`Builds::finish`]), and
+    /// probing `syzygy` where a DTM table is not built.
+    pub fn with_builds(
+        tables: Arc<Tablebase>,
+        limits: Limits,
+        builds: Builds,
+        syzygy: Option<Syzygy>,
+    ) -> Arc<AppState> {
         let mut state = AppState::unshared(tables, limits, work::WorkPool::for_this_machine());
         state.builds = builds;
+        state.syzygy = syzygy.map(Arc::new);
         Arc::new(state)
     }
 
@@ -81,6 +91,7 @@ impl AppState {
             games: GameStore::new(limits),
             work: Arc::new(pool),
             builds: Builds::default(),
+            syzygy: None,
         }
     }
 }

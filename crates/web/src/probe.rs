@@ -4,7 +4,8 @@ use std::sync::atomic::AtomicBool;
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeError, ProbeView};
 use ajedrecista_tables::{
-    CastlingRights, FenError, Material, TableError, Tablebase, Variant, read_fen,
+    CastlingRights, FenError, Material, Syzygy, SyzygyError, TableError, Tablebase, Variant,
+    read_fen,
 };
 use axum::http::StatusCode;
 use serde::Deserialize;
@@ -55,10 +56,13 @@ pub fn parse_fen(text: &str) -> Result<Chess, ApiError> {
 }
 
 /// A 422 for a position the probe view refuses; a table error as
-/// [`table_error`] says.
+/// [`table_error`] says; a 500 for the server's Syzygy files at fault.
 pub(crate) fn probe_error(err: ProbeError, work: &str) -> ApiError {
     match err {
         ProbeError::Table(err) => table_error(err, work),
+        ProbeError::Syzygy(err @ (SyzygyError::BadFile { .. } | SyzygyError::BadTable { .. })) => {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())
+        }
         err => ApiError::unprocessable(err.to_string()),
     }
 }
@@ -93,28 +97,37 @@ impl ProbeQuery {
 }
 
 /// Whether the prober has the table of a probe asked for at hand (in
-/// memory or in the cache folder), so that the probe runs on its request
-/// thread; else it may build and goes to the work pool. A query that
-/// cannot be read is at hand: its answer is an error.
-pub fn at_hand(tables: &Tablebase, asked: &Result<(Chess, Variant), ApiError>) -> bool {
+/// memory or in the cache folder), or Syzygy answers it, so that the probe
+/// runs on its request thread; else it may build and goes to the work
+/// pool. A query that cannot be read is at hand: its answer is an error.
+pub fn at_hand(
+    tables: &Tablebase,
+    syzygy: Option<&Syzygy>,
+    asked: &Result<(Chess, Variant), ApiError>,
+) -> bool {
     let Ok((position, variant)) = asked else {
         return true;
     };
+    let in_syzygy =
+        || *variant == Variant::Standard && syzygy.is_some_and(|s| s.probe(position).is_ok());
     Material::from_board(position.board()).map_or(true, |material| {
         tables.prober().has_table(&material, *variant)
-    })
+    }) || in_syzygy()
 }
 
 /// The tablebase view of a position asked for (blocking: it may build a
-/// small table, which stops, with a 503, once `stop` is raised).
+/// small table, which stops, with a 503, once `stop` is raised), from
+/// `syzygy` at once where the DTM table is not built.
 pub fn probe(
     tables: &Tablebase,
+    syzygy: Option<&Syzygy>,
     asked: Result<(Chess, Variant), ApiError>,
     stop: &AtomicBool,
 ) -> Result<ProbeView, ApiError> {
     let (position, variant) = asked?;
     ProbeView::new(
         tables,
+        syzygy,
         &position,
         variant,
         BuildPolicy::Interactive,

@@ -139,9 +139,10 @@ async fn probe(
     ApiQuery(query): ApiQuery<ProbeQuery>,
 ) -> Response {
     let tables = Arc::clone(&state.tables);
+    let syzygy = state.syzygy.clone();
     let (asked, ready) = match blocking(move || {
         let asked = query.read();
-        let ready = crate::probe::at_hand(&tables, &asked);
+        let ready = crate::probe::at_hand(&tables, syzygy.as_deref(), &asked);
         Ok((asked, ready))
     })
     .await
@@ -150,14 +151,17 @@ async fn probe(
         Err(err) => return err.into_response(),
     };
     let tables = Arc::clone(&state.tables);
+    let syzygy = state.syzygy.clone();
     let answer = if ready {
-        let work =
-            move |scope: &RequestScope| crate::probe::probe(&tables, asked, scope.stop_flag());
+        let work = move |scope: &RequestScope| {
+            crate::probe::probe(&tables, syzygy.as_deref(), asked, scope.stop_flag())
+        };
         scope.blocking(work).await
     } else {
         // A build: on the work pool.
         let job_scope = scope.clone();
-        let work = move || crate::probe::probe(&tables, asked, job_scope.stop_flag());
+        let work =
+            move || crate::probe::probe(&tables, syzygy.as_deref(), asked, job_scope.stop_flag());
         state.work.run(Some(scope), work).await
     };
     match answer {

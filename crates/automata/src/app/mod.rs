@@ -4,6 +4,7 @@
 //! - [`probe`]: a position's tablebase view, the fixed-king rule, which
 //!   tables may be built on request ([`BuildPolicy`]), and the lines of a
 //!   FEN or EPD file.
+//! - [`syzygy`](mod@syzygy): Syzygy's answer beside the DTM's.
 //! - [`audit_view`]: an audit with perfect play beside it.
 //! - [`claims`]: the sources' claims and the figures that test them.
 //! - [`selfplay`](mod@selfplay): one demonstration game.
@@ -18,13 +19,14 @@ pub mod probe;
 pub mod quick_move;
 pub mod selfplay;
 pub mod strategies;
+pub mod syzygy;
 pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
 pub use probe::{
-    BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, check_fixed_king, fen_of_line,
-    probe_lines, probe_value, san_line, tables_move,
+    BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, Source, check_fixed_king,
+    fen_of_line, probe_lines, probe_value, san_line, tables_move,
 };
 pub use quick_move::{QuickScore, quick_move, uci_score};
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
@@ -32,4 +34,5 @@ pub use strategies::{
     AboutView, LampLabel, StartAnswer, StartSquares, StrategyView, squares_taken_as_starts,
     start_answers,
 };
+pub use syzygy::{NamedMove, SyzygyView, fifty_moves_ply};
 pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine, Work};

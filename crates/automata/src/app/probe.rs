@@ -7,12 +7,13 @@ use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
     CastlingRights, FenError, MAX_MEN_BUILT_ON_DEMAND, Material, MaterialError, Moves, Plies,
-    ReadingOrder, TableError, Tablebase, Value, Variant, read_fen,
+    ReadingOrder, Syzygy, SyzygyError, TableError, Tablebase, Value, Variant, read_fen,
 };
 use serde::Serialize;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
 
+use super::syzygy::{SyzygyView, fifty_moves_ply};
 use crate::game::fen_of;
 use crate::view::color_name;
 
@@ -98,6 +99,8 @@ pub enum ProbeError {
     },
     #[error(transparent)]
     Table(#[from] TableError),
+    #[error(transparent)]
+    Syzygy(#[from] SyzygyError),
 }
 
 /// In the fixed-king game the white king stands on its square.
@@ -222,42 +225,78 @@ pub struct MoveValue {
     pub fen: String,
 }
 
+/// Where a probe's answer came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Our DTM tables (with Syzygy's answer beside, where it has one).
+    Tables,
+    /// Syzygy alone: the DTM table is not built.
+    Syzygy,
+}
+
 /// A position as the tables see it (docs/json.md, `probe`; docs/web.md,
 /// `/api/probe`).
 #[derive(Debug, Clone, Serialize)]
 pub struct ProbeView {
     /// The value itself, for text output (`result` and the distances
-    /// below are its JSON form).
+    /// below are its JSON form); `None` when Syzygy alone answered.
     #[serde(skip)]
-    pub value: Value,
+    pub value: Option<Value>,
     pub fen: String,
     pub material: String,
     pub variant: String,
     pub turn: &'static str,
-    /// For the side to move.
+    pub source: Source,
+    /// For the side to move, without the fifty-move rule.
     pub result: &'static str,
     pub dtm_plies: Option<Plies>,
     pub dtm_moves: Option<Moves>,
     pub checkmate: bool,
     pub stalemate: bool,
-    /// Best first.
+    /// Best first (none when Syzygy alone answered).
     pub moves: Vec<MoveValue>,
     /// The principal variation in SAN, with `+` and `#`.
     pub pv: Vec<String>,
+    /// The ply of `pv` after which fifty moves have passed without a
+    /// capture or pawn move ([`fifty_moves_ply`]).
+    pub pv_fifty_moves_ply: Option<usize>,
+    /// Syzygy's answer, where a Syzygy folder was given and holds it.
+    pub syzygy: Option<SyzygyView>,
+    /// Why Syzygy has no answer beside the DTM's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syzygy_error: Option<String>,
 }
 
 impl ProbeView {
     /// The view of `position` under `policy`; with `stop`, its tables are
     /// had first under that flag ([`TableError::Stopped`] once it is
     /// raised: work that may be abandoned, such as a web request).
+    ///
+    /// With `syzygy` (the orthodox game only), a position whose DTM table
+    /// is not built is answered by Syzygy at once, no table built; where
+    /// Syzygy lacks its table too, as without it. Where the DTM table is
+    /// built, Syzygy's answer is added.
     pub fn new(
         tables: &Tablebase,
+        syzygy: Option<&Syzygy>,
         position: &Chess,
         variant: Variant,
         policy: BuildPolicy,
         stop: Option<&AtomicBool>,
     ) -> Result<ProbeView, ProbeError> {
         check_fixed_king(position, variant)?;
+        let syzygy = syzygy.filter(|_| variant == Variant::Standard);
+        if let Some(syzygy) = syzygy {
+            let material = Material::from_board(position.board())?;
+            if !tables.prober().has_table(&material, variant) {
+                match SyzygyView::new(syzygy, position) {
+                    Ok(answer) => return Ok(ProbeView::of_syzygy(position, material, answer)),
+                    Err(SyzygyError::NoTable { .. } | SyzygyError::TooManyMen { .. }) => {}
+                    Err(err) => return Err(err.into()),
+                }
+            }
+        }
         let material = match stop {
             Some(stop) => policy.prepare(tables, position, variant, stop)?,
             None => policy.material(tables, position, variant)?,
@@ -265,12 +304,18 @@ impl ProbeView {
         let value = tables.probe(position, variant)?;
         let moves = tables.moves(position, variant)?;
         let pv = tables.principal_variation(position, variant)?;
+        let (syzygy, syzygy_error) = match syzygy.map(|syzygy| SyzygyView::new(syzygy, position)) {
+            None => (None, None),
+            Some(Ok(answer)) => (Some(answer), None),
+            Some(Err(err)) => (None, Some(err.to_string())),
+        };
         Ok(ProbeView {
-            value,
+            value: Some(value),
             fen: fen_of(position),
             material: material.to_string(),
             variant: variant.to_string(),
             turn: color_name(position.turn()),
+            source: Source::Tables,
             result: value.wdl().as_str(),
             dtm_plies: value.plies(),
             dtm_moves: value.moves(),
@@ -280,8 +325,32 @@ impl ProbeView {
                 .iter()
                 .map(|&(mv, value)| move_value(position, mv, value))
                 .collect(),
+            pv_fifty_moves_ply: fifty_moves_ply(position, &pv),
             pv: san_line(position, &pv),
+            syzygy,
+            syzygy_error,
         })
+    }
+
+    fn of_syzygy(position: &Chess, material: Material, answer: SyzygyView) -> ProbeView {
+        ProbeView {
+            value: None,
+            fen: fen_of(position),
+            material: material.to_string(),
+            variant: Variant::Standard.to_string(),
+            turn: color_name(position.turn()),
+            source: Source::Syzygy,
+            result: answer.value.wdl.without_fifty_moves().as_str(),
+            dtm_plies: None,
+            dtm_moves: None,
+            checkmate: position.is_checkmate(),
+            stalemate: position.is_stalemate(),
+            moves: Vec::new(),
+            pv: Vec::new(),
+            pv_fifty_moves_ply: None,
+            syzygy: Some(answer),
+            syzygy_error: None,
+        }
     }
 
     /// The principal variation with move numbers: `1. Qb7+ Kd8 2. ...`,
@@ -423,6 +492,7 @@ mod tests {
         let start = position("8/8/8/8/8/2k5/8/K6Q w - - 0 1");
         let view = ProbeView::new(
             &tables,
+            None,
             &start,
             Variant::Standard,
             BuildPolicy::Patient,
@@ -439,6 +509,7 @@ mod tests {
         assert!(view.pv.last().unwrap().ends_with('#'));
         let err = ProbeView::new(
             &tables,
+            None,
             &start,
             Variant::FixedKing(Square::B1),
             BuildPolicy::Patient,
@@ -449,5 +520,47 @@ mod tests {
             err.to_string(),
             "the white king must stand on b1, its fixed square"
         );
+    }
+
+    #[test]
+    fn syzygy_answers_where_no_dtm_table_is_built_and_stands_beside_one_that_is() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables/tests/data/syzygy");
+        let syzygy = Syzygy::open(std::path::Path::new(folder)).unwrap();
+        let tables = Tablebase::in_memory();
+        let view = |fen, syzygy| {
+            ProbeView::new(
+                &tables,
+                syzygy,
+                &position(fen),
+                Variant::Standard,
+                BuildPolicy::Patient,
+                None,
+            )
+            .unwrap()
+        };
+        let kqk = "8/8/8/8/8/2k5/8/K6Q w - - 0 1";
+        let quick = view(kqk, Some(&syzygy));
+        let material = Material::from_board(position(kqk).board()).unwrap();
+        assert!(!tables.has_built(&material, Variant::Standard));
+        assert_eq!((quick.source, quick.result), (Source::Syzygy, "win"));
+        assert!(quick.value.is_none() && quick.moves.is_empty() && quick.pv.is_empty());
+        let answer = quick.syzygy.unwrap();
+        assert_eq!(answer.wdl, "win");
+        assert!(answer.dtz > 0 && answer.best_move.is_some());
+
+        let built = view(kqk, None);
+        assert!(tables.has_built(&material, Variant::Standard));
+        assert_eq!(built.syzygy.map(|s| s.dtz), None);
+        let both = view(kqk, Some(&syzygy));
+        assert_eq!(both.source, Source::Tables);
+        assert_eq!(both.dtm_plies, Some(Plies(11)));
+        assert_eq!(both.syzygy.map(|s| s.dtz), Some(answer.dtz));
+
+        // No KBNvK in the Syzygy folder: the DTM table is built, as
+        // without Syzygy, and Syzygy's error noted.
+        let kbnk = view("8/8/8/4k3/8/8/8/KBN5 w - - 0 1", Some(&syzygy));
+        assert_eq!(kbnk.source, Source::Tables);
+        assert!(kbnk.dtm_plies.is_some());
+        assert!(kbnk.syzygy_error.unwrap().contains("KBNvK"));
     }
 }

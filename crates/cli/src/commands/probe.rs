@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use ajedrecista_automata::app::{BuildPolicy, ProbeView, probe_lines};
+use ajedrecista_automata::app::{BuildPolicy, ProbeView, SyzygyView, probe_lines};
 use ajedrecista_tables::{Moves, Plies, Tablebase, Value, Variant};
 use indicatif::ProgressBar;
 use serde::Serialize;
@@ -15,11 +15,9 @@ use shakmaty::{Bitboard, Position, Square};
 
 use ajedrecista_input::{Line, LineReader};
 
+use crate::diagram::diagram;
 use crate::output::{json_line, outln};
-use crate::{
-    diagram::diagram,
-    tables_args::{TablesArgs, spinner},
-};
+use crate::tables_args::{SyzygyArgs, TablesArgs, spinner};
 
 /// The value of a position (win, draw or loss for the side to move, and the
 /// distance to mate), every legal move with its value, best first, and the
@@ -28,6 +26,14 @@ use crate::{
 ///
 /// A move's value is what the side to move gets by playing it. DTM is in
 /// moves of the winning side, mate included, and in plies.
+///
+/// With `--syzygy DIR` (or $AJEDRECISTA_SYZYGY), a position whose DTM
+/// table is not in the cache folder is answered at once from the Syzygy
+/// files of DIR: WDL under the fifty-move rule, DTZ (plies to the next
+/// capture or pawn move) and the best move by DTZ, no table built. Where
+/// the DTM table is there, Syzygy's answer is shown beside the DTM's.
+/// Where Syzygy lacks the material too, the DTM table is built as without
+/// it. `--epd` ignores Syzygy.
 ///
 /// `--epd FILE` (`-`: stdin) reads one position a line, as FEN (6 fields)
 /// or EPD (4 fields, then operations such as `bm Qd5; id "x";`, which are
@@ -55,6 +61,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     tables: TablesArgs,
+    #[command(flatten)]
+    syzygy: SyzygyArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -68,23 +76,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_deref()
         .expect("clap requires a FEN without --epd");
     let pos = crate::fen::parse_fen(fen)?;
-    let view = ProbeView::new(&tb, &pos, variant, BuildPolicy::Patient, None)?;
+    let syzygy = args.syzygy.open()?;
+    let view = ProbeView::new(
+        &tb,
+        syzygy.as_ref(),
+        &pos,
+        variant,
+        BuildPolicy::Patient,
+        None,
+    )?;
     if args.json {
         crate::output::print_json(&view)?;
         return Ok(());
     }
     outln!("{}", diagram(pos.board(), Bitboard::EMPTY));
     outln!("{}", view.fen);
-    outln!("{} to move: {}", pos.turn(), view.value);
-    outln!();
-    outln!(
-        "{:<8} {:<6} {:<6} {:>6} {:>6}",
-        "move",
-        "uci",
-        "result",
-        "moves",
-        "plies"
-    );
+    let turn = format!("{} to move:", pos.turn());
+    match view.value {
+        Some(value) => outln!("{turn} {value}"),
+        None => outln!(
+            "{turn} answered from Syzygy: the DTM table of {0} is not built (ajedrecista solve {0}, or probe without --syzygy, gives the distance to mate)",
+            view.material
+        ),
+    }
+    if let Some(answer) = &view.syzygy {
+        outln!("{:<w$} {}", "Syzygy:", syzygy_line(answer), w = turn.len());
+    }
+    if let Some(error) = &view.syzygy_error {
+        outln!("{:<w$} no answer ({error})", "Syzygy:", w = turn.len());
+    }
+    if !view.moves.is_empty() {
+        outln!();
+        outln!(
+            "{:<8} {:<6} {:<6} {:>6} {:>6}",
+            "move",
+            "uci",
+            "result",
+            "moves",
+            "plies"
+        );
+    }
     for m in &view.moves {
         outln!(
             "{:<8} {:<6} {:<6} {:>6} {:>6}",
@@ -99,7 +130,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         outln!();
         outln!("principal variation: {}", view.numbered_pv(&pos));
     }
+    if let Some(ply) = view.pv_fifty_moves_ply {
+        outln!(
+            "fifty-move rule: by ply {ply} of this line, fifty moves pass without a capture or pawn move (from the FEN's halfmove clock), and either side may claim a draw there"
+        );
+    }
     Ok(())
+}
+
+/// Syzygy's answer in one line: `win, DTZ 13 plies (to a capture, pawn
+/// move or mate); best move by DTZ: Rc5+ (c3c5)`.
+fn syzygy_line(answer: &SyzygyView) -> String {
+    let mut line = format!("{}, DTZ {}", answer.value.wdl, answer.dtz);
+    if answer.dtz != 0 {
+        let plies = if answer.dtz.abs() == 1 {
+            "ply"
+        } else {
+            "plies"
+        };
+        line.push_str(&format!(" {plies} (to a capture, pawn move or mate)"));
+    }
+    if answer.dtz_rounded {
+        line.push_str(", rounded: maybe one less");
+    }
+    match (&answer.best_move, &answer.best_move_missing) {
+        (Some(best), _) => {
+            line.push_str(&format!("; best move by DTZ: {} ({})", best.san, best.uci));
+        }
+        (None, Some(missing)) => line.push_str(&format!("; no best move ({missing})")),
+        (None, None) => {}
+    }
+    line
 }
 
 /// Some lines of an `--epd` run were bad: the command exits with code 1.

@@ -6,7 +6,7 @@ use ajedrecista_web::{AppState, Builds, Limits};
 use anyhow::Context;
 
 use crate::output::note;
-use crate::tables_args::TablesArgs;
+use crate::tables_args::{SyzygyArgs, TablesArgs};
 
 /// The longest idle time a game may be given: a week. Far beyond any
 /// game, and far below an overflow of the seconds it is turned into.
@@ -30,10 +30,13 @@ pub struct Args {
     idle_minutes: u64,
     #[command(flatten)]
     tables: TablesArgs,
+    #[command(flatten)]
+    syzygy: SyzygyArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     anyhow::ensure!(args.max_games > 0, "--max-games must be at least 1");
+    let syzygy = args.syzygy.open()?;
     // The page's progress bar follows the builds the tables report.
     let builds = Builds::default();
     let (building, finished) = (builds.clone(), builds.clone());
@@ -45,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_games: args.max_games,
         idle: std::time::Duration::from_secs(args.idle_minutes * 60),
     };
-    let state = AppState::with_builds(tables, limits, builds);
+    let state = AppState::with_builds(tables, limits, builds, syzygy);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
         let listener =

@@ -147,9 +147,11 @@ export async function probe(event, options = {}) {
   if (setup.active) setup.draw();
   else drawBoard($("probe-board"), parseBoard(view.fen), {}, null, "Probed position", null, line.flipped);
   const value = view.checkmate ? "checkmated" : view.stalemate ? "stalemate"
+    : view.source === "syzygy" ? `Syzygy: ${syzygyText(view.syzygy)} (the DTM table is not built: ajedrecista solve ${view.material})`
     : view.result === "draw" ? "draw" : `${view.result}, mate in ${view.dtm_moves} (${view.dtm_plies} plies)`;
+  const beside = view.source === "tables" && view.syzygy ? `; Syzygy: ${syzygyText(view.syzygy)}` : "";
   const variant = view.variant === "standard" ? "" : ` (${view.variant.replace(/^fixed-king-/, "white king fixed on ")})`;
-  $("probe-summary").textContent = `${view.material}${variant}, ${view.turn} to move: ${value}`;
+  $("probe-summary").textContent = `${view.material}${variant}, ${view.turn} to move: ${value}${beside}`;
   const body = $("probe-moves");
   for (const move of view.moves) {
     const tr = html("tr");
@@ -169,5 +171,12 @@ export async function probe(event, options = {}) {
       html("td", {}, move.dtm_moves ?? "-"), html("td", {}, move.dtm_plies ?? "-"));
     body.append(tr);
   }
-  if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}`;
+  const fifty = view.pv_fifty_moves_ply ? ` (fifty moves without a capture or pawn move by ply ${view.pv_fifty_moves_ply}, where either side may claim a draw)` : "";
+  if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}${fifty}`;
+}
+
+/** Syzygy's answer in words: "cursed win, DTZ 113, best move Rb7+". */
+function syzygyText(answer) {
+  const best = answer.best_move ? `, best move ${answer.best_move.san}` : "";
+  return `${answer.wdl.replace("-", " ")}, DTZ ${answer.dtz}${best}`;
 }
