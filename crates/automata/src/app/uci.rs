@@ -10,11 +10,12 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use ajedrecista_tables::{Material, Progress, TableError, Tablebase, Variant};
+use ajedrecista_tables::{Material, Progress, Syzygy, TableError, Tablebase, Variant};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::app::probe::{BuildPolicy, tables_move};
@@ -144,6 +145,9 @@ pub struct UciEngine {
     progress: Option<String>,
     /// Lines put off until a waiting `go` is answered.
     deferred: VecDeque<String>,
+    /// Syzygy's files (the `SyzygyPath` option): the quick move's first
+    /// source while a table is built.
+    syzygy: Option<Syzygy>,
 }
 
 /// The engine's answer to one line or report.
@@ -172,6 +176,7 @@ impl UciEngine {
             failed: HashSet::new(),
             progress: None,
             deferred: VecDeque::new(),
+            syzygy: None,
         };
         engine.want_strategy_work();
         engine
@@ -364,6 +369,7 @@ impl UciEngine {
         out.push(format!(
             "option name IllegalMoveLimit type spin default {DEFAULT_ILLEGAL_LIMIT} min 0 max {MAX_ILLEGAL_LIMIT}"
         ));
+        out.push("option name SyzygyPath type string default <empty>".into());
         out.push("uciok".into());
     }
 
@@ -381,6 +387,22 @@ impl UciEngine {
                 }
                 Err(err) => out.push(format!("info string {err}")),
             },
+            "syzygypath" => {
+                let dir = value.trim();
+                self.syzygy = None;
+                if !dir.is_empty() && dir != "<empty>" {
+                    match Syzygy::open(Path::new(dir)) {
+                        Ok(syzygy) => {
+                            out.push(format!(
+                                "info string SyzygyPath: {} files of Syzygy's tables in {dir}",
+                                syzygy.files()
+                            ));
+                            self.syzygy = Some(syzygy);
+                        }
+                        Err(err) => out.push(format!("info string SyzygyPath: {err}")),
+                    }
+                }
+            }
             "illegalmovelimit" => match value.trim().parse::<u32>() {
                 Ok(limit) if limit <= MAX_ILLEGAL_LIMIT => self.illegal.limit = limit,
                 _ => out.push(format!(
@@ -563,7 +585,17 @@ impl UciEngine {
             "{}; {why}: a quick move from the tables at hand and a two-ply search",
             self.waiting_line(work)
         ));
-        match quick_move(&self.tables, &game.position()) {
+        let position = game.position();
+        if let Some(Ok(Some(found))) = self.syzygy.as_ref().map(|s| s.engine_move(&position)) {
+            out.push(format!(
+                "info string Syzygy's best move: {} (DTZ {})",
+                found.value.wdl.as_str(),
+                found.value.dtz
+            ));
+            out.push(format!("info depth 1 score cp {}", found.centipawns));
+            return uci(found.best);
+        }
+        match quick_move(&self.tables, &position) {
             Some((mv, score)) => {
                 out.push(format!("info depth 2 {}", score.uci()));
                 uci(mv)
@@ -695,8 +727,9 @@ mod tests {
             assert!(text.contains(&format!("var {name}")), "{name}");
         }
         assert!(text.contains("option name IllegalMoveLimit type spin default 3"));
+        assert!(text.contains("option name SyzygyPath type string default <empty>"));
         assert!(text.contains("uciok\nreadyok\n"));
-        assert_eq!(text.lines().count(), 6);
+        assert_eq!(text.lines().count(), 7);
         assert!(engine.command("quit").quit);
     }
 
@@ -938,6 +971,41 @@ mod tests {
             done.lines.iter().any(|line| line.contains("score mate")),
             "{done:?}"
         );
+    }
+
+    /// While the table `perfect` needs is not built, the quick move is
+    /// Syzygy's best move, scored from its WDL and DTZ; a folder that is
+    /// not one is said in one line, and leaves the option unset.
+    #[test]
+    fn with_syzygy_files_the_quick_move_is_syzygys() {
+        let mut engine = engine();
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables/tests/data/syzygy");
+        let bad = engine.command("setoption name SyzygyPath value /no/such/folder");
+        assert_eq!(bad.lines.len(), 1);
+        assert!(
+            bad.lines[0].starts_with("info string SyzygyPath: "),
+            "{bad:?}"
+        );
+        let set = engine.command(&format!("setoption name SyzygyPath value {folder}"));
+        assert!(set.lines[0].contains("files of Syzygy's tables"), "{set:?}");
+        engine.command("setoption name Strategy value perfect");
+        // KRvKR: a draw Syzygy holds, not built here.
+        engine.command("position fen 8/8/8/4k3/8/2R5/8/1K2r3 w - - 0 1");
+        let answer = engine.command("go movetime 100");
+        assert!(answer.wait.is_some(), "{answer:?}");
+        let quick = engine.time_up();
+        let text = quick.lines.join("\n");
+        assert!(text.contains("Syzygy's best move: draw"), "{text}");
+        assert!(text.contains("score cp 0"), "{text}");
+        let best = quick.lines.last().unwrap();
+        let mv = best.strip_prefix("bestmove ").unwrap();
+        let pos = read_fen("8/8/8/4k3/8/2R5/8/1K2r3 w - - 0 1", CastlingRights::Refused).unwrap();
+        assert!(pos.legal_moves().iter().any(|m| uci(*m) == mv), "{best}");
+        engine.command("setoption name SyzygyPath value <empty>");
+        engine.command("position fen 8/8/8/4k3/8/2R5/8/1K2r3 w - - 0 1");
+        engine.command("go movetime 100");
+        let text = engine.time_up().lines.join("\n");
+        assert!(!text.contains("Syzygy"), "{text}");
     }
 
     #[test]
