@@ -102,6 +102,18 @@ fn a_pawn_table_submitted_in_steps_builds_the_bytes_of_one_solve() {
     assert!(!dir.path().join(format!("{name}.slices")).exists());
 }
 
+/// The two folders hold the same table files, byte for byte.
+fn assert_same_table_files(built: &Path, solved: &Path) {
+    let (built, solved) = (table_files(built), table_files(solved));
+    assert_eq!(
+        built.keys().collect::<Vec<_>>(),
+        solved.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &built {
+        assert!(*bytes == solved[name], "{name} differs");
+    }
+}
+
 #[test]
 fn a_dry_run_writes_a_job_a_table_and_the_order_to_submit_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -233,14 +245,7 @@ fn a_class_built_by_slurm_in_steps_has_the_bytes_of_one_solve() {
     for material in ["KPvK", "KPPvK", "KPvKP", "KQvKP", "KRPvK"] {
         assert_success(&run(&["solve", material], local.path()));
     }
-    let (built, solved) = (table_files(on_slurm.path()), table_files(local.path()));
-    assert_eq!(
-        built.keys().collect::<Vec<_>>(),
-        solved.keys().collect::<Vec<_>>()
-    );
-    for (name, bytes) in &built {
-        assert!(*bytes == solved[name], "{name} differs");
-    }
+    assert_same_table_files(on_slurm.path(), local.path());
 }
 
 #[test]
@@ -295,12 +300,5 @@ fn a_plan_built_by_slurm_has_the_bytes_of_one_solve_even_after_a_cancelled_job()
     let status = wait_done(on_slurm.path(), Duration::from_secs(600));
     assert_eq!(status["failed"], 0, "{status}");
     assert_success(&run(&["solve", "KQRvKR"], local.path()));
-    let (built, solved) = (table_files(on_slurm.path()), table_files(local.path()));
-    assert_eq!(
-        built.keys().collect::<Vec<_>>(),
-        solved.keys().collect::<Vec<_>>()
-    );
-    for (name, bytes) in &built {
-        assert!(*bytes == solved[name], "{name} differs");
-    }
+    assert_same_table_files(on_slurm.path(), local.path());
 }

@@ -3,11 +3,12 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, PositionError};
+use shakmaty::{Chess, Color, Position};
 
 use crate::{
     format::file_name,
     material::Material,
+    probe::mirror,
     table::{Numbering, squares_of},
     variant::Variant,
 };
@@ -44,12 +45,7 @@ impl ReadingOrder {
         let pos = if canonical == material {
             pos
         } else {
-            let mut setup = pos.to_setup(EnPassantMode::Legal);
-            setup.mirror();
-            mirrored = setup
-                .position(CastlingMode::Standard)
-                .or_else(PositionError::ignore_impossible_check)
-                .ok()?;
+            mirrored = mirror(pos)?;
             &mirrored
         };
         let squares = squares_of(&canonical, variant, pos.board()).ok()?;

@@ -116,12 +116,7 @@ impl Prober {
         let pos = if canonical == material {
             pos
         } else {
-            let mut setup = pos.to_setup(EnPassantMode::Legal);
-            setup.mirror();
-            mirrored = setup
-                .position(CastlingMode::Standard)
-                .or_else(PositionError::ignore_impossible_check)
-                .map_err(|_| TableError::NotInTable)?;
+            mirrored = mirror(pos).ok_or(TableError::NotInTable)?;
             &mirrored
         };
         let key = (canonical, variant);
@@ -259,6 +254,18 @@ impl Prober {
 }
 
 /// A prober's answer for a table it lacks.
+/// The position with the colours swapped and the board turned over: a
+/// position of a material with pawns as its colour-flipped twin's table
+/// holds it; `None` where that is no position.
+pub(crate) fn mirror(pos: &Chess) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.mirror();
+    setup
+        .position(CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .ok()
+}
+
 fn not_built(material: &Material, _: Variant) -> Result<(), TableError> {
     Err(TableError::NotBuilt(material.clone()))
 }
