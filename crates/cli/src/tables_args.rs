@@ -36,11 +36,9 @@ pub struct SyzygyArgs {
 impl SyzygyArgs {
     /// `--syzygy`, else `$AJEDRECISTA_SYZYGY` unless it is empty.
     pub fn dir(&self) -> Option<PathBuf> {
-        self.syzygy.clone().or_else(|| {
-            std::env::var_os(ajedrecista_tables::SYZYGY_ENV)
-                .filter(|value| !value.is_empty())
-                .map(PathBuf::from)
-        })
+        self.syzygy
+            .clone()
+            .or_else(|| folder_from_env(ajedrecista_tables::SYZYGY_ENV))
     }
 
     /// The Syzygy folder opened, if one is given (its files are read as
@@ -63,12 +61,18 @@ impl TablesArgs {
     /// is empty (an empty variable counts as unset, as shells treat
     /// `VAR=`), else the tables crate's default.
     pub fn dir(&self) -> Option<PathBuf> {
-        self.tables.clone().or_else(|| {
-            std::env::var_os(ajedrecista_tables::TABLES_ENV)
-                .filter(|value| !value.is_empty())
-                .map(PathBuf::from)
-        })
+        self.tables
+            .clone()
+            .or_else(|| folder_from_env(ajedrecista_tables::TABLES_ENV))
     }
+}
+
+/// The folder an environment variable names, unless it is unset or empty
+/// (an empty variable counts as unset, as shells treat `VAR=`).
+fn folder_from_env(variable: &str) -> Option<PathBuf> {
+    std::env::var_os(variable)
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
 }
 
 /// The progress of the build under way, once it has taken a second: a bar
