@@ -11,5 +11,6 @@ pub mod probe;
 pub mod selfplay;
 pub mod serve;
 pub mod solve;
+mod solve_node;
 mod solve_plan;
 pub mod uci;

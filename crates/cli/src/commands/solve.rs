@@ -1,7 +1,7 @@
 //! `ajedrecista solve`: build or load a table and print its counts; with
 //! `--all N`, every table up to N men.
 
-use std::{sync::atomic::AtomicBool, time::Instant};
+use std::time::Instant;
 
 use ajedrecista_tables::{
     Checked, EVERY_TABLE_MEN, EveryTable, MAX_MEN, Material, Moves, Origin, Plies, Sample,
@@ -14,6 +14,7 @@ use shakmaty::{ByColor, Color, Square};
 use crate::output::outln;
 use crate::tables_args::{FileCountBar, TablesArgs};
 
+use super::solve_node;
 use super::solve_plan::{self, PlanJson};
 
 /// Build (or load) the distance-to-mate table of an endgame and print its
@@ -231,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let step: Step = step.parse()?;
         let tb = args.tables.open().building_up_to(MAX_MEN);
         let variant = one_variant(&args)?;
-        node(&tb, &step, variant, args.json)?;
+        solve_node::node(&tb, &step, variant, args.json)?;
         return match step {
             Step::Table(material) => one(&tb, &material, variant, &args),
             Step::Slices { .. } => Ok(()),
@@ -333,86 +334,6 @@ fn plan(
     } else {
         solve_plan::print(&out)
     }
-}
-
-/// `--node`: one step built alone from the files of what it reads; any
-/// of the tables missing is an error naming them (the slices a group
-/// reads, the tables crate names).
-fn node(tb: &Tablebase, step: &Step, variant: Variant, json: bool) -> anyhow::Result<()> {
-    if tb.dir().is_none() {
-        anyhow::bail!("--node builds into a cache folder: give --tables DIR");
-    }
-    let material = step.material();
-    if variant != Variant::Standard && !matches!(step, Step::Table(_)) {
-        anyhow::bail!("{material}: the fixed-king game has no pawns");
-    }
-    let plan = tb.plan(std::slice::from_ref(material), variant);
-    let this = plan
-        .node(material, variant)
-        .expect("a plan holds the table it was made for");
-    let slices = match step {
-        Step::Table(_) => None,
-        Step::Slices { level, group, .. } => Some(
-            this.slices
-                .as_ref()
-                .and_then(|slices| slices.steps.get(*level)?.get(*group))
-                .with_context(|| {
-                    format!(
-                        "{step}: {} has no such group of slices (solve {} --plan lists its levels and groups)",
-                        this.material, this.material
-                    )
-                })?,
-        ),
-    };
-    let missing: Vec<String> = this
-        .reads
-        .iter()
-        .filter(|read| !tb.in_cache_folder(&read.material, variant))
-        .map(|read| read.material.to_string())
-        .collect();
-    if !missing.is_empty() {
-        anyhow::bail!(
-            "{}: its build reads {}, not in the cache folder (build them first with --node, in the order of --plan, or drop --node to build every table it needs)",
-            this.material,
-            missing.join(", ")
-        );
-    }
-    solve_plan::enough_memory(std::iter::once(this), 1)?;
-    let start = Instant::now();
-    match step {
-        Step::Table(_) => tb.build_node(material, variant, &AtomicBool::new(false))?,
-        Step::Slices { .. } => tb.build_step(step, &AtomicBool::new(false))?,
-    }
-    if let Some(slices) = slices {
-        let out = SlicesBuiltJson {
-            step: step.to_string(),
-            slices: slices.clone(),
-            seconds: start.elapsed().as_secs_f64(),
-        };
-        if json {
-            return crate::output::print_json(&out);
-        }
-        outln!(
-            "{}: slices {} kept in the cache folder's journal of {} ({:.1} s)",
-            out.step,
-            slices
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
-            this.material,
-            out.seconds
-        );
-    }
-    Ok(())
-}
-
-/// `solve --node` of a group of slices.
-#[derive(Serialize)]
-struct SlicesBuiltJson {
-    step: String,
-    slices: Vec<usize>,
-    seconds: f64,
 }
 
 /// A table, shown under the material it is held under (a material with

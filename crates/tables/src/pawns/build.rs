@@ -374,13 +374,6 @@ pub(crate) fn build_step(
         level,
         group: step,
     };
-    let groups = builder
-        .schedule
-        .steps
-        .get(level)
-        .and_then(|steps| steps.get(step))
-        .ok_or_else(no_such)?
-        .clone();
     let slices = builder
         .schedule
         .step_slices(level, step)
@@ -420,12 +413,16 @@ pub(crate) fn build_step(
             slices: missing,
         });
     }
-    for group in &builder.schedule.levels[level].groups[groups] {
+    // The step's groups, a group at a time, as the whole build makes them.
+    for group in &builder.schedule.levels[level].groups {
         let of_group: Vec<usize> = group
             .iter()
             .copied()
             .filter(|slice| fresh.contains(slice))
             .collect();
+        if of_group.is_empty() {
+            continue;
+        }
         let mut promoted = builder.gather(&of_group)?;
         builder.build_fresh(of_group, &mut promoted, &held)?;
     }
