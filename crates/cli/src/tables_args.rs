@@ -3,13 +3,14 @@
 
 use std::{
     cell::RefCell,
+    collections::HashMap,
     io::IsTerminal,
     path::PathBuf,
     sync::{Arc, LazyLock, Mutex},
     time::{Duration, Instant},
 };
 
-use ajedrecista_tables::{Event, Progress, Syzygy, Tablebase, Variant};
+use ajedrecista_tables::{Event, Material, Progress, Syzygy, Tablebase, Variant};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 /// The bars on stderr, drawn together: a command's own spinner and the bar
@@ -157,6 +158,100 @@ impl BuildBar {
     }
 }
 
+/// Several builds shown as one bar with a time estimate (the tables and
+/// slices a first probe builds), while it is set: each table's share of
+/// the work in numbers a side, the bar's length their sum.
+struct Overall {
+    bar: ProgressBar,
+    shares: HashMap<Material, u64>,
+    /// The shares of the builds finished.
+    done: u64,
+    /// The share of the build under way, and how far it is, 0 to 1.
+    current: Option<(u64, f64)>,
+}
+
+static OVERALL: Mutex<Option<Overall>> = Mutex::new(None);
+
+/// One bar for the builds of `shares` (tables and their numbers a side)
+/// until the guard is dropped, in place of a bar a table: on a terminal,
+/// else one line saying what is built.
+pub fn one_bar_for(shares: Vec<(Material, u64)>, message: String) -> OneBar {
+    let total = shares.iter().map(|(_, numbers)| numbers).sum();
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = BARS.add(ProgressBar::new(total));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:<32} [{bar:40}] {percent:>3}% {elapsed}, about {eta} left",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_message(message);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    } else {
+        crate::output::note!("ajedrecista: {message}");
+        ProgressBar::hidden()
+    };
+    *OVERALL.lock().expect("no poisoning") = Some(Overall {
+        bar,
+        shares: shares.into_iter().collect(),
+        done: 0,
+        current: None,
+    });
+    OneBar
+}
+
+/// While it lives, builds are shown on one bar ([`one_bar_for`]).
+pub struct OneBar;
+
+impl Drop for OneBar {
+    fn drop(&mut self) {
+        if let Some(overall) = OVERALL.lock().expect("no poisoning").take() {
+            overall.bar.finish_and_clear();
+        }
+    }
+}
+
+impl Overall {
+    fn show(&self) {
+        let current = self
+            .current
+            .map_or(0, |(share, part)| (share as f64 * part) as u64);
+        self.bar.set_position(self.done + current);
+    }
+
+    fn started(&mut self, material: &Material) {
+        self.current = Some((self.shares.get(material).copied().unwrap_or(0), 0.0));
+        self.bar.set_message(format!("building {material}"));
+        self.show();
+    }
+
+    fn progressed(&mut self, material: &Material, progress: Progress) {
+        // The first pass is about a quarter of a table's time; the plies
+        // after it settle the positions a table decides.
+        let numbers = 2 * self.shares.get(material).copied().unwrap_or(0).max(1);
+        let Some((_, part)) = self.current.as_mut() else {
+            return;
+        };
+        *part = match progress {
+            Progress::FirstPass { examined, total } => 0.25 * examined as f64 / total.max(1) as f64,
+            Progress::Rank { decided, .. } => {
+                0.25 + 0.75 * (decided as f64 / numbers as f64).min(1.0)
+            }
+            Progress::Slice { done, total, .. } => done as f64 / total.max(1) as f64,
+        };
+        self.show();
+    }
+
+    fn finished(&mut self) {
+        if let Some((share, _)) = self.current.take() {
+            self.done += share;
+        }
+        self.show();
+    }
+}
+
 /// A bar counting `len` steps of work, labelled `message`: on a terminal
 /// only (a log or a pipe gets none).
 pub fn count_bar(len: u64, message: String) -> ProgressBar {
@@ -277,14 +372,25 @@ impl TablesArgs {
                         path.display()
                     )
                 }
-                Event::Building { .. } => events.lock().expect("no poisoning").start(),
+                Event::Building { material, .. } => {
+                    match OVERALL.lock().expect("no poisoning").as_mut() {
+                        Some(overall) => overall.started(&material),
+                        None => events.lock().expect("no poisoning").start(),
+                    }
+                }
                 Event::Built { material, variant } => {
-                    events.lock().expect("no poisoning").finish();
+                    match OVERALL.lock().expect("no poisoning").as_mut() {
+                        Some(overall) => overall.finished(),
+                        None => events.lock().expect("no poisoning").finish(),
+                    }
                     built(&material, variant);
                 }
             })
             .on_progress(move |material, variant, report| {
                 progress(material, variant, report);
+                if let Some(overall) = OVERALL.lock().expect("no poisoning").as_mut() {
+                    return overall.progressed(material, report);
+                }
                 bar.lock()
                     .expect("no poisoning")
                     .update(label(material, variant), report)

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, run};
+use common::{assert_success, json, run};
 
 #[test]
 fn solve_prints_the_documented_json() {
@@ -187,4 +187,39 @@ fn an_illegal_fen_says_why_in_words() {
              king could be taken: no game reaches this position\n"
         )
     );
+}
+
+/// A first probe of a table with pawns builds its cone (the slices its
+/// pawns reach, and the tables they read), says so, and answers as the
+/// whole table does; a cone estimated at a minute or more is refused off
+/// a terminal without `--yes`, before anything is built.
+#[test]
+fn a_first_probe_builds_its_cone_and_asks_before_a_long_one() {
+    let fen = "8/8/8/3k4/8/8/1RP5/K7 w - - 0 1";
+    let cone = tempfile::tempdir().unwrap();
+    let out = run(&["probe", fen, "--json"], cone.path());
+    assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("KRPvK: this needs ") && stderr.contains(" of KRPvK's 24 slices, about "),
+        "{stderr}"
+    );
+    assert!(cone.path().join("KRPvK.standard.ajt.slices").is_dir());
+    assert!(!cone.path().join("KRPvK.standard.ajt").exists());
+    let whole = tempfile::tempdir().unwrap();
+    assert_success(&run(&["solve", "KRPvK"], whole.path()));
+    let from_cone: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(from_cone, json(&["probe", fen, "--json"], whole.path()));
+
+    let long = tempfile::tempdir().unwrap();
+    let en_passant = "8/8/8/2k5/3pP3/8/5P2/4K3 b - e3 0 1";
+    let out = run(&["probe", en_passant], long.path());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("KPPvKP: this needs ") && stderr.contains("run again with --yes"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(long.path()).unwrap().count(), 0);
 }

@@ -15,7 +15,7 @@ use crate::{
     format::{self, FileWriter},
     index::Indexer,
     material::Material,
-    pawns::{journal::Journal, schedule::Tuning},
+    pawns::{build::Chosen, journal::Journal, schedule::Tuning},
     rules::Rules,
     slices::SliceIndexer,
     summary::{SideSummary, TableCounter},
@@ -144,18 +144,18 @@ pub(crate) fn build_pawn_file(
     Ok((path, sink.counter.finish(&overflow)))
 }
 
-/// Builds step `step` of advancement `level` of the slices of a material
-/// with pawns into its journal in `dir`, from the slices kept there that
-/// its pawn steps lead into: one step of a table split into steps
-/// ([`crate::plan::Step::Slices`]); [`build_pawn_file`] then writes the
-/// file from the journal.
+/// Builds slices of a material with pawns into its journal in `dir`, from
+/// the slices kept there that their pawn steps lead into: one step of a
+/// table split into steps ([`crate::plan::Step::Slices`]), or the cone of
+/// a position probed ([`crate::pawns::cone`]); [`build_pawn_file`] then
+/// writes the file from the journal.
 pub(crate) fn build_pawn_slices(
     material: &Material,
     captures: &Subtables,
     promotion_tables: &crate::pawns::promotions::PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     dir: &Path,
-    level_step: (usize, usize),
+    chosen: Chosen,
 ) -> Result<(), TableError> {
     let indexer = SliceIndexer::shared(material);
     let journal = Journal::open(dir, material, indexer.slice_len(), Tuning::PRODUCTION.limit)
@@ -163,14 +163,14 @@ pub(crate) fn build_pawn_slices(
             path: dir.join(format::file_name(material, Variant::Standard)),
             error,
         })?;
-    crate::pawns::build::build_step(
+    crate::pawns::build::build_slices(
         material,
         captures,
         promotion_tables,
         progress,
         Tuning::PRODUCTION,
         &journal,
-        level_step,
+        chosen,
     )
 }
 

@@ -50,7 +50,7 @@ pub use material::{MAX_MEN, MAX_MEN_BUILT_ON_DEMAND, MAX_MEN_WITH_PAWNS, Materia
 pub use memory::{build_bytes, built_slice_by_slice};
 pub use order::{Place, ReadingOrder};
 pub use pawns::PawnTable;
-pub use plan::{BuildPlan, Node, Read, Reading, Slices, Step, StepError};
+pub use plan::{BuildPlan, Cone, Node, Read, Reading, Slices, Step, StepError};
 pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
 pub use probe::Prober;
 pub use slices::{PawnSquares, SliceIndexer};

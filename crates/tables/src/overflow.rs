@@ -26,6 +26,17 @@ impl Overflow {
         Overflow { limit, sides }
     }
 
+    /// The list with every number moved up by `first`: a slice's list
+    /// (numbers inside the slice) as its table numbers it.
+    pub(crate) fn shifted(mut self, first: usize) -> Overflow {
+        for side in self.sides.iter_mut() {
+            for (index, _) in side.iter_mut() {
+                *index += first;
+            }
+        }
+        self
+    }
+
     pub(crate) fn limit(&self) -> u16 {
         self.limit
     }

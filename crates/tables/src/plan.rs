@@ -28,6 +28,21 @@ use crate::{
 /// (docs/tables.md, "Sizes": 0.14 to 0.35 bytes a number).
 const FILE_BYTES_A_HUNDRED: u64 = 35;
 
+/// CPU time a build takes a number a side, in nanoseconds, by its men:
+/// measured on 2-core machines (docs/tables.md, "Cones"), for estimates
+/// shown before a long build, not for scheduling.
+const CPU_NANOS_A_NUMBER: [(usize, f64); 3] = [(4, 40.0), (5, 60.0), (6, 180.0)];
+
+/// The CPU seconds a build of `numbers` numbers a side of `men` men takes,
+/// about.
+fn cpu_seconds(men: usize, numbers: u64) -> f64 {
+    let nanos = CPU_NANOS_A_NUMBER
+        .iter()
+        .find(|&&(most, _)| men <= most)
+        .map_or(CPU_NANOS_A_NUMBER[2].1, |&(_, nanos)| nanos);
+    2.0 * numbers as f64 * nanos * 1e-9
+}
+
 /// What one process builds: a whole table, or a group of the slices of a
 /// table with pawns. Written `KRPvKR`, or `KRRvKRP-L2G1` for group 1 of
 /// level 2 (both counted from 0, as [`Slices::steps`] lists them).
@@ -239,9 +254,66 @@ impl BuildPlan {
     pub fn file_bytes(&self) -> u64 {
         self.to_build().map(|node| node.file_bytes).sum()
     }
+
+    /// The CPU seconds its builds take, about.
+    pub fn cpu_seconds(&self) -> f64 {
+        self.to_build().map(Node::cpu_seconds).sum()
+    }
+}
+
+/// What a first probe of a position of a table with pawns builds: the
+/// tables its moves lead into, whole, and of its own table only the slices
+/// its pawns can step into ([`crate::pawns::cone`]), kept in the table's
+/// journal, where later probes read them and a whole build resumes from
+/// them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cone {
+    /// The table (canonical material).
+    pub material: Material,
+    /// The tables its slices read, in build order.
+    pub plan: BuildPlan,
+    /// The slices of its cone not kept yet, to build.
+    pub slices: Vec<usize>,
+    /// The slices of its cone, kept or not.
+    pub cone_slices: usize,
+    /// The slices of the whole table.
+    pub table_slices: usize,
+    /// Numbers of a slice, a side.
+    pub numbers_each: usize,
+}
+
+impl Cone {
+    /// Whether it has nothing left to build.
+    pub fn is_built(&self) -> bool {
+        self.slices.is_empty() && self.plan.to_build().next().is_none()
+    }
+
+    /// Numbers a side its builds fill: the tables', then its slices'.
+    pub fn numbers(&self) -> u64 {
+        self.plan.to_build().map(|node| node.numbers).sum::<u64>() + self.slice_numbers()
+    }
+
+    /// Numbers a side of the slices it builds.
+    pub fn slice_numbers(&self) -> u64 {
+        (self.slices.len() * self.numbers_each) as u64
+    }
+
+    /// The CPU seconds its builds take, about.
+    pub fn cpu_seconds(&self) -> f64 {
+        self.plan.cpu_seconds() + cpu_seconds(self.material.len(), self.slice_numbers())
+    }
 }
 
 impl Node {
+    /// The CPU seconds its build takes, about (none when cached).
+    pub fn cpu_seconds(&self) -> f64 {
+        if self.cached {
+            0.0
+        } else {
+            cpu_seconds(self.material.len(), self.numbers)
+        }
+    }
+
     fn new(material: &Material, variant: Variant, into_file: bool, cached: bool) -> Node {
         let numbers = Table::numbers_per_side(material, variant) as u64;
         // Worked out once: the slices, the promotions' reads and the

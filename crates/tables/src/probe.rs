@@ -14,9 +14,10 @@ use crate::{
     error::TableError,
     format::{self, ChunkedTable},
     material::Material,
-    pawns::{PawnTable, with_en_passant},
+    pawns::{PawnTable, cone::RecentParts, with_en_passant},
+    slices::SliceIndexer,
     sync::lock,
-    table::Table,
+    table::{Table, squares_of},
     value::Value,
     variant::Variant,
 };
@@ -34,6 +35,9 @@ pub struct Prober {
     pub(crate) pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
     /// Table files opened for probes, their chunks read as needed.
     opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
+    /// Slices of tables with pawns whose files are not written, read from
+    /// their journals (the cones built for probes).
+    parts: Mutex<RecentParts>,
 }
 
 impl Prober {
@@ -45,6 +49,7 @@ impl Prober {
             tables: Mutex::new(HashMap::new()),
             pawn_tables: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
+            parts: Mutex::new(RecentParts::default()),
         }
     }
 
@@ -121,8 +126,12 @@ impl Prober {
         };
         let key = (canonical, variant);
         let held = |tb: &Prober| lock(&tb.pawn_tables).get(&key.0).cloned();
-        let value =
-            self.probe_table(&key, pos, have, held, |table, pos| table.table().probe(pos))?;
+        let value = match self.probe_part(&key.0, pos) {
+            Some(value) => value?,
+            None => {
+                self.probe_table(&key, pos, have, held, |table, pos| table.table().probe(pos))?
+            }
+        };
         with_en_passant(pos, value, &|p: &Chess| self.probe_having(p, variant, have))
     }
 
@@ -150,6 +159,32 @@ impl Prober {
         }
         let table = held(self).ok_or_else(|| TableError::NotBuilt(key.0.clone()))?;
         probe(&table, pos)
+    }
+
+    /// The value of `pos` (of `material`, canonical, with pawns) from the
+    /// slice its table's journal keeps, where the table is neither in
+    /// memory nor in a file: `None` when it is, or when the slice is not
+    /// kept.
+    fn probe_part(&self, material: &Material, pos: &Chess) -> Option<Result<Value, TableError>> {
+        let dir = self.dir.as_ref()?;
+        let key = (material.clone(), Variant::Standard);
+        if lock(&self.opened).contains_key(&key)
+            || lock(&self.pawn_tables).contains_key(material)
+            || self.in_folder(material, Variant::Standard)
+        {
+            return None;
+        }
+        let squares = match squares_of(material, Variant::Standard, pos.board()) {
+            Ok(squares) => squares,
+            Err(err) => return Some(Err(err)),
+        };
+        let indexer = SliceIndexer::shared(material);
+        let index = indexer.encode(&squares[..material.len()])?;
+        let part = lock(&self.parts).get(dir, material, indexer.slice_of(index))?;
+        Some(
+            part.value_at(index, pos.turn())
+                .ok_or(TableError::NotInTable),
+        )
     }
 
     /// A table without pawns in memory.

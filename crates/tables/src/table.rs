@@ -173,6 +173,19 @@ impl Table {
     ) -> Table {
         let mut values = ByColor::<Vec<u8>>::default();
         values[turn] = bytes;
+        Table::part(material, variant, first, values, overflow)
+    }
+
+    /// A part of a table: the bytes of both sides for the numbers from
+    /// `first` on (a slice kept in a journal), with the overflow list of
+    /// those numbers.
+    pub(crate) fn part(
+        material: Material,
+        variant: Variant,
+        first: usize,
+        values: ByColor<Vec<u8>>,
+        overflow: Overflow,
+    ) -> Table {
         Table {
             numbering: Numbering::new(&material, variant),
             material,

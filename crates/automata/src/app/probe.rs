@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
-    CastlingRights, FenError, MAX_MEN_BUILT_ON_DEMAND, Material, MaterialError, Moves, Plies,
+    CastlingRights, Cone, FenError, MAX_MEN_BUILT_ON_DEMAND, Material, MaterialError, Moves, Plies,
     ReadingOrder, Syzygy, SyzygyError, TableError, Tablebase, Value, Variant, read_fen,
 };
 use serde::Serialize;
@@ -77,8 +77,22 @@ impl BuildPolicy {
         stop: &AtomicBool,
     ) -> Result<Material, ProbeError> {
         let material = self.material(tables, position, variant)?;
-        tables.prepare(&material, variant, stop)?;
+        tables.prepare_position(position, variant, stop)?;
         Ok(material)
+    }
+
+    /// What [`BuildPolicy::prepare`] would build for `position`, where it
+    /// is a cone ([`Cone`]: of a table with pawns not in the cache folder,
+    /// the slices its pawns reach and the tables they read): for a front
+    /// end to say how long it takes before it starts.
+    pub fn cone(
+        self,
+        tables: &Tablebase,
+        position: &Chess,
+        variant: Variant,
+    ) -> Result<Option<Cone>, ProbeError> {
+        self.material(tables, position, variant)?;
+        Ok(tables.cone(position, variant)?)
     }
 }
 

@@ -5,10 +5,11 @@ use std::{
     fs::File,
     io::{self, BufReader, BufWriter, IsTerminal, Read, Write},
     path::{Path, PathBuf},
+    sync::atomic::AtomicBool,
 };
 
 use ajedrecista_automata::app::{BuildPolicy, ProbeView, SyzygyView, probe_lines};
-use ajedrecista_tables::{Moves, Plies, Tablebase, Value, Variant};
+use ajedrecista_tables::{Material, Moves, Plies, Tablebase, Value, Variant};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use shakmaty::{Bitboard, Position, Square};
@@ -17,7 +18,7 @@ use ajedrecista_input::{Line, LineReader};
 
 use crate::diagram::diagram;
 use crate::output::{json_line, outln};
-use crate::tables_args::{SyzygyArgs, TablesArgs, spinner};
+use crate::tables_args::{OneBar, SyzygyArgs, TablesArgs, one_bar_for, spinner};
 
 /// The value of a position (win, draw or loss for the side to move, and the
 /// distance to mate), every legal move with its value, best first, and the
@@ -59,11 +60,19 @@ pub struct Args {
     /// Print JSON (with --epd: JSON Lines, one object a line)
     #[arg(long)]
     json: bool,
+    /// Build what a first probe needs without asking, however long it
+    /// takes (asked on a terminal, refused elsewhere, from a minute on)
+    #[arg(long)]
+    yes: bool,
     #[command(flatten)]
     tables: TablesArgs,
     #[command(flatten)]
     syzygy: SyzygyArgs,
 }
+
+/// A first probe whose builds take longer than this, by the plan's
+/// estimate, asks before it starts (or needs `--yes`).
+const ASK_FROM_SECONDS: f64 = 60.0;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let variant = crate::tables_args::variant(args.fixed_king);
@@ -77,14 +86,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .expect("clap requires a FEN without --epd");
     let pos = crate::fen::parse_fen(fen)?;
     let syzygy = args.syzygy.open()?;
+    let one_bar = match &syzygy {
+        None => announce_cone(&tb, &pos, variant, args.yes)?,
+        Some(_) => None,
+    };
     let view = ProbeView::new(
         &tb,
         syzygy.as_ref(),
         &pos,
         variant,
         BuildPolicy::Patient,
-        None,
+        Some(&AtomicBool::new(false)),
     )?;
+    drop(one_bar);
     if args.json {
         crate::output::print_json(&view)?;
         return Ok(());
@@ -136,6 +150,72 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Says what a first probe of `pos` builds when it is a cone (a table with
+/// pawns not in the cache: the slices its pawns reach and the tables they
+/// read), asks first when that takes long (or refuses without `yes` off a
+/// terminal), and shows it on one bar.
+fn announce_cone(
+    tb: &Tablebase,
+    pos: &shakmaty::Chess,
+    variant: Variant,
+    yes: bool,
+) -> anyhow::Result<Option<OneBar>> {
+    let Some(cone) = BuildPolicy::Patient.cone(tb, pos, variant)? else {
+        return Ok(None);
+    };
+    if cone.is_built() {
+        return Ok(None);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let seconds = cone.cpu_seconds() / cores as f64;
+    let material = &cone.material;
+    let mut parts = Vec::new();
+    match cone.plan.to_build().count() {
+        0 => {}
+        1 => parts.push("1 table".to_owned()),
+        tables => parts.push(format!("{tables} tables")),
+    }
+    if !cone.slices.is_empty() {
+        parts.push(format!(
+            "{} of {material}'s {} slices",
+            cone.slices.len(),
+            cone.table_slices
+        ));
+    }
+    let needs = format!(
+        "{material}: this needs {}, about {} here",
+        parts.join(" and "),
+        about(seconds)
+    );
+    if seconds >= ASK_FROM_SECONDS && !yes {
+        if !(io::stdin().is_terminal() && io::stderr().is_terminal()) {
+            anyhow::bail!("{needs}; run again with --yes to build them");
+        }
+        eprint!("{needs}; build now? [y/N] ");
+        let mut answer = String::new();
+        io::stdin().read_line(&mut answer)?;
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            anyhow::bail!("nothing built ({material}: not in the cache folder)");
+        }
+    }
+    let mut shares: Vec<(Material, u64)> = cone
+        .plan
+        .to_build()
+        .map(|node| (node.material.clone(), node.numbers))
+        .collect();
+    shares.push((material.clone(), cone.slice_numbers()));
+    Ok(Some(one_bar_for(shares, needs)))
+}
+
+/// A duration, rounded as an estimate: `40 s`, `12 min`.
+fn about(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{} s", (seconds.round() as u64).max(1))
+    } else {
+        format!("{} min", (seconds / 60.0).round() as u64)
+    }
 }
 
 /// Syzygy's answer in one line: `win, DTZ 13 plies (to a capture, pawn

@@ -420,14 +420,14 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
         );
         for (level, steps) in schedule.steps.iter().enumerate() {
             for step in 0..steps.len() {
-                crate::pawns::build::build_step(
+                crate::pawns::build::build_slices(
                     &material,
                     &subtables,
                     &held_promotions(&subtables),
                     &|_| ControlFlow::Continue(()),
                     stepped,
                     &steps_journal,
-                    (level, step),
+                    Chosen::Step { level, step },
                 )
                 .unwrap();
             }
@@ -436,6 +436,41 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
         assert_eq!(from_steps.unwrap(), reference);
         assert_eq!(steps_bytes, bytes);
         assert_eq!((built, kept), (0, total as u64));
+
+        // The cone of the least advanced slice but one, alone into a
+        // journal of its own: each of its slices has the whole build's
+        // bytes, and no other slice is built.
+        let cone_dir = tempfile::tempdir().unwrap();
+        let cone_journal = Journal::open(
+            cone_dir.path(),
+            &material,
+            indexer.slice_len(),
+            tuning.limit,
+        )
+        .unwrap();
+        let men = indexer.men_in_order(&material);
+        let cone = crate::pawns::cone::slices_reached(&indexer, &men, total - 2);
+        assert!((2..total).contains(&cone.len()), "{} slices", cone.len());
+        crate::pawns::build::build_slices(
+            &material,
+            &subtables,
+            &held_promotions(&subtables),
+            &|_| ControlFlow::Continue(()),
+            tuning,
+            &cone_journal,
+            Chosen::Cone(&cone),
+        )
+        .unwrap();
+        let len = indexer.slice_len();
+        for slice in 0..total {
+            let part = cone_journal.load(slice);
+            assert_eq!(part.is_some(), cone.contains(&slice), "slice {slice}");
+            if let Some(part) = part {
+                for turn in Color::ALL {
+                    assert_eq!(part.bytes[turn], bytes[turn][slice * len..][..len]);
+                }
+            }
+        }
 
         let dir = tempfile::tempdir().unwrap();
         let journal =

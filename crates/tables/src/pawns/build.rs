@@ -25,7 +25,7 @@ use crate::{
         journal::{Journal, SliceBytes},
         layout::{Built, KeptBytes, KeptSlice, SliceLayout, Steps},
         promotions::{Promoted, PromotionTables},
-        schedule::{Schedule, Tuning},
+        schedule::{Level, Schedule, Tuning},
     },
     slices::SliceIndexer,
     table::Subtables,
@@ -346,20 +346,30 @@ pub(crate) fn build(
     Ok(Overflow::new(tuning.limit, listed))
 }
 
-/// Builds step `step` of advancement `level` of the slices of a material
-/// with pawns ([`Schedule::steps`]) into `journal`, alone: from the
-/// slices its pawn steps lead into, which must be kept there (else
-/// [`TableError::MissingSlices`], naming them), a group of the schedule
-/// at a time. Its slices already kept are not built again. The tables are
-/// those of [`build`].
-pub(crate) fn build_step(
+/// Which slices [`build_slices`] builds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Chosen<'a> {
+    /// Step `step` of advancement `level` ([`Schedule::steps`]): the slices
+    /// its pawn steps lead into must be kept in the journal already.
+    Step { level: usize, step: usize },
+    /// A cone ([`crate::pawns::cone`]): slices closed under pawn steps,
+    /// built level by level, those of each level from the ones before.
+    Cone(&'a [usize]),
+}
+
+/// Builds the slices `chosen` of a material with pawns into `journal`,
+/// alone: each advancement's from the slices its pawn steps lead into,
+/// which must be kept there by then (else [`TableError::MissingSlices`],
+/// naming them), a group of the schedule at a time. Slices already kept
+/// are not built again. The tables are those of [`build`].
+pub(crate) fn build_slices(
     material: &Material,
     captures: &Subtables,
     promotion_tables: &PromotionTables,
     progress: &(dyn Fn(Progress) -> ControlFlow<()> + Sync),
     tuning: Tuning,
     journal: &Journal,
-    (level, step): (usize, usize),
+    chosen: Chosen,
 ) -> Result<(), TableError> {
     let mut builder = SliceBuilder::new(
         material,
@@ -369,23 +379,40 @@ pub(crate) fn build_step(
         tuning,
         Some(journal),
     )?;
-    let no_such = || TableError::NoSuchSlices {
-        material: material.clone(),
-        level,
-        group: step,
+    let slices = match chosen {
+        Chosen::Step { level, step } => {
+            builder
+                .schedule
+                .step_slices(level, step)
+                .ok_or_else(|| TableError::NoSuchSlices {
+                    material: material.clone(),
+                    level,
+                    group: step,
+                })?
+        }
+        Chosen::Cone(slices) => slices.to_vec(),
     };
-    let slices = builder
-        .schedule
-        .step_slices(level, step)
-        .ok_or_else(no_such)?;
     let fresh: Vec<usize> = slices
         .into_iter()
         .filter(|&slice| builder.kept(slice).is_none())
         .collect();
-    if fresh.is_empty() {
-        return Ok(());
-    }
     builder.total = fresh.len() as u64;
+    for level in &builder.schedule.levels {
+        let of_level: Vec<usize> = fresh
+            .iter()
+            .copied()
+            .filter(|slice| level.slices.contains(slice))
+            .collect();
+        if !of_level.is_empty() {
+            build_level(&builder, level, &of_level)?;
+        }
+    }
+    Ok(())
+}
+
+/// Builds `fresh`, slices of `level`, from the slices kept in the journal
+/// that their pawn steps lead into.
+fn build_level(builder: &SliceBuilder, level: &Level, fresh: &[usize]) -> Result<(), TableError> {
     let mut read: Vec<usize> = fresh
         .iter()
         .flat_map(|&slice| {
@@ -409,12 +436,12 @@ pub(crate) fn build_step(
     }
     if !missing.is_empty() {
         return Err(TableError::MissingSlices {
-            material: material.clone(),
+            material: builder.material.clone(),
             slices: missing,
         });
     }
-    // The step's groups, a group at a time, as the whole build makes them.
-    for group in &builder.schedule.levels[level].groups {
+    // A group at a time, as the whole build makes them.
+    for group in &level.groups {
         let of_group: Vec<usize> = group
             .iter()
             .copied()

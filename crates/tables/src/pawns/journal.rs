@@ -78,15 +78,21 @@ impl Journal {
         slice_len: usize,
         limit: u16,
     ) -> io::Result<Journal> {
-        let dir = Self::dir(tables, material);
-        fs::create_dir_all(&dir)?;
-        remove_stale(&dir, TEMPORARY);
-        Ok(Journal {
-            dir,
+        let journal = Journal::at(tables, material, slice_len, limit);
+        fs::create_dir_all(&journal.dir)?;
+        remove_stale(&journal.dir, TEMPORARY);
+        Ok(journal)
+    }
+
+    /// The journal of `material` in `tables`, as [`Journal::open`] names
+    /// it, to read: its folder is neither made nor cleaned.
+    pub(crate) fn at(tables: &Path, material: &Material, slice_len: usize, limit: u16) -> Journal {
+        Journal {
+            dir: Self::dir(tables, material),
             material: material.clone(),
             slice_len,
             limit,
-        })
+        }
     }
 
     /// Whether the build of `material` into `tables` has a journal.

@@ -19,6 +19,7 @@
 
 use crate::{engine::pieces::Pieces, rules::Rules, slices::SliceIndexer};
 pub(crate) mod build;
+pub(crate) mod cone;
 pub(crate) mod exits;
 pub(crate) mod journal;
 pub(crate) mod layout;

@@ -16,7 +16,7 @@ use std::{
     },
 };
 
-use shakmaty::{ByColor, Color};
+use shakmaty::{ByColor, Chess, Color, Position};
 
 use super::*;
 use crate::{
@@ -26,10 +26,14 @@ use crate::{
     material::Material,
     pawns::{
         PawnTable,
+        build::Chosen,
+        cone,
         exits::{ExitMoves, exit_materials, exit_reads},
+        journal::Journal,
         promotions::{PromotionTable, Reading},
     },
-    plan::{BuildPlan, Step},
+    plan::{BuildPlan, Cone, Step},
+    slices::SliceIndexer,
     summary::SideSummary,
     sync::lock,
     table::{Subtables, Table},
@@ -211,41 +215,103 @@ impl Tablebase {
     /// group whose slices are kept, or whose table's file is sound, is
     /// done already.
     pub fn build_step(&self, step: &Step, stop: &AtomicBool) -> Result<(), TableError> {
-        let (material, level_group) = match step {
-            Step::Table(material) => return self.build_node(material, Variant::Standard, stop),
+        match step {
+            Step::Table(material) => self.build_node(material, Variant::Standard, stop),
             Step::Slices {
                 material,
                 level,
                 group,
-            } => (material.canonical(), (*level, *group)),
-        };
-        if !material.has_pawns() {
-            return Err(TableError::NoSuchSlices {
+            } if material.has_pawns() => {
+                let chosen = Chosen::Step {
+                    level: *level,
+                    step: *group,
+                };
+                self.slices_built(&material.canonical(), chosen, stop)
+            }
+            Step::Slices {
                 material,
-                level: level_group.0,
-                group: level_group.1,
-            });
+                level,
+                group,
+            } => Err(TableError::NoSuchSlices {
+                material: material.canonical(),
+                level: *level,
+                group: *group,
+            }),
         }
+    }
+
+    /// The cone of a first probe of `pos` ([`Cone`]): `None` when the
+    /// position has no pawns, or its table's file is in the cache folder
+    /// (or there is no folder to keep slices in).
+    pub fn cone(&self, pos: &Chess, variant: Variant) -> Result<Option<Cone>, TableError> {
+        let material = Material::from_board(pos.board())?;
+        if !material.has_pawns() || variant != Variant::Standard {
+            return Ok(None);
+        }
+        let Some(dir) = &self.dir else {
+            return Ok(None);
+        };
+        if self.in_cache_folder(&material, variant) {
+            return Ok(None);
+        }
+        let (material, index) = cone::number_of(pos)?;
+        let indexer = SliceIndexer::shared(&material);
+        let men = indexer.men_in_order(&material);
+        let reached = cone::slices_reached(&indexer, &men, indexer.slice_of(index));
+        Ok(Some(Cone {
+            plan: self.plan(&exit_materials(&material), variant),
+            cone_slices: reached.len(),
+            slices: reached
+                .into_iter()
+                .filter(|&slice| !Journal::part_in(dir, &material, slice).is_file())
+                .collect(),
+            table_slices: indexer.slices(),
+            numbers_each: indexer.slice_len(),
+            material,
+        }))
+    }
+
+    /// Builds a cone: the tables of its plan, then its slices into the
+    /// journal of its table.
+    pub fn build_cone(&self, cone: &Cone, stop: &AtomicBool) -> Result<(), TableError> {
+        for node in cone.plan.to_build() {
+            self.build_node(&node.material, node.variant, stop)?;
+        }
+        if cone.slices.is_empty() {
+            return Ok(());
+        }
+        self.slices_built(&cone.material, Chosen::Cone(&cone.slices), stop)
+    }
+
+    /// Slices of the table with pawns `material` (canonical) built into its
+    /// journal in the cache folder, from its subtables' files, unless its
+    /// file is there and sound.
+    fn slices_built(
+        &self,
+        material: &Material,
+        chosen: Chosen,
+        stop: &AtomicBool,
+    ) -> Result<(), TableError> {
         let dir = self
             .dir
             .as_ref()
             .ok_or_else(|| TableError::SlicesNeedFolder(material.clone()))?;
-        self.may_build(&material)?;
-        let path = dir.join(format::file_name(&material, Variant::Standard));
+        self.may_build(material)?;
+        let path = dir.join(format::file_name(material, Variant::Standard));
         let _guard = lock(&self.building);
-        if self.pawn_file_sound(&path, &material) {
+        if self.pawn_file_sound(&path, material) {
             return Ok(());
         }
-        let captures = self.capture_sides(&material)?;
+        let captures = self.capture_sides(material)?;
         let promotion_tables = self.promotion_tables(dir);
-        self.building_with(&material, Variant::Standard, stop, |progress| {
+        self.building_with(material, Variant::Standard, stop, |progress| {
             crate::build::build_pawn_slices(
-                &material,
+                material,
                 &captures,
                 &promotion_tables,
                 progress,
                 dir,
-                level_group,
+                chosen,
             )
         })
     }

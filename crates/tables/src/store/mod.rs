@@ -12,7 +12,7 @@ use std::{
     sync::{Arc, Mutex, Weak, atomic::AtomicBool},
 };
 
-use shakmaty::{ByColor, Chess, Color, Move};
+use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use crate::{
     engine::Progress,
@@ -245,6 +245,21 @@ impl Tablebase {
         } else {
             self.table_in(&stored, variant, stop, Kept::Asked)
                 .map(|_| ())
+        }
+    }
+
+    /// [`Tablebase::prepare`] for the probes of one position: where that
+    /// needs a table with pawns whose file is not in the cache folder,
+    /// only its cone is built ([`Tablebase::cone`]).
+    pub fn prepare_position(
+        &self,
+        pos: &Chess,
+        variant: Variant,
+        stop: &AtomicBool,
+    ) -> Result<(), TableError> {
+        match self.cone(pos, variant)? {
+            Some(cone) => self.build_cone(&cone, stop),
+            None => self.prepare(&Material::from_board(pos.board())?, variant, stop),
         }
     }
 
