@@ -11,11 +11,19 @@ mod tables_args;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// The version and the commit built (build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("AJEDRECISTA_COMMIT"),
+    ")"
+);
 
 /// Machines that mate a lone king: solve, play, audit, emulate, code.
 #[derive(Parser)]
-#[command(name = "ajedrecista", version, about, long_about = None)]
+#[command(name = "ajedrecista", version = VERSION, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -41,6 +49,10 @@ enum Command {
     Uci(commands::uci::Args),
     /// Build plans run as Slurm jobs on a cluster: one job a table.
     Cluster(commands::cluster::Args),
+    /// Write the man pages, generated from these commands' own help.
+    Manual(commands::manual::ManualArgs),
+    /// Print a shell's completion script.
+    Completions(commands::manual::CompletionsArgs),
 }
 
 /// glibc raises its threshold for serving an allocation by mmap each time
@@ -75,6 +87,8 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Uci(args) => commands::uci::run(args),
         Command::Cluster(args) => commands::cluster::run(args),
+        Command::Manual(args) => commands::manual::manual(args, Cli::command()),
+        Command::Completions(args) => commands::manual::completions(args, Cli::command()),
     };
     match result.and_then(|()| Ok(output::flush_stdout()?)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 mod common;
-use common::Serving;
+use common::{Serving, assert_success, run};
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ajedrecista"))
@@ -148,4 +148,45 @@ fn an_empty_tables_option_is_an_error_naming_it() {
     let out = solve_krvk(Some(""), "", cache.path());
     let message = one_line_error(&out);
     assert!(message.contains("--tables"), "{message}");
+}
+
+/// `--version` names the commit; `manual` writes a page for the command
+/// and each subcommand, from the same definitions as `--help`;
+/// `completions` prints a shell's script and refuses an unknown shell.
+#[test]
+fn version_man_pages_and_completions() {
+    let out = run(&["--version"], None);
+    assert_success(&out);
+    let version = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        version.starts_with("ajedrecista 0.") && version.contains(" (commit "),
+        "{version}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("man1");
+    assert_success(&run(&["manual", pages.to_str().unwrap()], None));
+    for name in [
+        "ajedrecista",
+        "ajedrecista-probe",
+        "ajedrecista-cluster-submit",
+    ] {
+        let page = std::fs::read_to_string(pages.join(format!("{name}.1"))).unwrap();
+        assert!(
+            page.starts_with(".ie") || page.contains(".TH"),
+            "{name}: roff"
+        );
+    }
+    let probe = std::fs::read_to_string(pages.join("ajedrecista-probe.1")).unwrap();
+    assert!(
+        probe.contains("yes") && probe.contains("syzygy"),
+        "the options"
+    );
+
+    let out = run(&["completions", "bash"], None);
+    assert_success(&out);
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(script.contains("_ajedrecista") && script.contains("probe"));
+    let out = run(&["completions", "tcsh"], None);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -5,6 +5,7 @@ pub mod classify;
 pub mod cluster;
 pub mod code;
 pub mod enumerate;
+pub mod manual;
 pub mod mk61;
 pub mod play;
 pub mod probe;
