@@ -8,6 +8,7 @@ pub mod enumerate;
 pub mod manual;
 pub mod mk61;
 pub mod play;
+mod practice;
 pub mod probe;
 pub mod selfplay;
 pub mod serve;

@@ -22,6 +22,15 @@ use crate::tables_args::TablesArgs;
 /// from its own start: you place the black king, then the machine moves).
 #[derive(clap::Args)]
 pub struct Args {
+    /// Your side: black, the lone king against an automaton; or white, to
+    /// practise giving the mate against the tables' best defence (each
+    /// move weighed, hints from --method, a summary at the end).
+    #[arg(long = "as", value_enum, default_value = "black")]
+    side: Side,
+    /// With --as white: the method that gives hints (rook-box, queen-box,
+    /// bishops, bishop-knight, ...); its own start without --fen.
+    #[arg(long, value_name = "METHOD")]
+    method: Option<StrategyName>,
     /// The automaton playing White: torres (El Ajedrecista), perfect, or
     /// any other of the catalog (mk61-rook, ...).
     #[arg(long, value_name = "STRATEGY", default_value_t = StrategyName::TORRES)]
@@ -43,6 +52,12 @@ pub struct Args {
     illegal_limit: u32,
     #[command(flatten)]
     tables: TablesArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Side {
+    Black,
+    White,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -214,6 +229,12 @@ fn link_target(path: &Path) -> io::Result<PathBuf> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.side == Side::White {
+        return super::practice::run(&args.tables, args.fen.as_deref(), args.method);
+    }
+    if args.method.is_some() {
+        anyhow::bail!("--method gives hints when you play White: add --as white");
+    }
     let tables = Arc::new(args.tables.open());
     let opening = match &args.fen {
         Some(fen) => Opening::Position(parse_fen(fen)?),
