@@ -7,6 +7,7 @@ pub mod code;
 pub mod enumerate;
 pub mod mk61;
 pub mod play;
+mod play_pgn;
 pub mod probe;
 pub mod selfplay;
 pub mod serve;
