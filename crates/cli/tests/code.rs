@@ -149,3 +149,67 @@ fn diagram_letters_stand_under_their_columns() {
         assert_eq!(columns(rank_one)[1..], columns(letters)[..], "{text}");
     }
 }
+
+/// Issue 57, items 4 and 5: each problem of a Popeye file gets its own
+/// answer (the two problems were one board with two black kings, "mate"),
+/// and the side to play is the stipulation's and HalfDuplex's: White in
+/// check with Black to play is refused, as Popeye refuses it.
+#[test]
+fn every_problem_of_a_popeye_file_is_answered() {
+    let two = "BeginProblem\nPieces White Kb6 Qb7 Black Ka8\nStipulation #1\nEndProblem\n\
+               BeginProblem\nPieces White Ke1 Black Ke8\nStipulation ~1\nEndProblem\n";
+    let checked = "Pieces White Ka7 Sc3 Se4 Black Kd3 Rd7\nCondition Circe\n\
+                   Option HalfDuplex\nStipulation ~1\n";
+    let file = |text: &str| {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        file
+    };
+    let both = file(two);
+    let path = both.path().to_str().unwrap();
+    let v = json(&["code", "--popeye", path, "--json"]);
+    let problems = v["problems"].as_array().expect("an array");
+    assert_eq!(problems.len(), 2, "{v}");
+    assert_eq!(problems[0]["problem"], 1);
+    assert_eq!(problems[0]["final"], "mate");
+    assert_eq!(problems[0]["fen"], "k7/1Q6/1K6/8/8/8/8/8 b");
+    assert_eq!(problems[1]["problem"], 2);
+    assert_eq!(problems[1]["final"], "none");
+    assert_eq!(problems[1]["fen"], "4k3/8/8/8/8/8/8/4K3 w");
+    let out = run(&["code", "--popeye", path], None);
+    let text = common::plain_stdout(&out);
+    assert!(text.contains("Problem 1 of 2") && text.contains("Problem 2 of 2"));
+    assert_eq!(text.matches("Final      mate").count(), 1, "{text}");
+
+    // The issue's HalfDuplex problem alone: one line, exit 2.
+    let alone = file(checked);
+    let out = run(&["code", "--popeye", alone.path().to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("white is in check"), "{stderr}");
+
+    // With the others: they are answered, it is refused, exit 2.
+    let three = file(&format!("{two}{checked}"));
+    let out = run(
+        &["code", "--popeye", three.path().to_str().unwrap(), "--json"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "ajedrecista: 1 of the 3 problems could not be read"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let problems = v["problems"].as_array().expect("an array");
+    assert_eq!(problems.len(), 3);
+    assert_eq!(problems[0]["final"], "mate");
+    assert_eq!(problems[2]["problem"], 3);
+    assert!(
+        problems[2]["error"]
+            .as_str()
+            .is_some_and(|error| error.contains("white is in check")),
+        "{v}"
+    );
+}

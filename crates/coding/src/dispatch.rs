@@ -4,6 +4,7 @@
 //! reads and orthodox material go the orthodox way, so their output is
 //! what it always was; anything else goes to [`crate::fairy`].
 
+use ajedrecista_tables::fen_with_fullmoves;
 use shakmaty::{Chess, Color};
 
 use crate::code::Classification;
@@ -121,7 +122,14 @@ impl Coded {
             (Some(line), Err(_)) => Coded::read(&line, rules),
             (Some(line), Ok(_)) if !rules.is_orthodox() => Coded::read(&line, rules),
             (None, Ok(_)) if !rules.is_orthodox() => Err(CodedError::ConditionsOnPgn),
-            (_, Ok(position)) => Ok(Coded::orthodox(position.fen_text(), position)),
+            (_, Ok(position)) => {
+                // A game's move number as counted past shakmaty's u32.
+                let fen = match entry.fullmoves {
+                    Some(fullmoves) => fen_with_fullmoves(&position, fullmoves),
+                    None => position.fen_text(),
+                };
+                Ok(Coded::orthodox(fen, position))
+            }
             (None, Err(reason)) => Err(reason.into()),
         }
     }

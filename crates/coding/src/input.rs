@@ -1,6 +1,7 @@
 //! Positions to classify, read from text: FEN or EPD lines, or PGN games
 //! (their final positions).
 
+use ajedrecista_tables::fullmoves_after;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 
@@ -15,6 +16,9 @@ pub struct Entry {
     /// The line itself, for FEN/EPD input: a caller with fairy rules reads
     /// it again as an extended FEN.
     pub line: Option<String>,
+    /// A PGN game's fullmove number at its end, counted in u64: shakmaty's
+    /// stops at u32::MAX.
+    pub fullmoves: Option<u64>,
 }
 
 /// An input with more positions than its reader's limit.
@@ -63,11 +67,13 @@ pub fn read_positions(bytes: &[u8], limit: usize) -> Result<Vec<Entry>, TooManyP
                             source: format!("line {}", i + 1),
                             position: parse_position(line),
                             line: Some(line.trim().to_owned()),
+                            fullmoves: None,
                         },
                         Err(_) => Entry {
                             source: format!("line {}", i + 1),
                             position: Err(CodingError::NotUtf8 { line: i + 1 }),
                             line: None,
+                            fullmoves: None,
                         },
                     }),
             )
@@ -108,22 +114,31 @@ impl Game {
             (Some(white), Some(black)) => format!("game {number} ({white} - {black})"),
             _ => format!("game {number}"),
         };
+        let (position, fullmoves) = match self.final_position() {
+            Ok((position, fullmoves)) => (Ok(position), Some(fullmoves)),
+            Err(error) => (Err(error), None),
+        };
         Entry {
             source,
-            position: self.final_position(),
+            position,
             line: None,
+            fullmoves,
         }
     }
 
-    fn final_position(&self) -> Result<Chess, CodingError> {
+    /// The position after the game's moves, and its fullmove number.
+    fn final_position(&self) -> Result<(Chess, u64), CodingError> {
         if let Some(line) = self.not_utf8 {
             return Err(CodingError::NotUtf8 { line });
         }
-        let mut position = match self.tag("FEN") {
+        let start = match self.tag("FEN") {
             Some(fen) => parse_position(fen)?,
             None => Chess::default(),
         };
-        for (ply, token) in move_tokens(&self.movetext).into_iter().enumerate() {
+        let mut position = start.clone();
+        let tokens = move_tokens(&self.movetext);
+        let plies = tokens.len();
+        for (ply, token) in tokens.into_iter().enumerate() {
             let bad = |reason| CodingError::BadMove {
                 reason,
                 token: token.clone(),
@@ -136,7 +151,7 @@ impl Game {
                 .map_err(|_| bad(BadMove::Illegal))?;
             position.play_unchecked(m);
         }
-        Ok(position)
+        Ok((position, fullmoves_after(&start, plies)))
     }
 }
 
@@ -263,6 +278,35 @@ mod tests {
         let first = entries[0].position.as_ref().unwrap();
         assert!(first.is_checkmate());
         assert!(entries[1].position.as_ref().unwrap().is_checkmate());
+    }
+
+    /// Issue 57, item 11: a game's move number is counted on past u32
+    /// (shakmaty's stops there); a FEN line whose counter does not fit is
+    /// refused, not cut to u32::MAX.
+    #[test]
+    fn move_numbers_past_u32_are_counted_and_larger_counters_refused() {
+        let pgn = "[FEN \"7k/8/6K1/8/8/8/8/1Q6 b - - 0 4294967295\"]\n\n\
+                   4294967295... Kg8 4294967296. Qb8# 1-0\n";
+        let entries = read_positions(pgn.as_bytes(), 10).unwrap();
+        assert!(entries[0].position.as_ref().unwrap().is_checkmate());
+        assert_eq!(entries[0].fullmoves, Some(4_294_967_296));
+        let fens =
+            "7k/8/6K1/8/8/8/8/1Q6 b - - 0 4294967296\n7k/8/6K1/8/8/8/8/1Q6 b - - 0 4294967295\n";
+        let entries = read_positions(fens.as_bytes(), 10).unwrap();
+        let refused = entries[0].position.as_ref().unwrap_err();
+        assert!(
+            matches!(refused, CodingError::MoveCounter { .. }),
+            "{refused}"
+        );
+        assert!(
+            refused
+                .to_string()
+                .contains("fullmove number \"4294967296\"")
+        );
+        assert_eq!(
+            entries[1].position.as_ref().unwrap().fullmoves().get(),
+            u32::MAX
+        );
     }
 
     #[test]

@@ -55,6 +55,17 @@ use shakmaty::{CastlingMode, Chess, PositionError};
 pub enum CodingError {
     #[error("bad FEN {text:?}: {reason}")]
     BadFen { text: String, reason: ParseFenError },
+    /// A move counter too large for shakmaty, which would stop it at its
+    /// largest: refused rather than changed.
+    #[error(
+        "bad FEN {text:?}: the {name} {value:?} is not a number from 0 to {}",
+        u32::MAX
+    )]
+    MoveCounter {
+        text: String,
+        name: &'static str,
+        value: String,
+    },
     #[error("{text:?}: {reason}")]
     IllegalPosition {
         text: String,
@@ -95,6 +106,17 @@ impl std::fmt::Display for BadMove {
 /// ignored).
 pub fn parse_position(text: &str) -> Result<Chess, CodingError> {
     let text = text.trim();
+    // A counter of digits only: an EPD's operations are words.
+    let counters = text.split_whitespace().skip(4).take(2);
+    for (value, name) in counters.zip(["halfmove clock", "fullmove number"]) {
+        if value.bytes().all(|b| b.is_ascii_digit()) && value.parse::<u32>().is_err() {
+            return Err(CodingError::MoveCounter {
+                text: text.to_owned(),
+                name,
+                value: value.to_owned(),
+            });
+        }
+    }
     let setup = match text.parse::<Fen>() {
         Ok(fen) => fen.into_setup(),
         Err(fen_error) => {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use ajedrecista_coding::fairy::{FairyFinal, FairyPosition, Rules};
+use ajedrecista_coding::fairy::{FairyFinal, FairyPosition, Rules, parse_popeye_problems};
 
 struct Example {
     number: u32,
@@ -115,5 +115,56 @@ fn the_fairy_model_codes_orthodox_examples_like_shakmaty() {
             "ЭП of example {}",
             fields[0]
         );
+    }
+}
+
+/// Examples 1-14 as one Popeye file of problems joined by `NextProblem`
+/// (tests/data/popeye-examples.txt, each with its printed stipulation):
+/// every problem is read apart, its side to play from its stipulation
+/// alone, and gives the example's position, conditions and codes.
+#[test]
+fn examples_1_to_14_read_from_one_popeye_file() {
+    let problems = parse_popeye_problems(include_str!("data/popeye-examples.txt"));
+    let rows = common::rows(include_str!("data/gk-examples.tsv"));
+    assert_eq!(problems.len(), 14);
+    let fairy = examples();
+    for (problem, fields) in problems.into_iter().zip(rows) {
+        let number = fields[0];
+        let problem = problem.unwrap_or_else(|e| panic!("example {number}: {e}"));
+        let example = fairy.iter().find(|e| e.number.to_string() == number);
+        let rules = example.map_or_else(Rules::default, |e| e.rules.clone());
+        // The FEN's first two fields: board and side to move.
+        let fen: Vec<&str> = fields[1].split_whitespace().take(2).collect();
+        assert_eq!(problem.position.fen(), fen.join(" "), "example {number}");
+        assert_eq!(problem.position.rules(), &rules, "example {number}");
+        let fp = FairyFinal::analyse(problem.position).unwrap();
+        let etalon = fp.etalon().unwrap();
+        match example {
+            // Fairy: the printed codes, as the FEN route gives them above.
+            Some(example) => {
+                let printed = example.fp_by_rules.as_ref().unwrap_or(&example.printed_fp);
+                assert_eq!(
+                    as_printed(&fp.code().to_string()),
+                    *printed,
+                    "example {number}"
+                );
+                assert_eq!(
+                    as_printed(&etalon.code().to_string()),
+                    example.printed_ep,
+                    "example {number}"
+                );
+            }
+            // Orthodox: the codes of the FEN route.
+            None => {
+                let position = ajedrecista_coding::parse_position(fields[1]).unwrap();
+                let orthodox = ajedrecista_coding::FinalPosition::analyse(position).unwrap();
+                assert_eq!(fp.code(), orthodox.code(), "FP of example {number}");
+                assert_eq!(
+                    etalon.code(),
+                    orthodox.etalon().unwrap().code(),
+                    "ЭП of example {number}"
+                );
+            }
+        }
     }
 }

@@ -4,13 +4,17 @@
 //! mated, stalemated or neither, whether it is in check and how many moves
 //! it has, or whether the position is illegal. Both input routes are
 //! compared: the FEN with its conditions, read as `ajedrecista code` reads
-//! it, and the Popeye problem as Popeye was given it.
+//! it, and the Popeye problem as Popeye was given it, alone and all in one
+//! file.
 
 mod common;
 
 use std::collections::BTreeMap;
 
-use ajedrecista_coding::fairy::{FairyPosition, Rules, is_orthodox, parse_popeye};
+use ajedrecista_coding::fairy::{
+    FairyError, FairyPosition, PopeyeProblem, Rules, is_orthodox, parse_popeye,
+    parse_popeye_problems,
+};
 use ajedrecista_coding::{AnalysedFinal, FinalKind, FinalRules, parse_position};
 
 /// What a program says about the side to move: mate, stalemate, none (with
@@ -147,22 +151,64 @@ fn every_position_agrees_with_popeye() {
     );
 }
 
-/// The Popeye route reads the same position and rules as the FEN route
-/// (the attacked side from the check, else the side Popeye lets play), so
-/// `code --popeye` answers as Popeye does. Illegal positions have no side
-/// to compare.
+/// Ours by the Popeye route: the problem read (the side to play from the
+/// stipulation and HalfDuplex alone), or illegal where Popeye says "the
+/// side to play can capture the king".
+fn by_popeye(problem: Result<PopeyeProblem, FairyError>, row: &Row) -> Answer {
+    match problem {
+        Ok(problem) => Answer::of(problem.position),
+        Err(FairyError::Illegal(_)) => Answer::illegal(),
+        Err(error) => panic!("{}: {error}", row.problem),
+    }
+}
+
+/// The Popeye route reads the same position and rules as the FEN route,
+/// so `code --popeye` answers as Popeye does; a position whose side not
+/// to play is in check is refused, as Popeye refuses it (issue 57: the
+/// side in check no longer decides who plays).
 #[test]
 fn popeye_input_reads_the_same_positions() {
     let mut compared = 0;
-    for row in rows().iter().filter(|row| row.popeye.verdict != "illegal") {
-        let problem = parse_popeye(&popeye_text(row))
-            .unwrap_or_else(|error| panic!("{}: {error}", row.problem));
-        assert_eq!(problem.position.fen(), row.fen, "{}", row.problem);
-        assert_eq!(problem.position.rules(), &row.rules, "{}", row.problem);
-        assert_eq!(Answer::of(problem.position), row.popeye, "{}", row.problem);
+    let mut refused = 0;
+    for row in rows() {
+        let problem = parse_popeye(&popeye_text(&row));
+        if let Ok(problem) = &problem {
+            assert_eq!(problem.position.fen(), row.fen, "{}", row.problem);
+            assert_eq!(problem.position.rules(), &row.rules, "{}", row.problem);
+        } else {
+            refused += 1;
+        }
+        assert_eq!(by_popeye(problem, &row), row.popeye, "{}", row.problem);
         compared += 1;
     }
-    assert!(compared >= 1500, "{compared}");
+    assert!(compared >= 2000, "{compared}");
+    // Each category has positions whose side not to play is in check,
+    // with White to play and with Black (HalfDuplex).
+    assert!(refused >= 200, "{refused}");
+}
+
+/// Every row's problem in one file, as the script gave them to Popeye
+/// (joined by `NextProblem`), and again as `beginproblem ... endproblem`
+/// blocks: each problem is read apart and answered as Popeye answered it.
+#[test]
+fn every_problem_of_one_file_is_answered_as_popeye_answered() {
+    let rows = rows();
+    let texts: Vec<String> = rows.iter().map(popeye_text).collect();
+    let joined = format!(
+        "beginproblem\n{}\nendproblem\n",
+        texts.join("\nnextproblem\n")
+    );
+    let blocks: String = texts
+        .iter()
+        .map(|text| format!("beginproblem\n{text}\nendproblem\n"))
+        .collect();
+    for file in [joined, blocks] {
+        let problems = parse_popeye_problems(&file);
+        assert_eq!(problems.len(), rows.len());
+        for (problem, row) in problems.into_iter().zip(&rows) {
+            assert_eq!(by_popeye(problem, row), row.popeye, "{}", row.problem);
+        }
+    }
 }
 
 /// The issue's four minimal cases: a dragon on its first rank has no pawn

@@ -51,7 +51,9 @@ pub use memory::{build_bytes, built_slice_by_slice};
 pub use order::{Place, ReadingOrder};
 pub use pawns::PawnTable;
 pub use plan::{BuildPlan, Cone, Node, Read, Reading, Slices, Step, StepError};
-pub use position::{CastlingRights, FenError, IllegalReason, read_fen};
+pub use position::{
+    CastlingRights, FenError, IllegalReason, fen_with_fullmoves, fullmoves_after, read_fen,
+};
 pub use probe::Prober;
 pub use slices::{PawnSquares, SliceIndexer};
 pub use store::{Event, TABLES_ENV, Tablebase, Unusable};

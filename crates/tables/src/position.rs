@@ -3,7 +3,10 @@
 //! last move could have given (two checkers in a line, say) is allowed, as
 //! the tables hold such positions too.
 
-use shakmaty::{CastlingMode, Chess, Position, PositionError, PositionErrorKinds, fen::Fen};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, Position, PositionError, PositionErrorKinds,
+    fen::Fen,
+};
 
 /// Whether castling rights in the FEN are accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +162,23 @@ pub fn read_fen(text: &str, castling: CastlingRights) -> Result<Chess, FenError>
     Ok(position)
 }
 
+/// The FEN of `position` with `fullmoves` as its move number. shakmaty
+/// counts moves in a u32 and stops at its largest; a line or game that
+/// passes it is counted in u64 by the caller ([`fullmoves_after`]).
+pub fn fen_with_fullmoves(position: &Chess, fullmoves: u64) -> String {
+    let fen = Fen::from_position(position, EnPassantMode::Legal).to_string();
+    match fen.rsplit_once(' ') {
+        Some((rest, _)) => format!("{rest} {fullmoves}"),
+        None => fen,
+    }
+}
+
+/// The fullmove number `plies` plies after `start`, in u64.
+pub fn fullmoves_after(start: &Chess, plies: usize) -> u64 {
+    let black_first = usize::from(start.turn() == Color::Black);
+    u64::from(start.fullmoves().get()) + ((plies + black_first) / 2) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::{IllegalReason::*, *};
@@ -240,6 +260,24 @@ mod tests {
         ));
         let largest = "4k3/8/8/8/8/8/8/4K2R w - - 0 4294967295";
         assert!(read_fen(largest, CastlingRights::Refused).is_ok());
+    }
+
+    #[test]
+    fn move_numbers_past_u32_are_counted_in_u64() {
+        let last = "4k3/8/8/8/8/8/8/4K2R b - - 0 4294967295";
+        let start = read_fen(last, CastlingRights::Refused).unwrap();
+        assert_eq!(fullmoves_after(&start, 0), 4_294_967_295);
+        assert_eq!(fullmoves_after(&start, 1), 4_294_967_296);
+        assert_eq!(fullmoves_after(&start, 3), 4_294_967_297);
+        let mut position = start.clone();
+        position.play_unchecked(position.legal_moves()[0]);
+        // shakmaty's own counter stays at u32::MAX.
+        assert_eq!(position.fullmoves().get(), u32::MAX);
+        let fen = fen_with_fullmoves(&position, fullmoves_after(&start, 1));
+        assert!(fen.ends_with(" w - - 1 4294967296"), "{fen}");
+        let white = read_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 7", CastlingRights::Refused).unwrap();
+        assert_eq!(fullmoves_after(&white, 1), 7);
+        assert_eq!(fullmoves_after(&white, 2), 8);
     }
 
     #[test]

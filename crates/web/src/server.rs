@@ -12,9 +12,13 @@
 //! - header and body: the head, then the body, must arrive in time (408);
 //! - whole request: from its first byte to the end of the answer (503 while
 //!   the work runs, then the connection closes);
-//! - connections: at most so many at once; at the limit the connection idle
-//!   longest is closed to make room, and if none is idle the newcomer gets
-//!   503 and is closed.
+//! - connections: at most so many at once. At the limit a newcomer waits,
+//!   and the ones after it wait in the listener's accept queue, until a
+//!   connection ends or the one waiting longest for a whole request has
+//!   waited [`ServerLimits::room`]: that one is closed to make room (with a
+//!   503 if it had sent part of a request: closing over unread bytes would
+//!   reset it). If every connection is busy with a request, the newcomer
+//!   gets 503 after `room`. No client is ever reset.
 //!
 //! A client that closes its connection while its request is worked on
 //! drops the handler's future; [`RequestScope`] tells blocking work so.
@@ -36,7 +40,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
-use tokio::time::{Instant, sleep, timeout, timeout_at};
+use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
 use tower::ServiceExt;
 
 use crate::{ApiError, MAX_BODY_BYTES};
@@ -55,6 +59,11 @@ pub struct ServerLimits {
     pub request: Duration,
     /// Connections open at once.
     pub max_connections: usize,
+    /// At the connection limit, how long a newcomer waits for room: a
+    /// connection without a whole request is closed for it only once it
+    /// has waited this long, and a newcomer finding every connection busy
+    /// gets 503 after it.
+    pub room: Duration,
     /// The request line and headers.
     pub max_head_bytes: usize,
     /// The request target (path and query).
@@ -73,6 +82,9 @@ impl Default for ServerLimits {
             // long.
             request: Duration::from_secs(60),
             max_connections: 256,
+            // A burst is served in turn: each connection has time to send
+            // its request before a newcomer may push it out.
+            room: Duration::from_secs(1),
             max_head_bytes: 16 * 1024,
             max_uri_bytes: 8 * 1024,
             max_headers: 64,
@@ -190,7 +202,8 @@ struct WaitingConnections {
 #[derive(Default)]
 struct Waiting {
     next: u64,
-    by_age: BTreeMap<u64, Arc<Notify>>,
+    /// Each connection's signal, and when it began to wait.
+    by_age: BTreeMap<u64, (Instant, Arc<Notify>)>,
     /// The server is stopping: no connection may wait any more.
     stopping: bool,
 }
@@ -204,7 +217,9 @@ impl WaitingConnections {
         }
         let ticket = waiting.next;
         waiting.next += 1;
-        waiting.by_age.insert(ticket, Arc::clone(close));
+        waiting
+            .by_age
+            .insert(ticket, (Instant::now(), Arc::clone(close)));
         Some(ticket)
     }
 
@@ -214,20 +229,34 @@ impl WaitingConnections {
 
     /// Closes the connection waiting longest; false if none waits.
     fn close_oldest(&self) -> bool {
-        match self.lock().by_age.pop_first() {
-            Some((_, close)) => {
-                close.notify_one();
+        self.close_oldest_after(Duration::ZERO)
+    }
+
+    /// Closes the connection waiting longest if it has waited `room`.
+    fn close_oldest_after(&self, room: Duration) -> bool {
+        let mut waiting = self.lock();
+        match waiting.by_age.first_entry() {
+            Some(entry) if entry.get().0.elapsed() >= room => {
+                entry.remove().1.notify_one();
                 true
             }
-            None => false,
+            _ => false,
         }
+    }
+
+    /// When the connection waiting longest began to wait.
+    fn oldest(&self) -> Option<Instant> {
+        self.lock()
+            .by_age
+            .first_key_value()
+            .map(|(_, entry)| entry.0)
     }
 
     /// Closes every waiting connection, now and from now on.
     fn close_all(&self) {
         let mut waiting = self.lock();
         waiting.stopping = true;
-        for (_, close) in std::mem::take(&mut waiting.by_age) {
+        for (_, (_, close)) in std::mem::take(&mut waiting.by_age) {
             close.notify_one();
         }
     }
@@ -272,7 +301,7 @@ pub async fn serve_router(
     let open = Arc::new(AtomicUsize::new(0));
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
-    loop {
+    'accepting: loop {
         let accepted = tokio::select! {
             () = &mut shutdown => break,
             Some(_) = connections.join_next() => continue,
@@ -291,7 +320,30 @@ pub async fn serve_router(
             }
         };
         let _ = stream.set_nodelay(true);
-        if open.load(Ordering::Relaxed) >= limits.max_connections && !waiting.close_oldest() {
+        // At the limit: the newcomer waits for room (the ones after it in
+        // the accept queue), then is served, or gets 503 if every
+        // connection is busy with a request.
+        let arrived = Instant::now();
+        let mut busy = false;
+        while open.load(Ordering::Relaxed) >= limits.max_connections {
+            let until = waiting.oldest().unwrap_or(arrived) + limits.room;
+            tokio::select! {
+                () = &mut shutdown => {
+                    connections.spawn(refuse_busy(stream));
+                    break 'accepting;
+                }
+                Some(_) = connections.join_next() => continue,
+                () = sleep_until(until) => {}
+            }
+            if waiting.close_oldest_after(limits.room) {
+                break;
+            }
+            if waiting.oldest().is_none() && arrived.elapsed() >= limits.room {
+                busy = true;
+                break;
+            }
+        }
+        if busy {
             connections.spawn(refuse_busy(stream));
             continue;
         }
@@ -308,7 +360,7 @@ pub async fn serve_router(
             waiting: Arc::clone(&waiting),
             close,
             ticket: Some(ticket),
-            _open: Open::new(&open),
+            open: Some(Open::new(&open)),
             buffer: Vec::new(),
         };
         connections.spawn(connection.run());
@@ -326,6 +378,30 @@ fn is_per_connection(err: &std::io::Error) -> bool {
         err.kind(),
         ConnectionRefused | ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
     )
+}
+
+/// Whether the client has sent bytes not yet read; they stay unread.
+#[cfg(unix)]
+fn has_unread_bytes(stream: &TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut byte = 0u8;
+    // SAFETY: recv writes at most one byte, into `byte`; MSG_PEEK leaves it
+    // in the socket and MSG_DONTWAIT keeps the call from waiting.
+    let peeked = unsafe {
+        libc::recv(
+            stream.as_raw_fd(),
+            (&raw mut byte).cast(),
+            1,
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    peeked > 0
+}
+
+/// Without a way to look, any connection closed is answered.
+#[cfg(not(unix))]
+fn has_unread_bytes(_: &TcpStream) -> bool {
+    true
 }
 
 async fn refuse_busy(mut stream: TcpStream) {
@@ -384,7 +460,9 @@ struct Connection {
     close: Arc<Notify>,
     /// While among the waiting connections.
     ticket: Option<u64>,
-    _open: Open,
+    /// Counted among the open connections until it is closed to make
+    /// room: its answer and close then take no room of the limit.
+    open: Option<Open>,
     /// Bytes read and not yet used (a pipelined request).
     buffer: Vec<u8>,
 }
@@ -400,7 +478,20 @@ impl Connection {
             }
             let close = Arc::clone(&self.close);
             let read = tokio::select! {
-                () = close.notified() => return,
+                () = close.notified() => {
+                    // Closed to make room. Closing over bytes not yet read
+                    // would reset the connection: a request begun is
+                    // answered instead.
+                    self.open = None;
+                    if !self.buffer.is_empty() || has_unread_bytes(&self.stream) {
+                        let answer = ApiError::new(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "the server is at its connection limit; try again",
+                        );
+                        refuse(&mut self.stream, answer).await;
+                    }
+                    return;
+                }
                 read = self.read_request() => read,
             };
             if let Some(ticket) = self.ticket.take() {

@@ -166,9 +166,10 @@ impl<G> GameStore<G> {
     /// errors: a 400 if the text is no id, a 404 if the id is unknown or
     /// expired.
     pub fn find(&self, id: &str, what: &str) -> Result<(GameId, Arc<Mutex<G>>), ApiError> {
-        let id: GameId = id
-            .parse()
-            .map_err(|err: BadGameId| ApiError::bad_request(err.to_string()))?;
+        // Named as the path names it: a calculator's id is no game id.
+        let id: GameId = id.parse().map_err(|BadGameId(text)| {
+            ApiError::bad_request(format!("{text:?} is not a {what} id (16 hex digits)"))
+        })?;
         let game = self
             .get(id)
             .ok_or_else(|| ApiError::not_found(format!("no {what} {id} (unknown, or expired)")))?;

@@ -144,3 +144,22 @@ async fn bad_calculator_requests_get_a_4xx() {
     let answer = post_json(&app, "/api/calculators/nope/press", r#"{"key": "1"}"#).await;
     answer.error(StatusCode::BAD_REQUEST);
 }
+
+/// Issue 57, item 11: a path that is no calculator id says so (it said
+/// "is not a game id").
+#[tokio::test]
+async fn a_bad_calculator_id_is_called_one() {
+    let (app, _) = app(Limits::default());
+    for uri in ["/api/calculators/..%2f..", "/api/calculators/..%2f../press"] {
+        let answer = if uri.ends_with("press") {
+            post_json(&app, uri, r#"{"key": "2"}"#).await
+        } else {
+            common::get(&app, uri).await
+        };
+        let error = answer.error(StatusCode::BAD_REQUEST);
+        assert!(
+            error.contains("\"../..\" is not a calculator id"),
+            "{uri}: {error}"
+        );
+    }
+}

@@ -141,6 +141,24 @@ async fn move_numbers_go_on_past_u32() {
     for number in ["4294967294. ", "4294967295. ", "4294967296. "] {
         assert!(pgn.contains(number), "{number} in {pgn}");
     }
+    // Issue 57, item 11: the FENs count on too, each ply's and the game's.
+    let number = |fen: &Value| -> u64 {
+        let fen = fen.as_str().unwrap();
+        fen.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let numbers: Vec<u64> = end["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|ply| number(&ply["fen"]))
+        .collect();
+    // White moved first: after each of Black's moves the number goes up.
+    let expected: Vec<u64> = (1..=numbers.len() as u64)
+        .map(|plies| 4_294_967_294 + plies / 2)
+        .collect();
+    assert_eq!(numbers, expected);
+    assert!(*numbers.last().unwrap() > 4_294_967_296, "{numbers:?}");
+    assert_eq!(number(&end["fen"]), *numbers.last().unwrap());
 }
 
 #[tokio::test]

@@ -25,6 +25,7 @@ fn limits() -> ServerLimits {
         body: Duration::from_millis(400),
         request: Duration::from_secs(20),
         max_connections: 8,
+        room: Duration::from_millis(200),
         ..ServerLimits::default()
     }
 }
@@ -541,6 +542,50 @@ async fn mangled_requests_get_an_answer_with_json_or_a_closed_connection() {
         }
     }
     assert!(answered > 200, "only {answered} of 400 answered");
+    server.stop().await;
+}
+
+/// Issue 57, item 9: a burst of clients far beyond the connection limit
+/// (600 against 8), all connected before any sends its request: each gets
+/// an answer, 200 or 503 with JSON; none is reset (newcomers pushed out
+/// the connections before them, which had not yet been read, and the
+/// close reset them).
+#[tokio::test]
+async fn a_burst_far_beyond_the_limit_gets_answers_and_no_reset() {
+    const CLIENTS: usize = 600;
+    let server = Server::app(limits()).await;
+    let ready = Arc::new(tokio::sync::Barrier::new(CLIENTS));
+    let mut clients = tokio::task::JoinSet::new();
+    for _ in 0..CLIENTS {
+        let addr = server.addr;
+        let ready = Arc::clone(&ready);
+        clients.spawn(async move {
+            let mut stream = TcpStream::connect(addr).await?;
+            ready.wait().await;
+            stream.write_all(&get_request("/api/strategies")).await?;
+            let mut raw = Vec::new();
+            timeout(Duration::from_secs(60), stream.read_to_end(&mut raw))
+                .await
+                .map_err(std::io::Error::other)??;
+            std::io::Result::Ok(raw)
+        });
+    }
+    let (mut served, mut busy) = (0, 0);
+    while let Some(result) = clients.join_next().await {
+        let raw = result
+            .unwrap()
+            .unwrap_or_else(|err| panic!("a client got no answer: {err}"));
+        let answer = Answer::parse(&raw);
+        if answer.status == 503 {
+            answer.error(503);
+            busy += 1;
+        } else {
+            assert_eq!(answer.status, 200, "{answer:?}");
+            served += 1;
+        }
+    }
+    assert_eq!(served + busy, CLIENTS);
+    assert!(served > 0);
     server.stop().await;
 }
 

@@ -110,6 +110,33 @@ async fn probe_gives_every_move_with_the_tables_value() {
     );
 }
 
+/// Issue 57, item 11: a move's FEN counts its move number on past
+/// 4294967295, where shakmaty's counter stops; a larger counter in the
+/// FEN asked about is a 400.
+#[tokio::test]
+async fn move_numbers_in_fens_go_on_past_u32() {
+    let (app, _) = app(Limits::default());
+    let answer = probe_ok(&app, "8/8/8/4k3/8/8/R7/4K3 b - - 0 4294967295", "").await;
+    let view = answer.json();
+    assert!(
+        view["fen"].as_str().unwrap().ends_with(" 4294967295"),
+        "{view}"
+    );
+    let moves = view["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for mv in moves {
+        let fen = mv["fen"].as_str().unwrap();
+        assert!(fen.ends_with(" w - - 1 4294967296"), "{fen}");
+    }
+    let too_large = get(
+        &app,
+        &probe_uri("8/8/8/4k3/8/8/R7/4K3 b - - 0 4294967296", ""),
+    )
+    .await;
+    let error = too_large.error(StatusCode::BAD_REQUEST);
+    assert!(error.contains("fullmove number"), "{error}");
+}
+
 #[tokio::test]
 async fn bad_probes_are_refused_with_a_reason() {
     let (app, _) = app(Limits::default());

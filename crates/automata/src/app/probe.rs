@@ -7,7 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use ajedrecista_tables::{
     CastlingRights, Cone, FenError, MAX_MEN_BUILT_ON_DEMAND, Material, MaterialError, Moves, Plies,
-    ReadingOrder, Syzygy, SyzygyError, TableError, Tablebase, Value, Variant, read_fen,
+    ReadingOrder, Syzygy, SyzygyError, TableError, Tablebase, Value, Variant, fen_with_fullmoves,
+    fullmoves_after, read_fen,
 };
 use serde::Serialize;
 use shakmaty::san::{San, SanPlus};
@@ -400,7 +401,8 @@ fn move_value(position: &Chess, mv: Move, value: Value) -> MoveValue {
         result: value.wdl().as_str(),
         dtm_plies: value.plies(),
         dtm_moves: value.moves(),
-        fen: fen_of(&after),
+        // Counted on past u32::MAX, where shakmaty's counter stops.
+        fen: fen_with_fullmoves(&after, fullmoves_after(position, 1)),
     }
 }
 

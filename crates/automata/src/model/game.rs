@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Write};
 
+use ajedrecista_tables::{fen_with_fullmoves, fullmoves_after};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
@@ -156,21 +157,30 @@ impl Game {
         }
     }
 
-    /// The moves one by one, each with the position after it.
+    /// The moves one by one, each with the position after it (its move
+    /// number counted on past u32::MAX, where shakmaty's stops).
     pub fn plies(&self) -> Vec<Ply> {
         let mut position = self.start.clone();
         self.moves
             .iter()
-            .map(|&mv| {
+            .enumerate()
+            .map(|(i, &mv)| {
                 let uci = mv.to_uci(CastlingMode::Standard).to_string();
                 let san = SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string();
                 Ply {
                     uci,
                     san,
-                    fen: fen_of(&position),
+                    fen: fen_with_fullmoves(&position, fullmoves_after(&self.start, i + 1)),
                 }
             })
             .collect()
+    }
+
+    /// The FEN after the last move, its move number counted as in
+    /// [`Game::plies`].
+    pub fn final_fen(&self) -> String {
+        let plies = self.moves.len();
+        fen_with_fullmoves(&self.final_position(), fullmoves_after(&self.start, plies))
     }
 
     /// The position after the last move.

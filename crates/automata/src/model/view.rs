@@ -8,7 +8,7 @@ use ajedrecista_tables::Moves;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use crate::catalog::StrategyName;
-use crate::game::{GameEnd, Ply, fen_of};
+use crate::game::{Game, GameEnd, Ply, fen_of};
 use crate::session::{IllegalCount, IllegalMove, MachineMove, Session};
 use crate::torres::{self, Lamp};
 
@@ -337,7 +337,7 @@ impl Session {
             placing: self.placing().is_some(),
             start_squares: self.start_squares().iter().map(|s| s.to_string()).collect(),
             board: self.board().to_string(),
-            fen: position.map(fen_of),
+            fen: game.as_ref().map(Game::final_fen),
             start_fen: self.start().map(fen_of),
             turn: position.map(|p| color_name(p.turn())),
             black_moves: self.black_moves().into_iter().map(uci).collect(),

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use crate::output::out;
-use ajedrecista_coding::fairy::{FairyEtalon, FairyPosition, parse_popeye};
+use ajedrecista_coding::fairy::{
+    FairyError, FairyEtalon, FairyPosition, PopeyeProblem, parse_popeye_problems,
+};
 use ajedrecista_coding::{
     AnalysedFinal, Analysis, Coded, Etalon, FinalKind, FinalRules, Zone, rules_named,
 };
@@ -25,7 +27,7 @@ pub struct Args {
     #[arg(long = "condition", value_name = "NAME")]
     conditions: Vec<String>,
     /// Read the position from a file in Popeye's input language (pieces,
-    /// condition, stipulation).
+    /// condition, stipulation); each problem of the file is answered.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "conditions"])]
     popeye: Option<PathBuf>,
     /// Print JSON instead of text.
@@ -33,12 +35,24 @@ pub struct Args {
     json: bool,
 }
 
+/// The most problems of a Popeye file one run answers: with `--json`
+/// their objects are kept until the end, as `classify`'s (its limit).
+const MAX_PROBLEMS: usize = 50_000;
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let coded = match &args.popeye {
         Some(path) => {
             let text = crate::input::read_text_file(path)?;
-            let problem = parse_popeye(&text)?;
-            Coded::fairy(problem.position.to_string(), problem.position)
+            let mut problems = parse_popeye_problems(&text);
+            anyhow::ensure!(
+                problems.len() <= MAX_PROBLEMS,
+                "{} holds more than {MAX_PROBLEMS} problems (the limit of one run)",
+                path.display()
+            );
+            if problems.len() > 1 {
+                return every_problem(&problems, args.json);
+            }
+            coded_problem(problems.remove(0)?)
         }
         None => Coded::read(&args.fen.join(" "), &rules_named(&args.conditions)?)?,
     };
@@ -47,6 +61,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         out!("{}", coded.to_text());
     }
+    Ok(())
+}
+
+fn coded_problem(problem: PopeyeProblem) -> Coded {
+    Coded::fairy(problem.position.to_string(), problem.position)
+}
+
+/// A file of several problems: each answered in turn, a refused one with
+/// its reason; then, if any was refused, the error that says how many.
+fn every_problem(problems: &[Result<PopeyeProblem, FairyError>], json: bool) -> anyhow::Result<()> {
+    let total = problems.len();
+    let mut answers = Vec::new();
+    for (i, problem) in problems.iter().enumerate() {
+        let number = i + 1;
+        match (problem.as_ref().map(|p| coded_problem(p.clone())), json) {
+            (Ok(coded), true) => {
+                let mut object = json!({ "problem": number });
+                merge(&mut object, coded.to_json());
+                answers.push(object);
+            }
+            (Err(error), true) => {
+                answers.push(json!({"problem": number, "error": error.to_string()}));
+            }
+            (Ok(coded), false) => out!("Problem {number} of {total}\n{}\n", coded.to_text()),
+            (Err(error), false) => out!("Problem {number} of {total}\nRefused    {error}\n\n"),
+        }
+    }
+    if json {
+        crate::output::print_json(&json!({ "problems": answers }))?;
+    }
+    let refused = problems.iter().filter(|problem| problem.is_err()).count();
+    anyhow::ensure!(
+        refused == 0,
+        "{refused} of the {total} problems could not be read"
+    );
     Ok(())
 }
 

@@ -8,6 +8,7 @@ pub mod enumerate;
 pub mod manual;
 pub mod mk61;
 pub mod play;
+mod play_pgn;
 mod practice;
 pub mod probe;
 pub mod selfplay;

@@ -1,10 +1,8 @@
 //! `ajedrecista play`: a person, moving the black king, against an
 //! automaton, in the terminal or through a pipe.
 
-use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use ajedrecista_automata::{
@@ -12,8 +10,8 @@ use ajedrecista_automata::{
     StrategyName, Turn,
 };
 use ajedrecista_input::{Line, LineReader};
-use anyhow::Context;
 
+use super::play_pgn::PgnKeeper;
 use crate::diagram::diagram;
 use crate::fen::parse_fen;
 use crate::tables_args::TablesArgs;
@@ -44,7 +42,8 @@ pub struct Args {
     /// Show a board after each move, or the MK-61 display.
     #[arg(long, value_enum, default_value = "board")]
     display: DisplayKind,
-    /// Write the game as PGN to this file at the end.
+    /// Write the game as PGN to this file at its end (also on Ctrl-C,
+    /// SIGTERM, SIGHUP, or an error).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
     /// Illegal moves after which the machine stops (0: never).
@@ -183,58 +182,19 @@ impl Screen {
     }
 }
 
-/// Writes the PGN to `path` and keeps the kind of what is there: a regular
-/// file (or none) is replaced atomically with the file's own permissions
-/// (a new file's as for any file the user creates: 0666 less the umask), a
-/// symbolic link is written through (its target replaced), a FIFO or a
-/// device is written directly, and so is a file with other hard links,
-/// which a replacement would leave holding the old text.
-fn save_pgn(path: &Path, text: &str) -> anyhow::Result<()> {
-    let target = link_target(path).with_context(|| format!("cannot follow {}", path.display()))?;
-    match fs::metadata(&target) {
-        Ok(meta) if (!meta.is_file() && !meta.is_dir()) || (meta.is_file() && meta.nlink() > 1) => {
-            let mut file = fs::OpenOptions::new()
-                .write(true)
-                .truncate(meta.is_file())
-                .open(&target)
-                .with_context(|| format!("cannot open {}", path.display()))?;
-            file.write_all(text.as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))
-        }
-        Ok(meta) => crate::files::write_atomically(&target, text, Some(meta.permissions())),
-        Err(_) => crate::files::write_atomically(&target, text, None),
-    }
-}
-
-/// The path a chain of symbolic links at `path` ends at (the path itself if
-/// it is no link), whether or not the final target exists yet.
-fn link_target(path: &Path) -> io::Result<PathBuf> {
-    let mut current = path.to_path_buf();
-    // Linux's own limit on links followed in one lookup.
-    for _ in 0..40 {
-        match fs::symlink_metadata(&current) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let link = fs::read_link(&current)?;
-                current = match current.parent() {
-                    Some(dir) if link.is_relative() => dir.join(link),
-                    _ => link,
-                };
-            }
-            Ok(_) => return Ok(current),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(current),
-            Err(err) => return Err(err),
-        }
-    }
-    Err(io::Error::other("too many levels of symbolic links"))
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.side == Side::White {
+        if args.pgn.is_some() {
+            anyhow::bail!("--pgn records games played as Black; practice as White keeps none yet");
+        }
         return super::practice::run(&args.tables, args.fen.as_deref(), args.method);
     }
     if args.method.is_some() {
         anyhow::bail!("--method gives hints when you play White: add --as white");
     }
+    // First: the path checked, and the signals taken before any thread
+    // starts.
+    let keeper = args.pgn.as_deref().map(PgnKeeper::start).transpose()?;
     let tables = Arc::new(args.tables.open());
     let opening = match &args.fen {
         Some(fen) => Opening::Position(parse_fen(fen)?),
@@ -248,11 +208,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stdin = io::stdin();
     let prompt = stdin.is_terminal();
     let mut out = crate::output::stdout_lock();
-    play(&screen, &mut session, stdin.lock(), &mut out, prompt)?;
-    if let Some(path) = &screen.options.pgn
-        && let Some(pgn) = session.pgn()
-    {
-        save_pgn(path, &pgn)?;
+    let played = play(
+        &screen,
+        &mut session,
+        stdin.lock(),
+        &mut out,
+        prompt,
+        keeper.as_ref(),
+    );
+    // Written whatever ended the game; a failure to write it comes first.
+    let written = match &keeper {
+        Some(keeper) => keeper.finish(session.pgn())?,
+        None => false,
+    };
+    played?;
+    if let Some(path) = screen.options.pgn.as_ref().filter(|_| written) {
         writeln!(out, "PGN written to {}", path.display())?;
     }
     Ok(())
@@ -297,7 +267,16 @@ fn play(
     input: impl BufRead,
     out: &mut impl Write,
     prompt: bool,
+    keeper: Option<&PgnKeeper>,
 ) -> io::Result<()> {
+    // The game so far kept before each answer is shown: a signal after
+    // the answer finds it.
+    let keep = |session: &Session| {
+        if let Some(keeper) = keeper {
+            keeper.keep(session.pgn());
+        }
+    };
+    keep(session);
     introduce(screen, session, out)?;
     if let Some(end) = session.end() {
         return screen.end(session, &end, out);
@@ -327,6 +306,7 @@ fn play(
             "quit" | "exit" => return screen.end(session, &GameEnd::Unfinished, out),
             "undo" => match session.undo() {
                 Ok(()) => {
+                    keep(session);
                     writeln!(out, "Taken back.")?;
                     writeln!(out, "{}", screen.board(session))?;
                 }
@@ -334,6 +314,7 @@ fn play(
             },
             _ => match session.play(&line) {
                 Ok(turn) => {
+                    keep(session);
                     screen.turn(session, &turn, out)?;
                     if let Some(end) = &turn.end {
                         return screen.end(session, end, out);
@@ -342,6 +323,7 @@ fn play(
                 Err(MoveError::Illegal {
                     reason, stopped, ..
                 }) => {
+                    keep(session);
                     let lamp = LampView::new(&reason, session.illegal());
                     writeln!(out, "{}", screen.lamp(&lamp.to_string()))?;
                     if stopped {

@@ -18,7 +18,7 @@ pub use crate::final_position::RoyalZone;
 pub use analysis::{FairyFinal, is_orthodox};
 pub use etalon::FairyEtalon;
 pub use material::{FairyEnumeration, FairyMaterial, enumerate_fairy, fairy_final_positions};
-pub use popeye::{PopeyeProblem, parse_popeye};
+pub use popeye::{PopeyeProblem, parse_popeye, parse_popeye_problems};
 pub use position::{FairyMove, FairyPosition, Rules};
 
 use std::fmt;

@@ -1,6 +1,7 @@
-//! A position in Popeye's input language: the `pieces`, `condition` and
+//! Problems in Popeye's input language: the `pieces`, `condition` and
 //! `stipulation` commands (English keywords, case-insensitive, commands
-//! in any order, `beginproblem`/`endproblem` optional).
+//! in any order, `beginproblem` optional). A file may hold several
+//! problems, each ended by `endproblem` or `nextproblem`.
 //!
 //! ```text
 //! beginproblem
@@ -17,13 +18,14 @@
 //! armoured. `remark`, `author`, `origin` and `title` lines and `option`
 //! words are skipped, but `option HalfDuplex` swaps the sides.
 //!
-//! The attacked side: a mate or stalemate stipulation names it (White for
-//! self- and reflex-play, `s#`, `r#`, `hs#`; otherwise Black; HalfDuplex
-//! swaps them). Any other stipulation (`~1`, `dia`, `x1`, ...) leaves it to
-//! the position: the side in check (a final position is the attacked
-//! side's mate), else the side Popeye lets play first (Black in help play,
-//! otherwise White; HalfDuplex swaps them), so a stalemate reads as Popeye
-//! reads it.
+//! The attacked side, as Popeye decides the side to play: from the
+//! stipulation and HalfDuplex alone, never from the position. A mate or
+//! stalemate stipulation names it (White for self- and reflex-play, `s#`,
+//! `r#`, `hs#`; otherwise Black); any other stipulation (`~1`, `dia`,
+//! `x1`, ...) makes it the side Popeye lets play first (Black in help
+//! play, otherwise White); HalfDuplex swaps them. A position whose other
+//! side is in check is refused, as Popeye refuses it ("the side to play
+//! can capture the king").
 
 use shakmaty::{Color, Square};
 
@@ -42,9 +44,8 @@ pub struct PopeyeProblem {
     pub goal: Option<FinalKind>,
 }
 
-const KEYWORDS: [&str; 13] = [
+const KEYWORDS: [&str; 12] = [
     "beginproblem",
-    "endproblem",
     "pieces",
     "condition",
     "stipulation",
@@ -58,130 +59,199 @@ const KEYWORDS: [&str; 13] = [
     "protocol",
 ];
 
-/// Reads a Popeye problem.
+/// Reads a text holding one Popeye problem; a text with several is
+/// refused (read it with [`parse_popeye_problems`]).
 pub fn parse_popeye(text: &str) -> Result<PopeyeProblem, FairyError> {
-    let mut units: Vec<(Square, Unit)> = Vec::new();
-    let mut conditions = Vec::new();
-    let mut stipulation: Option<String> = None;
-    let mut command = String::new();
-    let mut color: Option<Color> = None;
-    let mut royal = false;
-    let mut armoured = false;
-    let mut half_duplex = false;
+    let mut problems = parse_popeye_problems(text);
+    match problems.len() {
+        1 => problems.remove(0),
+        n => Err(FairyError::Popeye(format!(
+            "the input holds {n} problems, not one"
+        ))),
+    }
+}
+
+/// Reads every problem of a Popeye file, each on its own: a problem ends
+/// at `endproblem` or `nextproblem`, and what follows is the next one
+/// (`beginproblem` optional). Nothing carries over from one problem to the
+/// next. A text without a problem reads as one, refused (no stipulation).
+pub fn parse_popeye_problems(text: &str) -> Vec<Result<PopeyeProblem, FairyError>> {
+    let mut problems = Vec::new();
+    let mut problem = Reader::default();
     for line in text.lines() {
         for word in line.split_whitespace() {
             let lower = word.to_ascii_lowercase();
-            if KEYWORDS.contains(&lower.as_str()) {
-                command = lower;
-                if matches!(
-                    command.as_str(),
-                    "remark" | "author" | "origin" | "title" | "protocol"
-                ) {
-                    break;
-                }
-                if command == "forsyth" || command == "twin" {
-                    return Err(FairyError::Popeye(format!(
-                        "the {command} command is not supported; give the position with pieces"
-                    )));
+            if lower == "endproblem" || lower == "nextproblem" {
+                let ended = std::mem::take(&mut problem);
+                if !ended.is_empty() {
+                    problems.push(ended.finish());
                 }
                 continue;
             }
-            match command.as_str() {
-                "pieces" => match lower.as_str() {
-                    "white" | "black" => {
-                        color = Some(if lower == "white" {
-                            Color::White
-                        } else {
-                            Color::Black
-                        });
-                        royal = false;
-                        armoured = false;
-                    }
-                    "royal" => royal = true,
-                    "armoured" | "armored" => armoured = true,
-                    "neutral" => {
-                        return Err(FairyError::Popeye(
-                            "neutral pieces are not supported".to_owned(),
-                        ));
-                    }
-                    _ => {
-                        let color = color.ok_or_else(|| {
-                            FairyError::Popeye(format!("{word}: no colour given before it"))
-                        })?;
-                        let (kind, squares) = piece_and_squares(&lower)?;
-                        for square in squares {
-                            let mut unit = Unit::new(color, kind);
-                            unit.royal |= royal;
-                            unit.armoured = armoured && kind == Kind::King;
-                            units.push((square, unit));
-                        }
-                    }
-                },
-                "condition" => conditions.push(lower.parse::<Condition>()?),
-                "stipulation" => {
-                    stipulation = Some(word.to_owned());
-                }
-                "option" => half_duplex |= lower == "halfduplex",
-                "endproblem" | "beginproblem" => {}
-                "" => {
-                    return Err(FairyError::Popeye(format!(
-                        "{word}: expected a command (pieces, condition, stipulation)"
-                    )));
-                }
-                _ => {}
+            if problem.word(word, lower) == Flow::SkipLine {
+                break;
             }
         }
     }
-    let stipulation = stipulation.ok_or_else(|| FairyError::Popeye("no stipulation".to_owned()))?;
-    let lower = stipulation.to_ascii_lowercase();
-    let goal = if lower.contains('#') {
-        Some(FinalKind::Mate)
-    } else if lower.contains('=') {
-        Some(FinalKind::Stalemate)
-    } else {
-        None
-    };
-    let play = lower
-        .trim_start_matches("ser-")
-        .trim_start_matches("exact-");
-    // The side mated or stalemated by the goal, or the side playing first.
-    let named = if play.starts_with('s') || play.starts_with('r') || play.starts_with("hs") {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let first_to_play = if play.starts_with('h') {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let swap = |color: Color| if half_duplex { !color } else { color };
-    let mut board = FairyPosition::empty(Color::White, Rules::new(conditions));
-    for (square, unit) in units {
-        if board.unit_at(square).is_some() {
-            return Err(FairyError::Popeye(format!("two pieces on {square}")));
-        }
-        board.set(square, Some(unit));
+    if !problem.is_empty() || problems.is_empty() {
+        problems.push(problem.finish());
     }
-    let attacked = match goal {
-        Some(_) => swap(named),
-        None => side_in_check(&board).unwrap_or(swap(first_to_play)),
-    };
-    let position = board.with_turn(attacked);
-    position.legality().map_err(FairyError::Illegal)?;
-    Ok(PopeyeProblem {
-        position,
-        stipulation,
-        goal,
-    })
+    problems
 }
 
-/// The side in check, if exactly one is: it can only be the attacked side.
-fn side_in_check(board: &FairyPosition) -> Option<Color> {
-    match Color::ALL.map(|color| board.in_check(color)) {
-        [true, false] => Some(Color::White),
-        [false, true] => Some(Color::Black),
-        _ => None,
+/// What follows a word: the next word, or the next line (the rest of a
+/// `remark`, `author`, `origin`, `title` or `protocol` line is skipped).
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Next,
+    SkipLine,
+}
+
+/// One problem as its words are read.
+#[derive(Default)]
+struct Reader {
+    /// Words read, `beginproblem` aside.
+    words: usize,
+    units: Vec<(Square, Unit)>,
+    conditions: Vec<Condition>,
+    stipulation: Option<String>,
+    command: String,
+    color: Option<Color>,
+    royal: bool,
+    armoured: bool,
+    half_duplex: bool,
+    /// The first error: the problem's other words are only skipped.
+    error: Option<FairyError>,
+}
+
+impl Reader {
+    fn is_empty(&self) -> bool {
+        self.words == 0
+    }
+
+    fn word(&mut self, word: &str, lower: String) -> Flow {
+        if lower != "beginproblem" {
+            self.words += 1;
+        }
+        if KEYWORDS.contains(&lower.as_str()) {
+            self.command = lower;
+            if matches!(
+                self.command.as_str(),
+                "remark" | "author" | "origin" | "title" | "protocol"
+            ) {
+                return Flow::SkipLine;
+            }
+            if (self.command == "forsyth" || self.command == "twin") && self.error.is_none() {
+                self.error = Some(FairyError::Popeye(format!(
+                    "the {} command is not supported; give the position with pieces",
+                    self.command
+                )));
+            }
+            return Flow::Next;
+        }
+        if self.error.is_none()
+            && let Err(error) = self.argument(word, &lower)
+        {
+            self.error = Some(error);
+        }
+        Flow::Next
+    }
+
+    /// A word after a command.
+    fn argument(&mut self, word: &str, lower: &str) -> Result<(), FairyError> {
+        match self.command.as_str() {
+            "pieces" => match lower {
+                "white" | "black" => {
+                    self.color = Some(if lower == "white" {
+                        Color::White
+                    } else {
+                        Color::Black
+                    });
+                    self.royal = false;
+                    self.armoured = false;
+                }
+                "royal" => self.royal = true,
+                "armoured" | "armored" => self.armoured = true,
+                "neutral" => {
+                    return Err(FairyError::Popeye(
+                        "neutral pieces are not supported".to_owned(),
+                    ));
+                }
+                _ => {
+                    let color = self.color.ok_or_else(|| {
+                        FairyError::Popeye(format!("{word}: no colour given before it"))
+                    })?;
+                    let (kind, squares) = piece_and_squares(lower)?;
+                    for square in squares {
+                        let mut unit = Unit::new(color, kind);
+                        unit.royal |= self.royal;
+                        unit.armoured = self.armoured && kind == Kind::King;
+                        self.units.push((square, unit));
+                    }
+                }
+            },
+            "condition" => self.conditions.push(lower.parse::<Condition>()?),
+            "stipulation" => self.stipulation = Some(word.to_owned()),
+            "option" => self.half_duplex |= lower == "halfduplex",
+            "beginproblem" => {}
+            "" => {
+                return Err(FairyError::Popeye(format!(
+                    "{word}: expected a command (pieces, condition, stipulation)"
+                )));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The problem read, or its first error.
+    fn finish(self) -> Result<PopeyeProblem, FairyError> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let stipulation = self
+            .stipulation
+            .ok_or_else(|| FairyError::Popeye("no stipulation".to_owned()))?;
+        let lower = stipulation.to_ascii_lowercase();
+        let goal = if lower.contains('#') {
+            Some(FinalKind::Mate)
+        } else if lower.contains('=') {
+            Some(FinalKind::Stalemate)
+        } else {
+            None
+        };
+        let play = lower
+            .trim_start_matches("ser-")
+            .trim_start_matches("exact-");
+        // The side mated or stalemated by the goal, or the side playing
+        // first: the stipulation's alone, never the position's.
+        let attacked = match goal {
+            Some(_) if play.starts_with('s') || play.starts_with('r') || play.starts_with("hs") => {
+                Color::White
+            }
+            Some(_) => Color::Black,
+            None if play.starts_with('h') => Color::Black,
+            None => Color::White,
+        };
+        let attacked = if self.half_duplex {
+            !attacked
+        } else {
+            attacked
+        };
+        let mut board = FairyPosition::empty(Color::White, Rules::new(self.conditions));
+        for (square, unit) in self.units {
+            if board.unit_at(square).is_some() {
+                return Err(FairyError::Popeye(format!("two pieces on {square}")));
+            }
+            board.set(square, Some(unit));
+        }
+        let position = board.with_turn(attacked);
+        position.legality().map_err(FairyError::Illegal)?;
+        Ok(PopeyeProblem {
+            position,
+            stipulation,
+            goal,
+        })
     }
 }
 
@@ -237,36 +307,31 @@ mod tests {
         assert_eq!(problem.position.rules().conditions().len(), 2);
     }
 
-    /// Example 6 is White to move (White is mated): `s#6` says so, and a
-    /// stipulation without a goal leaves it to the position (White is in
-    /// check), whoever Popeye lets play first.
+    /// Example 6 is White to move (White is mated): `s#6` says so, and so
+    /// does `~1` (White plays first). Under HalfDuplex Black plays first,
+    /// and the position is refused: the side to play could take the king.
     #[test]
     fn example_6_is_white_to_move() {
-        for (stipulation, option) in [("s#6", ""), ("~1", ""), ("~1", "option halfduplex")] {
-            let problem = parse_popeye(&format!(
-                "pieces white kg2 pf2h2 rg1h1 black kf4 bh3\nstipulation {stipulation}\n\
-                 condition circe maximummer\n{option}"
-            ))
-            .unwrap();
-            assert_eq!(
-                problem.position.turn(),
-                Color::White,
-                "{stipulation} {option}"
+        let pieces = "pieces white kg2 pf2h2 rg1h1 black kf4 bh3\ncondition circe maximummer\n";
+        for stipulation in ["s#6", "~1"] {
+            let problem = parse_popeye(&format!("{pieces}stipulation {stipulation}")).unwrap();
+            assert_eq!(problem.position.turn(), Color::White, "{stipulation}");
+        }
+        for text in ["stipulation #6", "stipulation ~1 option halfduplex"] {
+            assert!(
+                matches!(
+                    parse_popeye(&format!("{pieces}{text}")),
+                    Err(FairyError::Illegal(_))
+                ),
+                "{text}"
             );
         }
-        // A goal names the side: in a direct mate Black is mated, and here
-        // that cannot stand.
-        assert!(matches!(
-            parse_popeye("pieces white kg2 pf2h2 rg1h1 black kf4 bh3\nstipulation #6"),
-            Err(FairyError::Illegal(_))
-        ));
     }
 
-    /// Without a goal and with nothing in the position to decide, the side
-    /// Popeye lets play first: White, Black under HalfDuplex; HalfDuplex
-    /// also swaps the side a goal names.
+    /// The side to play is the stipulation's and HalfDuplex's: a check in
+    /// the position never decides it.
     #[test]
-    fn side_to_play_without_a_goal() {
+    fn side_to_play_from_the_stipulation_alone() {
         let read = |text: &str| parse_popeye(text).unwrap().position.turn();
         let pieces = "pieces white ke4 black ke6 ra1\n";
         assert_eq!(read(&format!("{pieces}stipulation ~1")), Color::White);
@@ -279,13 +344,58 @@ mod tests {
             read(&format!("{pieces}stipulation h#2 option halfduplex")),
             Color::White
         );
-        // Without a check the side to play stands, as in Popeye.
         let stalemate = "pieces white ka1 pa2 black kc2 pa3 rb8\nstipulation ~1";
         assert_eq!(read(stalemate), Color::White);
         assert_eq!(
             read(&format!("{stalemate} option halfduplex")),
             Color::Black
         );
+        // The issue's case: the white king in check on a7, Black to play
+        // under HalfDuplex: refused, as Popeye refuses it.
+        let checked = "pieces white ka7 sc3 se4 black kd3 rd7\ncondition circe\nstipulation ~1";
+        assert!(matches!(
+            parse_popeye(&format!("{checked}\noption halfduplex")),
+            Err(FairyError::Illegal(_))
+        ));
+        assert_eq!(read(checked), Color::White);
+    }
+
+    /// Each problem of a file is read on its own: nothing of one (pieces,
+    /// conditions, HalfDuplex) reaches the next.
+    #[test]
+    fn every_problem_of_a_file_is_read_apart() {
+        let blocks = "beginproblem\npieces white kb6 qb7 black ka8\nstipulation #1\nendproblem\n\
+                      beginproblem\npieces white ke1 black ke8\ncondition circe\noption halfduplex\n\
+                      stipulation ~1\nendproblem\n";
+        let joined = blocks.replacen("endproblem\nbeginproblem", "nextproblem", 1);
+        for text in [blocks, joined.as_str()] {
+            let problems = parse_popeye_problems(text);
+            assert_eq!(problems.len(), 2, "{text}");
+            let first = problems[0].as_ref().unwrap();
+            assert_eq!(first.position.fen(), "k7/1Q6/1K6/8/8/8/8/8 b");
+            assert!(first.position.rules().conditions().is_empty());
+            let second = problems[1].as_ref().unwrap();
+            assert_eq!(second.position.fen(), "4k3/8/8/8/8/8/8/4K3 b");
+            assert_eq!(second.position.rules().conditions(), &[Condition::Circe]);
+            assert!(matches!(
+                parse_popeye(text),
+                Err(FairyError::Popeye(message)) if message.contains("2 problems")
+            ));
+        }
+        // A refused problem does not take the others with it; empty blocks
+        // and a remark naming a keyword are no problems.
+        let problems = parse_popeye_problems(
+            "pieces white kb2 zz3 black ka8 stipulation #1 nextproblem\n\
+             remark not an endproblem here\npieces white kb6 qb7 black ka8 stipulation #1\n\
+             endproblem beginproblem endproblem",
+        );
+        assert_eq!(problems.len(), 2);
+        assert!(matches!(problems[0], Err(FairyError::UnknownPiece(_))));
+        assert!(problems[1].is_ok());
+        assert!(matches!(
+            parse_popeye_problems("")[..],
+            [Err(FairyError::Popeye(_))]
+        ));
     }
 
     #[test]
