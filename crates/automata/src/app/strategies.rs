@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
-use ajedrecista_tables::Tablebase;
+use ajedrecista_tables::{Material, Tablebase};
 use serde::Serialize;
 use shakmaty::{Board, CastlingMode, Chess, Color, Position, Role, Setup, Square};
 
+use super::uci::Work;
 use crate::calculator_game::ChessProgram;
 use crate::catalog::{Panel, StrategyName};
 use crate::session::start_squares;
@@ -236,9 +237,36 @@ impl StrategyView {
     }
 }
 
+/// The work a server does at its start, so that no first move waits:
+/// each machine's own table (the minor-piece methods' forcing tables,
+/// seconds each) and the table of each machine's material, which perfect
+/// play and the audit read, in catalog order, each once.
+pub fn warm_up(tables: &Arc<Tablebase>) -> Vec<Work> {
+    let mut work = Vec::new();
+    for name in StrategyName::all() {
+        if name.entry().method_table.is_some() {
+            work.push(Work::MethodTable(name));
+        }
+        let pieces: String = name
+            .build(tables)
+            .white_pieces()
+            .iter()
+            .map(|role| role.upper_char())
+            .collect();
+        let material: Material = format!("K{pieces}vK")
+            .parse()
+            .expect("a king and pieces against a king is a material");
+        if !work.contains(&Work::Table(material.clone())) {
+            work.push(Work::Table(material));
+        }
+    }
+    work
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
+    use std::sync::atomic::AtomicBool;
 
     use super::*;
 
@@ -314,5 +342,32 @@ mod tests {
                 .iter()
                 .all(|answer| !answer.accepts)
         );
+    }
+
+    /// A server's first work builds each minor-piece method's own table
+    /// and each machine's material once; done, nothing waits.
+    #[test]
+    fn the_work_at_a_servers_start() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let work = warm_up(&tables);
+        let names: Vec<String> = work.iter().map(ToString::to_string).collect();
+        for expected in [
+            "bishops's own table",
+            "bishop-knight's own table",
+            "table KRvK",
+            "table KQvK",
+            "table KBBvK",
+            "table KBNvK",
+        ] {
+            assert_eq!(
+                names.iter().filter(|n| *n == expected).count(),
+                1,
+                "{names:?}"
+            );
+        }
+        for item in &work {
+            item.run(&tables, &AtomicBool::new(false)).unwrap();
+            assert!(item.is_done(&tables), "{item}");
+        }
     }
 }

@@ -58,7 +58,8 @@ impl Work {
         }
     }
 
-    fn is_done(&self, tables: &Tablebase) -> bool {
+    /// Whether it is done already: nothing would wait for it.
+    pub fn is_done(&self, tables: &Tablebase) -> bool {
         match self {
             Work::MethodTable(name) => name.entry().method_table.is_none_or(MethodTable::is_ready),
             Work::Table(material) => tables.prober().has_table(material, Variant::Standard),

@@ -48,6 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_games: args.max_games,
         idle: std::time::Duration::from_secs(args.idle_minutes * 60),
     };
+    warm_up(std::sync::Arc::clone(&tables));
     let state = AppState::with_builds(tables, limits, builds, syzygy);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
@@ -78,4 +79,27 @@ fn listen(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     socket.set_reuseaddr(true)?;
     socket.bind(addr)?;
     socket.listen(1024)
+}
+
+/// Builds, on a thread of its own, what the machines' first moves would
+/// wait for (each method's own table, each machine's material), a line
+/// in the log as each starts and ends; requests are served meanwhile.
+fn warm_up(tables: std::sync::Arc<ajedrecista_tables::Tablebase>) {
+    std::thread::spawn(move || {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        for work in ajedrecista_automata::app::warm_up(&tables) {
+            if work.is_done(&tables) {
+                continue;
+            }
+            note!("ajedrecista: building {work} at start");
+            let started = std::time::Instant::now();
+            match work.run(&tables, &never) {
+                Ok(()) => note!(
+                    "ajedrecista: {work} ready in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                ),
+                Err(err) => note!("ajedrecista: {work} not built at start: {err}"),
+            }
+        }
+    });
 }
