@@ -8,7 +8,7 @@ use shakmaty::{Chess, Color, Position};
 use crate::{
     format::file_name,
     material::Material,
-    probe::mirror,
+    probe::as_held,
     table::{Numbering, squares_of},
     variant::Variant,
 };
@@ -39,15 +39,7 @@ impl ReadingOrder {
     /// is held under its canonical material: a position of the twin is
     /// placed as its mirror.
     pub fn place(&mut self, pos: &Chess, variant: Variant) -> Option<Place> {
-        let material = Material::from_board(pos.board()).ok()?;
-        let canonical = material.table_material();
-        let mirrored;
-        let pos = if canonical == material {
-            pos
-        } else {
-            mirrored = mirror(pos)?;
-            &mirrored
-        };
+        let (canonical, pos) = as_held(pos).ok()?;
         let squares = squares_of(&canonical, variant, pos.board()).ok()?;
         let numbering = self
             .numberings

@@ -3,6 +3,7 @@
 //! builds: a table it lacks is [`TableError::NotBuilt`].
 
 use std::{
+    borrow::Cow,
     collections::HashMap,
     path::{Path, PathBuf},
     sync::{Arc, Mutex},
@@ -116,14 +117,8 @@ impl Prober {
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material));
         }
-        let canonical = material.canonical();
-        let mirrored;
-        let pos = if canonical == material {
-            pos
-        } else {
-            mirrored = mirror(pos).ok_or(TableError::NotInTable)?;
-            &mirrored
-        };
+        let (canonical, held_pos) = as_held(pos)?;
+        let pos = held_pos.as_ref();
         let key = (canonical, variant);
         let held = |tb: &Prober| lock(&tb.pawn_tables).get(&key.0).cloned();
         let value = match self.probe_part(&key.0, pos) {
@@ -288,11 +283,25 @@ impl Prober {
     }
 }
 
+/// The material of the table that holds a position
+/// ([`Material::table_material`]), and the position as that table holds
+/// it: its mirror image (colours exchanged) when its material is the
+/// colour-flipped twin's.
+pub(crate) fn as_held(pos: &Chess) -> Result<(Material, Cow<'_, Chess>), TableError> {
+    let material = Material::from_board(pos.board())?;
+    let canonical = material.table_material();
+    if canonical == material {
+        return Ok((canonical, Cow::Borrowed(pos)));
+    }
+    let mirrored = mirror(pos).ok_or(TableError::NotInTable)?;
+    Ok((canonical, Cow::Owned(mirrored)))
+}
+
 /// A prober's answer for a table it lacks.
 /// The position with the colours swapped and the board turned over: a
 /// position of a material with pawns as its colour-flipped twin's table
 /// holds it; `None` where that is no position.
-pub(crate) fn mirror(pos: &Chess) -> Option<Chess> {
+fn mirror(pos: &Chess) -> Option<Chess> {
     let mut setup = pos.to_setup(EnPassantMode::Legal);
     setup.mirror();
     setup

@@ -12,7 +12,7 @@ use crate::{
     error::TableError,
     material::Material,
     pawns::{journal::Journal, layout::Steps},
-    probe::mirror,
+    probe::as_held,
     slices::SliceIndexer,
     table::{Table, squares_of},
     value::MAX_PLIES,
@@ -39,15 +39,7 @@ pub(crate) fn slices_reached(indexer: &SliceIndexer, men: &[Piece], from: usize)
 /// position's number there: a position of the colour-flipped twin's
 /// material is numbered as its mirror image.
 pub(crate) fn number_of(pos: &Chess) -> Result<(Material, usize), TableError> {
-    let material = Material::from_board(pos.board())?;
-    let canonical = material.canonical();
-    let mirrored;
-    let pos = if canonical == material {
-        pos
-    } else {
-        mirrored = mirror(pos).ok_or(TableError::NotInTable)?;
-        &mirrored
-    };
+    let (canonical, pos) = as_held(pos)?;
     let squares = squares_of(&canonical, Variant::Standard, pos.board())?;
     let index = SliceIndexer::shared(&canonical)
         .encode(&squares[..canonical.len()])
