@@ -9,11 +9,12 @@ use ajedrecista_automata::{
     DEFAULT_ILLEGAL_LIMIT, GameEnd, GameView, LampView, MoveError, Opening, ReplyView, Session,
     StrategyName, Turn,
 };
-use ajedrecista_input::{Line, LineReader};
+use ajedrecista_input::LineReader;
 
 use super::play_pgn::PgnKeeper;
 use crate::diagram::diagram;
 use crate::fen::parse_fen;
+use crate::input::next_typed;
 use crate::tables_args::TablesArgs;
 
 /// Play the black king against an automaton (El Ajedrecista by default,
@@ -283,22 +284,9 @@ fn play(
     }
     let mut lines = LineReader::new(input);
     loop {
-        if prompt {
-            write!(out, "black> ")?;
-            out.flush()?;
-        }
-        let line = match lines.next_line()? {
-            None => {
-                writeln!(out, "End of input.")?;
-                return screen.end(session, &GameEnd::Unfinished, out);
-            }
-            Some(Line::Text(line)) => line,
-            Some(refused) => {
-                // Not a move: no lamp, and the game goes on.
-                let reason = refused.refusal().expect("a line without text");
-                writeln!(out, "Ignored: {reason}.")?;
-                continue;
-            }
+        // A line that is no text is not a move: no lamp, and the game goes on.
+        let Some(line) = next_typed(&mut lines, out, prompt.then_some("black"))? else {
+            return screen.end(session, &GameEnd::Unfinished, out);
         };
         match line.trim() {
             "help" | "?" => writeln!(out, "{HELP}")?,

@@ -11,10 +11,10 @@ use ajedrecista_automata::{
     StrategyName,
     app::{Practice, Turn, Verdict},
 };
-use ajedrecista_input::{Line, LineReader};
+use ajedrecista_input::LineReader;
 use shakmaty::{Bitboard, Position};
 
-use crate::{diagram::diagram, fen::parse_fen, tables_args::TablesArgs};
+use crate::{diagram::diagram, fen::parse_fen, input::next_typed, tables_args::TablesArgs};
 
 const HELP: &str = "a move (SAN such as Rb6, or UCI such as a6b6), hint, undo, retry or quit";
 
@@ -48,21 +48,8 @@ fn practise(
     writeln!(out, "You play White; type {HELP}.")?;
     let mut lines = LineReader::new(input);
     loop {
-        if prompt {
-            write!(out, "white> ")?;
-            out.flush()?;
-        }
-        let text = match lines.next_line()? {
-            None => {
-                writeln!(out, "End of input.")?;
-                return Ok(());
-            }
-            Some(Line::Text(text)) => text,
-            Some(refused) => {
-                let reason = refused.refusal().expect("a line without text");
-                writeln!(out, "Ignored: {reason}.")?;
-                continue;
-            }
+        let Some(text) = next_typed(&mut lines, out, prompt.then_some("white"))? else {
+            return Ok(());
         };
         match text.trim() {
             "" => continue,
