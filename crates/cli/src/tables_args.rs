@@ -277,6 +277,16 @@ impl TablesArgs {
                         path.display()
                     )
                 }
+                Event::InMemory {
+                    dir,
+                    material,
+                    reason,
+                } => {
+                    crate::output::note!(
+                        "ajedrecista: cannot write in the cache folder {} ({reason}); building {material} in memory",
+                        dir.display()
+                    )
+                }
                 Event::Building { .. } => events.lock().expect("no poisoning").start(),
                 Event::Built { material, variant } => {
                     events.lock().expect("no poisoning").finish();

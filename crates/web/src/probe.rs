@@ -68,7 +68,8 @@ pub(crate) fn probe_error(err: ProbeError, work: &str) -> ApiError {
 }
 
 /// A 503 for `work` stopped while its tables were built (its client has
-/// gone or its time is up); a 500 where the server's own table files are
+/// gone or its time is up), or whose table file did not answer in time
+/// (left alone, named); a 500 where the server's own table files are
 /// at fault (a table that contradicts itself, a file it cannot read or
 /// write, a table it cannot build); a 422 for any other error of the
 /// tables (the position asked about).
@@ -78,6 +79,7 @@ fn table_error(err: TableError, work: &str) -> ApiError {
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the {work} was stopped: its client has gone or its time is up"),
         ),
+        TableError::Hung { .. } => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()),
         TableError::Inconsistent(_)
         | TableError::File(_)
         | TableError::Io { .. }
