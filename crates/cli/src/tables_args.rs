@@ -277,13 +277,9 @@ impl TablesArgs {
                         path.display()
                     )
                 }
-                Event::InMemory {
-                    dir,
-                    material,
-                    reason,
-                } => {
+                Event::InMemory { dir, reason } => {
                     crate::output::note!(
-                        "ajedrecista: cannot write in the cache folder {} ({reason}); building {material} in memory",
+                        "ajedrecista: cannot write in the cache folder {} ({reason}); the tables it lacks are built in memory",
                         dir.display()
                     )
                 }

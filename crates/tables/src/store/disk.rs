@@ -100,32 +100,37 @@ impl Tablebase {
         self.dir.as_ref().is_some_and(|dir| writable(dir).is_ok())
     }
 
-    /// Whether a table with pawns is built into its file in the cache
-    /// folder ([`Tablebase::writes_files`]); else in memory, which an
-    /// event says when there is a folder (read-only: it is still read).
-    pub(crate) fn pawns_into_file(&self, material: &Material) -> bool {
+    /// Whether a build writes its table into the cache folder
+    /// ([`Tablebase::writes_files`]); else it is built and kept in memory,
+    /// which an event says once when there is a folder (read-only: what it
+    /// holds is still read).
+    pub(crate) fn writes_into_folder(&self) -> bool {
         let Some(dir) = &self.dir else {
             return false;
         };
         match writable(dir) {
             Ok(()) => true,
             Err(err) => {
-                self.event(Event::InMemory {
-                    dir: dir.clone(),
-                    material: material.clone(),
-                    reason: err.to_string(),
-                });
+                if lock(&self.reported).insert(dir.clone()) {
+                    self.event(Event::InMemory {
+                        dir: dir.clone(),
+                        reason: err.to_string(),
+                    });
+                }
                 false
             }
         }
     }
 
-    /// Saves a table in the cache folder, if any; a failure is reported,
-    /// and answers false.
+    /// Saves a table in the cache folder, if any and it can be written in;
+    /// a failure is reported, and answers false.
     pub(crate) fn save(&self, table: &Table) -> bool {
         let Some(dir) = &self.dir else {
             return false;
         };
+        if !self.writes_into_folder() {
+            return false;
+        }
         match format::write(dir, table) {
             Ok(path) => {
                 lock(&self.reported).remove(&path);

@@ -107,7 +107,7 @@ impl Tablebase {
             if variant != Variant::Standard {
                 return Err(TableError::FixedKingPawns(material));
             }
-            return match self.pawns_into_file(&material) {
+            return match self.writes_into_folder() {
                 true => self.pawn_file_built(&material, stop).map(drop),
                 false => self.pawn_table_built(&material, stop).map(drop),
             };
@@ -296,7 +296,7 @@ impl Tablebase {
         if let Some(table) = self.load(&material, Variant::Standard)? {
             return Ok(keep(table));
         }
-        if !self.pawns_into_file(&material) {
+        if !self.writes_into_folder() {
             self.may_build(&material)?;
             self.have_subtables(&material, Variant::Standard, stop)?;
             return self.pawn_table_built(&material, stop);

@@ -63,13 +63,9 @@ pub enum Event {
     },
     /// A built table could not be saved; it is used from memory.
     NotSaved { path: PathBuf, reason: String },
-    /// The cache folder cannot be written in: a table with pawns it lacks
-    /// is built in memory (one without pawns is, then [`Event::NotSaved`]).
-    InMemory {
-        dir: PathBuf,
-        material: Material,
-        reason: String,
-    },
+    /// The cache folder cannot be written in: the tables it lacks are
+    /// built and kept in memory (said once).
+    InMemory { dir: PathBuf, reason: String },
 }
 
 /// The stop flag of work that is never stopped.
@@ -100,7 +96,8 @@ pub struct Tablebase {
     building: Mutex<()>,
     /// The tables this tablebase has built.
     built: Mutex<HashSet<(Material, Variant)>>,
-    /// Files reported unusable, not replaced since: not used until they are.
+    /// Files reported unusable, not replaced since (not used until they
+    /// are), and the cache folder once reported read-only.
     reported: Mutex<HashSet<PathBuf>>,
     /// The most men of a table built on demand; a larger one must be in
     /// the cache folder already.

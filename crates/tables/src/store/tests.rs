@@ -463,12 +463,19 @@ pub(super) fn read_only(dir: &Path) -> bool {
 /// Issue 57, item 10: a cache folder that cannot be written in is read
 /// for the tables it holds, and a table with pawns it lacks is built in
 /// memory (it was built into its file, and failed), with one event
-/// saying so; nothing is written there.
+/// saying so; nothing is written there. A table without pawns it lacks
+/// is built in memory too, and not said again.
 #[test]
 fn a_read_only_folder_is_read_and_tables_with_pawns_built_in_memory() {
     let dir = tempfile::tempdir().unwrap();
     let material: Material = "KRPvK".parse().unwrap();
     its_tables_alone(dir.path(), &material);
+    let promoted: Material = "KRRvK".parse().unwrap();
+    fs::remove_file(
+        dir.path()
+            .join(format::file_name(&promoted, Variant::Standard)),
+    )
+    .unwrap();
     let names = || {
         let mut names: Vec<_> = fs::read_dir(dir.path())
             .unwrap()
@@ -502,8 +509,15 @@ fn a_read_only_folder_is_read_and_tables_with_pawns_built_in_memory() {
         vec![
             Event::InMemory {
                 dir: dir.path().to_path_buf(),
-                material: material.clone(),
                 reason: std::io::Error::from(std::io::ErrorKind::ReadOnlyFilesystem).to_string(),
+            },
+            Event::Building {
+                material: promoted.clone(),
+                variant: Variant::Standard
+            },
+            Event::Built {
+                material: promoted,
+                variant: Variant::Standard
             },
             Event::Building {
                 material: material.clone(),
