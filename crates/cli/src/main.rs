@@ -61,12 +61,20 @@ enum Command {
 /// heap, and freed heap stays resident: KRPvKR's build peaked at 315 432
 /// KB so, 242 452 KB with the threshold fixed at 1 MiB (docs/tables.md,
 /// "Pawns", Memory).
+///
+/// glibc also gives threads up to 8 heaps a core, each reserving 64 MiB
+/// of address space: `serve` under `ulimit -v` 1 GiB aborted at 64
+/// concurrent KRPvKR probes ("memory allocation of 1048576 bytes
+/// failed"), its heaps alone near the limit; with one heap a core, at
+/// most 4, it peaked at a third of it (docs/reliability.md).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn keep_large_allocations_mapped() {
-    // SAFETY: mallopt only sets an allocator parameter; called before any
+    let heaps = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    // SAFETY: mallopt only sets allocator parameters; called before any
     // other thread exists.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_ARENA_MAX, heaps as libc::c_int);
     }
 }
 

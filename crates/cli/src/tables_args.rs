@@ -372,6 +372,12 @@ impl TablesArgs {
                         path.display()
                     )
                 }
+                Event::InMemory { dir, reason } => {
+                    crate::output::note!(
+                        "ajedrecista: cannot write in the cache folder {} ({reason}); the tables it lacks are built in memory",
+                        dir.display()
+                    )
+                }
                 Event::Building { material, .. } => {
                     match OVERALL.lock().expect("no poisoning").as_mut() {
                         Some(overall) => overall.started(&material),

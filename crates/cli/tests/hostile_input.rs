@@ -200,26 +200,29 @@ fn a_pgn_file_keeps_its_mode_and_its_hard_links() {
 }
 
 /// Item 4: opening a table for probes removes the temporary files a dead
-/// writer left an hour ago, as `solve` does.
+/// writer left, as `solve` does; issue 57, item 3: those no writer holds,
+/// whatever their age (a paused build's stays).
 #[test]
 fn a_probe_removes_stale_temporary_files() {
     let dir = tempfile::tempdir().unwrap();
     assert!(run(&["solve", "KRvK"], dir.path()).status.success());
-    let stale = dir.path().join(".KRvK.standard.ajt.dead01.tmp");
-    let young = dir.path().join(".KRvK.standard.ajt.live01.tmp");
-    for path in [&stale, &young] {
+    let dead = dir.path().join(".KRvK.standard.ajt.dead01.tmp");
+    let paused = dir.path().join(".KRvK.standard.ajt.live01.tmp");
+    for path in [&dead, &paused] {
         std::fs::write(path, b"partial").unwrap();
     }
-    std::fs::File::options()
-        .write(true)
-        .open(&stale)
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() - Duration::from_secs(7200))
+    // A writer paused for two hours still holds its file's lock.
+    let held = std::fs::File::options().write(true).open(&paused).unwrap();
+    held.lock().unwrap();
+    held.set_modified(std::time::SystemTime::now() - Duration::from_secs(7200))
         .unwrap();
     let out = run(&["probe", KRK], dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!stale.exists(), "the stale file is removed");
-    assert!(young.exists(), "a young one may be another writer's");
+    assert!(!dead.exists(), "no one holds it: removed, however young");
+    assert!(paused.exists(), "its writer holds it: kept, however old");
+    drop(held);
+    assert!(run(&["probe", KRK], dir.path()).status.success());
+    assert!(!paused.exists(), "let go, it is removed");
 }
 
 /// Item 5: move numbers go on past 4294967295 (shakmaty's counter stops

@@ -1,7 +1,8 @@
 //! Options at their edges: `serve --idle-minutes`, the table folder from
 //! `--tables` and `AJEDRECISTA_TABLES`, and `serve` under a small
 //! open-file limit with idle sockets (issue 16, items 5 to 7); `solve
-//! --check`'s count.
+//! --check`'s count; `serve` under a 1 GiB address space with 64 probes
+//! at once (issue 57, item 6).
 
 use std::net::TcpStream;
 use std::process::{Command, Output};
@@ -189,4 +190,49 @@ fn version_man_pages_and_completions() {
     assert!(script.contains("_ajedrecista") && script.contains("probe"));
     let out = run(&["completions", "tcsh"], None);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Issue 57, item 6: `serve` under `ulimit -v` 1 GiB answers 64 probes at
+/// once and lives. glibc gave its threads up to 8 heaps a core, each
+/// reserving 64 MiB of address space, and the server aborted ("memory
+/// allocation of 35 bytes failed"); scripts/serve_memory.sh runs the
+/// issue's reproducer on KRPvKR's tables.
+#[test]
+fn sixty_four_probes_at_once_fit_in_a_gibibyte() {
+    let tables = tempfile::tempdir().unwrap();
+    let dir = tables.path().to_str().unwrap();
+    for material in ["KQvK", "KRvK"] {
+        let out = binary()
+            .args(["solve", material, "--tables", dir])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    let server = Serving::start(Command::new("sh").args([
+        "-c",
+        "ulimit -v 1048576 && exec \"$0\" serve --addr 127.0.0.1:0 --tables \"$1\"",
+        env!("CARGO_BIN_EXE_ajedrecista"),
+        dir,
+    ]));
+    let fens = ["8/8/8/3k4/8/8/1R6/K7", "8/8/8/3k4/8/8/1Q6/K7"];
+    let answers: Vec<String> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..64)
+            .map(|i| {
+                let (server, fen) = (&server, fens[i % 2]);
+                scope.spawn(move || {
+                    let path = format!("/api/probe?fen={fen}%20w%20-%20-%200%201");
+                    server.get_within(&path, Duration::from_secs(60))
+                })
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|probe| probe.join().unwrap())
+            .collect()
+    });
+    for answer in &answers {
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    let answer = server.get_within("/api/strategies", Duration::from_secs(10));
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }

@@ -4,13 +4,16 @@
 //! compared with here (six men with pawns), and for files of any size: only
 //! the positions drawn and their children are read.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{
+    Mutex,
+    atomic::{AtomicU64, AtomicUsize, Ordering},
+};
 
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 
 use crate::{
-    error::TableError, material::Material, store::Tablebase, table::number_position, value::Value,
-    variant::Variant,
+    error::TableError, material::Material, store::Tablebase, sync::lock, table::number_position,
+    value::Value, variant::Variant,
 };
 
 /// Draws per position asked for before a sample gives up: a table's legal
@@ -47,32 +50,59 @@ pub fn from_moves(pos: &Chess, moves: &[Value]) -> Value {
     }
 }
 
-/// `positions` legal positions of the table of `material` in `variant`
-/// (either side to move), drawn uniformly from its numbers by a generator
-/// seeded with `seed`: the same seed draws the same positions.
-fn draw(material: &Material, variant: Variant, positions: u64, seed: u64) -> Vec<Chess> {
-    let numbers = crate::table::Table::numbers_per_side(material, variant) as u64;
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut drawn = Vec::new();
-    for _ in 0..positions.saturating_mul(DRAWS_PER_POSITION) {
-        if drawn.len() as u64 == positions {
-            break;
+/// Legal positions of the table of a material (either side to move),
+/// drawn uniformly from its numbers by a seeded generator one at a time,
+/// as a check asks for them: the same seed draws the same positions, in
+/// the same order, and a sample is never held whole.
+struct Draws {
+    material: Material,
+    variant: Variant,
+    numbers: u64,
+    rng: fastrand::Rng,
+    /// Positions still to draw, and numbers still to try.
+    left: u64,
+    tries: u64,
+}
+
+impl Draws {
+    fn new(material: &Material, variant: Variant, positions: u64, seed: u64) -> Draws {
+        Draws {
+            material: material.clone(),
+            variant,
+            numbers: crate::table::Table::numbers_per_side(material, variant) as u64,
+            rng: fastrand::Rng::with_seed(seed),
+            left: positions,
+            tries: positions.saturating_mul(DRAWS_PER_POSITION),
         }
-        let turn = if rng.bool() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let index = rng.u64(..numbers) as usize;
-        drawn.extend(number_position(material, variant, index, turn));
     }
-    drawn
+}
+
+impl Iterator for Draws {
+    type Item = Chess;
+
+    fn next(&mut self) -> Option<Chess> {
+        while self.left > 0 && self.tries > 0 {
+            self.tries -= 1;
+            let turn = if self.rng.bool() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let index = self.rng.u64(..self.numbers) as usize;
+            if let Some(pos) = number_position(&self.material, self.variant, index, turn) {
+                self.left -= 1;
+                return Some(pos);
+            }
+        }
+        None
+    }
 }
 
 impl Tablebase {
     /// Checks `positions` positions of the table of `material` in `variant`
     /// drawn at random (seeded by `seed`) against their moves
-    /// ([`Tablebase::check_positions`]).
+    /// ([`Tablebase::check_positions`]), each drawn when a thread is
+    /// ready for it: the sample is never held whole.
     pub fn check(
         &self,
         material: &Material,
@@ -81,8 +111,19 @@ impl Tablebase {
         seed: u64,
         checked: &(dyn Fn(u64) + Sync),
     ) -> Result<Checked, TableError> {
-        let drawn = draw(&material.table_material(), variant, positions, seed);
-        self.check_positions(&drawn, variant, checked)
+        let draws = Mutex::new(Draws::new(
+            &material.table_material(),
+            variant,
+            positions,
+            seed,
+        ));
+        let drawn = AtomicUsize::new(0);
+        let next = || {
+            let mut draws = lock(&draws);
+            let pos = draws.next()?;
+            Some((drawn.fetch_add(1, Ordering::Relaxed), pos))
+        };
+        self.check_each(&next, variant, checked)
     }
 
     /// Checks each of `positions` against its moves, each move valued from
@@ -100,7 +141,23 @@ impl Tablebase {
         variant: Variant,
         checked: &(dyn Fn(u64) + Sync),
     ) -> Result<Checked, TableError> {
-        let next = AtomicUsize::new(0);
+        let at = AtomicUsize::new(0);
+        let next = || {
+            let i = at.fetch_add(1, Ordering::Relaxed);
+            positions.get(i).map(|pos| (i, pos.clone()))
+        };
+        self.check_each(&next, variant, checked)
+    }
+
+    /// [`Tablebase::check_positions`] of the positions `next` hands out,
+    /// each with its place in the sample, until it has none.
+    fn check_each(
+        &self,
+        next: &(dyn Fn() -> Option<(usize, Chess)> + Sync),
+        variant: Variant,
+        checked: &(dyn Fn(u64) + Sync),
+    ) -> Result<Checked, TableError> {
+        let done = AtomicU64::new(0);
         let one = |pos: &Chess| -> Result<Option<Disagreement>, TableError> {
             let value = self.probe(pos, variant)?;
             let moves: Vec<Value> = self
@@ -109,6 +166,7 @@ impl Tablebase {
                 .map(|(_, value)| value)
                 .collect();
             let expected = from_moves(pos, &moves);
+            done.fetch_add(1, Ordering::Relaxed);
             checked(1);
             Ok((value != expected).then(|| Disagreement {
                 fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
@@ -118,13 +176,10 @@ impl Tablebase {
         };
         let worker = || -> Result<Vec<(usize, Disagreement)>, TableError> {
             let mut found = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(pos) = positions.get(i) else {
-                    return Ok(found);
-                };
-                found.extend(one(pos)?.map(|d| (i, d)));
+            while let Some((i, pos)) = next() {
+                found.extend(one(&pos)?.map(|d| (i, d)));
             }
+            Ok(found)
         };
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let mut found = std::thread::scope(|scope| {
@@ -137,7 +192,7 @@ impl Tablebase {
         .concat();
         found.sort_unstable_by_key(|&(i, _)| i);
         Ok(Checked {
-            positions: positions.len() as u64,
+            positions: done.into_inner(),
             disagreements: found.into_iter().map(|(_, d)| d).collect(),
         })
     }
@@ -168,14 +223,10 @@ mod tests {
                 },
                 "{name}"
             );
-            assert_eq!(
-                draw(&material, variant, 20, 7),
-                draw(&material, variant, 20, 7)
-            );
-            assert_ne!(
-                draw(&material, variant, 20, 7),
-                draw(&material, variant, 20, 8)
-            );
+            let draw = |seed| Draws::new(&material, variant, 20, seed).collect::<Vec<_>>();
+            assert_eq!(draw(7).len(), 20);
+            assert_eq!(draw(7), draw(7));
+            assert_ne!(draw(7), draw(8));
         }
     }
 

@@ -75,6 +75,10 @@ pub enum TableError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// A read of the file did not end in time ([`FileError::is_hung`]):
+    /// the file is left as it is, neither removed nor built again.
+    #[error("table file {path}: {error}; it is left as it is")]
+    Hung { path: PathBuf, error: FileError },
 }
 
 impl From<FileError> for TableError {
@@ -116,6 +120,18 @@ pub enum FileError {
         "not read within its time limit of {} s (30 s and 1 s for every 8 MiB): the disk or file system is not answering", limit.as_secs_f64()
     )]
     TimedOut { limit: std::time::Duration },
+    #[error(
+        "an earlier read of it has not ended, past its time limit: the disk or file system is not answering"
+    )]
+    Unanswered,
+}
+
+impl FileError {
+    /// Whether a read of the file did not end in time: the file may be
+    /// sound on a disk that stopped answering, so it is not rebuilt.
+    pub fn is_hung(&self) -> bool {
+        matches!(self, FileError::TimedOut { .. } | FileError::Unanswered)
+    }
 }
 
 #[cfg(test)]

@@ -78,8 +78,7 @@ impl Prober {
     /// checked).
     pub fn in_folder(&self, material: &Material, variant: Variant) -> bool {
         self.dir.as_ref().is_some_and(|dir| {
-            dir.join(format::file_name(&material.table_material(), variant))
-                .is_file()
+            format::is_present(&dir.join(format::file_name(&material.table_material(), variant)))
         })
     }
 
@@ -143,7 +142,7 @@ impl Prober {
         if let Some(table) = held(self) {
             return probe(&table, pos);
         }
-        match self.opened(key).map(|table| table.probe(pos)) {
+        match self.opened(key)?.map(|table| table.probe(pos)) {
             Some(Err(TableError::File(err))) => {
                 // Forgotten; `have` reads it whole, which finds the fault.
                 lock(&self.opened).remove(key);
@@ -188,21 +187,33 @@ impl Prober {
     }
 
     /// The table file of `key` opened for probes, `None` when there is no
-    /// readable file.
-    fn opened(&self, key: &(Material, Variant)) -> Option<Arc<ChunkedTable>> {
-        let dir = self.dir.as_ref()?;
-        let mut opened = lock(&self.opened);
-        if let Some(table) = opened.get(key) {
-            return Some(Arc::clone(table));
+    /// readable file; an error when it did not answer in time (it is left
+    /// alone).
+    fn opened(&self, key: &(Material, Variant)) -> Result<Option<Arc<ChunkedTable>>, TableError> {
+        let Some(dir) = self.dir.as_ref() else {
+            return Ok(None);
+        };
+        if let Some(table) = lock(&self.opened).get(key) {
+            return Ok(Some(Arc::clone(table)));
         }
         let (material, variant) = key;
         let name = format::file_name(material, *variant);
         // A probe may be the only command that ever opens this table.
         format::remove_stale(dir, &name);
         let path = dir.join(name);
-        let table = Arc::new(ChunkedTable::open(&path, material, *variant).ok()?);
-        opened.insert(key.clone(), Arc::clone(&table));
-        Some(table)
+        // Opened without the lock: a file that does not answer holds up
+        // its own probes only.
+        match ChunkedTable::open(&path, material, *variant) {
+            Ok(table) => {
+                let mut opened = lock(&self.opened);
+                let table = opened.entry(key.clone()).or_insert_with(|| Arc::new(table));
+                Ok(Some(Arc::clone(table)))
+            }
+            Err(format::ReadError::File(error)) if error.is_hung() => {
+                Err(TableError::Hung { path, error })
+            }
+            Err(_) => Ok(None),
+        }
     }
 
     /// The legal moves of a position in `variant`, each with the value the

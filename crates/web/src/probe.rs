@@ -68,7 +68,8 @@ pub(crate) fn probe_error(err: ProbeError, work: &str) -> ApiError {
 }
 
 /// A 503 for `work` stopped while its tables were built (its client has
-/// gone or its time is up); a 500 where the server's own table files are
+/// gone or its time is up), or whose table file did not answer in time
+/// (left alone, named); a 500 where the server's own table files are
 /// at fault (a table that contradicts itself, a file it cannot read or
 /// write, a table it cannot build); a 422 for any other error of the
 /// tables (the position asked about).
@@ -78,6 +79,7 @@ fn table_error(err: TableError, work: &str) -> ApiError {
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the {work} was stopped: its client has gone or its time is up"),
         ),
+        TableError::Hung { .. } => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, err.to_string()),
         TableError::Inconsistent(_)
         | TableError::File(_)
         | TableError::Io { .. }
@@ -150,5 +152,32 @@ mod tests {
         );
         let err = parse_fen("8/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
         assert!(err.message.contains("exactly one king"), "{}", err.message);
+    }
+
+    /// Issue 57, item 1: a table file that did not answer in time is a 503
+    /// naming it (the server's disk stopped answering; the file is left as
+    /// it is), a damaged one a 500.
+    #[test]
+    fn a_table_file_that_does_not_answer_is_a_503_naming_it() {
+        let hung = table_error(
+            TableError::Hung {
+                path: "tables/KRvK.standard.ajt".into(),
+                error: ajedrecista_tables::FileError::Unanswered,
+            },
+            "probe",
+        );
+        assert_eq!(hung.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            hung.message
+                .starts_with("table file tables/KRvK.standard.ajt: ")
+                && hung.message.ends_with("; it is left as it is"),
+            "{}",
+            hung.message
+        );
+        let damaged = table_error(
+            TableError::File(ajedrecista_tables::FileError::Checksum),
+            "probe",
+        );
+        assert_eq!(damaged.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

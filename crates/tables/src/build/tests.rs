@@ -481,6 +481,7 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
         let mut parts: Vec<_> = fs::read_dir(&folder)
             .unwrap()
             .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "part"))
             .collect();
         parts.sort();
         assert!((5..total).contains(&parts.len()), "{} parts", parts.len());
@@ -498,6 +499,53 @@ fn a_stopped_build_resumes_from_the_slices_kept() {
         journal.remove().unwrap();
         assert!(!folder.exists());
     }
+}
+
+/// Issue 57, item 12: a journal's part is read as a table file is: a FIFO
+/// in its place is refused without waiting, and a part whose reads hang
+/// is given up at its limit and left as it is; both slices are then built
+/// again. Item 3: the folder is removed by the last build that holds it.
+#[test]
+fn a_journal_part_is_read_under_a_time_limit() {
+    use crate::{overflow::Overflow, pawns::journal::SliceBytes};
+    let dir = tempfile::tempdir().unwrap();
+    let material: Material = "KRvKP".parse().unwrap();
+    let (slice_len, limit) = (4096, 100);
+    let journal = Journal::open(dir.path(), &material, slice_len, limit).unwrap();
+    let slice = |byte: u8| SliceBytes {
+        bytes: ByColor::new_with(|_| vec![byte; slice_len]),
+        overflow: Overflow::new(limit, ByColor::default()),
+    };
+    for number in 0..2 {
+        journal.save(number, &slice(number as u8 + 1)).unwrap();
+        let loaded = journal.load(number).unwrap();
+        assert_eq!(loaded.bytes.white, vec![number as u8 + 1; slice_len]);
+    }
+    let part = |number| Journal::part_in(dir.path(), &material, number);
+    fs::remove_file(part(0)).unwrap();
+    let name = std::ffi::CString::new(part(0).as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+    let started = std::time::Instant::now();
+    assert!(
+        journal.load(0).is_none(),
+        "no writer ever comes to the FIFO"
+    );
+    let kept = fs::read(part(1)).unwrap();
+    let stall = crate::format::Stall::new(&part(1), std::time::Duration::from_millis(200));
+    assert!(journal.load(1).is_none());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(fs::read(part(1)).unwrap(), kept, "left as it is");
+    drop(stall);
+    journal.save(0, &slice(7)).unwrap();
+    assert_eq!(journal.load(0).unwrap().bytes.black, vec![7; slice_len]);
+
+    let folder = part(0).parent().unwrap().to_path_buf();
+    let other = Journal::open(dir.path(), &material, slice_len, limit).unwrap();
+    journal.remove().unwrap();
+    assert!(folder.exists(), "another build holds it");
+    other.remove().unwrap();
+    assert!(!folder.exists());
 }
 
 #[test]

@@ -1,7 +1,11 @@
 //! Reading a table file: its verified body, a chunk at a time for probes, or
 //! whole (or one side to move) into a table.
 
-use std::{fs, path::Path};
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use rayon::prelude::*;
 use shakmaty::{ByColor, Color};
@@ -11,7 +15,7 @@ use crate::{
     format::{
         CHUNK, ReadError, chunk_place,
         chunks::{decompress_batch, decompress_chunk},
-        guard::{open_regular, within},
+        guard::{decompressing, guarded, open_guarded},
         header::{read_index, read_overflow},
         read_time_limit,
         sequential::{HashedReader, read_chunks},
@@ -32,7 +36,9 @@ use crate::{
 /// the one that was checked, whatever replaces it later.
 pub(crate) struct Body {
     per_side: usize,
-    file: fs::File,
+    /// The path it was opened at: its reads are guarded under it.
+    path: PathBuf,
+    file: Arc<fs::File>,
     /// Where each chunk lies in the file, white's chunks then black's.
     ranges: Vec<std::ops::Range<u64>>,
     /// The CRC-32 of each compressed chunk (formats 5 and 6), checked when
@@ -53,12 +59,11 @@ impl Body {
         material: &Material,
         variant: Variant,
     ) -> Result<Body, ReadError> {
-        let file = open_regular(path)?;
-        let file_len = file.metadata()?.len();
+        let (file, file_len) = open_guarded(path)?;
         let reader = file.try_clone()?;
         let material = material.clone();
         let (layout, lengths, chunk_sums, listed) =
-            within(read_time_limit(file_len), move |deadline| {
+            guarded(path, read_time_limit(file_len), move |deadline| {
                 let (mut body, layout) =
                     HashedReader::after_header(reader, file_len, &material, variant, deadline)?;
                 if layout.chunk_sums {
@@ -78,7 +83,8 @@ impl Body {
         let overflow = read_overflow(&listed, layout.limit, layout.per_side)?;
         Ok(Body {
             per_side: layout.per_side,
-            file,
+            path: path.to_path_buf(),
+            file: Arc::new(file),
             ranges,
             chunk_sums,
             overflow,
@@ -123,14 +129,26 @@ impl Body {
         failed.map_or(Ok(()), Err)
     }
 
-    /// The compressed bytes at `range` of the file.
+    /// The path the file was opened at.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The compressed bytes at `range` of the file, read under a time
+    /// limit as every read of a table file is.
     fn compressed(&self, range: std::ops::Range<u64>) -> Result<Vec<u8>, FileError> {
         use std::os::unix::fs::FileExt;
-        let mut input = vec![0u8; (range.end - range.start) as usize];
-        self.file
-            .read_exact_at(&mut input, range.start)
-            .map_err(|err| FileError::ChunkRead(err.to_string()))?;
-        Ok(input)
+        let file = Arc::clone(&self.file);
+        let len = range.end - range.start;
+        guarded(&self.path, read_time_limit(len), move |_| {
+            let mut input = vec![0u8; len as usize];
+            file.read_exact_at(&mut input, range.start)?;
+            Ok(input)
+        })
+        .map_err(|err| match err {
+            ReadError::Io(err) => FileError::ChunkRead(err.to_string()),
+            ReadError::File(err) => err,
+        })
     }
 
     /// Reads chunk `chunk` from the file and decompresses it into `out`,
@@ -208,10 +226,9 @@ pub(crate) fn read_sides(
     variant: Variant,
     sides: &[Color],
 ) -> Result<Table, ReadError> {
-    let file = open_regular(path)?;
-    let file_len = file.metadata()?.len();
+    let (file, file_len) = open_guarded(path)?;
     let (material, sides) = (material.clone(), sides.to_vec());
-    let table = within(read_time_limit(file_len), move |deadline| {
+    let table = guarded(path, read_time_limit(file_len), move |deadline| {
         let (mut body, layout) =
             HashedReader::after_header(file, file_len, &material, variant, deadline)?;
         let mut values = ByColor::new_with(|turn| match sides.contains(&turn) {
@@ -229,7 +246,7 @@ pub(crate) fn read_sides(
                         (input, out)
                     })
                     .collect();
-                decompress_batch(&mut batch)
+                decompressing().install(|| decompress_batch(&mut batch))
             })?
         };
         let overflow = read_overflow(&listed, layout.limit, layout.per_side)?;

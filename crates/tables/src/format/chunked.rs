@@ -142,7 +142,7 @@ impl ChunkedTable {
             .encode(&squares[..self.material.len()])
             .ok_or(TableError::NotInTable)?;
         let (chunk, at) = self.body.chunk_of(index, pos.turn());
-        let bytes = self.chunk(chunk).map_err(TableError::File)?;
+        let bytes = self.chunk(chunk).map_err(|err| self.error(err))?;
         self.body
             .overflow()
             .value(pos.turn(), index, bytes[at])
@@ -169,6 +169,18 @@ impl ChunkedTable {
 
     pub(crate) fn material(&self) -> &Material {
         &self.material
+    }
+
+    /// The table error of a chunk that failed: one that was not read in
+    /// time names the file, which is left alone; any other is the file's
+    /// fault.
+    fn error(&self, err: FileError) -> TableError {
+        if err.is_hung() {
+            let path = self.body.path().to_path_buf();
+            TableError::Hung { path, error: err }
+        } else {
+            TableError::File(err)
+        }
     }
 
     /// The window ([`Table::window`]) of side `turn` that holds the
@@ -199,7 +211,7 @@ impl ChunkedTable {
                     .err()
             });
         if let Some(error) = damaged {
-            return Err(TableError::File(error));
+            return Err(self.error(error));
         }
         Ok(Table::window(
             self.material.clone(),

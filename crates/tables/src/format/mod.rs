@@ -44,7 +44,12 @@ use std::io::{self};
 
 pub(crate) use body::{Body, read, read_sides};
 pub(crate) use chunked::ChunkedTable;
-pub(crate) use guard::{read_time_limit, remove_stale};
+#[cfg(test)]
+pub(crate) use guard::stall::Stall;
+pub(crate) use guard::{
+    Before, guarded, is_present, lock_shared_in, open_guarded, owned_temporary, read_time_limit,
+    remove_stale, try_lock_alone,
+};
 pub(crate) use sequential::summarize_file;
 use shakmaty::Color;
 pub(crate) use writer::{FileWriter, write};
@@ -129,6 +134,13 @@ pub enum ReadError {
     Io(#[from] io::Error),
     #[error(transparent)]
     File(#[from] FileError),
+}
+
+impl ReadError {
+    /// Whether the read did not end in time ([`FileError::is_hung`]).
+    pub(crate) fn is_hung(&self) -> bool {
+        matches!(self, ReadError::File(err) if err.is_hung())
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::{
     format::{
         CHUNK, HEADER, ReadError, chunk_place,
         chunks::{DECOMPRESSED_AT_ONCE, decompress_chunk},
-        guard::{Deadline, open_regular, read_before, within_telling},
+        guard::{Deadline, decompressing, guarded_telling, open_guarded, read_before},
         header::{Header, check_header, index_len, read_overflow},
         le_u32, read_time_limit,
         verify::{Side, check_range},
@@ -109,8 +109,7 @@ pub fn summarize_file(
     counted: &dyn Fn(u64, u64),
 ) -> Result<ByColor<SideSummary>, ReadError> {
     use std::os::unix::fs::FileExt;
-    let file = open_regular(path)?;
-    let file_len = file.metadata()?.len();
+    let (file, file_len) = open_guarded(path)?;
     let ahead = file.try_clone()?;
     let material = material.clone();
     let read = move |deadline, counted: &dyn Fn(u64, u64)| {
@@ -134,25 +133,27 @@ pub fn summarize_file(
         let (_, in_order) = read_chunks(&mut body, &layout, &Color::ALL, |batch| {
             // Each chunk decompressed, checked and counted on its own
             // core; only the counts are merged here.
-            let counted_chunks = batch
-                .into_par_iter()
-                .map(|(chunk, input)| {
-                    let (turn, start) = chunk_place(chunk, layout.chunks);
-                    let mut bytes = vec![0u8; CHUNK.min(layout.per_side - start)];
-                    decompress_chunk(&input, &mut bytes)?;
-                    let side = Side {
-                        turn,
-                        material: &material,
-                        numbering: &numbering,
-                        rules: &rules,
-                        overflow: &overflow,
-                    };
-                    check_range(&bytes, start, layout.per_side, &side)?;
-                    let mut counter = SideCounter::new();
-                    counter.add(&numbering, start, &bytes);
-                    Ok((turn, bytes.len(), counter))
-                })
-                .collect::<Result<Vec<_>, FileError>>()?;
+            let counted_chunks = decompressing().install(|| {
+                batch
+                    .into_par_iter()
+                    .map(|(chunk, input)| {
+                        let (turn, start) = chunk_place(chunk, layout.chunks);
+                        let mut bytes = vec![0u8; CHUNK.min(layout.per_side - start)];
+                        decompress_chunk(&input, &mut bytes)?;
+                        let side = Side {
+                            turn,
+                            material: &material,
+                            numbering: &numbering,
+                            rules: &rules,
+                            overflow: &overflow,
+                        };
+                        check_range(&bytes, start, layout.per_side, &side)?;
+                        let mut counter = SideCounter::new();
+                        counter.add(&numbering, start, &bytes);
+                        Ok((turn, bytes.len(), counter))
+                    })
+                    .collect::<Result<Vec<_>, FileError>>()
+            })?;
             for (turn, len, counter) in counted_chunks {
                 table.merge(turn, counter);
                 done += len as u64;
@@ -165,7 +166,7 @@ pub fn summarize_file(
         }
         Ok(table.finish(&overflow))
     };
-    within_telling(read_time_limit(file_len), read, counted)
+    guarded_telling(path, read_time_limit(file_len), read, counted)
 }
 
 /// Reads the rest of a table file from `body` (standing after the header)

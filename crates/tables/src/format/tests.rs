@@ -507,29 +507,50 @@ fn a_damaged_overflow_list_is_refused() {
     assert!(error.contains("DEEP byte is not in the list"), "{error}");
 }
 
+/// Issue 57, item 3: a temporary file is removed when no writer holds
+/// it, whatever its age: a dead writer's young file goes, a paused
+/// writer's old one stays, and so does one a `FileWriter` is writing,
+/// which then ends as a whole file.
 #[test]
-fn stale_temporary_files_are_removed_young_ones_kept() {
+fn temporary_files_are_removed_only_when_no_writer_holds_them() {
     let dir = tempfile::tempdir().unwrap();
     let name = "KRvK.standard.ajt";
-    let old = dir.path().join(format!(".{name}.dead01.tmp"));
-    let young = dir.path().join(format!(".{name}.live01.tmp"));
+    let dead = dir.path().join(format!(".{name}.dead01.tmp"));
+    let paused = dir.path().join(format!(".{name}.live01.tmp"));
     let other = dir.path().join(".KQvK.standard.ajt.dead02.tmp");
-    for path in [&old, &young, &other] {
+    for path in [&dead, &paused, &other] {
         fs::write(path, b"partial").unwrap();
     }
-    let long_ago = std::time::SystemTime::now() - 2 * STALE;
-    for path in [&old, &other] {
-        fs::File::options()
-            .write(true)
-            .open(path)
-            .unwrap()
-            .set_modified(long_ago)
-            .unwrap();
-    }
+    let held = fs::File::options().write(true).open(&paused).unwrap();
+    held.lock().unwrap();
+    let two_hours_ago = std::time::SystemTime::now() - Duration::from_secs(7200);
+    held.set_modified(two_hours_ago).unwrap();
+    let (material, table) = krk();
+    let mut writer = FileWriter::create(dir.path(), &material, Variant::Standard).unwrap();
+    writer
+        .append(Color::White, table.bytes(Color::White))
+        .unwrap();
     remove_stale(dir.path(), name);
-    assert!(!old.exists());
-    assert!(young.exists());
+    assert!(!dead.exists(), "a dead writer's file, however young");
+    assert!(paused.exists(), "a paused writer's file, however old");
     assert!(other.exists(), "another table's file is not touched");
+    let writing: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|file| {
+            file.starts_with(&format!(".{name}.")) && file != ".KRvK.standard.ajt.live01.tmp"
+        })
+        .collect();
+    assert_eq!(writing.len(), 1, "the writer's own file stays: {writing:?}");
+    writer
+        .append(Color::Black, table.bytes(Color::Black))
+        .unwrap();
+    let path = writer.finish(table.overflow()).unwrap();
+    let read = read(&path, &material, Variant::Standard).unwrap();
+    assert_eq!(read.bytes(Color::Black), table.bytes(Color::Black));
+    drop(held);
+    remove_stale(dir.path(), name);
+    assert!(!paused.exists(), "let go, it is a dead writer's");
 }
 
 /// A reader whose reads wait until its sender is dropped.
@@ -567,14 +588,27 @@ fn a_read_that_blocks_or_crawls_is_given_up_at_its_limit() {
     let (unblock, blocked) = mpsc::channel();
     let mut reader = Blocked(blocked);
     let started = Instant::now();
-    timed_out(within(limit, move |deadline| {
+    let path = Path::new("a file whose reads block");
+    timed_out(guarded(path, limit, move |deadline| {
         read_before(&mut reader, 64, deadline)
     }));
     assert!(started.elapsed() < Duration::from_secs(5));
+    // While that read hangs, the file's next read is refused at once,
+    // given no thread; once it has ended, the file is read again.
+    let again = || guarded(path, limit, |_| Ok(b"read".to_vec()));
+    assert!(matches!(
+        again(),
+        Err(ReadError::File(FileError::Unanswered))
+    ));
     drop(unblock);
+    let started = Instant::now();
+    while again().is_err() {
+        assert!(started.elapsed() < Duration::from_secs(5));
+        thread::sleep(Duration::from_millis(5));
+    }
     // A read that goes on too slowly (17 minutes for a MiB) stops itself.
     let started = Instant::now();
-    timed_out(within(limit, |deadline| {
+    timed_out(guarded(Path::new("a crawling file"), limit, |deadline| {
         read_before(&mut Crawling, 1 << 20, deadline)
     }));
     let deadline = Deadline {
@@ -593,6 +627,86 @@ fn a_read_that_blocks_or_crawls_is_given_up_at_its_limit() {
     // The limit grows with the file: 30 s, and 1 s for every 8 MiB.
     assert_eq!(read_time_limit(0), Duration::from_secs(30));
     assert_eq!(read_time_limit(800 << 20), Duration::from_secs(130));
+}
+
+/// Issue 57, item 1: reads that hang, more of them than the machine has
+/// cores, hold no thread another file's read waits for: that read
+/// answers at once, and each hung file is refused at once after.
+#[test]
+fn hung_reads_hold_up_no_other_file() {
+    let limit = Duration::from_millis(300);
+    let hung: Vec<PathBuf> = (0..2 * thread::available_parallelism().map_or(2, |n| n.get()) + 2)
+        .map(|i| PathBuf::from(format!("hung file {i}")))
+        .collect();
+    let (unblock, blocked) = mpsc::channel::<()>();
+    let blocked = Arc::new(std::sync::Mutex::new(blocked));
+    let started = Instant::now();
+    thread::scope(|scope| {
+        for path in &hung {
+            let blocked = Arc::clone(&blocked);
+            scope.spawn(move || {
+                let read = guarded(path, limit, move |_| {
+                    // Every one blocks until the sender is dropped.
+                    let _ = blocked.lock().map(|b| b.recv());
+                    Ok(())
+                });
+                assert!(matches!(
+                    read,
+                    Err(ReadError::File(FileError::TimedOut { .. }))
+                ));
+            });
+        }
+    });
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let started = Instant::now();
+    let answer = guarded(Path::new("a sound file"), Duration::from_secs(60), |_| {
+        Ok(7)
+    });
+    assert_eq!(answer.unwrap(), 7);
+    assert!(started.elapsed() < Duration::from_secs(1));
+    for path in &hung {
+        let read = guarded(path, limit, |_| Ok(()));
+        assert!(matches!(read, Err(ReadError::File(FileError::Unanswered))));
+    }
+    drop(unblock);
+}
+
+/// Issue 57, item 8: a file whose header and index are read but whose
+/// chunks never come: a probe gives up at the limit, naming the file,
+/// which is left as it is, and answers once the file does.
+#[test]
+fn a_chunk_that_never_comes_is_given_up_and_its_file_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (material, table) = krk();
+    let path = write(dir.path(), &table).unwrap();
+    let bytes = fs::read(&path).unwrap();
+    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let pos = (1000..)
+        .find_map(|index| table.position(index, Color::White))
+        .unwrap();
+    let stall = Stall::new(&path, Duration::from_millis(200));
+    let started = Instant::now();
+    match opened.probe(&pos) {
+        Err(TableError::Hung { path: named, error }) => {
+            assert_eq!(named, path);
+            assert!(error.is_hung(), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+    drop(stall);
+    let started = Instant::now();
+    let value = loop {
+        match opened.probe(&pos) {
+            Err(TableError::Hung { .. }) => {
+                assert!(started.elapsed() < Duration::from_secs(5));
+                thread::sleep(Duration::from_millis(5));
+            }
+            other => break other.unwrap(),
+        }
+    };
+    assert_eq!(value, table.probe(&pos).unwrap());
+    assert_eq!(fs::read(&path).unwrap(), bytes);
 }
 
 #[test]

@@ -15,7 +15,8 @@ use shakmaty::{ByColor, Color};
 use crate::{
     MAGIC, VERSION, file_name,
     format::{
-        CHUNK, HEADER, LEVEL, PLIES_BITS, chunk_count, header::index_len, header_start, temporary,
+        CHUNK, HEADER, LEVEL, PLIES_BITS, chunk_count, guard::owned_temporary, header::index_len,
+        header_start, temporary,
     },
     material::Material,
     overflow::Overflow,
@@ -125,7 +126,9 @@ impl FileWriter {
         // default is private).
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let mut file = builder.tempfile_in(dir)?;
+        // Locked while it is written: no other process removes it as a
+        // dead writer's, however long this one pauses.
+        let mut file = owned_temporary(&builder, dir)?;
         let per_side = Numbering::new(material, variant).size();
         file.write_all(&vec![0u8; HEADER + index_len(chunk_count(per_side), true)])?;
         Ok(FileWriter {

@@ -19,7 +19,10 @@
 //! | 54 | .. | the content, one zstd frame: the bytes with white to move, with black to move, then the overflow entries (number in the slice << 16 \| plies, little-endian u64) |
 //!
 //! A part that is missing, cut short or not what its header says is built
-//! again. The folder is removed once the table's file is complete.
+//! again; one not read in time is left as it is, and built again too (the
+//! new part renamed over it). Every build that uses the folder holds a
+//! shared lock on its file `lock`; it is removed once the table's file is
+//! complete, by a build that can lock it alone.
 
 use std::{
     fs,
@@ -31,7 +34,10 @@ use shakmaty::{ByColor, Color};
 
 use crate::{
     error::TableError,
-    format::{file_name, header_start, remove_stale, temporary},
+    format::{
+        Before, ReadError, file_name, guarded, header_start, lock_shared_in, open_guarded,
+        owned_temporary, read_time_limit, remove_stale, temporary, try_lock_alone,
+    },
     material::Material,
     overflow::Overflow,
     value::HARD_MAX_PLIES,
@@ -50,6 +56,8 @@ const LEVEL: i32 = 1;
 const TEMPORARY: &str = "part";
 /// Bits of an entry that hold the plies.
 const PLIES_BITS: u32 = 16;
+/// The file every build using the folder holds a shared lock on.
+const LOCK: &str = "lock";
 
 /// A slice built: both sides' bytes and its overflow entries (numbers
 /// inside the slice).
@@ -66,6 +74,8 @@ pub(crate) struct Journal {
     slice_len: usize,
     /// The build's overflow limit: a part built with another is not used.
     limit: u16,
+    /// This build's shared lock on the folder (none for a reader).
+    lock: Option<fs::File>,
 }
 
 impl Journal {
@@ -78,20 +88,21 @@ impl Journal {
         slice_len: usize,
         limit: u16,
     ) -> io::Result<Journal> {
-        let journal = Journal::at(tables, material, slice_len, limit);
-        fs::create_dir_all(&journal.dir)?;
+        let mut journal = Journal::at(tables, material, slice_len, limit);
+        journal.lock = Some(lock_shared_in(&journal.dir, LOCK)?);
         remove_stale(&journal.dir, TEMPORARY);
         Ok(journal)
     }
 
     /// The journal of `material` in `tables`, as [`Journal::open`] names
-    /// it, to read: its folder is neither made nor cleaned.
+    /// it, to read: its folder is neither made, nor cleaned, nor locked.
     pub(crate) fn at(tables: &Path, material: &Material, slice_len: usize, limit: u16) -> Journal {
         Journal {
             dir: Self::dir(tables, material),
             material: material.clone(),
             slice_len,
             limit,
+            lock: None,
         }
     }
 
@@ -151,10 +162,10 @@ impl Journal {
         }
         debug_assert_eq!(built.overflow.limit(), self.limit);
         let (prefix, suffix) = temporary(TEMPORARY);
-        let mut file = tempfile::Builder::new()
-            .prefix(&prefix)
-            .suffix(suffix)
-            .tempfile_in(&self.dir)?;
+        let mut file = owned_temporary(
+            tempfile::Builder::new().prefix(&prefix).suffix(suffix),
+            &self.dir,
+        )?;
         let counts = ByColor::new_with(|turn| built.overflow.side(turn).len());
         file.write_all(&self.header(slice, counts, sum.finalize()))?;
         let mut encoder = zstd::stream::write::Encoder::new(BufWriter::new(file), LEVEL)?;
@@ -171,12 +182,28 @@ impl Journal {
     }
 
     /// The slice kept by an earlier build, `None` when there is none or it
-    /// is not whole and right (a bad part is removed).
+    /// is not whole and right (a bad part is removed; one not read in time
+    /// left as it is). Read as a table file is: a regular file only,
+    /// opened without waiting, under a time limit.
     pub(crate) fn load(&self, slice: usize) -> Option<SliceBytes> {
         let path = self.part(slice);
-        let file = fs::File::open(&path).ok()?;
-        match self.read(slice, file) {
+        // What every part of this slice begins with (the counts and the
+        // checksum aside).
+        let expected = self.header(slice, ByColor::default(), 0);
+        let (slice_len, limit) = (self.slice_len, self.limit);
+        let read = open_guarded(&path).and_then(|(file, len)| {
+            guarded(&path, read_time_limit(len), move |deadline| {
+                let file = Before {
+                    inner: file,
+                    deadline,
+                };
+                read_part(file, &expected, slice_len, limit).map_err(ReadError::from)
+            })
+        });
+        match read {
             Ok(built) => Some(built),
+            Err(ReadError::Io(err)) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) if err.is_hung() => None,
             Err(_) => {
                 let _ = fs::remove_file(&path);
                 None
@@ -184,72 +211,82 @@ impl Journal {
         }
     }
 
-    fn read(&self, slice: usize, file: fs::File) -> io::Result<SliceBytes> {
-        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_owned());
-        let mut reader = BufReader::new(file);
-        let mut head = [0u8; HEADER];
-        reader.read_exact(&mut head)?;
-        let limit = self.limit;
-        let counts = ByColor {
-            white: le_u32(&head[42..46]) as usize,
-            black: le_u32(&head[46..50]) as usize,
-        };
-        if counts.iter().any(|&count| count > self.slice_len) {
-            return Err(bad("more overflow entries than numbers"));
-        }
-        let expected = self.header(slice, counts, 0);
-        if head[..42] != expected[..42] {
-            return Err(bad("not this slice's part"));
-        }
-        let mut content = zstd::stream::read::Decoder::with_buffer(reader)?;
-        let mut sum = crc32fast::Hasher::new();
-        let mut bytes = ByColor::<Vec<u8>>::default();
-        for turn in Color::ALL {
-            bytes[turn] = vec![0; self.slice_len];
-            content.read_exact(&mut bytes[turn])?;
-            sum.update(&bytes[turn]);
-        }
-        let mut sides = ByColor::<Vec<(usize, u16)>>::default();
-        for turn in Color::ALL {
-            let mut raw = vec![0u8; 8 * counts[turn]];
-            content.read_exact(&mut raw)?;
-            sum.update(&raw);
-            sides[turn] = raw
-                .chunks_exact(8)
-                .map(|entry| {
-                    let entry = u64::from_le_bytes(entry.try_into().expect("8 bytes"));
-                    (
-                        (entry >> PLIES_BITS) as usize,
-                        (entry & ((1 << PLIES_BITS) - 1)) as u16,
-                    )
-                })
-                .collect();
-        }
-        if content.read(&mut [0u8])? != 0 {
-            return Err(bad("more content than the header says"));
-        }
-        if sum.finalize() != le_u32(&head[50..54]) {
-            return Err(bad("checksum"));
-        }
-        let ordered = sides.iter().all(|side| {
-            side.windows(2).all(|w| w[0].0 < w[1].0)
-                && side.iter().all(|&(index, plies)| {
-                    index < self.slice_len && plies > limit && plies <= HARD_MAX_PLIES
-                })
-        });
-        if !ordered {
-            return Err(bad("overflow entries"));
-        }
-        Ok(SliceBytes {
-            bytes,
-            overflow: Overflow::new(limit, sides),
-        })
-    }
-
-    /// Removes the folder once the table's file is complete.
+    /// Removes the folder once the table's file is complete, unless
+    /// another build holds it still (that build removes it).
     pub(crate) fn remove(self) -> io::Result<()> {
+        if !self.lock.as_ref().is_some_and(try_lock_alone) {
+            return Ok(());
+        }
         fs::remove_dir_all(&self.dir)
     }
+}
+
+/// Reads a part from `file`: its header must begin as `expected` does,
+/// and its slice hold `slice_len` numbers a side, with overflow limit
+/// `limit`.
+fn read_part(
+    file: impl Read,
+    expected: &[u8],
+    slice_len: usize,
+    limit: u16,
+) -> io::Result<SliceBytes> {
+    let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_owned());
+    let mut reader = BufReader::new(file);
+    let mut head = [0u8; HEADER];
+    reader.read_exact(&mut head)?;
+    let counts = ByColor {
+        white: le_u32(&head[42..46]) as usize,
+        black: le_u32(&head[46..50]) as usize,
+    };
+    if counts.iter().any(|&count| count > slice_len) {
+        return Err(bad("more overflow entries than numbers"));
+    }
+    if head[..42] != expected[..42] {
+        return Err(bad("not this slice's part"));
+    }
+    let mut content = zstd::stream::read::Decoder::with_buffer(reader)?;
+    let mut sum = crc32fast::Hasher::new();
+    let mut bytes = ByColor::<Vec<u8>>::default();
+    for turn in Color::ALL {
+        bytes[turn] = vec![0; slice_len];
+        content.read_exact(&mut bytes[turn])?;
+        sum.update(&bytes[turn]);
+    }
+    let mut sides = ByColor::<Vec<(usize, u16)>>::default();
+    for turn in Color::ALL {
+        let mut raw = vec![0u8; 8 * counts[turn]];
+        content.read_exact(&mut raw)?;
+        sum.update(&raw);
+        sides[turn] = raw
+            .chunks_exact(8)
+            .map(|entry| {
+                let entry = u64::from_le_bytes(entry.try_into().expect("8 bytes"));
+                (
+                    (entry >> PLIES_BITS) as usize,
+                    (entry & ((1 << PLIES_BITS) - 1)) as u16,
+                )
+            })
+            .collect();
+    }
+    if content.read(&mut [0u8])? != 0 {
+        return Err(bad("more content than the header says"));
+    }
+    if sum.finalize() != le_u32(&head[50..54]) {
+        return Err(bad("checksum"));
+    }
+    let ordered = sides.iter().all(|side| {
+        side.windows(2).all(|w| w[0].0 < w[1].0)
+            && side.iter().all(|&(index, plies)| {
+                index < slice_len && plies > limit && plies <= HARD_MAX_PLIES
+            })
+    });
+    if !ordered {
+        return Err(bad("overflow entries"));
+    }
+    Ok(SliceBytes {
+        bytes,
+        overflow: Overflow::new(limit, sides),
+    })
 }
 
 fn le_u32(bytes: &[u8]) -> u32 {

@@ -48,40 +48,42 @@ impl Tablebase {
         BuildPlan::new(
             materials,
             variant,
-            self.dir.is_some(),
+            self.writes_files(),
             &|material, variant| self.in_cache_folder(material, variant),
         )
     }
 
     /// Has every table the table of `material` reads: plans them, those in
     /// memory or with a sound file (checked whole) counting as there, and
-    /// builds the others in plan order. A damaged file is reported and
-    /// removed first.
+    /// builds the others in plan order. A damaged file is reported, and
+    /// its new file renamed over it; one not read in time is an error.
     fn have_subtables(
         &self,
         material: &Material,
         variant: Variant,
         stop: &AtomicBool,
     ) -> Result<(), TableError> {
-        let removal = RefCell::new(Ok(()));
+        let hung = RefCell::new(Ok(()));
         let plan = BuildPlan::new(
             std::slice::from_ref(material),
             variant,
-            self.dir.is_some(),
+            self.writes_files(),
             &|sub, variant| {
                 if sub == material {
                     return false;
                 }
-                if self.held_table(sub, variant).is_some() || self.has_file(sub, variant) {
+                if self.held_table(sub, variant).is_some() {
                     return true;
                 }
-                if removal.borrow().is_ok() {
-                    *removal.borrow_mut() = self.remove_file_of(sub, variant);
-                }
-                false
+                self.has_file(sub, variant).unwrap_or_else(|err| {
+                    if hung.borrow().is_ok() {
+                        *hung.borrow_mut() = Err(err);
+                    }
+                    false
+                })
             },
         );
-        removal.into_inner()?;
+        hung.into_inner()?;
         for node in plan.to_build().filter(|node| node.material != *material) {
             self.build_node(&node.material, node.variant, stop)?;
         }
@@ -101,7 +103,7 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<(), TableError> {
         let material = material.table_material();
-        if self.held_table(&material, variant).is_some() || self.has_file(&material, variant) {
+        if self.held_table(&material, variant).is_some() || self.has_file(&material, variant)? {
             return Ok(()); // done; a damaged file was reported, and is built again
         }
         self.may_build(&material)?;
@@ -109,9 +111,9 @@ impl Tablebase {
             if variant != Variant::Standard {
                 return Err(TableError::FixedKingPawns(material));
             }
-            return match &self.dir {
-                Some(_) => self.pawn_file_built(&material, stop).map(drop),
-                None => self.pawn_table_built(&material, stop).map(drop),
+            return match self.writes_into_folder() {
+                true => self.pawn_file_built(&material, stop).map(drop),
+                false => self.pawn_table_built(&material, stop).map(drop),
             };
         }
         self.table_built(&material, variant, stop, Kept::Lent)
@@ -143,7 +145,7 @@ impl Tablebase {
     }
 
     /// [`Tablebase::build_node`] of a table with pawns without a cache
-    /// folder: built in memory and kept.
+    /// folder it can write in: built in memory and kept.
     fn pawn_table_built(
         &self,
         material: &Material,
@@ -173,7 +175,7 @@ impl Tablebase {
         let dir = self.dir.as_ref().expect("a cache folder");
         let path = dir.join(format::file_name(material, Variant::Standard));
         let _guard = lock(&self.building);
-        if self.pawn_file_sound(&path, material) {
+        if self.pawn_file_sound(&path, material)? {
             return Ok((path, None));
         }
         // The sides captures lead into, held throughout; those promotions
@@ -184,6 +186,7 @@ impl Tablebase {
             self.building_with(material, Variant::Standard, stop, |progress| {
                 crate::build::build_pawn_file(material, &captures, &promotion_tables, progress, dir)
             })?;
+        lock(&self.reported).remove(&path);
         Ok((path, Some(counted)))
     }
 
@@ -201,7 +204,7 @@ impl Tablebase {
                 let opened = self
                     .usable(&path, |path| {
                         ChunkedTable::open(path, sub, Variant::Standard)
-                    })
+                    })?
                     .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
                 return Ok(PromotionTable::Opened(Arc::new(opened)));
             }
@@ -299,7 +302,7 @@ impl Tablebase {
         self.may_build(material)?;
         let path = dir.join(format::file_name(material, Variant::Standard));
         let _guard = lock(&self.building);
-        if self.pawn_file_sound(&path, material) {
+        if self.pawn_file_sound(&path, material)? {
             return Ok(());
         }
         let captures = self.capture_sides(material)?;
@@ -330,7 +333,7 @@ impl Tablebase {
         if let Some(table) = self.cached(&key, kept) {
             return Ok(table);
         }
-        if let Some(table) = self.load(material, variant) {
+        if let Some(table) = self.load(material, variant)? {
             return Ok(self.keep(key, table, kept));
         }
         self.may_build(material)?;
@@ -356,16 +359,16 @@ impl Tablebase {
             lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
             table
         };
-        if let Some(table) = self.load(&material, Variant::Standard) {
+        if let Some(table) = self.load(&material, Variant::Standard)? {
             return Ok(keep(table));
         }
-        if self.dir.is_none() {
+        if !self.writes_into_folder() {
             self.may_build(&material)?;
             self.have_subtables(&material, Variant::Standard, stop)?;
             return self.pawn_table_built(&material, stop);
         }
-        // A file there failed its check: it is rebuilt.
-        self.remove_file_of(&material, Variant::Standard)?;
+        // A file there failed its check: it is rebuilt, and the new file
+        // renamed over it.
         let (path, _) = self.pawn_file_in(&material, stop)?;
         let table = format::read(&path, &material, Variant::Standard)
             .map_err(|err| read_error(&path, err))?;
@@ -383,7 +386,7 @@ impl Tablebase {
     ) -> Result<(PathBuf, Option<ByColor<SideSummary>>), TableError> {
         let dir = self.dir.as_ref().expect("a cache folder");
         let path = dir.join(format::file_name(material, Variant::Standard));
-        if self.pawn_file_sound(&path, material) {
+        if self.pawn_file_sound(&path, material)? {
             return Ok((path, None));
         }
         self.may_build(material)?;
@@ -435,7 +438,7 @@ impl Tablebase {
     }
 
     /// Every table a capture or a promotion in `material` leads into, from
-    /// memory, never built.
+    /// memory or read whole from its file, never built.
     fn held_subtables(
         &self,
         material: &Material,
@@ -447,9 +450,7 @@ impl Tablebase {
         exit_materials(material)
             .into_iter()
             .map(|sub| {
-                let table = self
-                    .held_table(&sub, Variant::Standard)
-                    .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
+                let table = self.held_or_read(&sub, &Color::ALL)?;
                 Ok((sub, table))
             })
             .collect()

@@ -7,7 +7,6 @@ mod execute;
 
 use std::{
     collections::{HashMap, HashSet},
-    fs,
     path::{Path, PathBuf},
     sync::{Arc, Mutex, Weak, atomic::AtomicBool},
 };
@@ -64,6 +63,9 @@ pub enum Event {
     },
     /// A built table could not be saved; it is used from memory.
     NotSaved { path: PathBuf, reason: String },
+    /// The cache folder cannot be written in: the tables it lacks are
+    /// built and kept in memory (said once).
+    InMemory { dir: PathBuf, reason: String },
 }
 
 /// The stop flag of work that is never stopped.
@@ -94,6 +96,9 @@ pub struct Tablebase {
     building: Mutex<()>,
     /// The tables this tablebase has built.
     built: Mutex<HashSet<(Material, Variant)>>,
+    /// Files reported unusable, not replaced since (not used until they
+    /// are), and the cache folder once reported read-only.
+    reported: Mutex<HashSet<PathBuf>>,
     /// The most men of a table built on demand; a larger one must be in
     /// the cache folder already.
     build_up_to: usize,
@@ -120,6 +125,7 @@ impl Tablebase {
             lent: Mutex::new(HashMap::new()),
             building: Mutex::new(()),
             built: Mutex::new(HashSet::new()),
+            reported: Mutex::new(HashSet::new()),
             build_up_to: MAX_MEN_BUILT_ON_DEMAND,
             on_progress: None,
             on_event: None,
@@ -343,6 +349,12 @@ impl Tablebase {
             (None, Some(dir)) => dir,
         };
         let path = if pawns {
+            let path = dir.join(format::file_name(&material, variant));
+            // A folder it cannot write in, without the file: built and
+            // counted in memory.
+            if !self.writes_files() && !self.pawn_file_sound(&path, &material)? {
+                return counted(held(&material)?);
+            }
             match self.pawn_file_in(&material, &NEVER_STOPPED)? {
                 // Counted as it was built.
                 (_, Some(counted)) => return Ok((material, counted)),
@@ -352,21 +364,15 @@ impl Tablebase {
             let name = format::file_name(&material, variant);
             format::remove_stale(dir, &name);
             let path = dir.join(name);
-            if !path.is_file() {
+            if !format::is_present(&path) {
                 return counted(held(&material)?);
             }
             path
         };
         let summary = match format::summarize_file(&path, &material, variant, counting) {
-            Err(format::ReadError::File(reason)) => {
-                self.event(Event::Rebuilding {
-                    path: path.clone(),
-                    reason: Unusable::File(reason),
-                });
-                fs::remove_file(&path).map_err(|error| TableError::Io {
-                    path: path.clone(),
-                    error,
-                })?;
+            // Rebuilt, and the new file renamed over it.
+            Err(format::ReadError::File(reason)) if !reason.is_hung() => {
+                self.unusable(&path, Unusable::File(reason));
                 if !pawns {
                     return counted(held(&material)?);
                 }
@@ -448,6 +454,10 @@ fn check_pawnless(material: &Material, variant: Variant) -> Result<(), TableErro
 fn read_error(path: &Path, err: format::ReadError) -> TableError {
     match err {
         format::ReadError::Io(error) => TableError::Io {
+            path: path.to_path_buf(),
+            error,
+        },
+        format::ReadError::File(error) if error.is_hung() => TableError::Hung {
             path: path.to_path_buf(),
             error,
         },

@@ -1,7 +1,7 @@
 //! Tests of the store: subtables lent or kept, sides read, files counted,
 //! damaged files rebuilt once, probes that build nothing, panics survived.
 
-use std::sync::atomic::Ordering;
+use std::{fs, sync::atomic::Ordering};
 
 use shakmaty::Position;
 
@@ -386,6 +386,151 @@ fn a_damaged_capture_table_is_reported_once() {
         .table(&material, Variant::Standard)
         .unwrap();
     assert_eq!(built.bytes(Color::White), in_memory.bytes(Color::White));
+}
+
+/// Issue 57, item 1: a table file whose reads hang (its mount stopped
+/// answering) fails its probes at the limit, naming it, and is neither
+/// removed nor built again, by a probe or by a build that reads it;
+/// other tables' probes answer meanwhile, however often the hung file
+/// is asked for (more times than there are cores); once it answers, it
+/// is read.
+#[test]
+fn a_hung_file_is_left_alone_and_holds_up_no_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let cached = || Tablebase::new(Some(dir.path().to_path_buf()));
+    let file = |name: &str| {
+        let material: Material = name.parse().unwrap();
+        dir.path()
+            .join(format::file_name(&material, Variant::Standard))
+    };
+    for name in ["KRvK", "KQvK"] {
+        cached()
+            .table(&name.parse().unwrap(), Variant::Standard)
+            .unwrap();
+    }
+    let hung = file("KRvK");
+    let before = fs::read(&hung).unwrap();
+    let fen = |fen| crate::read_fen(fen, crate::CastlingRights::Refused).unwrap();
+    let (krk, kqk) = (
+        fen("8/8/8/3k4/8/8/1R6/K7 w - - 0 1"),
+        fen("8/8/8/3k4/8/8/1Q6/K7 w - - 0 1"),
+    );
+    let (tb, events) = listened(cached());
+    let stall = format::Stall::new(&hung, std::time::Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    for _ in 0..2 * rayon::current_num_threads() + 2 {
+        match tb.probe(&krk, Variant::Standard) {
+            Err(TableError::Hung { path, .. }) => assert_eq!(path, hung),
+            other => panic!("{other:?}"),
+        }
+        assert!(tb.probe(&kqk, Variant::Standard).unwrap().plies().is_some());
+    }
+    let krvkr: Material = "KRvKR".parse().unwrap();
+    assert!(matches!(
+        tb.table(&krvkr, Variant::Standard),
+        Err(TableError::Hung { .. })
+    ));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(*events.lock().unwrap(), Vec::new());
+    assert_eq!(fs::read(&hung).unwrap(), before);
+    assert!(!file("KRvKR").exists());
+    drop(stall);
+    let started = std::time::Instant::now();
+    let value = loop {
+        match tb.probe(&krk, Variant::Standard) {
+            Err(TableError::Hung { .. }) => {
+                assert!(started.elapsed() < std::time::Duration::from_secs(5));
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            other => break other.unwrap(),
+        }
+    };
+    let expected = Tablebase::in_memory()
+        .probe(&krk, Variant::Standard)
+        .unwrap();
+    assert_eq!(value, expected);
+    assert_eq!(*events.lock().unwrap(), Vec::new());
+}
+
+/// Folders that `writable` calls read-only: the tests run as root, whom a
+/// folder's mode does not stop.
+static READ_ONLY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+pub(super) fn read_only(dir: &Path) -> bool {
+    lock(&READ_ONLY).iter().any(|read_only| read_only == dir)
+}
+
+/// Issue 57, item 10: a cache folder that cannot be written in is read
+/// for the tables it holds, and a table with pawns it lacks is built in
+/// memory (it was built into its file, and failed), with one event
+/// saying so; nothing is written there. A table without pawns it lacks
+/// is built in memory too, and not said again.
+#[test]
+fn a_read_only_folder_is_read_and_tables_with_pawns_built_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let material: Material = "KRPvK".parse().unwrap();
+    its_tables_alone(dir.path(), &material);
+    let promoted: Material = "KRRvK".parse().unwrap();
+    fs::remove_file(
+        dir.path()
+            .join(format::file_name(&promoted, Variant::Standard)),
+    )
+    .unwrap();
+    let names = || {
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = names();
+    lock(&READ_ONLY).push(dir.path().to_path_buf());
+    let (tb, events) = listened(Tablebase::new(Some(dir.path().to_path_buf())));
+    let pos = crate::read_fen(
+        "8/8/8/3k4/8/8/1RP5/K7 w - - 0 1",
+        crate::CastlingRights::Refused,
+    )
+    .unwrap();
+    let in_memory = Tablebase::in_memory();
+    assert_eq!(
+        tb.probe(&pos, Variant::Standard).unwrap(),
+        in_memory.probe(&pos, Variant::Standard).unwrap()
+    );
+    let counted = tb
+        .summary(&material, Variant::Standard, &|_, _| {})
+        .unwrap();
+    assert_eq!(
+        counted.1,
+        in_memory.pawn_table(&material).unwrap().summarize()
+    );
+    assert_eq!(
+        *events.lock().unwrap(),
+        vec![
+            Event::InMemory {
+                dir: dir.path().to_path_buf(),
+                reason: std::io::Error::from(std::io::ErrorKind::ReadOnlyFilesystem).to_string(),
+            },
+            Event::Building {
+                material: promoted.clone(),
+                variant: Variant::Standard
+            },
+            Event::Built {
+                material: promoted,
+                variant: Variant::Standard
+            },
+            Event::Building {
+                material: material.clone(),
+                variant: Variant::Standard
+            },
+            Event::Built {
+                material,
+                variant: Variant::Standard
+            },
+        ]
+    );
+    assert_eq!(names(), before);
+    lock(&READ_ONLY).retain(|read_only| read_only != dir.path());
 }
 
 /// `tb`, every event it sends kept in order.
