@@ -48,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_games: args.max_games,
         idle: std::time::Duration::from_secs(args.idle_minutes * 60),
     };
-    warm_up(std::sync::Arc::clone(&tables));
+    let warming = std::sync::Arc::clone(&tables);
     let state = AppState::with_builds(tables, limits, builds, syzygy);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
@@ -56,6 +56,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             listen(args.addr).with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr().context("the listening address")?;
         note!("ajedrecista: serving on http://{addr}/ (Ctrl-C stops)");
+        // After the address: the first line of the log says where to go.
+        warm_up(warming);
         let shutdown = async {
             // Without a signal handler the server runs until killed.
             if tokio::signal::ctrl_c().await.is_err() {

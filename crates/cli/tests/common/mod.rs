@@ -113,6 +113,7 @@ impl Serving {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        // The first line of the log names the address.
         let mut line = String::new();
         BufReader::new(child.stderr.take().unwrap())
             .read_line(&mut line)
