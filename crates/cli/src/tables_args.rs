@@ -49,6 +49,47 @@ impl SyzygyArgs {
     }
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct MemoryArgs {
+    /// Most memory kept for probes, shared by tables, chunks of table
+    /// files and slices, the last used kept: 256M, 1G, or a number of MiB
+    /// [default: 256M]. A table that could not be saved is kept whatever
+    /// it says.
+    #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+    pub memory: Option<usize>,
+}
+
+impl MemoryArgs {
+    /// The tablebase under the budget `--memory` sets, if any.
+    pub fn bound(&self, tables: Tablebase) -> Tablebase {
+        match self.memory {
+            Some(bytes) => tables.memory_budget(bytes),
+            None => tables,
+        }
+    }
+}
+
+/// A size in bytes from `256M`, `1G`, `512K` or a bare number of MiB: at
+/// least 1 MiB, at most 1 TiB.
+fn memory_size(text: &str) -> Result<usize, String> {
+    let bad = || format!("`{text}` is not a size such as 256M or 1G");
+    let upper = text.trim().to_ascii_uppercase();
+    let upper = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match upper.char_indices().last() {
+        Some((at, 'K')) => (&upper[..at], 10),
+        Some((at, 'M')) => (&upper[..at], 20),
+        Some((at, 'G')) => (&upper[..at], 30),
+        Some((at, 'T')) => (&upper[..at], 40),
+        _ => (upper, 20),
+    };
+    let number: u64 = digits.trim().parse().map_err(|_| bad())?;
+    let bytes = number
+        .checked_mul(1 << shift)
+        .filter(|bytes| (1 << 20..=1 << 40).contains(bytes))
+        .ok_or_else(|| format!("`{text}` is out of range: 1M to 1T"))?;
+    usize::try_from(bytes).map_err(|_| bad())
+}
+
 fn non_empty_path(text: &str) -> Result<PathBuf, String> {
     if text.is_empty() {
         Err("an empty folder name".to_string())
@@ -227,13 +268,14 @@ impl Overall {
         self.show();
     }
 
-    fn progressed(&mut self, material: &Material, progress: Progress) {
-        // The first pass is about a quarter of a table's time; the plies
-        // after it settle the positions a table decides.
-        let numbers = 2 * self.shares.get(material).copied().unwrap_or(0).max(1);
-        let Some((_, part)) = self.current.as_mut() else {
+    /// The build under way has progressed to `progress`.
+    fn progressed(&mut self, progress: Progress) {
+        let Some((share, part)) = self.current.as_mut() else {
             return;
         };
+        // The first pass is about a quarter of a table's time; the plies
+        // after it settle the positions a table decides.
+        let numbers = 2 * (*share).max(1);
         *part = match progress {
             Progress::FirstPass { examined, total } => 0.25 * examined as f64 / total.max(1) as f64,
             Progress::Rank { decided, .. } => {
@@ -395,7 +437,7 @@ impl TablesArgs {
             .on_progress(move |material, variant, report| {
                 progress(material, variant, report);
                 if let Some(overall) = OVERALL.lock().expect("no poisoning").as_mut() {
-                    return overall.progressed(material, report);
+                    return overall.progressed(report);
                 }
                 bar.lock()
                     .expect("no poisoning")

@@ -236,3 +236,56 @@ fn sixty_four_probes_at_once_fit_in_a_gibibyte() {
     let answer = server.get_within("/api/strategies", Duration::from_secs(10));
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
+
+/// `--memory` takes a size from 1M to 1T, and a probe under the least
+/// answers as one under the default (issue 57, item 6).
+#[test]
+fn memory_budgets_outside_their_bounds_are_refused_and_the_least_answers() {
+    for size in ["0", "512K", "2T", "12X", "M", "-1G", ""] {
+        for command in [
+            &["probe", "8/8/8/8/8/2k5/8/K6R w - - 0 1"][..],
+            &["serve", "--addr", "127.0.0.1:0"],
+        ] {
+            let out = binary()
+                .args(command)
+                .arg(format!("--memory={size}"))
+                .output()
+                .unwrap();
+            let message = one_line_error(&out);
+            assert!(
+                message.contains("--memory"),
+                "{command:?} {size}: {message}"
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let fen = "8/8/8/3k4/8/8/1RP5/K7 w - - 0 1";
+    let least = run(&["probe", fen, "--json", "--memory", "1M"], dir.path());
+    let default = run(&["probe", fen, "--json"], dir.path());
+    assert_success(&least);
+    assert_success(&default);
+    assert_eq!(least.stdout, default.stdout);
+}
+
+/// `--kiosk-idle-seconds` goes with `--kiosk` only, from 5 to 3600.
+#[test]
+fn kiosk_idle_seconds_need_the_kiosk_and_their_bounds() {
+    for args in [
+        &["--kiosk-idle-seconds", "60"][..],
+        &["--kiosk", "--kiosk-idle-seconds", "4"],
+        &["--kiosk", "--kiosk-idle-seconds", "3601"],
+        &["--kiosk", "--kiosk-idle-seconds", "x"],
+    ] {
+        let out = binary()
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .output()
+            .unwrap();
+        let message = one_line_error(&out);
+        let words = ["--kiosk", "required arguments"];
+        assert!(
+            words.iter().any(|w| message.contains(w)),
+            "{args:?}: {message}"
+        );
+    }
+}

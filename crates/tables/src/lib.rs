@@ -27,6 +27,7 @@ mod pawns;
 mod plan;
 mod position;
 mod probe;
+mod recent;
 mod rules;
 mod slices;
 mod store;

@@ -15,7 +15,8 @@ use crate::{
     error::TableError,
     format::{self, ChunkedTable},
     material::Material,
-    pawns::{PawnTable, cone::RecentParts, with_en_passant},
+    pawns::{PawnTable, cone::read_part, with_en_passant},
+    recent::{Copies, Entry, Key, Recent},
     slices::SliceIndexer,
     sync::lock,
     table::{Table, squares_of},
@@ -24,34 +25,55 @@ use crate::{
 };
 
 /// What a probe does with a table it lacks, or whose file failed a check:
-/// has it made ready (in memory) or answers the error.
-pub(crate) type Have<'a> = dyn Fn(&Material, Variant) -> Result<(), TableError> + 'a;
+/// has it made ready in memory, and hands it over, or answers the error.
+pub(crate) type Have<'a> = dyn Fn(&Material, Variant) -> Result<Had, TableError> + 'a;
+
+/// A table had by [`Have`]: the probe reads this one, which the budget
+/// of what is kept may let go of before it could look it up again.
+pub(crate) enum Had {
+    Table(Arc<Table>),
+    Pawns(Arc<PawnTable>),
+}
 
 /// Reads tables, never builds them.
 pub struct Prober {
     dir: Option<PathBuf>,
-    /// Tables without pawns in memory.
-    pub(crate) tables: Mutex<HashMap<(Material, Variant), Arc<Table>>>,
-    /// Tables with pawns in memory, by canonical material.
-    pub(crate) pawn_tables: Mutex<HashMap<Material, Arc<PawnTable>>>,
+    /// What is kept in memory, under one budget: tables, the chunks of
+    /// opened files, and the slices of tables with pawns whose files are
+    /// not written, read from their journals (the cones built for probes).
+    pub(crate) recent: Arc<Recent>,
     /// Table files opened for probes, their chunks read as needed.
     opened: Mutex<HashMap<(Material, Variant), Arc<ChunkedTable>>>,
-    /// Slices of tables with pawns whose files are not written, read from
-    /// their journals (the cones built for probes).
-    parts: Mutex<RecentParts>,
 }
 
 impl Prober {
     /// A prober of the table files in `dir` (none: of tables handed to it
-    /// in memory only).
+    /// in memory only), keeping at most [`Prober::DEFAULT_MEMORY_BUDGET`]
+    /// bytes of what it reads.
     pub fn new(dir: Option<PathBuf>) -> Prober {
         Prober {
             dir,
-            tables: Mutex::new(HashMap::new()),
-            pawn_tables: Mutex::new(HashMap::new()),
+            recent: Arc::new(Recent::new(Prober::DEFAULT_MEMORY_BUDGET)),
             opened: Mutex::new(HashMap::new()),
-            parts: Mutex::new(RecentParts::default()),
         }
+    }
+
+    /// The prober keeping at most `bytes` of what it reads: tables,
+    /// chunks of files and slices alike, the last used kept.
+    pub fn memory_budget(mut self, bytes: usize) -> Prober {
+        self.recent = Arc::new(Recent::new(bytes));
+        self
+    }
+
+    /// 256 MiB: 256 chunks of a table file, or a five-man table without
+    /// pawns read whole, well under the 1 GiB a server is tested in. A
+    /// table whose only copy is in memory (none can be saved) is never
+    /// let go, and counts against it.
+    pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
+
+    /// The bytes of tables, chunks and slices kept in memory now.
+    pub fn memory_held(&self) -> usize {
+        self.recent.bytes()
     }
 
     /// The folder its files are read from, if any.
@@ -65,11 +87,7 @@ impl Prober {
     /// passant captures may still lead into tables that are missing.
     pub fn has_table(&self, material: &Material, variant: Variant) -> bool {
         let stored = material.table_material();
-        let in_memory = if stored.has_pawns() {
-            lock(&self.pawn_tables).contains_key(&stored)
-        } else {
-            lock(&self.tables).contains_key(&(stored.clone(), variant))
-        };
+        let in_memory = self.recent.contains(&Key::of_table(stored, variant));
         in_memory || self.in_folder(material, variant)
     }
 
@@ -111,7 +129,11 @@ impl Prober {
         let material = Material::from_board(pos.board())?;
         if !material.has_pawns() {
             let key = (material, variant);
-            return self.probe_table(&key, pos, have, |tb| tb.held(&key), Table::probe);
+            let had = |had| match had {
+                Had::Table(table) => Some(table),
+                Had::Pawns(_) => None,
+            };
+            return self.probe_table(&key, pos, have, |tb| tb.held(&key), had, Table::probe);
         }
         if variant != Variant::Standard {
             return Err(TableError::FixedKingPawns(material));
@@ -119,39 +141,43 @@ impl Prober {
         let (canonical, held_pos) = as_held(pos)?;
         let pos = held_pos.as_ref();
         let key = (canonical, variant);
-        let held = |tb: &Prober| lock(&tb.pawn_tables).get(&key.0).cloned();
+        let held = |tb: &Prober| tb.recent.pawn_table(&key.0);
+        let had = |had| match had {
+            Had::Pawns(table) => Some(table),
+            Had::Table(_) => None,
+        };
+        let probe = |table: &PawnTable, pos: &Chess| table.table().probe(pos);
         let value = match self.probe_part(&key.0, pos) {
             Some(value) => value?,
-            None => {
-                self.probe_table(&key, pos, have, held, |table, pos| table.table().probe(pos))?
-            }
+            None => self.probe_table(&key, pos, have, held, had, probe)?,
         };
         with_en_passant(pos, value, &|p: &Chess| self.probe_having(p, variant, have))
     }
 
     /// A probe of the table of `key`: in memory (`held`), else its file
-    /// opened for probes, else had by `have` and held then.
+    /// opened for probes, else the one `have` hands over (`had`).
     fn probe_table<T>(
         &self,
         key: &(Material, Variant),
         pos: &Chess,
         have: &Have,
         held: impl Fn(&Prober) -> Option<Arc<T>>,
+        had: impl Fn(Had) -> Option<Arc<T>>,
         probe: impl Fn(&T, &Chess) -> Result<Value, TableError>,
     ) -> Result<Value, TableError> {
         if let Some(table) = held(self) {
             return probe(&table, pos);
         }
-        match self.opened(key)?.map(|table| table.probe(pos)) {
+        let table = match self.opened(key)?.map(|table| table.probe(pos)) {
             Some(Err(TableError::File(err))) => {
                 // Forgotten; `have` reads it whole, which finds the fault.
                 lock(&self.opened).remove(key);
-                have(&key.0, key.1).map_err(|_| TableError::File(err))?;
+                have(&key.0, key.1).map_err(|_| TableError::File(err))?
             }
             Some(value) => return value,
             None => have(&key.0, key.1)?,
-        }
-        let table = held(self).ok_or_else(|| TableError::NotBuilt(key.0.clone()))?;
+        };
+        let table = had(table).ok_or_else(|| TableError::NotBuilt(key.0.clone()))?;
         probe(&table, pos)
     }
 
@@ -163,7 +189,7 @@ impl Prober {
         let dir = self.dir.as_ref()?;
         let key = (material.clone(), Variant::Standard);
         if lock(&self.opened).contains_key(&key)
-            || lock(&self.pawn_tables).contains_key(material)
+            || self.recent.contains(&Key::Pawns(material.clone()))
             || self.in_folder(material, Variant::Standard)
         {
             return None;
@@ -174,7 +200,20 @@ impl Prober {
         };
         let indexer = SliceIndexer::shared(material);
         let index = indexer.encode(&squares[..material.len()])?;
-        let part = lock(&self.parts).get(dir, material, indexer.slice_of(index))?;
+        let slice = indexer.slice_of(index);
+        let part = match self.recent.part(material, slice) {
+            Some(part) => part,
+            None => {
+                let part = Arc::new(read_part(dir, material, slice)?);
+                let key = Key::Part {
+                    material: material.clone(),
+                    slice,
+                };
+                self.recent
+                    .put(key, Entry::Table(Arc::clone(&part)), Copies::OnDisk);
+                part
+            }
+        };
         Some(
             part.value_at(index, pos.turn())
                 .ok_or(TableError::NotInTable),
@@ -183,7 +222,7 @@ impl Prober {
 
     /// A table without pawns in memory.
     pub(crate) fn held(&self, key: &(Material, Variant)) -> Option<Arc<Table>> {
-        lock(&self.tables).get(key).cloned()
+        self.recent.table(&key.0, key.1)
     }
 
     /// The table file of `key` opened for probes, `None` when there is no
@@ -203,7 +242,7 @@ impl Prober {
         let path = dir.join(name);
         // Opened without the lock: a file that does not answer holds up
         // its own probes only.
-        match ChunkedTable::open(&path, material, *variant) {
+        match ChunkedTable::open(&path, material, *variant, &self.recent) {
             Ok(table) => {
                 let mut opened = lock(&self.opened);
                 let table = opened.entry(key.clone()).or_insert_with(|| Arc::new(table));
@@ -321,6 +360,6 @@ fn mirror(pos: &Chess) -> Option<Chess> {
         .ok()
 }
 
-fn not_built(material: &Material, _: Variant) -> Result<(), TableError> {
+fn not_built(material: &Material, _: Variant) -> Result<Had, TableError> {
     Err(TableError::NotBuilt(material.clone()))
 }

@@ -241,6 +241,11 @@ impl Table {
         &self.values[turn]
     }
 
+    /// The bytes of values it holds, both sides.
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.values.iter().map(Vec::len).sum()
+    }
+
     /// Whether the table holds the values of side `turn` to move: a table
     /// read for some sides ([`crate::format::read_sides`]) holds no others.
     pub(crate) fn has_side(&self, turn: Color) -> bool {

@@ -25,9 +25,11 @@ const deadline = setTimeout(() => fail("the browser test took over 8 minutes"), 
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const VIEWS = ["play", "audit", "tables", "calculator", "claims"];
+const VIEWS = ["play", "practice", "audit", "tables", "calculator", "claims"];
 
-let server = null;
+const servers = [];
+// The origins of the servers started: the only ones the page may reach.
+const origins = new Set();
 let context = null;
 const scratch = mkdtempSync(join(tmpdir(), "ajedrecista-e2e-"));
 
@@ -39,7 +41,7 @@ function fail(message) {
 async function cleanup() {
   clearTimeout(deadline);
   if (context) await context.close().catch(() => {});
-  if (server) server.kill("SIGTERM");
+  for (const server of servers) server.kill("SIGTERM");
   rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -53,17 +55,18 @@ function step(text) {
   console.log(`web e2e: [${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
 }
 
-/** Starts the server on a free loopback port; resolves to its URL. */
-function startServer() {
+/** Starts a server on a free loopback port, with `extra` options; resolves to its URL. */
+function startServer(extra = []) {
   return new Promise((resolveUrl, reject) => {
-    server = spawn(binary, ["serve", "--addr", "127.0.0.1:0", "--tables", join(scratch, "tables")], {
+    const server = spawn(binary, ["serve", "--addr", "127.0.0.1:0", "--tables", join(scratch, "tables"), ...extra], {
       stdio: ["ignore", "ignore", "pipe"],
     });
+    servers.push(server);
     let text = "";
     server.stderr.on("data", (chunk) => {
       text += chunk;
       const match = text.match(/serving on (http:\/\/127\.0\.0\.1:\d+\/)/);
-      if (match) resolveUrl(match[1]);
+      if (match) { origins.add(new URL(match[1]).origin); resolveUrl(match[1]); }
     });
     server.on("exit", (code) => reject(new Error(`the server exited (${code}): ${text}`)));
     setTimeout(() => reject(new Error(`the server did not start: ${text}`)), 30_000);
@@ -284,7 +287,7 @@ async function main() {
   const foreign = [];
   await context.route("**/*", (route) => {
     const target = new URL(route.request().url());
-    if (target.origin === new URL(url).origin) return route.continue();
+    if (origins.has(target.origin)) return route.continue();
     foreign.push(target.href);
     return route.abort();
   });
@@ -935,6 +938,8 @@ async function main() {
   check((await page.textContent("#probe-setup-announce")).includes("black king on e5"), "the placement is announced in the view's own live region");
   step(`set up by dragging: ${summaryBuilt}`);
 
+  await practiceAsWhite(page);
+
   step("every view");
   // Every view at desktop and phone size: screenshots, internal names,
   // overflow (item 7) and axe-core.
@@ -1038,6 +1043,7 @@ async function main() {
   const display = await page.locator("#reply-display").boundingBox();
   check(display.y + display.height <= PHONE.height, `the calculator display is on a phone's first screen (${JSON.stringify(display)})`);
 
+  await kioskReturnsToStart();
 
   check(errors.length === 0, `no script errors: ${errors.join("; ")}`);
   check(foreign.length === 0, `no request beyond the server: ${foreign.join(", ")}`);
@@ -1045,6 +1051,78 @@ async function main() {
   check(refused.length === consoleErrors.length, `no console errors beyond refused requests: ${consoleErrors.join("; ")}`);
   step(`${refused.length} refused requests (4xx) logged by the browser itself`);
   step(`ok; screenshots in ${outDir}`);
+}
+
+/**
+ * Issue 56: practice as White. In KRK from a set start, a move that throws
+ * away moves is flagged, a hint comes in the box method's words, and the
+ * hints followed, by click and by keyboard, end in mate with a summary.
+ */
+async function practiceAsWhite(page) {
+  step("practice as White");
+  const start = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
+  await openView(page, "practice");
+  await page.selectOption("#practice-method", "rook-box");
+  await page.fill("#practice-fen", start);
+  await page.click("#practice-start");
+  await page.waitForSelector("#practice-play:not([hidden])");
+  await idle(page);
+  const goal = Number((await page.textContent("#practice-goal")).match(/mate in (\d+)/)[1]);
+  const label = await page.textContent('#practice-method option[value="rook-box"]');
+  const address = new URL(page.url()).searchParams;
+  check(address.get("fen") === start && address.get("method") === "rook-box", `the start and method are in the address (${page.url()})`);
+  // The slowest move that keeps the win, by the tables, clicked on the board.
+  const probed = await page.evaluate(async (fen) => (await fetch(`/api/probe?fen=${encodeURIComponent(fen)}`)).json(), start);
+  const slow = probed.moves.filter((m) => m.result === "win").sort((a, b) => b.dtm_plies - a.dtm_plies)[0];
+  check(slow.dtm_moves > goal, `a slow move exists (${slow.san}: ${slow.dtm_moves} against ${goal})`);
+  await page.click(`#practice-sq-${slow.uci.slice(0, 2)}`);
+  await page.click(`#practice-sq-${slow.uci.slice(2, 4)}`);
+  await idle(page);
+  const flagged = await page.textContent("#practice-status");
+  check(flagged.includes(`throws away ${slow.dtm_moves - goal} move`), `the slow move is flagged (${flagged})`);
+  await page.click("#practice-undo");
+  await idle(page);
+  // Hints, each played as typed, until the end.
+  for (let i = 0; i < 60 && !(await page.isDisabled("#practice-move")); i++) {
+    await page.click("#practice-hint");
+    await page.waitForFunction(() => document.getElementById("practice-hint-text").textContent.startsWith("Hint"));
+    const hint = await page.textContent("#practice-hint-text");
+    check(hint.startsWith(`Hint (${label}): `), `the hint names its method (${hint})`);
+    await page.fill("#practice-move", hint.match(/: (\S+),/)[1]);
+    await page.press("#practice-move", "Enter");
+    await idle(page);
+  }
+  const over = await page.textContent("#practice-goal");
+  check(over === "Over: checkmate.", `the hints mate (${over})`);
+  const summary = await page.textContent("#practice-summary");
+  check(summary.includes(`perfect play mates in ${goal}`) && summary.includes(`${label} takes`), `the summary compares the counts (${summary})`);
+  step(`practice: mate in ${goal} by the tables; ${summary}`);
+}
+
+/**
+ * Issue 58: on a kiosk, a game left idle past the limit is gone and the page
+ * is back at its start screen, without a click; no download is offered.
+ */
+async function kioskReturnsToStart() {
+  const url = await startServer(["--kiosk", "--kiosk-idle-seconds", "5"]);
+  step(`kiosk server at ${url}`);
+  const page = await context.newPage();
+  await page.setViewportSize(DESKTOP);
+  await page.goto(url);
+  await ready(page);
+  check(await page.isHidden("#pgn-download"), "a kiosk offers no PGN download");
+  await clickSquare(page, "a5");
+  await idle(page);
+  check(new URL(page.url()).searchParams.has("game"), "the visitor's game is in the address");
+  const left = Date.now();
+  await page.waitForURL(url, { timeout: 20_000 });
+  await ready(page);
+  const waited = (Date.now() - left) / 1000;
+  check(waited >= 4, `the page waited the idle time (${waited.toFixed(1)} s)`);
+  check(!new URL(page.url()).searchParams.has("game"), "no game after the idle time");
+  check(await page.isVisible("#play-board"), "the start screen shows the board");
+  step(`the kiosk page went back to its start after ${waited.toFixed(1)} s idle`);
+  await page.close();
 }
 
 mkdirSync(outDir, { recursive: true });

@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 /// The script: one ES module per view (`/js/NAME`), `main.js` first.
-const SCRIPTS: [(&str, &str); 9] = [
+const SCRIPTS: [(&str, &str); 10] = [
     ("main.js", include_str!("../assets/js/main.js")),
     ("common.js", include_str!("../assets/js/common.js")),
     ("board.js", include_str!("../assets/js/board.js")),
@@ -16,6 +16,7 @@ const SCRIPTS: [(&str, &str); 9] = [
     ("setup.js", include_str!("../assets/js/setup.js")),
     ("calculator.js", include_str!("../assets/js/calculator.js")),
     ("claims.js", include_str!("../assets/js/claims.js")),
+    ("practice.js", include_str!("../assets/js/practice.js")),
 ];
 const STYLE_CSS: &str = include_str!("../assets/style.css");
 /// A black king on two squares: the tab's icon (`/favicon.svg`, and at

@@ -14,6 +14,7 @@ pub mod audit;
 pub mod builds;
 pub mod error;
 pub mod games;
+pub mod practice;
 pub mod probe;
 pub mod store;
 
@@ -28,6 +29,7 @@ mod starts;
 use std::sync::Arc;
 
 use ajedrecista_automata::Session;
+use ajedrecista_automata::app::Practice;
 use ajedrecista_tables::{Syzygy, Tablebase};
 
 pub use builds::Builds;
@@ -45,6 +47,8 @@ pub struct AppState {
     pub tables: Arc<Tablebase>,
     pub audits: audit::AuditCache,
     pub games: GameStore<Session>,
+    /// Practices: the visitor gives the mate as White.
+    pub practices: GameStore<Practice>,
     /// Emulation, audits and table builds.
     pub work: Arc<work::WorkPool>,
     /// The table builds under way (fed by the tables' progress callback
@@ -53,6 +57,21 @@ pub struct AppState {
     /// Syzygy files that answer a probe at once where a DTM table is not
     /// built (`serve --syzygy`).
     pub syzygy: Option<Arc<Syzygy>>,
+    /// The page runs as a kiosk (`serve --kiosk`).
+    pub kiosk: Option<Kiosk>,
+}
+
+/// A page left alone on a public screen: after `idle` without a touch, a
+/// key or a click, it goes back to its start screen, and it offers no
+/// download (docs/web.md, "Kiosk").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kiosk {
+    pub idle: std::time::Duration,
+}
+
+impl Kiosk {
+    /// Three minutes: a visitor thinking over a move is not cut off.
+    pub const DEFAULT_IDLE: std::time::Duration = std::time::Duration::from_secs(180);
 }
 
 impl AppState {
@@ -61,17 +80,19 @@ impl AppState {
     }
 
     /// [`AppState::new`] showing `builds`, which the tables' progress
-    /// callback feeds ([`Builds::update`], [`Builds::finish`]), and
-    /// probing `syzygy` where a DTM table is not built.
+    /// callback feeds ([`Builds::update`], [`Builds::finish`]), probing
+    /// `syzygy` where a DTM table is not built, and as a kiosk if `kiosk`.
     pub fn with_builds(
         tables: Arc<Tablebase>,
         limits: Limits,
         builds: Builds,
         syzygy: Option<Syzygy>,
+        kiosk: Option<Kiosk>,
     ) -> Arc<AppState> {
         let mut state = AppState::unshared(tables, limits, work::WorkPool::for_this_machine());
         state.builds = builds;
         state.syzygy = syzygy.map(Arc::new);
+        state.kiosk = kiosk;
         Arc::new(state)
     }
 
@@ -89,9 +110,11 @@ impl AppState {
             tables,
             audits: audit::AuditCache::default(),
             games: GameStore::new(limits),
+            practices: GameStore::new(limits),
             work: Arc::new(pool),
             builds: Builds::default(),
             syzygy: None,
+            kiosk: None,
         }
     }
 }

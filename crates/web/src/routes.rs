@@ -16,10 +16,13 @@ use axum::routing::{get, post};
 use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
+use crate::practice::NewPractice;
 use crate::probe::ProbeQuery;
 use crate::server::RequestScope;
+use crate::store::GameId;
 use crate::store::lock;
 use crate::{AppState, MAX_BODY_BYTES, assets};
+use ajedrecista_automata::app::Practice;
 
 type Shared = State<Arc<AppState>>;
 
@@ -32,6 +35,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/favicon.svg", get(assets::favicon))
         .route("/favicon.ico", get(assets::favicon))
         .route("/api/strategies", get(strategies))
+        .route("/api/page", get(page))
         .route("/api/claims", get(claims))
         .route("/api/starts", get(starts))
         .route("/api/starts/squares", get(start_squares))
@@ -40,6 +44,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/moves", post(game_move))
         .route("/api/games/{id}/undo", post(game_undo))
+        .route("/api/practice", post(new_practice))
+        .route("/api/practice/{id}", get(practice_state))
+        .route("/api/practice/{id}/moves", post(practice_move))
+        .route("/api/practice/{id}/hint", get(practice_hint))
+        .route("/api/practice/{id}/undo", post(practice_undo))
+        .route("/api/practice/{id}/retry", post(practice_retry))
         .route("/api/probe", get(probe))
         .route("/api/audit/{strategy}", get(audit))
         .merge(crate::calculator::routes(Arc::clone(&state.work)))
@@ -97,6 +107,28 @@ async fn claims() -> Json<Vec<Claim>> {
 
 async fn strategies(State(state): Shared) -> Json<Vec<StrategyView>> {
     Json(StrategyView::all(&state.tables))
+}
+
+/// What the page needs to know of how it is served.
+#[derive(serde::Serialize)]
+struct PageView {
+    /// Set when served as a kiosk: the seconds without input after which
+    /// the page goes back to its start.
+    kiosk: Option<KioskView>,
+}
+
+#[derive(serde::Serialize)]
+struct KioskView {
+    idle_seconds: u64,
+}
+
+/// `GET /api/page`: how the page is served (a kiosk or not).
+async fn page(State(state): Shared) -> Json<PageView> {
+    Json(PageView {
+        kiosk: state.kiosk.map(|kiosk| KioskView {
+            idle_seconds: kiosk.idle.as_secs(),
+        }),
+    })
 }
 
 /// `GET /api/builds`: the table builds under way, for a progress bar.
@@ -253,4 +285,81 @@ async fn game_undo(
     let (id, game) = state.games.find(&id, "game")?;
     let view = blocking(move || crate::games::undo(id, &mut lock(&game))).await?;
     Ok(Json(view).into_response())
+}
+
+async fn new_practice(
+    State(state): Shared,
+    scope: RequestScope,
+    ApiJson(request): ApiJson<NewPractice>,
+) -> Result<Response, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    // Its table prepared, and the method's own table: on the work pool.
+    let job_scope = scope.clone();
+    let practice = state
+        .work
+        .run(Some(scope), move || {
+            crate::practice::new_practice(tables, &request, job_scope.stop_flag())
+        })
+        .await?;
+    let shared = Arc::clone(&state);
+    let view = blocking(move || {
+        let id = shared.practices.insert(practice);
+        let (_, practice) = shared.practices.find(&id.to_string(), "practice")?;
+        crate::practice::state(id, &lock(&practice))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+/// A practice's work, blocking (its lock and its probes), on practice `id`.
+async fn with_practice<T: serde::Serialize + Send + 'static>(
+    state: &AppState,
+    id: &str,
+    work: impl FnOnce(GameId, &mut Practice) -> Result<T, ApiError> + Send + 'static,
+) -> Result<Response, ApiError> {
+    let (id, practice) = state.practices.find(id, "practice")?;
+    let answer = blocking(move || work(id, &mut lock(&practice))).await?;
+    Ok(Json(answer).into_response())
+}
+
+async fn practice_state(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    with_practice(&state, &id, |id, practice| {
+        crate::practice::state(id, practice)
+    })
+    .await
+}
+
+async fn practice_move(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Response, ApiError> {
+    with_practice(&state, &id, move |id, practice| {
+        crate::practice::play(id, practice, &request.text)
+    })
+    .await
+}
+
+async fn practice_hint(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    with_practice(&state, &id, |_, practice| crate::practice::hint(practice)).await
+}
+
+async fn practice_undo(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    with_practice(&state, &id, crate::practice::undo).await
+}
+
+async fn practice_retry(
+    State(state): Shared,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    with_practice(&state, &id, crate::practice::retry).await
 }

@@ -26,6 +26,7 @@ async fn a_probe_is_answered_from_syzygy_where_no_table_is_built() {
         Limits::default(),
         Builds::default(),
         Some(syzygy()),
+        None,
     );
     let app = router(state);
     // KRPvK is four men: without Syzygy the server would build it.

@@ -418,3 +418,28 @@ async fn start_squares_against_men_set_up_by_hand() {
         }
     }
 }
+
+/// `GET /api/page` says whether the page runs as a kiosk, and after how
+/// many idle seconds it goes back to its start.
+#[tokio::test]
+async fn the_page_is_told_whether_it_is_a_kiosk() {
+    let (app, _) = app(Limits::default());
+    let plain = get(&app, "/api/page").await;
+    assert_eq!(plain.status, StatusCode::OK);
+    assert_eq!(plain.json(), serde_json::json!({ "kiosk": null }));
+    let kiosk = ajedrecista_web::Kiosk {
+        idle: std::time::Duration::from_secs(42),
+    };
+    let state = ajedrecista_web::AppState::with_builds(
+        std::sync::Arc::new(Tablebase::in_memory()),
+        Limits::default(),
+        ajedrecista_web::Builds::default(),
+        None,
+        Some(kiosk),
+    );
+    let served = get(&ajedrecista_web::router(state), "/api/page").await;
+    assert_eq!(
+        served.json(),
+        serde_json::json!({ "kiosk": { "idle_seconds": 42 } })
+    );
+}

@@ -25,7 +25,7 @@ pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
-pub use practice::{Hint, Practice, PracticeError, Summary, Turn, Verdict};
+pub use practice::{Hint, Practice, PracticeError, PracticeView, Summary, Turn, Verdict};
 pub use probe::{
     BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, Source, check_fixed_king,
     fen_of_line, probe_lines, probe_value, san_line, tables_move,

@@ -40,6 +40,8 @@ pub enum PracticeError {
     GameOver,
     #[error("no method chosen for hints (--method)")]
     NoMethod,
+    #[error("a practice needs a start: a position, or a method (its own start)")]
+    NoStart,
     #[error(transparent)]
     Probe(#[from] ProbeError),
     #[error(transparent)]
@@ -72,8 +74,6 @@ pub struct Turn {
     pub verdict: Verdict,
     /// The defence's reply, if the game goes on.
     pub black: Option<String>,
-    /// White's mate from the position now (after the reply), if still a win.
-    pub mate_in: Option<Moves>,
     /// Set when the game is over: checkmate, stalemate, or a man lost.
     pub end: Option<&'static str>,
 }
@@ -98,6 +98,27 @@ pub struct Summary {
     pub method: Option<(&'static str, Option<usize>)>,
 }
 
+/// A practice as a front end shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PracticeView {
+    /// The start, and the position now (White to move unless over).
+    pub start_fen: String,
+    pub fen: String,
+    /// White's mate from here, if still a win.
+    pub mate_in: Option<Moves>,
+    /// The student's moves so far.
+    pub moves_used: usize,
+    /// The method that gives hints, by catalog name.
+    pub method: Option<&'static str>,
+    /// White's legal moves here, in UCI, for a board to offer.
+    pub legal: Vec<String>,
+    pub can_undo: bool,
+    /// Set when the game is over.
+    pub end: Option<&'static str>,
+    /// The counts, once the game is over.
+    pub summary: Option<Summary>,
+}
+
 /// A practice game: the student plays White.
 pub struct Practice {
     start: Chess,
@@ -112,6 +133,21 @@ pub struct Practice {
 }
 
 impl Practice {
+    /// A practice from `start`, else from `method`'s own start (its demo
+    /// position), with hints from `method` if given: [`Practice::new`].
+    pub fn from_start_or_method(
+        tables: Arc<Tablebase>,
+        start: Option<Chess>,
+        method: Option<StrategyName>,
+    ) -> Result<Practice, PracticeError> {
+        let start = match (start, method) {
+            (Some(start), _) => start,
+            (None, Some(method)) => method.demo_position(),
+            (None, None) => return Err(PracticeError::NoStart),
+        };
+        Practice::new(tables, start, method)
+    }
+
     /// A practice from `start` (White to move and winning, up to five
     /// men), hints from `method` if given (it must accept the start).
     pub fn new(
@@ -140,6 +176,34 @@ impl Practice {
             method,
             ended: None,
             tables,
+        })
+    }
+
+    /// The practice as a front end shows it; the summary, which plays the
+    /// method's game, once it is over.
+    pub fn view(&self) -> Result<PracticeView, PracticeError> {
+        let position = self.position();
+        let fen = |position: &Chess| {
+            shakmaty::fen::Fen::from_position(position, shakmaty::EnPassantMode::Legal).to_string()
+        };
+        let legal = match self.ended {
+            Some(_) => Vec::new(),
+            None => position
+                .legal_moves()
+                .iter()
+                .map(|mv| mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                .collect(),
+        };
+        Ok(PracticeView {
+            start_fen: fen(&self.start),
+            fen: fen(position),
+            mate_in: self.mate_in()?,
+            moves_used: self.moves,
+            method: self.method.map(StrategyName::as_str),
+            legal,
+            can_undo: self.positions.len() > 1,
+            end: self.ended,
+            summary: self.ended.map(|_| self.summary()).transpose()?,
         })
     }
 
@@ -177,7 +241,6 @@ impl Practice {
             white,
             verdict,
             black: None,
-            mate_in: None,
             end: None,
         };
         if let Some(end) = end_of(&after) {
@@ -196,7 +259,6 @@ impl Practice {
         self.ended = end;
         turn.end = end;
         self.positions.push(next);
-        turn.mate_in = self.mate_in()?;
         Ok(turn)
     }
 

@@ -23,14 +23,8 @@ pub fn run(
     fen: Option<&str>,
     method: Option<StrategyName>,
 ) -> anyhow::Result<()> {
-    let start = match (fen, method) {
-        (Some(fen), _) => parse_fen(fen)?,
-        (None, Some(method)) => method.demo_position(),
-        (None, None) => {
-            anyhow::bail!("--as white needs a start: --fen FEN, or --method METHOD (its own start)")
-        }
-    };
-    let mut practice = Practice::new(Arc::new(tables.open()), start, method)?;
+    let start = fen.map(parse_fen).transpose()?;
+    let mut practice = Practice::from_start_or_method(Arc::new(tables.open()), start, method)?;
     let stdin = io::stdin();
     let prompt = stdin.is_terminal();
     let mut out = crate::output::stdout_lock();

@@ -18,7 +18,7 @@ use ajedrecista_input::{Line, LineReader};
 
 use crate::diagram::diagram;
 use crate::output::{json_line, outln};
-use crate::tables_args::{OneBar, SyzygyArgs, TablesArgs, one_bar_for, spinner};
+use crate::tables_args::{MemoryArgs, OneBar, SyzygyArgs, TablesArgs, one_bar_for, spinner};
 
 /// The value of a position (win, draw or loss for the side to move, and the
 /// distance to mate), every legal move with its value, best first, and the
@@ -67,6 +67,8 @@ pub struct Args {
     #[command(flatten)]
     tables: TablesArgs,
     #[command(flatten)]
+    memory: MemoryArgs,
+    #[command(flatten)]
     syzygy: SyzygyArgs,
 }
 
@@ -76,7 +78,7 @@ const ASK_FROM_SECONDS: f64 = 60.0;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let variant = crate::tables_args::variant(args.fixed_king);
-    let tb = args.tables.open();
+    let tb = args.memory.bound(args.tables.open());
     if let Some(path) = &args.epd {
         return run_batch(path, &tb, variant, args.json);
     }

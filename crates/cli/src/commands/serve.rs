@@ -2,11 +2,11 @@
 
 use std::net::SocketAddr;
 
-use ajedrecista_web::{AppState, Builds, Limits};
+use ajedrecista_web::{AppState, Builds, Kiosk, Limits};
 use anyhow::Context;
 
 use crate::output::note;
-use crate::tables_args::{SyzygyArgs, TablesArgs};
+use crate::tables_args::{MemoryArgs, SyzygyArgs, TablesArgs};
 
 /// The longest idle time a game may be given: a week. Far beyond any
 /// game, and far below an overflow of the seconds it is turned into.
@@ -28,8 +28,20 @@ pub struct Args {
     #[arg(long, default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=MAX_IDLE_MINUTES))]
     idle_minutes: u64,
+    /// Run as a kiosk: the page goes back to its start screen after
+    /// --kiosk-idle-seconds without input, and offers no download
+    #[arg(long)]
+    kiosk: bool,
+    /// With --kiosk: seconds without a touch, key or click before the page
+    /// goes back to its start (5 to 3600)
+    #[arg(long, value_name = "N", requires = "kiosk",
+          default_value_t = Kiosk::DEFAULT_IDLE.as_secs(),
+          value_parser = clap::value_parser!(u64).range(5..=3600))]
+    kiosk_idle_seconds: u64,
     #[command(flatten)]
     tables: TablesArgs,
+    #[command(flatten)]
+    memory: MemoryArgs,
     #[command(flatten)]
     syzygy: SyzygyArgs,
 }
@@ -40,16 +52,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // The page's progress bar follows the builds the tables report.
     let builds = Builds::default();
     let (building, finished) = (builds.clone(), builds.clone());
-    let tables = std::sync::Arc::new(args.tables.open_watched(
+    let tables = std::sync::Arc::new(args.memory.bound(args.tables.open_watched(
         move |material, variant| finished.finish(material, variant),
         move |material, variant, progress| building.update(material, variant, progress),
-    ));
+    )));
     let limits = Limits {
         max_games: args.max_games,
         idle: std::time::Duration::from_secs(args.idle_minutes * 60),
     };
     let warming = std::sync::Arc::clone(&tables);
-    let state = AppState::with_builds(tables, limits, builds, syzygy);
+    let kiosk = args.kiosk.then(|| Kiosk {
+        idle: std::time::Duration::from_secs(args.kiosk_idle_seconds),
+    });
+    let state = AppState::with_builds(tables, limits, builds, syzygy, kiosk);
     let runtime = tokio::runtime::Runtime::new().context("starting the server's threads")?;
     runtime.block_on(async move {
         let listener =

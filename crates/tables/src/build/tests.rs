@@ -294,7 +294,13 @@ fn lowered_build_agrees(normal: &Table, subtables: &Subtables, limit: u16) {
     let path = crate::format::write(dir.path(), &lowered).unwrap();
     let back = crate::format::read(&path, material, normal.variant()).unwrap();
     assert_eq!(back.overflow(), lowered.overflow());
-    let opened = crate::format::ChunkedTable::open(&path, material, normal.variant()).unwrap();
+    let opened = crate::format::ChunkedTable::open(
+        &path,
+        material,
+        normal.variant(),
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     for turn in Color::ALL {
         assert_eq!(back.bytes(turn), lowered.bytes(turn));
         for i in 0..normal.bytes(turn).len() {

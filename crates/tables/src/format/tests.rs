@@ -70,7 +70,12 @@ fn kqkr_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
 fn opening_fails_its_checksum(path: &Path, material: &Material, bytes: &[u8]) {
     fs::write(path, bytes).unwrap();
     assert!(matches!(
-        ChunkedTable::open(path, material, Variant::Standard),
+        ChunkedTable::open(
+            path,
+            material,
+            Variant::Standard,
+            &crate::recent::Recent::for_tests()
+        ),
         Err(ReadError::File(FileError::Checksum))
     ));
 }
@@ -162,7 +167,13 @@ fn probes_of_an_opened_file_equal_the_tables() {
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), &table).unwrap();
-        let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+        let opened = ChunkedTable::open(
+            &path,
+            &material,
+            Variant::Standard,
+            &crate::recent::Recent::for_tests(),
+        )
+        .unwrap();
         let mut probed = 0;
         for turn in Color::ALL {
             for index in (0..table.bytes(turn).len()).step_by(7) {
@@ -183,7 +194,13 @@ fn a_forged_chunk_is_found_by_a_probe_and_rebuilt() {
     let pos = table.position(sampled, Color::Black).unwrap();
     let dir = forged(&table, Color::Black, sampled, ILLEGAL);
     let path = dir.path().join(file_name(&material, Variant::Standard));
-    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let opened = ChunkedTable::open(
+        &path,
+        &material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     assert!(matches!(
         opened.probe(&pos),
         Err(TableError::File(FileError::BadValue { .. }))
@@ -296,7 +313,13 @@ fn a_format_4_file_reads_and_opens_checked_whole() {
     let (material, table, _dir, path) = krk_file();
     as_format_4(&path, VERSION_4);
     let back = read(&path, &material, Variant::Standard).unwrap();
-    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let opened = ChunkedTable::open(
+        &path,
+        &material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     for turn in Color::ALL {
         assert_eq!(back.bytes(turn), table.bytes(turn));
         for index in (0..table.bytes(turn).len()).step_by(101) {
@@ -357,7 +380,13 @@ fn an_opened_file_checks_each_chunk_when_first_used() {
     bytes[second + lengths[1] / 2] ^= 0x40;
     fix_sums(&mut bytes);
     fs::write(&path, &bytes).unwrap();
-    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let opened = ChunkedTable::open(
+        &path,
+        &material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     let in_chunk = |chunk: usize| {
         let index = (chunk * CHUNK..(chunk + 1) * CHUNK)
             .find(|&i| table.position(i, Color::White).is_some())
@@ -378,7 +407,13 @@ fn an_opened_file_checks_each_chunk_when_first_used() {
     bytes[second + lengths[1] / 2] ^= 0x40;
     fix_sums(&mut bytes);
     fs::write(&path, &bytes).unwrap();
-    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let opened = ChunkedTable::open(
+        &path,
+        &material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     for _ in 0..20 {
         assert!(matches!(
             opened.window(Color::White, 0..2 * CHUNK, Vec::new()),
@@ -492,7 +527,13 @@ fn a_damaged_overflow_list_is_refused() {
     forge_entries(&path, |e| e[0] += 1 << PLIES_BITS);
     let error = read_back(&dir, &material);
     assert!(error.contains("byte is not DEEP"), "{error}");
-    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let opened = ChunkedTable::open(
+        &path,
+        &material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     let pos = table.position(first, Color::White).unwrap();
     assert!(matches!(
         opened.probe(&pos),
@@ -680,7 +721,13 @@ fn a_chunk_that_never_comes_is_given_up_and_its_file_kept() {
     let (material, table) = krk();
     let path = write(dir.path(), &table).unwrap();
     let bytes = fs::read(&path).unwrap();
-    let opened = ChunkedTable::open(&path, &material, Variant::Standard).unwrap();
+    let opened = ChunkedTable::open(
+        &path,
+        &material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+    .unwrap();
     let pos = (1000..)
         .find_map(|index| table.position(index, Color::White))
         .unwrap();

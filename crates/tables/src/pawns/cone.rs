@@ -4,7 +4,7 @@
 //! table), so a first probe builds those slices alone into the table's
 //! journal and reads its values from there (docs/tables.md, "Cones").
 
-use std::{collections::VecDeque, path::Path, sync::Arc};
+use std::path::Path;
 
 use shakmaty::{Chess, Piece, Position};
 
@@ -52,58 +52,24 @@ pub(crate) fn number_of(pos: &Chess) -> Result<(Material, usize), TableError> {
 /// in steps waits for its file.
 const MOST_PART_NUMBERS: usize = 1 << 26;
 
-/// The slices kept in the journals of tables whose files are not written
-/// yet (cones built for probes), read as probes need them, the last used
-/// kept up to [`RecentParts::BUDGET`] bytes.
-#[derive(Default)]
-pub(crate) struct RecentParts {
-    /// Each part with its bytes, the last used last.
-    parts: VecDeque<((Material, usize), Arc<Table>, usize)>,
-}
-
-impl RecentParts {
-    /// 128 MiB: four slices of a five-man table with one pawn.
-    const BUDGET: usize = 128 << 20;
-
-    /// Slice `slice` of the table of `material` (canonical, with pawns)
-    /// from its journal in `dir`, `None` when it is not kept there.
-    pub(crate) fn get(
-        &mut self,
-        dir: &Path,
-        material: &Material,
-        slice: usize,
-    ) -> Option<Arc<Table>> {
-        let key = (material.clone(), slice);
-        if let Some(at) = self.parts.iter().position(|(k, ..)| *k == key) {
-            let found = self.parts.remove(at).expect("a part found");
-            let table = Arc::clone(&found.1);
-            self.parts.push_back(found);
-            return Some(table);
-        }
-        let slice_len = SliceIndexer::shared(material).slice_len();
-        if slice_len > MOST_PART_NUMBERS {
-            return None;
-        }
-        let part = Journal::at(dir, material, slice_len, MAX_PLIES).load(slice)?;
-        let first = slice * slice_len;
-        let table = Arc::new(Table::part(
-            material.clone(),
-            Variant::Standard,
-            first,
-            part.bytes,
-            part.overflow.shifted(first),
-        ));
-        let bytes = 2 * slice_len;
-        let mut held: usize = self.parts.iter().map(|part| part.2).sum();
-        while held + bytes > Self::BUDGET {
-            let Some(oldest) = self.parts.pop_front() else {
-                break;
-            };
-            held -= oldest.2;
-        }
-        self.parts.push_back((key, Arc::clone(&table), bytes));
-        Some(table)
+/// Slice `slice` of the table of `material` (canonical, with pawns) read
+/// from its journal in `dir` (a cone built for probes, whose file is not
+/// written), `None` when it is not kept there, or too large to read for a
+/// probe.
+pub(crate) fn read_part(dir: &Path, material: &Material, slice: usize) -> Option<Table> {
+    let slice_len = SliceIndexer::shared(material).slice_len();
+    if slice_len > MOST_PART_NUMBERS {
+        return None;
     }
+    let part = Journal::at(dir, material, slice_len, MAX_PLIES).load(slice)?;
+    let first = slice * slice_len;
+    Some(Table::part(
+        material.clone(),
+        Variant::Standard,
+        first,
+        part.bytes,
+        part.overflow.shifted(first),
+    ))
 }
 
 #[cfg(test)]

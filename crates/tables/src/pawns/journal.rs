@@ -25,6 +25,7 @@
 //! complete, by a build that can lock it alone.
 
 use std::{
+    collections::HashSet,
     fs,
     io::{self, BufReader, BufWriter, Read, Write},
     path::{Path, PathBuf},
@@ -58,6 +59,9 @@ const TEMPORARY: &str = "part";
 const PLIES_BITS: u32 = 16;
 /// The file every build using the folder holds a shared lock on.
 const LOCK: &str = "lock";
+
+/// The ending of a part's name, after its slice's number.
+const PART: &str = ".part";
 
 /// A slice built: both sides' bytes and its overflow entries (numbers
 /// inside the slice).
@@ -118,12 +122,32 @@ impl Journal {
 
     /// The part of `slice` in the journal of the build of `material` into
     /// `tables`.
+    #[cfg(test)]
     pub(crate) fn part_in(tables: &Path, material: &Material, slice: usize) -> PathBuf {
         Self::dir(tables, material).join(Self::part_name(slice))
     }
 
+    /// The slices whose parts are in the journal of `material` in
+    /// `tables`: present, not checked (a build reads each part whole
+    /// before it counts it built). One look at the folder, guarded as a
+    /// read is; none when it did not answer.
+    pub(crate) fn parts_present(tables: &Path, material: &Material) -> HashSet<usize> {
+        let dir = Self::dir(tables, material);
+        let listed = dir.clone();
+        let names = guarded(&dir, read_time_limit(0), move |_| {
+            Ok(fs::read_dir(&listed)?
+                .filter_map(|entry| Some(entry.ok()?.file_name()))
+                .collect::<Vec<_>>())
+        });
+        names
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|name| name.to_str()?.strip_suffix(PART)?.parse().ok())
+            .collect()
+    }
+
     fn part_name(slice: usize) -> String {
-        format!("{slice:05}.part")
+        format!("{slice:05}{PART}")
     }
 
     fn part(&self, slice: usize) -> PathBuf {

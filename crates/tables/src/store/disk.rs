@@ -187,8 +187,8 @@ impl Tablebase {
     /// its canonical material).
     pub(crate) fn held_table(&self, material: &Material, variant: Variant) -> Option<Arc<Table>> {
         if material.has_pawns() {
-            let tables = lock(&self.prober.pawn_tables);
-            tables.get(material).map(|table| Arc::clone(table.table()))
+            let table = self.prober.recent.pawn_table(material);
+            table.map(|table| Arc::clone(table.table()))
         } else {
             self.cached(&(material.clone(), variant), Kept::Lent)
         }

@@ -140,8 +140,10 @@ impl Tablebase {
             crate::build::build(material, variant, subtables, progress)
         })?;
         // One that could not be saved is kept: the builds after it read it.
-        let kept = if self.save(&table) { kept } else { Kept::Asked };
-        Ok(self.keep(key, table, kept))
+        Ok(match self.save(&table) {
+            true => self.keep(key, table, kept, Copies::OnDisk),
+            false => self.keep(key, table, Kept::Asked, Copies::OnlyInMemory),
+        })
     }
 
     /// [`Tablebase::build_node`] of a table with pawns without a cache
@@ -152,16 +154,14 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<Arc<PawnTable>, TableError> {
         let _guard = lock(&self.building);
-        if let Some(table) = lock(&self.prober.pawn_tables).get(material) {
-            return Ok(Arc::clone(table));
+        if let Some(table) = self.prober.recent.pawn_table(material) {
+            return Ok(table);
         }
         let subtables = self.held_subtables(material, Variant::Standard)?;
         let table = self.building_with(material, Variant::Standard, stop, |progress| {
             crate::build::build(material, Variant::Standard, subtables, progress)
         })?;
-        let table = Arc::new(PawnTable::new(Arc::new(table)));
-        lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
-        Ok(table)
+        Ok(self.keep_pawns(material, table, Copies::OnlyInMemory))
     }
 
     /// [`Tablebase::build_node`] of a table with pawns into its file in the
@@ -203,7 +203,7 @@ impl Tablebase {
                 let path = dir.join(format::file_name(sub, Variant::Standard));
                 let opened = self
                     .usable(&path, |path| {
-                        ChunkedTable::open(path, sub, Variant::Standard)
+                        ChunkedTable::open(path, sub, Variant::Standard, &self.prober.recent)
                     })?
                     .ok_or_else(|| TableError::MissingSubtable(sub.clone()))?;
                 return Ok(PromotionTable::Opened(Arc::new(opened)));
@@ -261,12 +261,13 @@ impl Tablebase {
         let indexer = SliceIndexer::shared(&material);
         let men = indexer.men_in_order(&material);
         let reached = cone::slices_reached(&indexer, &men, indexer.slice_of(index));
+        let kept = Journal::parts_present(dir, &material);
         Ok(Some(Cone {
             plan: self.plan(&exit_materials(&material), variant),
             cone_slices: reached.len(),
             slices: reached
                 .into_iter()
-                .filter(|&slice| !Journal::part_in(dir, &material, slice).is_file())
+                .filter(|slice| !kept.contains(slice))
                 .collect(),
             table_slices: indexer.slices(),
             numbers_each: indexer.slice_len(),
@@ -334,7 +335,7 @@ impl Tablebase {
             return Ok(table);
         }
         if let Some(table) = self.load(material, variant)? {
-            return Ok(self.keep(key, table, kept));
+            return Ok(self.keep(key, table, kept, Copies::OnDisk));
         }
         self.may_build(material)?;
         self.have_subtables(material, variant, stop)?;
@@ -351,16 +352,11 @@ impl Tablebase {
         stop: &AtomicBool,
     ) -> Result<Arc<PawnTable>, TableError> {
         let material = material.canonical();
-        if let Some(table) = lock(&self.prober.pawn_tables).get(&material) {
-            return Ok(Arc::clone(table));
+        if let Some(table) = self.prober.recent.pawn_table(&material) {
+            return Ok(table);
         }
-        let keep = |table: Table| {
-            let table = Arc::new(PawnTable::new(Arc::new(table)));
-            lock(&self.prober.pawn_tables).insert(material.clone(), Arc::clone(&table));
-            table
-        };
         if let Some(table) = self.load(&material, Variant::Standard)? {
-            return Ok(keep(table));
+            return Ok(self.keep_pawns(&material, table, Copies::OnDisk));
         }
         if !self.writes_into_folder() {
             self.may_build(&material)?;
@@ -372,7 +368,7 @@ impl Tablebase {
         let (path, _) = self.pawn_file_in(&material, stop)?;
         let table = format::read(&path, &material, Variant::Standard)
             .map_err(|err| read_error(&path, err))?;
-        Ok(keep(table))
+        Ok(self.keep_pawns(&material, table, Copies::OnDisk))
     }
 
     /// The file of the table of a material with pawns (canonical) in the
@@ -468,16 +464,37 @@ impl Tablebase {
             .collect()
     }
 
-    /// Keeps a table in memory, or while it is held when it is lent to a
-    /// build and can be read again from the cache folder.
-    pub(crate) fn keep(&self, key: (Material, Variant), table: Table, kept: Kept) -> Arc<Table> {
+    /// Keeps a table without pawns in memory for probes, under their
+    /// budget when it has `copies` on disk; or only while it is held when
+    /// it is lent to a build and can be read again from the cache folder.
+    pub(crate) fn keep(
+        &self,
+        key: (Material, Variant),
+        table: Table,
+        kept: Kept,
+        copies: Copies,
+    ) -> Arc<Table> {
         let table = Arc::new(table);
-        if kept == Kept::Lent && self.dir.is_some() {
+        if kept == Kept::Lent && copies == Copies::OnDisk {
             let lent = Arc::downgrade(&table);
             lock(&self.lent).insert(key, lent);
         } else {
-            lock(&self.prober.tables).insert(key, Arc::clone(&table));
+            let entry = Entry::Table(Arc::clone(&table));
+            self.prober
+                .recent
+                .put(Key::Table(key.0, key.1), entry, copies);
         }
+        table
+    }
+
+    /// Keeps a table with pawns (of `material`, canonical) in memory for
+    /// probes, as [`Tablebase::keep`] does.
+    fn keep_pawns(&self, material: &Material, table: Table, copies: Copies) -> Arc<PawnTable> {
+        let table = Arc::new(PawnTable::new(Arc::new(table)));
+        let entry = Entry::Pawns(Arc::clone(&table));
+        self.prober
+            .recent
+            .put(Key::Pawns(material.clone()), entry, copies);
         table
     }
 

@@ -24,7 +24,8 @@ use crate::{
         schedule::{Schedule, Tuning},
     },
     plan::Step,
-    probe::Prober,
+    probe::{Had, Prober},
+    recent::{Copies, Entry, Key},
     summary::SideSummary,
     sync::lock,
     table::{Subtables, Table},
@@ -169,9 +170,8 @@ impl Tablebase {
         Schedule::new(&material, &Tuning::PRODUCTION)
             .step_slices(*level, *group)
             .is_some_and(|slices| {
-                slices
-                    .iter()
-                    .all(|&slice| Journal::part_in(dir, &material, slice).is_file())
+                let kept = Journal::parts_present(dir, &material);
+                slices.iter().all(|slice| kept.contains(slice))
             })
     }
 
@@ -188,6 +188,14 @@ impl Tablebase {
     /// never a probe of one position.
     pub fn building_up_to(mut self, men: usize) -> Tablebase {
         self.build_up_to = men;
+        self
+    }
+
+    /// Keeps at most `bytes` of tables, file chunks and slices in memory
+    /// for probes ([`Prober::memory_budget`]); a table that could not be
+    /// saved is kept whatever the budget, and counts against it.
+    pub fn memory_budget(mut self, bytes: usize) -> Tablebase {
+        self.prober = self.prober.memory_budget(bytes);
         self
     }
 
@@ -215,12 +223,16 @@ impl Tablebase {
     /// The table of `key` if it is in memory; one lent to a build is kept
     /// from now on when `kept` says it was asked for.
     fn cached(&self, key: &(Material, Variant), kept: Kept) -> Option<Arc<Table>> {
-        if let Some(table) = lock(&self.prober.tables).get(key) {
-            return Some(Arc::clone(table));
+        if let Some(table) = self.prober.held(key) {
+            return Some(table);
         }
         let table = lock(&self.lent).get(key)?.upgrade()?;
         if kept == Kept::Asked {
-            lock(&self.prober.tables).insert(key.clone(), Arc::clone(&table));
+            // Lent tables have their files.
+            let entry = Entry::Table(Arc::clone(&table));
+            self.prober
+                .recent
+                .put(Key::of_table(key.0.clone(), key.1), entry, Copies::OnDisk);
         }
         Some(table)
     }
@@ -281,7 +293,8 @@ impl Tablebase {
     ) -> Result<Arc<Table>, TableError> {
         check_pawnless(material, variant)?;
         let table = format::read(path, material, variant).map_err(|err| read_error(path, err))?;
-        Ok(self.keep((material.clone(), variant), table, Kept::Asked))
+        let key = (material.clone(), variant);
+        Ok(self.keep(key, table, Kept::Asked, Copies::OnlyInMemory))
     }
 
     /// Every table a capture or a promotion in `material` leads into (a
@@ -337,8 +350,8 @@ impl Tablebase {
             }
         };
         let in_memory = if pawns {
-            let tables = lock(&self.prober.pawn_tables);
-            tables.get(&material).map(|table| Arc::clone(table.table()))
+            let table = self.prober.recent.pawn_table(&material);
+            table.map(|table| Arc::clone(table.table()))
         } else {
             self.cached(&(material.clone(), variant), Kept::Lent)
         };
@@ -429,11 +442,11 @@ impl Tablebase {
 
     /// Has the table of `material` (canonical, with pawns) in memory: read
     /// whole from its file (a damaged one rebuilt) or built.
-    fn have(&self, material: &Material, variant: Variant) -> Result<(), TableError> {
+    fn have(&self, material: &Material, variant: Variant) -> Result<Had, TableError> {
         if material.has_pawns() {
-            self.pawn_table(material).map(drop)
+            self.pawn_table(material).map(Had::Pawns)
         } else {
-            self.table(material, variant).map(drop)
+            self.table(material, variant).map(Had::Table)
         }
     }
 }

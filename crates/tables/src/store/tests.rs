@@ -16,7 +16,9 @@ fn key(material: &str) -> (Material, Variant) {
 }
 
 fn kept(tb: &Tablebase, key: &(Material, Variant)) -> bool {
-    tb.prober.tables.lock().unwrap().contains_key(key)
+    tb.prober
+        .recent
+        .contains(&crate::recent::Key::of_table(key.0.clone(), key.1))
 }
 
 fn alive(tb: &Tablebase, key: &(Material, Variant)) -> bool {
@@ -241,10 +243,8 @@ fn a_pawn_table_built_into_its_file_equals_one_built_in_memory() {
     assert!(
         !from_file
             .prober
-            .pawn_tables
-            .lock()
-            .unwrap()
-            .contains_key(&material)
+            .recent
+            .contains(&crate::recent::Key::Pawns(material.clone()))
     );
     let in_memory = Tablebase::in_memory().pawn_table(&material).unwrap();
     assert_eq!(counted, in_memory.summarize());
@@ -585,7 +585,9 @@ fn the_subtables_of_a_pawn_build_are_left_on_disk_only() {
         let key = (sub.clone(), Variant::Standard);
         assert!(!kept(&tb, &key) && !alive(&tb, &key), "{sub}");
         assert!(
-            !tb.prober.pawn_tables.lock().unwrap().contains_key(sub),
+            !tb.prober
+                .recent
+                .contains(&crate::recent::Key::Pawns(sub.clone())),
             "{sub}"
         );
     }

@@ -9,6 +9,7 @@ import { calc, calcLoad, calcResume, wireCalculator } from "./calculator.js";
 import { renderClaims } from "./claims.js";
 import { $, api, html } from "./common.js";
 import { currentView, download, drawSetup, humanize, loadGame, newGame, opponentChanged, play, redrawPlay, renderGame, renderHeading, sendMove, setLamp, setStatus, showPending, updateSetupFen, urlFor, wirePlayBoard } from "./play.js";
+import { openPractice, wirePractice } from "./practice.js";
 import { probe, wireTables } from "./tables.js";
 
 /** Shows a view; `push` records it in the history, `autoload` fills an empty view. */
@@ -30,6 +31,7 @@ export async function selectTab(tab, push = true, autoload = true) {
   if (view === "audit" && !$("audit-summary").textContent) runAudit();
   if (view === "audit") renderComparison();
   if (view === "tables" && !$("probe-summary").textContent) probe();
+  if (view === "practice") await openPractice();
   if (view === "calculator" && !calc.id) {
     const id = new URLSearchParams(location.search).get("calc");
     if (!id || !(await calcResume(id))) calcLoad("queen");
@@ -57,6 +59,29 @@ export function wireTabs() {
     const fen = params.get("fen");
     if (tab.id === "tab-tables" && fen && fen !== $("probe-fen").value) { $("probe-fen").value = fen; probe(null, { keepLine: true }); }
   });
+}
+
+/**
+ * On a kiosk (`serve --kiosk`), any page a visitor has touched goes back to
+ * its start, loaded afresh, after `seconds` without input; downloads,
+ * which open a dialog on the kiosk's screen, are not offered.
+ */
+function runAsKiosk(seconds) {
+  document.body.dataset.kiosk = "true";
+  $("pgn-download").hidden = true;
+  let touched = false;
+  let timer = null;
+  const wait = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (touched || location.pathname + location.search !== "/") location.replace("/");
+      else wait();
+    }, seconds * 1000);
+  };
+  for (const kind of ["pointerdown", "keydown", "wheel", "touchstart"]) {
+    window.addEventListener(kind, () => { touched = true; wait(); }, { capture: true, passive: true });
+  }
+  wait();
 }
 
 export async function start() {
@@ -114,12 +139,15 @@ export async function start() {
   $("replay-next").addEventListener("click", () => { replay.index = Math.min(replay.plies.length, replay.index + 1); showReplay(); });
   $("replay-slider").addEventListener("input", () => { replay.index = Number($("replay-slider").value); showReplay(); });
 
+  const served = await api("GET", "/api/page");
+  if (served.ok && served.body.kiosk) runAsKiosk(served.body.kiosk.idle_seconds);
   const response = await api("GET", "/api/strategies");
   play.strategies = response.ok ? response.body : [];
   for (const select of [$("opponent"), $("audit-strategy")]) {
     for (const s of play.strategies) select.append(html("option", { value: s.name }, s.label));
   }
   wireAudit();
+  wirePractice(play.strategies);
   await renderClaims();
   const params = new URLSearchParams(location.search);
   const tab = $("tab-" + (params.get("view") || "play")) || $("tab-play");
