@@ -114,8 +114,9 @@ fn three_illegal_moves_stop_the_machine() {
     let mut session = torres_1912(&tables, 3);
     session.play("d6").expect("placed");
     let board = session.board();
-    // Text that is no king move gets a hint and does not count.
-    for input in ["", "zz9", "Ke9", "Qd5", "e4d5", "  "] {
+    // Text that is no king move gets a hint and does not count: the
+    // king's own square (d6) included.
+    for input in ["", "zz9", "Ke9", "Qd5", "e4d5", "  ", "d6", "Kd6"] {
         let Err(MoveError::NotAMove(reason)) = session.play(input) else {
             panic!("{input:?} is no move");
         };
@@ -317,6 +318,7 @@ fn every_lamp_kind_has_its_documented_name() {
             from: Square::A1,
             to: Square::A3,
         },
+        IllegalMove::SameSquare(Square::A1),
         IllegalMove::NextToWhiteKing(Square::A1),
         IllegalMove::Attacked {
             square: Square::A1,
@@ -341,6 +343,7 @@ fn every_lamp_kind_has_its_documented_name() {
             "off_board",
             "not_king_move",
             "not_one_step",
+            "same_square",
             "next_to_white_king",
             "attacked",
             "occupied",

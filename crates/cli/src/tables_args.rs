@@ -53,7 +53,7 @@ impl SyzygyArgs {
 pub struct MemoryArgs {
     /// Most memory kept for probes, shared by tables, chunks of table
     /// files and slices, the last used kept: 256M, 1G, or a number of MiB
-    /// [default: 256M]. A table that could not be saved is kept whatever
+    /// [default: 64M]. A table that could not be saved is kept whatever
     /// it says.
     #[arg(long, value_name = "SIZE", value_parser = memory_size)]
     pub memory: Option<usize>,

@@ -65,11 +65,13 @@ impl Prober {
         self
     }
 
-    /// 256 MiB: 256 chunks of a table file, or a five-man table without
-    /// pawns read whole, well under the 1 GiB a server is tested in. A
+    /// 64 MiB: 64 chunks of a table file (a chunk read again costs a
+    /// millisecond or two), or two slices of a five-man table with a pawn.
+    /// `probe --epd` of 1 000 KRPvKR positions then peaks at 77 MB, against
+    /// 274 MB under 256 MiB, with the same output (docs/tables.md). A
     /// table whose only copy is in memory (none can be saved) is never
     /// let go, and counts against it.
-    pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
+    pub const DEFAULT_MEMORY_BUDGET: usize = 64 << 20;
 
     /// The bytes of tables, chunks and slices kept in memory now.
     pub fn memory_held(&self) -> usize {

@@ -428,6 +428,21 @@ async function main() {
   check((await page.textContent("#status")).endsWith(", check."), `the machine gives check (${await page.textContent("#status")})`);
   check((await page.locator("#play-board .mark-check").count()) === 1, "the check is marked on the board");
 
+  // Issue 56, item 10: a tap on a white man, the king not picked up, and
+  // the king's own square typed are no moves: the lamp stays off.
+  await page.click("#new-game-button");
+  await idle(page);
+  await clickSquare(page, "d6");
+  await idle(page);
+  const lampBefore = await page.textContent("#lamp-count");
+  const rookSquare = await page.getAttribute('#play-board g.piece[data-man="R"]', "data-square");
+  await clickSquare(page, rookSquare);
+  await idle(page);
+  check((await page.textContent("#announce")).includes("Pick up the black king first"), "a tap on the rook says what to do");
+  await typeMove(page, "d6");
+  check((await page.textContent("#status")).includes("already"), `the king's own square is no move (${await page.textContent("#status")})`);
+  check((await page.textContent("#lamp-count")) === lampBefore, "neither lit the lamp");
+
   // Item 6: changing the opponent of a game in play asks first.
   await page.click("#new-game-button");
   await idle(page);
@@ -1021,6 +1036,8 @@ async function main() {
     await idle(page);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
+  // The king picked up and put down far away: an illegal move.
+  await clickSquare(page, await page.getAttribute('#play-board g.piece[data-man="k"]', "data-square"));
   await clickSquare(page, "h1");
   await idle(page);
   const box = await page.locator("#status").boundingBox();

@@ -25,6 +25,8 @@ pub enum IllegalMove {
     NotKingMove(NotKingMove),
     #[error("the king moves one square: {from} to {to} is not a king move")]
     NotOneStep { from: Square, to: Square },
+    #[error("the black king is on {0} already: give a square next to it")]
+    SameSquare(Square),
     #[error("{0} is next to the white king")]
     NextToWhiteKing(Square),
     #[error("{square} is attacked by the {} on {from}", role_name(*attacker))]
@@ -63,6 +65,7 @@ impl IllegalMove {
                 | IllegalMove::Garbage(_)
                 | IllegalMove::OffBoard(_)
                 | IllegalMove::NotKingMove(_)
+                | IllegalMove::SameSquare(_)
                 | IllegalMove::PlacementNeedsSquare
         )
     }
@@ -232,6 +235,9 @@ pub(crate) fn king_move(position: &Chess, entry: Entry) -> Result<Move, IllegalM
         }));
     }
     let to = entry.to;
+    if to == king {
+        return Err(IllegalMove::SameSquare(king));
+    }
     if king.distance(to) != 1 {
         return Err(IllegalMove::NotOneStep { from: king, to });
     }

@@ -485,9 +485,19 @@ export function boardSquare(square) {
   } else if (play.selected) {
     sendMove(play.selected + square);
   } else {
+    // A tap far from the king, with the king not picked up (a white man,
+    // say), is no move: only a step of the king is sent as one.
     const king = blackKing(men);
-    if (king) sendMove(king + square);
+    if (king && kingStep(king, square)) sendMove(king + square);
+    else if (king) say("Pick up the black king first, or tap a square next to it.");
   }
+}
+
+/** Whether `to` is a square next to `from`. */
+function kingStep(from, to) {
+  const files = Math.abs(from.charCodeAt(0) - to.charCodeAt(0));
+  const ranks = Math.abs(Number(from[1]) - Number(to[1]));
+  return Math.max(files, ranks) === 1;
 }
 
 export function setupSquare(square) {
