@@ -886,6 +886,15 @@ async function main() {
   await page.waitForFunction(() => document.querySelectorAll("#probe-line li").length === 1);
   const after = new URL(page.url()).searchParams.get("fen");
   check(after !== "8/8/8/4k3/8/8/R7/4K3 w - - 0 1" && after.includes(" b "), "a move played goes to the address");
+  // Issue 56, item 7: Black's reply joins White's move under one number,
+  // and the browser's Back moves the highlight.
+  await page.click("#probe-moves tr:first-child button");
+  await page.waitForFunction(() => document.querySelectorAll("#probe-line button").length === 2);
+  const numbered = await page.$$eval("#probe-line li", (items) => items.map((li) => [li.value, li.querySelectorAll("button").length]));
+  check(JSON.stringify(numbered) === "[[1,2]]", `a move and its reply are one numbered item (${JSON.stringify(numbered)})`);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#probe-line button[aria-current="true"]')?.textContent
+    === document.querySelectorAll("#probe-line button")[0].textContent);
   await page.click("#probe-back");
   await page.waitForFunction(() => new URLSearchParams(location.search).get("fen").includes(" w "));
   check(!(await page.isDisabled("#probe-forward")), "forward is open after back");
@@ -1059,6 +1068,10 @@ async function main() {
   await idle(page);
   const display = await page.locator("#reply-display").boundingBox();
   check(display.y + display.height <= PHONE.height, `the calculator display is on a phone's first screen (${JSON.stringify(display)})`);
+  // Issue 56, item 11: a display that ends in its point gets no second one.
+  await page.waitForFunction(() => /^(\d)\/\1$/.test(document.getElementById("reply-display").dataset.step));
+  const caption = await page.textContent("#reply-display-text");
+  check(caption.startsWith("Display: ") && !caption.includes(".."), `the display's caption has one point (${caption})`);
 
   await kioskReturnsToStart();
 

@@ -23,6 +23,17 @@ use crate::{
     variant::Variant,
 };
 
+/// The file at `path` opened for probes, its chunks kept in a store of its
+/// own.
+fn opened_for_tests(path: &Path, material: &Material) -> Result<ChunkedTable, ReadError> {
+    ChunkedTable::open(
+        path,
+        material,
+        Variant::Standard,
+        &crate::recent::Recent::for_tests(),
+    )
+}
+
 fn krk() -> (Material, Arc<Table>) {
     let material: Material = "KRvK".parse().unwrap();
     let table = Tablebase::in_memory()
@@ -70,12 +81,7 @@ fn kqkr_file() -> (Material, Arc<Table>, tempfile::TempDir, PathBuf) {
 fn opening_fails_its_checksum(path: &Path, material: &Material, bytes: &[u8]) {
     fs::write(path, bytes).unwrap();
     assert!(matches!(
-        ChunkedTable::open(
-            path,
-            material,
-            Variant::Standard,
-            &crate::recent::Recent::for_tests()
-        ),
+        opened_for_tests(path, material),
         Err(ReadError::File(FileError::Checksum))
     ));
 }
@@ -167,13 +173,7 @@ fn probes_of_an_opened_file_equal_the_tables() {
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), &table).unwrap();
-        let opened = ChunkedTable::open(
-            &path,
-            &material,
-            Variant::Standard,
-            &crate::recent::Recent::for_tests(),
-        )
-        .unwrap();
+        let opened = opened_for_tests(&path, &material).unwrap();
         let mut probed = 0;
         for turn in Color::ALL {
             for index in (0..table.bytes(turn).len()).step_by(7) {
@@ -194,13 +194,7 @@ fn a_forged_chunk_is_found_by_a_probe_and_rebuilt() {
     let pos = table.position(sampled, Color::Black).unwrap();
     let dir = forged(&table, Color::Black, sampled, ILLEGAL);
     let path = dir.path().join(file_name(&material, Variant::Standard));
-    let opened = ChunkedTable::open(
-        &path,
-        &material,
-        Variant::Standard,
-        &crate::recent::Recent::for_tests(),
-    )
-    .unwrap();
+    let opened = opened_for_tests(&path, &material).unwrap();
     assert!(matches!(
         opened.probe(&pos),
         Err(TableError::File(FileError::BadValue { .. }))
@@ -313,13 +307,7 @@ fn a_format_4_file_reads_and_opens_checked_whole() {
     let (material, table, _dir, path) = krk_file();
     as_format_4(&path, VERSION_4);
     let back = read(&path, &material, Variant::Standard).unwrap();
-    let opened = ChunkedTable::open(
-        &path,
-        &material,
-        Variant::Standard,
-        &crate::recent::Recent::for_tests(),
-    )
-    .unwrap();
+    let opened = opened_for_tests(&path, &material).unwrap();
     for turn in Color::ALL {
         assert_eq!(back.bytes(turn), table.bytes(turn));
         for index in (0..table.bytes(turn).len()).step_by(101) {
@@ -380,13 +368,7 @@ fn an_opened_file_checks_each_chunk_when_first_used() {
     bytes[second + lengths[1] / 2] ^= 0x40;
     fix_sums(&mut bytes);
     fs::write(&path, &bytes).unwrap();
-    let opened = ChunkedTable::open(
-        &path,
-        &material,
-        Variant::Standard,
-        &crate::recent::Recent::for_tests(),
-    )
-    .unwrap();
+    let opened = opened_for_tests(&path, &material).unwrap();
     let in_chunk = |chunk: usize| {
         let index = (chunk * CHUNK..(chunk + 1) * CHUNK)
             .find(|&i| table.position(i, Color::White).is_some())
@@ -407,13 +389,7 @@ fn an_opened_file_checks_each_chunk_when_first_used() {
     bytes[second + lengths[1] / 2] ^= 0x40;
     fix_sums(&mut bytes);
     fs::write(&path, &bytes).unwrap();
-    let opened = ChunkedTable::open(
-        &path,
-        &material,
-        Variant::Standard,
-        &crate::recent::Recent::for_tests(),
-    )
-    .unwrap();
+    let opened = opened_for_tests(&path, &material).unwrap();
     for _ in 0..20 {
         assert!(matches!(
             opened.window(Color::White, 0..2 * CHUNK, Vec::new()),
@@ -527,13 +503,7 @@ fn a_damaged_overflow_list_is_refused() {
     forge_entries(&path, |e| e[0] += 1 << PLIES_BITS);
     let error = read_back(&dir, &material);
     assert!(error.contains("byte is not DEEP"), "{error}");
-    let opened = ChunkedTable::open(
-        &path,
-        &material,
-        Variant::Standard,
-        &crate::recent::Recent::for_tests(),
-    )
-    .unwrap();
+    let opened = opened_for_tests(&path, &material).unwrap();
     let pos = table.position(first, Color::White).unwrap();
     assert!(matches!(
         opened.probe(&pos),
@@ -721,13 +691,7 @@ fn a_chunk_that_never_comes_is_given_up_and_its_file_kept() {
     let (material, table) = krk();
     let path = write(dir.path(), &table).unwrap();
     let bytes = fs::read(&path).unwrap();
-    let opened = ChunkedTable::open(
-        &path,
-        &material,
-        Variant::Standard,
-        &crate::recent::Recent::for_tests(),
-    )
-    .unwrap();
+    let opened = opened_for_tests(&path, &material).unwrap();
     let pos = (1000..)
         .find_map(|index| table.position(index, Color::White))
         .unwrap();

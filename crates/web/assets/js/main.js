@@ -10,7 +10,7 @@ import { renderClaims } from "./claims.js";
 import { $, api, html } from "./common.js";
 import { currentView, download, drawSetup, humanize, loadGame, newGame, opponentChanged, play, redrawPlay, renderGame, renderHeading, sendMove, setLamp, setStatus, showPending, updateSetupFen, urlFor, wirePlayBoard } from "./play.js";
 import { openPractice, wirePractice } from "./practice.js";
-import { probe, wireTables } from "./tables.js";
+import { line, probe, wireTables } from "./tables.js";
 
 /** Shows a view; `push` records it in the history, `autoload` fills an empty view. */
 export async function selectTab(tab, push = true, autoload = true) {
@@ -57,7 +57,13 @@ export function wireTabs() {
     const id = params.get("game");
     if (id && (!play.game || play.game.id !== id)) await loadGame(id);
     const fen = params.get("fen");
-    if (tab.id === "tab-tables" && fen && fen !== $("probe-fen").value) { $("probe-fen").value = fen; probe(null, { keepLine: true }); }
+    if (tab.id === "tab-tables" && fen && fen !== $("probe-fen").value) {
+      // Back and Forward move along the line: its highlight follows.
+      const at = line.fens.indexOf(fen);
+      if (at >= 0) line.index = at;
+      $("probe-fen").value = fen;
+      probe(null, { keepLine: true });
+    }
   });
 }
 

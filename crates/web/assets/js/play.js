@@ -150,7 +150,10 @@ export function renderMk61(states, animate) {
     svg.dataset.step = `${i + 1}/${Math.max(1, states.length)}`;
     const next = i + 1 < states.length && state.then ? `, then, ${state.then}, the next display` : "";
     const note = i + 1 === states.length && play.game && play.game.last_reply ? play.game.last_reply.display_note : null;
-    $("reply-display-text").textContent = state ? `Display: ${state.text}${next}.${note ? " " + note : ""}` : "";
+    // A display that ends in its decimal point ends the sentence too: "76.", not "76..".
+    const sentence = state ? `Display: ${state.text}${next}` : "";
+    const stop = sentence.endsWith(".") ? "" : ".";
+    $("reply-display-text").textContent = state ? `${sentence}${stop}${note ? " " + note : ""}` : "";
     if (i + 1 < states.length) play.displayTimer = setTimeout(() => show(i + 1), 2000);
   };
   show(animate ? 0 : Math.max(0, states.length - 1));

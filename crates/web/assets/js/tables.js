@@ -50,15 +50,27 @@ function rememberPosition(fen, push) {
   if (push) history.pushState({ view: "tables", fen }, "", url); else history.replaceState({ view: "tables", fen }, "", url);
 }
 
+/** The line in chess style: an item a move number, White's move and
+ * Black's reply in it ("1. Ra5 Ke6"; a line that starts with Black's
+ * move "1... Kd4 2. Ra5"), each move a button. */
 function renderLine() {
   const list = $("probe-line");
   list.replaceChildren();
+  const fields = (line.fens[0] || "").split(" ");
+  let number = Number(fields[5] || 1);
+  let white = fields[1] !== "b";
+  let item = null;
   line.sans.forEach((san, i) => {
-    const item = html("li", {}, "");
+    if (white || !item) {
+      item = html("li", { value: String(number) });
+      if (!white) item.append("… ");
+      list.append(item);
+    }
     const button = html("button", { type: "button", "aria-current": String(i + 1 === line.index) }, san);
     button.addEventListener("click", () => stepTo(i + 1));
-    item.append(button);
-    list.append(item);
+    item.append(button, " ");
+    if (!white) { number += 1; item = null; }
+    white = !white;
   });
   $("probe-back").disabled = line.index === 0;
   $("probe-forward").disabled = line.index >= line.fens.length - 1;
