@@ -8,15 +8,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=$(realpath "${1:-target/debug/ajedrecista}")
-BUDGET_KB=$((1024 * 1024))
 WAIT=30
-WORK=$(mktemp -d)
-SERVER=
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source scripts/serve_under_budget.sh
 FAILED=0
 CASES=0
 
@@ -94,16 +87,7 @@ case_ "play with a line that is not UTF-8, --pgn" 0 \
     'printf "d6\nKd5\n\xe9t\xe9\n" | $B play --pgn g.pgn && grep -q Kd5 g.pgn'
 
 echo "-- serve"
-(
-    ulimit -v "$BUDGET_KB"
-    exec "$BIN" serve --addr 127.0.0.1:0 --tables "$WORK/tables" 2>"$WORK/serve.err"
-) &
-SERVER=$!
-for _ in $(seq 100); do
-    grep -q http:// "$WORK/serve.err" 2>/dev/null && break
-    sleep 0.1
-done
-URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.err" | head -1)
+start_server "$WORK/serve.err" --tables "$WORK/tables"
 # request NAME STATUS CURL-ARGS...: the status wanted, and a JSON body.
 request() {
     local name=$1 wanted=$2

@@ -13,30 +13,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 TABLES=$(realpath "${1:?usage: serve_memory.sh TABLES [BINARY]}")
 BIN=$(realpath "${2:-target/debug/ajedrecista}")
-BUDGET_KB=$((1024 * 1024))
-WORK=$(mktemp -d)
-SERVER=
-cleanup() {
-    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source scripts/serve_under_budget.sh
 [ -f "$TABLES/KRPvKR.standard.ajt" ] || {
     echo "no KRPvKR.standard.ajt in $TABLES"
     exit 1
 }
 python3 scripts/random_krpkr.py 464 57 >"$WORK/fens"
-(
-    ulimit -v "$BUDGET_KB"
-    exec "$BIN" serve --addr 127.0.0.1:0 --tables "$TABLES"
-) 2>"$WORK/err" &
-SERVER=$!
-for _ in $(seq 100); do
-    URL=$(grep -o 'http://[0-9.:]*' "$WORK/err" | head -1)
-    [ -n "$URL" ] && break
-    sleep 0.1
-done
-[ -n "${URL:-}" ] || {
+start_server "$WORK/err" --tables "$TABLES"
+[ -n "$URL" ] || {
     echo "FAIL  the server did not start"
     cat "$WORK/err"
     exit 1

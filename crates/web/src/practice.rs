@@ -47,16 +47,12 @@ pub fn new_practice(
     request: &NewPractice,
     stop: &AtomicBool,
 ) -> Result<Practice, ApiError> {
-    let start = request.fen.as_deref().map(parse_fen).transpose()?;
-    let prepared = start
-        .clone()
-        .or_else(|| request.method.map(StrategyName::demo_position));
-    if let Some(position) = &prepared {
-        BuildPolicy::Interactive
-            .prepare(&tables, position, Variant::Standard, stop)
-            .map_err(|err| probe_error(err, "practice"))?;
-    }
-    Practice::from_start_or_method(tables, start, request.method).map_err(practice_error)
+    let fen = request.fen.as_deref().map(parse_fen).transpose()?;
+    let start = Practice::start_of(fen, request.method).map_err(practice_error)?;
+    BuildPolicy::Interactive
+        .prepare(&tables, &start, Variant::Standard, stop)
+        .map_err(|err| probe_error(err, "practice"))?;
+    Practice::new(tables, start, request.method).map_err(practice_error)
 }
 
 /// The practice's state.

@@ -133,19 +133,17 @@ pub struct Practice {
 }
 
 impl Practice {
-    /// A practice from `start`, else from `method`'s own start (its demo
-    /// position), with hints from `method` if given: [`Practice::new`].
-    pub fn from_start_or_method(
-        tables: Arc<Tablebase>,
+    /// Where a practice starts: `start` if given, else `method`'s own
+    /// start (its demo position).
+    pub fn start_of(
         start: Option<Chess>,
         method: Option<StrategyName>,
-    ) -> Result<Practice, PracticeError> {
-        let start = match (start, method) {
-            (Some(start), _) => start,
-            (None, Some(method)) => method.demo_position(),
-            (None, None) => return Err(PracticeError::NoStart),
-        };
-        Practice::new(tables, start, method)
+    ) -> Result<Chess, PracticeError> {
+        match (start, method) {
+            (Some(start), _) => Ok(start),
+            (None, Some(method)) => Ok(method.demo_position()),
+            (None, None) => Err(PracticeError::NoStart),
+        }
     }
 
     /// A practice from `start` (White to move and winning, up to five

@@ -23,8 +23,8 @@ pub fn run(
     fen: Option<&str>,
     method: Option<StrategyName>,
 ) -> anyhow::Result<()> {
-    let start = fen.map(parse_fen).transpose()?;
-    let mut practice = Practice::from_start_or_method(Arc::new(tables.open()), start, method)?;
+    let start = Practice::start_of(fen.map(parse_fen).transpose()?, method)?;
+    let mut practice = Practice::new(Arc::new(tables.open()), start, method)?;
     let stdin = io::stdin();
     let prompt = stdin.is_terminal();
     let mut out = crate::output::stdout_lock();
