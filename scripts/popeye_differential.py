@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Popeye's answers on seeded positions, as test data for the coding crate.
 
-For each condition and fairy unit of docs/coding.md ("Agreement with
+For each condition and fairy unit of docs/guide/src/reference/popeye.md ("Agreement with
 Popeye") this script places men at random (seeded), biased towards final positions
 (the attacked royal near an edge, the attackers near it), asks Popeye
 whether the side to move is mated, stalemated or neither, whether it is in

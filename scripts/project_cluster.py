@@ -7,7 +7,7 @@ one job on one machine, started once the tables it reads are built.
     scripts/project_cluster.py plan.json
 
 A table's work is its numbers (both sides to move) times a rate measured
-on this project's builds, in CPU seconds a number (docs/tables.md, "On a
+on this project's builds, in CPU seconds a number (docs/guide/src/reference/build-plan.md, "On a
 cluster"): the builds run on every core of a machine, so a table's time is
 its work over the machine's cores. A table whose estimated peak memory is
 more than a machine has cannot run there, and is reported.

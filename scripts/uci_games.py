@@ -51,7 +51,7 @@ METHOD_STARTS = {
     "rook-box": ["4k3/8/8/8/8/8/8/4K2R w - - 0 1", "8/8/8/8/8/5k2/8/3R3K w - - 0 1"],
     "queen-box": ["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "8/8/8/8/3k4/8/8/K1Q5 w - - 0 1"],
     # Starts the minor-piece methods mate from whatever Black does
-    # (docs/automata.md): both mate from every start White can win, the
+    # (docs/guide/src/results/audits.md): both mate from every start White can win, the
     # manuals' starts among them.
     "bishops": [
         "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",
@@ -114,7 +114,7 @@ def main():
     env = dict(os.environ)
     env.setdefault("AJEDRECISTA_TABLES", tempfile.mkdtemp(prefix="ajedrecista-tables-"))
     # A minor-piece method's first move calculates its table of forcings
-    # (about 5 s on two loaded cores, docs/automata.md): more than
+    # (about 5 s on two loaded cores, docs/guide/src/results/audits.md): more than
     # python-chess's default 10 s allows on a slow machine.
     engine = chess.engine.SimpleEngine.popen_uci([args.binary, "uci"], env=env, timeout=60)
     strategies = engine.options["Strategy"].var

@@ -1,6 +1,6 @@
 //! Every `step`-th start of a minor-piece method's audit list, solved as
 //! the audit solves it: how the methods' choices were tuned
-//! (docs/automata.md, "bishops", "bishop-knight").
+//! (docs/guide/src/reference/automata.md, "bishops", "bishop-knight").
 //!
 //! `cargo run --release -p ajedrecista-automata --example minor_sample -- bishop-knight 300`;
 //! with a FEN after the step, that start alone.

@@ -180,7 +180,7 @@ fn a_strategy_that_never_mates_is_a_cycle() {
     assert_eq!(example.end, GameEnd::Cycle);
 }
 
-/// The findings docs/automata.md reports, so that the text and the code
+/// The findings docs/guide/src/results/audits.md reports, so that the text and the code
 /// cannot drift apart.
 #[test]
 fn documented_findings_hold() {

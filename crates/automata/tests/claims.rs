@@ -1,6 +1,6 @@
 //! The claims data (data/claims.json): every row's figures re-measured by
 //! the domain call of its command, and the tables of README and
-//! docs/automata.md made of the rows.
+//! the guide (docs/guide/src/results/claims.md) made of the rows.
 
 use std::sync::{Arc, LazyLock};
 
@@ -94,7 +94,7 @@ fn only_c3_and_its_mirrors_win_every_start() {
     row(10);
 }
 
-/// The claims table of `text` (README, docs/automata.md): the data's rows,
+/// The claims table of `text` (README, the guide's Results): the data's rows,
 /// in order, and nothing else.
 fn assert_table_is_the_data(text: &str, what: &str) {
     let header = "| claim (source) | finding | command |\n|---|---|---|\n";
@@ -116,9 +116,9 @@ fn the_readme_table_is_the_claims_data() {
 }
 
 #[test]
-fn the_docs_table_is_the_claims_data() {
+fn the_guides_table_is_the_claims_data() {
     assert_table_is_the_data(
-        include_str!("../../../docs/automata.md"),
-        "docs/automata.md",
+        include_str!("../../../docs/guide/src/results/claims.md"),
+        "docs/guide/src/results/claims.md",
     );
 }

@@ -180,9 +180,9 @@ fn sampled_starts_get_the_same_first_answer() {
 }
 
 /// Every start, accepted or rejected, gets the same first answer (long: run
-/// once with `--ignored`, figures in docs/automata.md).
+/// once with `--ignored`, figures in docs/guide/src/results/audits.md).
 #[test]
-#[ignore = "17 min: every accepted and rejected start on the emulator; run once, figures in docs/automata.md"]
+#[ignore = "17 min: every accepted and rejected start on the emulator; run once, figures in docs/guide/src/results/audits.md"]
 fn every_start_gets_the_same_first_answer() {
     let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
     assert_eq!(starts.len(), 50_554);
@@ -209,12 +209,12 @@ fn lines_from_sampled_starts_get_the_same_answers() {
 }
 
 /// Every line of the audit, to its end, from every 2500th start (21
-/// starts; long: run once with `--ignored`, figures in docs/automata.md).
+/// starts; long: run once with `--ignored`, figures in docs/guide/src/results/audits.md).
 /// All 50 554 starts are out of reach: the calculator's state keeps more
 /// than the board and the start flag (the stack holds earlier inputs), so
 /// its game graph is far larger than the native program's.
 #[test]
-#[ignore = "48 s: whole lines on the emulator; run once, figures in docs/automata.md"]
+#[ignore = "48 s: whole lines on the emulator; run once, figures in docs/guide/src/results/audits.md"]
 fn whole_lines_from_sampled_starts_get_the_same_answers() {
     let starts = start_positions(&Mk61Rook::default(), StartSet::All, Color::White);
     let sample: Vec<Chess> = starts.iter().step_by(2500).cloned().collect();
@@ -264,9 +264,9 @@ fn r0_minus_one_on_the_emulator() {
 /// The proof that the native program is the listing: the whole audit of
 /// the listing on the emulator equals the native audit, start by start,
 /// for both sides to move (long: run once with `--ignored`; the figures
-/// are in docs/automata.md).
+/// are in docs/guide/src/results/audits.md).
 #[test]
-#[ignore = "5 min: the whole audit on the emulator, both sides; run once, figures in docs/automata.md"]
+#[ignore = "5 min: the whole audit on the emulator, both sides; run once, figures in docs/guide/src/results/audits.md"]
 fn the_emulated_audit_is_the_native_audit() {
     for side in [Color::White, Color::Black] {
         let native = audit(&Mk61Rook::default(), StartSet::All, side);

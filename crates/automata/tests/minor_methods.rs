@@ -1,6 +1,6 @@
 //! The minor-piece methods, `bishops` (KBBK) and `bishop-knight`
 //! (Delétang, KBNK): lines that mate, the findings where they fail, and
-//! the symmetry their audit relies on (docs/automata.md, "`bishops`,
+//! the symmetry their audit relies on (docs/guide/src/reference/automata.md, "`bishops`,
 //! `bishop-knight`"). Their whole audits take minutes: the claims rows
 //! check them (tests/claims.rs, run with `--ignored`); here a sample of
 //! the starts is played out.

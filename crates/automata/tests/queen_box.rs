@@ -1,5 +1,5 @@
 //! The textbook queen mate: its audit over every king-and-queen start
-//! (docs/automata.md, "queen-box").
+//! (docs/guide/src/reference/automata.md, "queen-box").
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! The textbook box method: its audit over every king-and-rook start
-//! (docs/automata.md, "rook-box").
+//! (docs/guide/src/reference/automata.md, "rook-box").
 
 mod common;
 

@@ -212,7 +212,7 @@ fn whole_games_against_every_automaton() {
             black_moves += 1;
             // A session has no move limit; every automaton ends its game
             // from its own start (the minor-piece methods mate from every
-            // start White can win, docs/automata.md).
+            // start White can win, docs/guide/src/results/audits.md).
             assert!(black_moves <= 300, "{strategy}: no end in 300 moves");
             let position = session.position().expect("playing");
             let mv = perfect_defence(&tables, position).expect("tables");

@@ -122,7 +122,7 @@ impl Calculator {
     /// [`Calculator::press_with_limit`], reporting each program step the
     /// key runs (С/П, ПП, БП ... in automatic mode) to `on_step` as the
     /// run goes: its address, code and the stack after it (see
-    /// docs/mk61.md, "Tracing"). The stack is read from the memory ring
+    /// docs/guide/src/reference/mk61.md, "Tracing"). The stack is read from the memory ring
     /// with tables that hold at whole frames from power-on, as `press`
     /// leaves the calculator; after [`Calculator::run_macro_steps`] or
     /// [`Calculator::canonical_idle`] the stacks reported may be wrong

@@ -19,7 +19,7 @@ use crate::{
 /// A large slice kept for the slices that step into it is held
 /// compressed; it is counted at this many bytes a hundred numbers: the
 /// most the files, compressed alike, take (0.14 to 0.35 bytes a number,
-/// docs/tables.md, "Sizes"). KRRvKRP's kept slices took 0.16.
+/// docs/guide/src/reference/table-file.md, "Sizes"). KRRvKRP's kept slices took 0.16.
 const KEPT_BYTES_A_HUNDRED: u64 = 35;
 
 /// Bytes of a gathered promotion (`pawns::promotions::Promoted`), a number.
@@ -153,7 +153,7 @@ mod tests {
     }
 
     /// KRPvKR's build into its file peaked at 153.3 MiB since it builds
-    /// two slices at once (97.6 MiB before; docs/tables.md, "Memory"): the
+    /// two slices at once (97.6 MiB before; docs/guide/src/reference/pawns.md, "Memory"): the
     /// estimate is not below it, and not far above.
     #[test]
     fn a_five_man_estimate_is_near_the_measured_peak() {
@@ -189,7 +189,7 @@ mod tests {
         assert!(promotions < side / 8, "{promotions}");
         let bytes = estimate("KRRvKRP");
         assert!(promotions < bytes && bytes < 24 * GIB, "{bytes}");
-        // Its build peaked at 7 040 408 KB (docs/tables.md, "Built:
+        // Its build peaked at 7 040 408 KB (docs/history/tables.md, "Built:
         // KRRvKRP") when both sides of a kept slice were kept, more than
         // it holds now: the estimate is not below it, nor twice it.
         let peak = 7_040_408 * 1024;

@@ -1,5 +1,5 @@
 //! The overflow list: the plies of the decisive positions deeper than a
-//! table byte holds (see docs/tables.md, "Overflow"). Such a position's
+//! table byte holds (see docs/guide/src/reference/table-file.md, "Overflow"). Such a position's
 //! byte is [`DEEP`]; its plies are found here by number.
 
 use shakmaty::{ByColor, Color};

@@ -25,11 +25,11 @@ use crate::{
 };
 
 /// A table's files take at most this many bytes a hundred numbers
-/// (docs/tables.md, "Sizes": 0.14 to 0.35 bytes a number).
+/// (docs/guide/src/reference/table-file.md, "Sizes": 0.14 to 0.35 bytes a number).
 const FILE_BYTES_A_HUNDRED: u64 = 35;
 
 /// CPU time a build takes a number a side, in nanoseconds, by its men:
-/// measured on 2-core machines (docs/tables.md, "Cones"), for estimates
+/// measured on 2-core machines (docs/guide/src/reference/probing.md, "Cones"), for estimates
 /// shown before a long build, not for scheduling.
 const CPU_NANOS_A_NUMBER: [(usize, f64); 3] = [(4, 40.0), (5, 60.0), (6, 180.0)];
 

@@ -1,7 +1,7 @@
 //! Published figures for endgames with pawns (Nalimov's and Gaviota's
 //! tables, as surveyed, posted and listed by others), read from
 //! `tests/data/published_pawns.tsv` and checked against our tables.
-//! Sources and conventions: docs/tables.md, "Published figures (pawns)".
+//! Sources and conventions: docs/guide/src/results/published-pawns.md, "Published figures (pawns)".
 //!
 //! The tables of up to four men are built in memory (25 s of CPU), and
 //! KRPvKR into a new cache folder (a minute and a half of two cores). The
@@ -209,7 +209,7 @@ fn kqpvkq_matches_the_published_figures() {
 /// The one five-man material built here, in a new cache folder, so that
 /// every test run (CI's too) checks a five-man table with pawns: KRPvKR,
 /// the rook ending, and the tables its moves lead into take about a
-/// minute and a half of two cores (docs/tables.md, "Published figures
+/// minute and a half of two cores (docs/guide/src/results/published-pawns.md, "Published figures
 /// (pawns)").
 #[test]
 fn krpvkr_matches_the_published_figures() {

@@ -6,7 +6,7 @@
 //! colour along the edge); mate in that corner. The triangle that holds
 //! him comes first in the method's measure, and rule 3 shrinks the
 //! triangles by an exact calculation (triangle_forcing.rs). The rule list
-//! is written out in docs/automata.md ("bishop-knight").
+//! is written out in docs/guide/src/reference/automata.md ("bishop-knight").
 
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
@@ -34,7 +34,7 @@ impl MinorMethod for BishopKnight {
     const MATERIAL: &'static str = "king, bishop and knight against king";
     const PIECES: &'static [Role] = &[Role::Bishop, Role::Knight];
 
-    /// Chosen on a sample of the audit's starts (docs/automata.md).
+    /// Chosen on a sample of the audit's starts (docs/guide/src/results/audits.md).
     const MATING_ROOM: u32 = 16;
     const MATE_DEPTH: u32 = 12;
     const MEASURED_STEPS: Option<u32> = Some(3);

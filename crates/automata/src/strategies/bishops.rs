@@ -5,7 +5,7 @@
 //! help, the king is driven to the edge and into a corner, where the
 //! bishops mate. Rule 3 drives him into ever smaller triangles around a
 //! corner, any corner, by an exact calculation (triangle_forcing.rs).
-//! The rule list is written out in docs/automata.md ("bishops").
+//! The rule list is written out in docs/guide/src/reference/automata.md ("bishops").
 
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
@@ -51,7 +51,7 @@ impl MinorMethod for Bishops {
     const MATERIAL: &'static str = "king and two bishops on squares of both colours against king";
     const PIECES: &'static [Role] = &[Role::Bishop, Role::Bishop];
 
-    /// Chosen on a sample of the audit's starts (docs/automata.md).
+    /// Chosen on a sample of the audit's starts (docs/guide/src/results/audits.md).
     const MATING_ROOM: u32 = 18;
     const MATE_DEPTH: u32 = 12;
     const MEASURED_STEPS: Option<u32> = None;

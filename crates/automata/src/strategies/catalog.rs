@@ -146,12 +146,12 @@ const BISHOP_KNIGHT_RESULT: &str = "Written with Delétang's triangles shrunk by
 /// Why the web does not run the four-men audits on request.
 const FOUR_MEN_AUDIT: &str = "a four-men audit takes about half a minute and up to 900 MB \
      (ajedrecista audit bishops, ajedrecista audit bishop-knight): its figures are in \
-     docs/automata.md and the claims";
+     docs/guide/src/results/audits.md and the claims";
 /// The four-men methods' audits count one start per class of turned and
 /// reflected boards.
 const SYMMETRY_NOTE: &str = "Its rules treat a turned or reflected board alike, so the audit plays one start of each class of such images and counts starts by class (the positions they stand for are given beside).";
 
-/// A textbook method as written in docs/automata.md: what differs from
+/// A textbook method as written in the guide (docs/guide/src/reference/automata.md): what differs from
 /// one method to the next. A method is no historic machine: it shows the
 /// board alone, has no lamps of its own, no starts of its own and no rule
 /// that needs a note, and its picture is the white men a person plays
@@ -214,7 +214,7 @@ const MK61_ROOK: CatalogEntry = CatalogEntry {
     audit_too_slow: Some(
         "its audit takes half a minute or more of the server's time (every answer is a run of the \
          emulated calculator), too long for a page; the native program gives the same answer \
-         at every start (docs/automata.md), and the command line runs this one",
+         at every start (docs/guide/src/results/audits.md), and the command line runs this one",
     ),
     audit_stand_in: Some("mk61-rook-native"),
     plays_from_tables: false,
@@ -361,7 +361,7 @@ pub const CATALOG: &[CatalogEntry] = &[
     method(Method {
         name: "rook-box",
         label: "The textbook box method (KRK)",
-        source: "the textbook rook mate, as written in docs/automata.md",
+        source: "the textbook rook mate, as written in the guide (docs/guide/src/reference/automata.md)",
         demo_fen: SEED_004,
         white_men: TORRES_MEN,
         audit_too_slow: None,
@@ -379,7 +379,7 @@ pub const CATALOG: &[CatalogEntry] = &[
     method(Method {
         name: "queen-box",
         label: "The textbook queen mate (KQK)",
-        source: "the textbook queen mate, as written in docs/automata.md",
+        source: "the textbook queen mate, as written in the guide (docs/guide/src/reference/automata.md)",
         demo_fen: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
         white_men: "8/8/8/8/8/8/8/3QK3",
         audit_too_slow: None,
@@ -397,7 +397,7 @@ pub const CATALOG: &[CatalogEntry] = &[
     method(Method {
         name: "bishops",
         label: "The two bishops' mate (KBBK)",
-        source: "the textbook two bishops' mate, as written in docs/automata.md",
+        source: "the textbook two bishops' mate, as written in the guide (docs/guide/src/reference/automata.md)",
         demo_fen: BISHOPS_DEMO,
         white_men: BISHOPS_MEN,
         audit_too_slow: Some(FOUR_MEN_AUDIT),
@@ -415,7 +415,7 @@ pub const CATALOG: &[CatalogEntry] = &[
     method(Method {
         name: "bishop-knight",
         label: "Bishop and knight, Delétang's method (KBNK)",
-        source: "Delétang's method (1923), as written in docs/automata.md",
+        source: "Delétang's method (1923), as written in the guide (docs/guide/src/reference/automata.md)",
         demo_fen: BISHOP_KNIGHT_DEMO,
         white_men: BISHOP_KNIGHT_MEN,
         audit_too_slow: Some(FOUR_MEN_AUDIT),

@@ -153,7 +153,7 @@ impl Mk61Rook {
         }
         // 53: R0 = RX. `FL0` at step 29 falls through into the start test
         // only for R0 = 1 (for R0 = -1 it jumps: the emulator and the
-        // hardware-level microcode agree; docs/automata.md).
+        // hardware-level microcode agree; docs/guide/src/results/audits.md).
         let armed_next = rx == 1;
         // 54: rook next to the black king's file.
         if rx == 0 {

@@ -3,7 +3,7 @@
 //! shuts it in a box that shrinks with every queen move; once the king is
 //! shut in on the edge the queen stands still (never a stalemate) and the
 //! white king comes up to support the mate. The rule list is written out
-//! in docs/automata.md ("queen-box"); ties go to the first (for a least)
+//! in docs/guide/src/reference/automata.md ("queen-box"); ties go to the first (for a least)
 //! or last (for a most) move in shakmaty's move order.
 
 use shakmaty::{Board, Chess, Color, Move, Position, Role, Square};

@@ -2,7 +2,7 @@
 //! gives it: the rook shuts the black king in a box and makes the box
 //! smaller whenever it safely can; the white king comes up to support the
 //! rook, on the edge to the square facing the black king, where the rook
-//! mates. The rule list is written out in docs/automata.md ("rook-box");
+//! mates. The rule list is written out in docs/guide/src/reference/automata.md ("rook-box");
 //! ties between moves go to the first (for a least) or last (for a most)
 //! in shakmaty's move order, so the automaton is deterministic.
 //!

@@ -4,7 +4,7 @@
 //! go on from, or mates him, every move sound and the king never let out
 //! of the triangle that holds him (the whole board counting as the
 //! largest). Found once per process and method by retrograde analysis
-//! over the 64⁴ placements of the four men (docs/automata.md,
+//! over the 64⁴ placements of the four men (docs/guide/src/reference/automata.md,
 //! "`bishops`, `bishop-knight`", rule 3). The methods differ only in
 //! their men and their triangles ([`Triangles`]).
 

@@ -232,7 +232,7 @@ fn pawn_tables_have_the_recorded_bytes() {
 
 /// KRPvKR's bytes in format 3's numbering, as the whole-table engine
 /// built them: the CRC-32 of its format-3 file's chunks, decompressed
-/// (2026-12-02, docs/tables.md "Pawns").
+/// (2026-12-02, docs/guide/src/reference/pawns.md "Pawns").
 #[test]
 #[ignore = "a five-man build: minutes, or read from the cache folder ($AJEDRECISTA_TABLES)"]
 fn krpvkr_keeps_the_whole_table_engines_bytes() {

@@ -69,7 +69,7 @@ pub enum Progress {
     Rank { rank: u16, decided: u64 },
     /// A table with pawns: the slice of `pawns` is built, `done` of
     /// `total` slices; `kept` when it was read back from the slices an
-    /// earlier, stopped build kept (docs/tables.md, "Resuming").
+    /// earlier, stopped build kept (docs/guide/src/reference/six-men.md, "Resuming").
     Slice {
         done: u64,
         total: u64,

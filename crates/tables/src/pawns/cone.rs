@@ -2,7 +2,7 @@
 //! step into, its own included. A probe needs its table only there (the
 //! kings and pieces stay in a slice; captures and promotions leave the
 //! table), so a first probe builds those slices alone into the table's
-//! journal and reads its values from there (docs/tables.md, "Cones").
+//! journal and reads its values from there (docs/guide/src/reference/probing.md, "Cones").
 
 use std::path::Path;
 

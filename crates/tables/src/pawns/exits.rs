@@ -1,4 +1,4 @@
-//! Tables of endgames with pawns (docs/tables.md, "Pawns"): the moves that
+//! Tables of endgames with pawns (docs/guide/src/reference/pawns.md, "Pawns"): the moves that
 //! leave a table (captures, promotions, and the en passant captures that may
 //! answer a double step), valued from the tables they lead into.
 //!

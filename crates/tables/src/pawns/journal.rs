@@ -1,6 +1,6 @@
 //! The slices of a long build with pawns, kept on disk as each is built, so
 //! that a build stopped (interrupted, killed, the machine gone) goes on
-//! from the slices done instead of from the start (docs/tables.md, "Six
+//! from the slices done instead of from the start (docs/guide/src/reference/six-men.md, "Six
 //! men", Resuming).
 //!
 //! The folder `<table file name>.slices` beside the table's file holds one

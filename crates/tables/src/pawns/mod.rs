@@ -1,4 +1,4 @@
-//! Tables with pawns, slice by slice (docs/tables.md, "Pawns").
+//! Tables with pawns, slice by slice (docs/guide/src/reference/pawns.md, "Pawns").
 //!
 //! A pawn move cannot be taken back, so the positions of a material with
 //! pawns fall into *slices*, one for each placement of the pawns. Inside a
