@@ -10,7 +10,7 @@ crates/coding/tests/data/popeye-differential.tsv. The test
 crates/coding/tests/popeye_differential.rs compares every row with our
 rules, without Popeye.
 
-Popeye is built outside the repository (see docs/coding.md):
+Popeye is built outside the repository (see docs/guide/src/reference/popeye.md):
 
     scripts/popeye_differential.py --popeye /work/peers/popeye/py
 

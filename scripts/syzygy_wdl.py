@@ -12,7 +12,7 @@ in check); no castling, no en passant square. Each is probed by `ajedrecista
 probe --epd - --json` (the table must be in DIR: a six-man table is not
 built on demand) and by python-chess's Syzygy probe (the material's .rtbw
 file, and those it needs, in SYZYGY_DIR; Syzygy's generator makes them,
-docs/tables.md). Syzygy counts the fifty-move rule and we do not: its cursed
+docs/guide/src/reference/checks.md). Syzygy counts the fifty-move rule and we do not: its cursed
 win (+1) and blessed loss (-1) are a win and a loss here. One line per
 material; the first disagreements are printed; exit status 1 if there is
 any.

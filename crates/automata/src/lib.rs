@@ -13,6 +13,18 @@
 //! - [`audit()`]: the longest defence against an automaton from every start.
 //! - [`app`]: the use cases the front ends call (probe view, audit view,
 //!   selfplay, the UCI engine).
+//!
+//! El Ajedrecista's worst case from its own starts, against the defence
+//! that knows it (the claim of seed 004 was 63 moves):
+//!
+//! ```
+//! use ajedrecista_automata::{StartSet, Torres, audit};
+//! use shakmaty::Color;
+//!
+//! let audit = audit(&Torres, StartSet::Machine, Color::White);
+//! assert_eq!(audit.results.len(), 42);
+//! assert_eq!(audit.worst_moves().unwrap().0, 66);
+//! ```
 
 pub mod analysis;
 pub mod app;

@@ -59,8 +59,8 @@ enum Command {
 /// such a block is freed, up to 32 MiB; a table build then takes its
 /// large, short-lived buffers (a pawn slice, a promotion table) from the
 /// heap, and freed heap stays resident: KRPvKR's build peaked at 315 432
-/// KB so, 242 452 KB with the threshold fixed at 1 MiB (docs/tables.md,
-/// "Pawns", Memory).
+/// KB so, 242 452 KB with the threshold fixed at 1 MiB (docs/guide/src/reference/pawns.md,
+/// Memory).
 ///
 /// glibc also gives threads up to 8 heaps a core, each reserving 64 MiB
 /// of address space: `serve` under `ulimit -v` 1 GiB aborted at 64

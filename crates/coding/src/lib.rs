@@ -13,6 +13,19 @@
 //! model of [`fairy`] and [`fairy::FairyFinal`]. Both are an
 //! [`AnalysedFinal`] over their rules ([`FinalRules`]), so the qualities,
 //! the etalon's shell and whoever prints them are written once.
+//!
+//! The code of example 1 of the brochure (McDowell), a model mate, and of
+//! its etalon position:
+//!
+//! ```
+//! use ajedrecista_coding::{FinalPosition, parse_position};
+//!
+//! let position = parse_position("8/8/8/2p1b3/3kp3/1K2p3/8/3R4 b - - 0 1").unwrap();
+//! let mate = FinalPosition::analyse(position).unwrap();
+//! assert!(mate.is_model());
+//! assert_eq!(mate.code().to_string(), "K3/5557-3355735KK-44");
+//! assert_eq!(mate.etalon().unwrap().code().to_string(), "K3/5557-33KK53755");
+//! ```
 
 pub mod code;
 pub mod condition;

@@ -44,7 +44,7 @@ fn published_totals() {
 }
 
 /// Our totals where Luiro & Tiilikainen publish 1008 and 360 (see
-/// docs/coding.md for where the difference lies).
+/// docs/guide/src/results/enumeration.md for where the difference lies).
 #[test]
 fn bishop_totals_by_convention() {
     let totals = |material| {

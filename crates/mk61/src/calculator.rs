@@ -249,7 +249,7 @@ impl Calculator {
     ///
     /// This is for graph searches over games, not for replaying traces:
     /// the traces press each key at a fixed time after the last, and
-    /// `press` keeps that timing. See docs/mk61.md for why the choice of
+    /// `press` keeps that timing. See docs/guide/src/reference/mk61-keys.md for why the choice of
     /// phase does not change what the programs answer.
     pub fn canonical_idle(&self) -> Option<Calculator> {
         if !self.machine.is_waiting() {

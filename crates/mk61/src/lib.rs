@@ -4,6 +4,17 @@
 //! chips' ROM tables. On top: the keyboard, the Р-ГРД-Г switch and the
 //! indicator; a key-press driver; a listing reader; the two chess programs
 //! of 1987 and their register presets (played by ajedrecista-automata).
+//!
+//! The calculator from power-on: 2 В↑ 3 + shows 5.
+//!
+//! ```
+//! use ajedrecista_mk61::{AngleUnit, Calculator, Key};
+//!
+//! let mut calculator = Calculator::new(AngleUnit::Radians);
+//! let press = calculator.press_all(Key::sequence("2 UP 3 +").unwrap()).unwrap();
+//! assert!(press.stopped);
+//! assert_eq!(press.display.to_string().trim(), "5.");
+//! ```
 
 mod calculator;
 mod controller;

@@ -22,7 +22,7 @@ fn function(model: Model, prefix: &str, key: Key) -> String {
 
 /// Every F and K function keyed from the same state: the MK-54 shows the
 /// MK-61's display except for the ИК1306's K functions, where it shows
-/// ЕГГОГ (docs/mk61.md lists them).
+/// ЕГГОГ (docs/guide/src/reference/mk61.md lists them).
 #[test]
 fn the_mk54_answers_the_mk61_k_functions_with_error() {
     let mut differ = Vec::new();

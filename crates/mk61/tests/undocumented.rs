@@ -68,7 +68,7 @@ fn recalling_zggog_empties_the_return_stack() {
     // 02: ПП 10 stops at 10 with 04 on the return stack; 11: В/О returns
     // there (stop at 04, counter 05). After П→X0 of the ЗГГОГ from the
     // keyboard the return address is gone and В/О goes elsewhere. (Where
-    // exactly the sources do not say for this case; see docs/mk61.md.)
+    // exactly the sources do not say for this case; see docs/guide/src/reference/mk61.md.)
     let listing = "00. С/П 01. С/П 02. ПП 03. 10 04. С/П 05. С/П 06. С/П 07. С/П 08. С/П 09. С/П \
                    10. С/П 11. В/О 12. С/П";
     for (recall, returned) in [("", true), ("PX 0", false)] {

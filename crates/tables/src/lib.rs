@@ -9,6 +9,21 @@
 //! - distance to mate is counted in plies in the tables ([`Value`]) and in
 //!   moves of the winning side, the mating move included, for people
 //!   ([`Value::moves`]).
+//!
+//! The longest mate of king and rook against king, from a table built in
+//! memory (a table folder instead: [`Tablebase::new`]):
+//!
+//! ```
+//! use ajedrecista_tables::{Tablebase, Value, Variant};
+//! use shakmaty::{CastlingMode, Chess, fen::Fen};
+//!
+//! let tables = Tablebase::in_memory();
+//! let fen: Fen = "8/8/8/8/8/2k5/1R6/K7 w - - 0 1".parse().unwrap();
+//! let position: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+//! let value = tables.probe(&position, Variant::Standard).unwrap();
+//! assert_eq!(value, Value::Win(31)); // plies, the mating move included
+//! assert_eq!(value.moves().unwrap().0, 16); // moves of the winner
+//! ```
 
 mod build;
 mod check;

@@ -68,7 +68,7 @@ impl Prober {
     /// 64 MiB: 64 chunks of a table file (a chunk read again costs a
     /// millisecond or two), or two slices of a five-man table with a pawn.
     /// `probe --epd` of 1 000 KRPvKR positions then peaks at 77 MB, against
-    /// 274 MB under 256 MiB, with the same output (docs/tables.md). A
+    /// 274 MB under 256 MiB, with the same output (docs/guide/src/reference/probing.md). A
     /// table whose only copy is in memory (none can be saved) is never
     /// let go, and counts against it.
     pub const DEFAULT_MEMORY_BUDGET: usize = 64 << 20;

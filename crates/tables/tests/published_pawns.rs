@@ -293,7 +293,7 @@ fn kppvkp_matches_the_published_figures() {
 }
 
 /// KBPvK's longest win is 31 moves here and 32 in one quote of Kryukov's
-/// page (docs/tables.md): every position of the table is checked against
+/// page (docs/guide/src/results/published-pawns.md): every position of the table is checked against
 /// its children (the minimax rule), which makes the table the true
 /// distance to mate, given the tables its captures and promotions lead
 /// into.

@@ -99,7 +99,7 @@ fn every_problem(problems: &[Result<PopeyeProblem, FairyError>], json: bool) -> 
     Ok(())
 }
 
-/// The JSON object and the text of a coded position (docs/coding.md).
+/// The JSON object and the text of a coded position (docs/guide/src/reference/coding.md).
 pub trait Render {
     fn to_json(&self) -> Value;
     fn to_text(&self) -> String;
@@ -182,7 +182,7 @@ impl Shown for FairyPosition {
 }
 
 impl<P: Shown> Render for Analysis<P> {
-    /// The JSON object of docs/coding.md (with the conditions under fairy
+    /// The JSON object of docs/guide/src/reference/coding.md (with the conditions under fairy
     /// rules).
     fn to_json(&self) -> Value {
         let mut object = json!({"fen": self.fen});

@@ -78,7 +78,7 @@ const HEADER: usize = 64;
 pub(crate) const CHUNK: usize = 1 << 20;
 /// zstd's level, the fastest: writing KQRvKR takes about 1.4 s less CPU
 /// than at level 6, for a file of 48.4 MB instead of 45.3 MB
-/// (docs/tables.md).
+/// (docs/guide/src/reference/table-file.md).
 const LEVEL: i32 = 1;
 
 /// The file name of a table: `KQvK.standard.ajt`, `KQvK.fixed-king-c3.ajt`.
