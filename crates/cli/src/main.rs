@@ -23,7 +23,15 @@ const VERSION: &str = concat!(
 
 /// Machines that mate a lone king: solve, play, audit, emulate, code.
 #[derive(Parser)]
-#[command(name = "ajedrecista", version = VERSION, about, long_about = None)]
+#[command(
+    name = "ajedrecista",
+    version = VERSION,
+    about,
+    long_about = None,
+    after_help = "The user guide, a chapter of tasks for each kind of user with every command's \
+                  output: docs/guide in the source (README says how to read it). Man pages: \
+                  ajedrecista manual DIR."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
