@@ -36,7 +36,7 @@ use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
 
 use crate::ApiError;
-use connections::{Connection, Connections};
+use connections::{Connection, Connections, Socket};
 pub use limits::ServerLimits;
 pub use scope::RequestScope;
 use scope::StopOnDrop;
@@ -95,9 +95,9 @@ pub async fn serve_router(
 }
 
 /// One connection until it ends or the server closes it: then a request
-/// under way is answered first (hyper's graceful shutdown), and a
-/// connection with none under way (silent, part-way through a head, or
-/// slow to read its last answer) is dropped.
+/// sent or under way is answered first (hyper's graceful shutdown), and a
+/// connection with none (silent, part-way through a head, or slow to read
+/// its last answer) is dropped.
 async fn serve(
     http: http1::Builder,
     stream: TcpStream,
@@ -106,6 +106,7 @@ async fn serve(
     connection: Arc<Connection>,
 ) {
     let _ = stream.set_nodelay(true);
+    let socket = Socket::of(&stream);
     let this = Arc::clone(&connection);
     let service = hyper::service::service_fn(move |request| {
         let busy = this.busy();
@@ -121,6 +122,15 @@ async fn serve(
     tokio::select! {
         _ = served.as_mut() => return,
         () = connection.close.notified() => {}
+    }
+    // A request sent and not yet read is read (and answered) first.
+    while socket.has_unread_bytes() {
+        if timeout(Duration::from_millis(10), served.as_mut())
+            .await
+            .is_ok()
+        {
+            return;
+        }
     }
     served.as_mut().graceful_shutdown();
     let mut wait = Duration::ZERO;

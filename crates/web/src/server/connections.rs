@@ -136,3 +136,47 @@ impl Drop for Busy {
         }
     }
 }
+
+/// A connection's socket, to look for bytes its client has sent that are
+/// not yet read: a request on its way, which a close would reset. The
+/// registry's idea of idle can lag behind a busy machine; the socket's
+/// cannot.
+pub(super) struct Socket {
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
+}
+
+impl Socket {
+    /// `stream`'s socket; look only while the stream is open.
+    pub(super) fn of(stream: &tokio::net::TcpStream) -> Socket {
+        #[cfg(not(unix))]
+        let _ = stream;
+        Socket {
+            #[cfg(unix)]
+            fd: std::os::fd::AsRawFd::as_raw_fd(stream),
+        }
+    }
+
+    /// Whether bytes wait unread; they stay unread.
+    #[cfg(unix)]
+    pub(super) fn has_unread_bytes(&self) -> bool {
+        let mut byte = 0u8;
+        // SAFETY: recv writes at most one byte, into `byte`; MSG_PEEK leaves
+        // it in the socket and MSG_DONTWAIT keeps the call from waiting.
+        let peeked = unsafe {
+            libc::recv(
+                self.fd,
+                (&raw mut byte).cast(),
+                1,
+                libc::MSG_PEEK | libc::MSG_DONTWAIT,
+            )
+        };
+        peeked > 0
+    }
+
+    /// Without a way to look, none are seen.
+    #[cfg(not(unix))]
+    pub(super) fn has_unread_bytes(&self) -> bool {
+        false
+    }
+}

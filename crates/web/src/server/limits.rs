@@ -28,13 +28,19 @@ pub struct ServerLimits {
 impl Default for ServerLimits {
     fn default() -> ServerLimits {
         ServerLimits {
-            header: Duration::from_secs(10),
+            // hyper's default. At 10 s, 14 of 50 browsers opening the page
+            // at once on 2 loaded cores never got it (crates/web/e2e/crowd.mjs):
+            // Chromium had sat on a new connection longer before using it.
+            header: Duration::from_secs(30),
             body: Duration::from_secs(10),
             // A four-man table build or an audit takes about a second on an
             // idle machine (docs/benchmarks.md); a loaded one, ten times as
             // long.
             request: Duration::from_secs(60),
-            max_connections: 256,
+            // 50 browsers open 6 connections each; at 256 the idlest closed for
+            // the rest were ones Chromium was about to use (10 of 50 pages
+            // failed, crowd.mjs). An idle connection costs hyper's buffers.
+            max_connections: 1024,
             room: Duration::from_secs(1),
             max_head_bytes: 16 * 1024,
             max_uri_bytes: 8 * 1024,
