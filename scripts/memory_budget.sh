@@ -105,7 +105,8 @@ request() {
 KRK_Q='fen=8/8/8/3k4/8/8/1R6/K7%20w%20-%20-%200%201'
 request "/api/probe" 200 "$URL/api/probe?$KRK_Q"
 request "/api/probe of a FIFO named as a table (KQvK)" 200 "$URL/api/probe?fen=8/8/8/3k4/8/8/1Q6/K7%20w%20-%20-%200%201"
-request "/api/probe of a FEN of 100 kB" 414 "$URL/api/probe?fen=$(head -c 100000 /dev/zero | tr '\0' 8)"
+# 10 kB: a longer head (over 16 KiB) gets hyper's own 431, without a body.
+request "/api/probe of a FEN of 10 kB" 414 "$URL/api/probe?fen=$(head -c 10000 /dev/zero | tr '\0' 8)"
 request "/api/audit/torres?starts=machine" 200 "$URL/api/audit/torres?starts=machine"
 request "/api/strategies" 200 "$URL/api/strategies"
 request "POST /api/games, perfect from move 4294967294" 201 -H 'content-type: application/json' \

@@ -5,7 +5,8 @@
 # mate by click, keyboard and the clickable MK-61, the tablebase set up by
 # dragging, axe-core in every view; 70 s to 2 min once built on 2 loaded
 # cores, docs/web.md). Screenshots go to target/web-e2e*.png, axe's findings to
-# target/web-e2e-axe.json.
+# target/web-e2e-axe.json. Then crowd.mjs: 50 browser contexts open the page
+# at once, every one must get it ready (issue 56, item 9; about a minute).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -18,3 +19,4 @@ fi
 # the CLI package alone would unify other features and build again).
 cargo test --workspace --locked --no-run
 node crates/web/e2e/play.mjs target/debug/ajedrecista target
+node crates/web/e2e/crowd.mjs target/debug/ajedrecista 50

@@ -8,8 +8,8 @@ use ajedrecista_automata::app::{
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
-use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 
@@ -72,8 +72,9 @@ pub(crate) async fn blocking<T: Send + 'static>(
     })
 }
 
-async fn script(Path(file): Path<String>) -> Response {
-    assets::script(&file).unwrap_or_else(|| ApiError::not_found("no such script").into_response())
+async fn script(Path(file): Path<String>, request: HeaderMap) -> Response {
+    assets::script(&request, &file)
+        .unwrap_or_else(|| ApiError::not_found("no such script").into_response())
 }
 
 async fn not_found() -> ApiError {
