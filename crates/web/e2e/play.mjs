@@ -9,6 +9,8 @@
 // numbered finding of issue 27 (round two), with the start rules drawn on
 // the setup board per machine and the tablebase set up by drag and drop
 // (mouse and finger).
+// The harness (servers, browser, helpers) and the longer checks, issue
+// 56's one per item among them, are modules of checks/.
 // Usage: node play.mjs PATH/TO/ajedrecista [OUT_DIR]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
