@@ -72,7 +72,7 @@ pub use session::{
 };
 pub use strategy::{Cause, OwnIllegalMove, Precondition, Refusal, Reply, Strategy, Undefined};
 pub use torres::{Lamp, Torres};
-pub use triangle_forcing::MethodTable;
+pub use triangle_forcing::{MethodProgress, MethodTable};
 pub use view::{
     DisplayState, EndView, GameView, IllegalView, LampView, Place, ReplyView, color_name,
     display_states,

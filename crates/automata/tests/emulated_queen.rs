@@ -16,6 +16,22 @@ fn failures(audit: &Audit) -> Vec<(FailureKind, usize)> {
         .collect()
 }
 
+/// With Black to move the black king may also stand in the queen's check:
+/// 54 starts (the catalog's audit note says both counts).
+#[test]
+fn queen_starts_black_to_move() {
+    let audit = audit(&Mk61Queen, StartSet::All, Color::Black);
+    assert_eq!(audit.results.len(), 54);
+    let note = ajedrecista_automata::StrategyName::all()
+        .find(|name| name.as_str() == "mk61-queen")
+        .and_then(|name| name.entry().audit_note)
+        .unwrap();
+    assert!(
+        note.contains("35 with White to move, 54 with Black to move"),
+        "{note}"
+    );
+}
+
 /// The person sets the black king anywhere legal, the queen on g7 and the
 /// king on c3, White to move (the first square typed is the king's
 /// placement): 35 starts.

@@ -9,271 +9,26 @@
 // numbered finding of issue 27 (round two), with the start rules drawn on
 // the setup board per machine and the tablebase set up by drag and drop
 // (mouse and finger).
+// The harness (servers, browser, helpers) and the longer checks, issue
+// 56's one per item among them, are modules of checks/.
 // Usage: node play.mjs PATH/TO/ajedrecista [OUT_DIR]
-import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
-
-const binary = resolve(process.argv[2] || "target/debug/ajedrecista");
-const outDir = resolve(process.argv[3] || "target");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const deadline = setTimeout(() => fail("the browser test took over 8 minutes"), 480_000);
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const VIEWS = ["play", "practice", "audit", "tables", "calculator", "claims"];
-
-const servers = [];
-// The origins of the servers started: the only ones the page may reach.
-const origins = new Set();
-let context = null;
-const scratch = mkdtempSync(join(tmpdir(), "ajedrecista-e2e-"));
-
-function fail(message) {
-  console.error(`web e2e: FAILED: ${message}`);
-  cleanup().finally(() => process.exit(1));
-}
-
-async function cleanup() {
-  clearTimeout(deadline);
-  if (context) await context.close().catch(() => {});
-  for (const server of servers) server.kill("SIGTERM");
-  rmSync(scratch, { recursive: true, force: true });
-}
-
-function check(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-const started = Date.now();
-
-function step(text) {
-  console.log(`web e2e: [${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
-}
-
-/** Starts a server on a free loopback port, with `extra` options; resolves to its URL. */
-function startServer(extra = []) {
-  return new Promise((resolveUrl, reject) => {
-    const server = spawn(binary, ["serve", "--addr", "127.0.0.1:0", "--tables", join(scratch, "tables"), ...extra], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    servers.push(server);
-    let text = "";
-    server.stderr.on("data", (chunk) => {
-      text += chunk;
-      const match = text.match(/serving on (http:\/\/127\.0\.0\.1:\d+\/)/);
-      if (match) { origins.add(new URL(match[1]).origin); resolveUrl(match[1]); }
-    });
-    server.on("exit", (code) => reject(new Error(`the server exited (${code}): ${text}`)));
-    setTimeout(() => reject(new Error(`the server did not start: ${text}`)), 30_000);
-  });
-}
-
-async function idle(page) {
-  await page.waitForFunction(() => document.body.dataset.busy === "false" && document.body.dataset.animating !== "true");
-}
-
-async function ready(page) {
-  await page.waitForFunction(() => document.body.dataset.ready === "true");
-  await idle(page);
-}
-
-async function clickSquare(page, square) {
-  await page.click(`#play-board rect[data-square="${square}"]`);
-}
-
-async function typeMove(page, move) {
-  await page.fill("#move-input", move);
-  await page.press("#move-input", "Enter");
-  await idle(page);
-}
-
-/** The middle of an element on the page. */
-async function centre(page, selector) {
-  const box = await page.locator(selector).boundingBox();
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
-
-/** A drag with the mouse, in steps, as a hand makes it (pointer events). */
-async function dragMouse(page, from, to) {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 3 });
-  await page.mouse.move(to.x, to.y, { steps: 3 });
-  await page.mouse.up();
-}
-
-/** A drag with a finger (touch events through the DevTools protocol, as on a phone). */
-async function dragTouch(cdp, from, to) {
-  const at = (p) => [{ x: Math.round(p.x), y: Math.round(p.y) }];
-  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(from) });
-  for (const t of [0.3, 0.6, 1]) {
-    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t }) });
-  }
-  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-}
-
-/** The tablebase view's answer to the position set up: settled, not "Probing". */
-async function probed(page) {
-  await page.waitForFunction(() => document.body.dataset.dragging !== "true"
-    && !document.getElementById("probe-summary").textContent.startsWith("Probing"));
-}
-
-/** Picks an opponent; a game in play asks first, and is left. */
-async function chooseOpponent(page, name) {
-  await page.selectOption("#opponent", name);
-  if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-yes");
-  await page.waitForFunction((n) => document.body.dataset.busy === "false"
-    && document.getElementById("opponent").value === n, name);
-  await idle(page);
-}
-
-async function openView(page, view) {
-  await page.click(`#tab-${view}`);
-  await page.waitForSelector(`#view-${view}:not([hidden])`);
-  if (view === "audit") await page.waitForFunction(() => document.body.dataset.auditing !== "true");
-  if (view === "tables") await page.waitForFunction(() => !document.getElementById("probe-summary").textContent.startsWith("Probing"));
-  if (view === "calculator") await calcIdle(page);
-}
-
-async function calcIdle(page) {
-  await page.waitForFunction(() => document.body.dataset.calcBusy === "false"
-    && document.querySelector("#calc-display g[data-place]"));
-}
-
-// The glyphs of the MK-61 indicator by their lit segments (a..g), as the
-// test reads them back from the drawn display.
-const GLYPHS = {
-  abcdef: "0", bc: "1", abdeg: "2", abcdg: "3", bcfg: "4", acdfg: "5", acdefg: "6", abc: "7",
-  abcdefg: "8", abcdfg: "9", g: "-", def: "L", adef: "C", aef: "Г", adefg: "Е", "": " ",
-};
-
-/** The calculator display as drawn: each place's lit segments to a glyph, "." for a lit point. */
-async function readDisplay(page, svg = "#reply-display") {
-  const places = await page.$$eval(`${svg} g[data-place]`, (groups) => groups.map((g) => ({
-    segments: [...g.querySelectorAll("rect.seg-on")].map((r) => r.dataset.seg).sort().join(""),
-    point: Boolean(g.querySelector('circle.seg-on[data-seg="p"]')),
-  })));
-  return places.map((p) => (GLYPHS[p.segments] ?? "?") + (p.point ? "." : "")).join("");
-}
-
-/** Text a visitor reads must not show the program's internal names. */
-async function internalNames(page) {
-  // Commands to type (in <code>) name the automata as the command line does.
-  const text = await page.evaluate(() => {
-    const codes = [...document.querySelectorAll("code")].map((code) => [code, code.textContent]);
-    for (const [code] of codes) code.textContent = "";
-    const shown = document.body.innerText;
-    for (const [code, words] of codes) code.textContent = words;
-    return shown;
-  });
-  const found = text.match(/\btorres\b|\bmk61-[a-z0-9-]+|\bfixed-king-|\bperfect\b(?= cannot)|\b[a-z]+_[a-z_]+\b/g);
-  return found || [];
-}
-
-async function noOverflow(page, where) {
-  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  check(scroll <= client, `${where}: no horizontal overflow (page ${scroll} px wide in ${client} px)`);
-}
-
-/** axe-core over the page as it is: the violations by impact. */
-async function axe(page, where, tally) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const run = await window.axe.run(document, { resultTypes: ["violations"] });
-    return run.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
-  });
-  for (const v of result) {
-    tally.push({ where, ...v });
-    console.log(`web e2e: axe ${where}: ${v.impact} ${v.id} (${v.nodes}): ${v.help}`);
-  }
-}
-
-/** Starts counting the live regions' updates: each event should make one. */
-async function countAnnouncements(page) {
-  await page.evaluate(() => {
-    window.announced = [];
-    if (window.announceObserver) window.announceObserver.disconnect();
-    window.announceObserver = new MutationObserver((records) => {
-      for (const record of records) {
-        const region = (record.target.nodeType === 1 ? record.target : record.target.parentElement)
-          .closest('[aria-live], [role="status"], [role="alert"]');
-        if (region && region.offsetParent !== null || region && region.classList.contains("sr-only")) {
-          window.announced.push(`${region.id}: ${region.textContent}`);
-        }
-      }
-    });
-    for (const region of document.querySelectorAll('[aria-live], [role="status"], [role="alert"]')) {
-      window.announceObserver.observe(region, { childList: true, characterData: true, subtree: true });
-    }
-  });
-}
-
-async function announcements(page) {
-  // Mutation records arrive after the task that made them.
-  await page.waitForTimeout(50);
-  const said = await page.evaluate(() => window.announced);
-  await page.evaluate(() => { window.announced = []; });
-  return said;
-}
-
-/** WCAG contrast ratio of two CSS colours. */
-function contrast(a, b) {
-  const lum = (color) => {
-    const [r, g, b] = color.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
-      const c = v / 255;
-      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
-}
-
-/**
- * Contrast of every visible SVG text (axe-core does not check SVG): its
- * fill against what is drawn under its middle (a board square, or the
- * nearest element with a background).
- */
-async function svgTextContrast(page, where) {
-  const pairs = await page.evaluate(() => {
-    const out = [];
-    for (const text of document.querySelectorAll("svg text")) {
-      const box = text.getBoundingClientRect();
-      if (!box.width || text.closest("[hidden]")) continue;
-      const x = box.left + box.width / 2, y = box.top + box.height / 2;
-      const under = document.elementsFromPoint(x, y).filter((e) => e !== text && !e.closest("g.piece"));
-      let background = null;
-      for (const element of under) {
-        const style = getComputedStyle(element);
-        if (element instanceof SVGElement && element.tagName !== "svg" && element.tagName !== "g" && style.fill.startsWith("rgb")) {
-          background = style.fill; break;
-        }
-        if (!(element instanceof SVGElement) && style.backgroundColor !== "rgba(0, 0, 0, 0)") {
-          background = style.backgroundColor; break;
-        }
-      }
-      out.push({ text: text.textContent, fill: getComputedStyle(text).fill, background: background || "rgb(255, 255, 255)" });
-    }
-    return out;
-  });
-  let worst = Infinity;
-  for (const { text, fill, background } of pairs) {
-    const ratio = contrast(fill, background);
-    worst = Math.min(worst, ratio);
-    check(ratio >= 4.5, `${where}: SVG text "${text}" has contrast ${ratio.toFixed(2)}:1 (${fill} on ${background})`);
-  }
-  return { count: pairs.length, worst };
-}
+import {
+  DESKTOP, GLYPHS, PHONE, VIEWS, announcements, axe, calcIdle, centre, check, chooseOpponent, chromiumPath, cleanup, clickSquare, contrast, countAnnouncements, dragMouse, dragTouch, fail, idle, internalNames, noOverflow, openView, origins, outDir, probed, readDisplay, ready, run, scratch, startServer, step, svgTextContrast, typeMove,
+} from "./checks/harness.mjs";
+import {
+  analysisBoardInAddress, calculatorInViewAndShared, droppedGameGoesOn, everyWaitIsShown, kioskReturnsToStart,
+  practiceAsWhite, refusedPositionOffersNoLoop, wordsForVisitors,
+} from "./checks/issue56.mjs";
+import { auditChecks } from "./checks/audit.mjs";
+import { startRulesOnTheSetupBoard } from "./checks/setup.mjs";
 
 async function main() {
   const url = await startServer();
   step(`server at ${url}`);
-  context = await chromium.launchPersistentContext(join(scratch, "profile"), {
+  run.context = await chromium.launchPersistentContext(join(scratch, "profile"), {
     executablePath: chromiumPath,
     headless: true,
     viewport: DESKTOP,
@@ -285,13 +40,13 @@ async function main() {
   });
   // Nothing beyond this server: any other request fails the test.
   const foreign = [];
-  await context.route("**/*", (route) => {
+  await run.context.route("**/*", (route) => {
     const target = new URL(route.request().url());
     if (origins.has(target.origin)) return route.continue();
     foreign.push(target.href);
     return route.abort();
   });
-  const page = context.pages()[0] || (await context.newPage());
+  const page = run.context.pages()[0] || (await run.context.newPage());
   // Every API request the page makes, for the checks that none is made.
   const requests = [];
   page.on("request", (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
@@ -598,7 +353,7 @@ async function main() {
   check((await page.textContent("#replay-caption")).includes("#"), "the longest game replays to mate");
   await openView(page, "claims");
   await page.locator("#claims-rows tr", { hasText: "the MK-61 queen program mates" }).locator("button").click();
-  await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("same 35"));
+  await page.waitForFunction(() => document.getElementById("audit-summary").textContent.includes("the same: 35 with White to move"));
   check((await page.textContent("#audit-summary")).includes("MK-61 queen program"), "the queen audit explains its 35 starts");
   step("claims figures");
   // Issue 27 item 6: every claim's figures are in the view its button opens.
@@ -656,48 +411,7 @@ async function main() {
     if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-no");
     await idle(page);
   }
-  // Issue 27, "start rules shown before play": on the setup board, each
-  // machine's own men with the squares where it takes the black king (the
-  // catalog's start squares) and the sentence on why (its start rule).
-  step("start rules on the setup board");
-  await page.check('input[name="start"][value="fen"]');
-  for (const info of strategies) {
-    if (await page.isVisible("#setup-tools")) await page.click("#setup-toggle");
-    await page.selectOption("#opponent", info.name);
-    if (await page.isVisible("#opponent-confirm")) await page.click("#opponent-confirm-yes");
-    await idle(page);
-    await page.fill("#start-fen", `${info.white_men} w - - 0 1`);
-    await page.click("#setup-toggle");
-    await page.waitForSelector(`#play-board svg[data-starts-for="${info.name}"]`);
-    const marked = (await page.$$eval("#play-board circle.mark-start", (cs) => cs.map((c) => c.dataset.mark))).sort();
-    check(JSON.stringify(marked) === JSON.stringify([...info.start_squares].sort()),
-      `${info.name}: the setup board marks its ${info.start_squares.length} start squares (${marked.length} marked)`);
-    check(!(await page.evaluate(() => document.getElementById("play-board").classList.contains("stale"))), `${info.name}: the setup board is not greyed out`);
-    check((await page.textContent("#start-rule")) === `Starts it takes: ${info.start_rule}`, `${info.name}: the start rule follows the selector`);
-    const rule = await page.textContent("#setup-rule");
-    check(rule.includes(info.start_rule) && rule.includes(info.label) && rule.includes(`${marked.length} marked`),
-      `${info.name}: the setup board says why (${rule})`);
-  }
-  // The black king set on a marked square is taken; off them, refused.
-  const first = strategies[0];
-  await page.click("#setup-toggle");
-  await page.selectOption("#opponent", first.name);
-  await idle(page);
-  await page.fill("#start-fen", `${first.white_men} w - - 0 1`);
-  await page.click("#setup-toggle");
-  await page.check('input[name="setup-man"][value="k"]');
-  const occupied = await page.$$eval("#play-board g.piece", (gs) => gs.map((g) => g.dataset.square));
-  const unmarked = ["h1", "a1", "h8", "d8", "e8"].find((square) => !first.start_squares.includes(square) && !occupied.includes(square));
-  for (const [square, takes] of [[first.start_squares[0], true], [unmarked, false]]) {
-    await clickSquare(page, square);
-    await page.waitForFunction((sq) => document.getElementById("setup-rule").textContent.includes(`black king on ${sq}`), square);
-    const verdict = await page.textContent("#setup-rule");
-    check(verdict.includes(takes ? "it takes this start" : "it does not take this start"), `the black king on ${square}: ${verdict}`);
-  }
-  await page.screenshot({ path: join(outDir, "web-e2e-setup-desktop.png") });
-  await page.click("#setup-toggle");
-  await page.check('input[name="start"][value="machine"]');
-  await chooseOpponent(page, first.name);
+  await startRulesOnTheSetupBoard(page, strategies);
 
   // Issue 27 item 1: the facts are the catalog's (no machine's name, label
   // or lamp in the page's scripts: tests/views.rs).
@@ -845,35 +559,7 @@ async function main() {
   // Item 11: with --max-games 3 (a second server), a fourth visitor still plays.
   // (The store's eviction is tested in crates/web/tests/games.rs.)
 
-  step("audit checks");
-  // Item 6: honest start sets, failures in words, the stand-in audit, the comparison.
-  await openView(page, "audit");
-  await page.waitForFunction(() => document.getElementById("compare-rows").dataset.filled === "true", null, { timeout: 240_000 });
-  const strategiesNow = await page.evaluate(async () => (await fetch("/api/strategies")).json());
-  check((await page.locator("#compare-rows tr").count()) === strategiesNow.length, "the comparison has a row per machine of the catalog");
-  const perfectRow = await page.textContent('#compare-rows tr[data-strategy="perfect"]');
-  check(/\d/.test(perfectRow), `perfect play's row has its figures (${perfectRow})`);
-  await page.selectOption("#audit-strategy", "perfect");
-  const ownLabel = await page.textContent('#audit-starts option[value="machine"]');
-  check(ownLabel === strategiesNow.find((s) => s.name === "perfect").own_starts && ownLabel.includes("none of its own"),
-    `perfect play's own starts are named for what they are (${ownLabel})`);
-  // Black to move, a man that hangs at once is no failure of the machine
-  // (the queen program's few starts: the same rule as perfect play's 22 176).
-  await page.selectOption("#audit-strategy", "mk61-queen");
-  await page.selectOption("#audit-side", "black");
-  await page.click('#audit-form button[type="submit"]');
-  await page.waitForSelector("#audit-chart rect.bar-a");
-  const blackSummary = await page.textContent("#audit-summary");
-  check(!blackSummary.includes("fails: the black king takes") && blackSummary.includes("no win for anyone"),
-    `Black to move: a hanging man is no failure of the machine (${blackSummary})`);
-  await page.selectOption("#audit-side", "white");
-  await page.selectOption("#audit-strategy", "mk61-rook");
-  await page.click('#audit-form button[type="submit"]');
-  await page.waitForSelector("#audit-stand-in");
-  check((await page.textContent("#audit-summary code")) === "ajedrecista audit mk61-rook", "the refusal shows the command as a command");
-  await page.click("#audit-stand-in");
-  await page.waitForSelector("#audit-chart rect.bar-a");
-  check((await page.textContent("#audit-summary")).includes("native"), "the stand-in's audit runs on a click");
+  await auditChecks(page);
 
   step("tablebase checks");
   // Item 12: the tablebase view as an analysis board.
@@ -920,6 +606,10 @@ async function main() {
   await ready(page);
   await page.waitForSelector("#probe-moves tr");
   check((await page.inputValue("#probe-fen")).includes(" w "), "a reload keeps the position");
+  // Issue 56, item 8: and the board turned; turned back for what follows.
+  await page.waitForSelector('#probe-board svg[data-flipped="true"]');
+  await page.click("#probe-flip");
+  await page.waitForSelector('#probe-board svg[data-flipped="false"]');
 
   step("set-up by drag and drop");
   // Item 12 (set-up by drag and drop): men dragged from the palette onto
@@ -963,6 +653,10 @@ async function main() {
   step(`set up by dragging: ${summaryBuilt}`);
 
   await practiceAsWhite(page);
+  await refusedPositionOffersNoLoop(page);
+  await calculatorInViewAndShared(page);
+  await analysisBoardInAddress(page);
+  await wordsForVisitors(page, strategies);
 
   step("every view");
   // Every view at desktop and phone size: screenshots, internal names,
@@ -1024,7 +718,7 @@ async function main() {
   await openView(page, "tables");
   if (await page.isHidden("#probe-setup")) await page.click("#probe-setup-toggle");
   await page.locator("#probe-board").scrollIntoViewIfNeeded();
-  const cdp = await context.newCDPSession(page);
+  const cdp = await run.context.newCDPSession(page);
   await dragTouch(cdp, await centre(page, '#probe-board rect[data-square="a1"]'), await centre(page, '#probe-board rect[data-square="b1"]'));
   await probed(page);
   check(new URL(page.url()).searchParams.get("fen") === "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", `a finger drags the rook on a phone (${page.url()})`);
@@ -1073,6 +767,8 @@ async function main() {
   const caption = await page.textContent("#reply-display-text");
   check(caption.startsWith("Display: ") && !caption.includes(".."), `the display's caption has one point (${caption})`);
 
+  await everyWaitIsShown();
+  await droppedGameGoesOn();
   await kioskReturnsToStart();
 
   check(errors.length === 0, `no script errors: ${errors.join("; ")}`);
@@ -1081,78 +777,6 @@ async function main() {
   check(refused.length === consoleErrors.length, `no console errors beyond refused requests: ${consoleErrors.join("; ")}`);
   step(`${refused.length} refused requests (4xx) logged by the browser itself`);
   step(`ok; screenshots in ${outDir}`);
-}
-
-/**
- * Issue 56: practice as White. In KRK from a set start, a move that throws
- * away moves is flagged, a hint comes in the box method's words, and the
- * hints followed, by click and by keyboard, end in mate with a summary.
- */
-async function practiceAsWhite(page) {
-  step("practice as White");
-  const start = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
-  await openView(page, "practice");
-  await page.selectOption("#practice-method", "rook-box");
-  await page.fill("#practice-fen", start);
-  await page.click("#practice-start");
-  await page.waitForSelector("#practice-play:not([hidden])");
-  await idle(page);
-  const goal = Number((await page.textContent("#practice-goal")).match(/mate in (\d+)/)[1]);
-  const label = await page.textContent('#practice-method option[value="rook-box"]');
-  const address = new URL(page.url()).searchParams;
-  check(address.get("fen") === start && address.get("method") === "rook-box", `the start and method are in the address (${page.url()})`);
-  // The slowest move that keeps the win, by the tables, clicked on the board.
-  const probed = await page.evaluate(async (fen) => (await fetch(`/api/probe?fen=${encodeURIComponent(fen)}`)).json(), start);
-  const slow = probed.moves.filter((m) => m.result === "win").sort((a, b) => b.dtm_plies - a.dtm_plies)[0];
-  check(slow.dtm_moves > goal, `a slow move exists (${slow.san}: ${slow.dtm_moves} against ${goal})`);
-  await page.click(`#practice-sq-${slow.uci.slice(0, 2)}`);
-  await page.click(`#practice-sq-${slow.uci.slice(2, 4)}`);
-  await idle(page);
-  const flagged = await page.textContent("#practice-status");
-  check(flagged.includes(`throws away ${slow.dtm_moves - goal} move`), `the slow move is flagged (${flagged})`);
-  await page.click("#practice-undo");
-  await idle(page);
-  // Hints, each played as typed, until the end.
-  for (let i = 0; i < 60 && !(await page.isDisabled("#practice-move")); i++) {
-    await page.click("#practice-hint");
-    await page.waitForFunction(() => document.getElementById("practice-hint-text").textContent.startsWith("Hint"));
-    const hint = await page.textContent("#practice-hint-text");
-    check(hint.startsWith(`Hint (${label}): `), `the hint names its method (${hint})`);
-    await page.fill("#practice-move", hint.match(/: (\S+),/)[1]);
-    await page.press("#practice-move", "Enter");
-    await idle(page);
-  }
-  const over = await page.textContent("#practice-goal");
-  check(over === "Over: checkmate.", `the hints mate (${over})`);
-  const summary = await page.textContent("#practice-summary");
-  check(summary.includes(`perfect play mates in ${goal}`) && summary.includes(`${label} takes`), `the summary compares the counts (${summary})`);
-  step(`practice: mate in ${goal} by the tables; ${summary}`);
-}
-
-/**
- * Issue 58: on a kiosk, a game left idle past the limit is gone and the page
- * is back at its start screen, without a click; no download is offered.
- */
-async function kioskReturnsToStart() {
-  const url = await startServer(["--kiosk", "--kiosk-idle-seconds", "5"]);
-  step(`kiosk server at ${url}`);
-  const page = await context.newPage();
-  await page.setViewportSize(DESKTOP);
-  await page.goto(url);
-  await ready(page);
-  check(await page.isHidden("#pgn-download"), "a kiosk offers no PGN download");
-  await clickSquare(page, "a5");
-  await idle(page);
-  check(new URL(page.url()).searchParams.has("game"), "the visitor's game is in the address");
-  const left = Date.now();
-  await page.waitForURL(url, { timeout: 20_000 });
-  await ready(page);
-  const waited = (Date.now() - left) / 1000;
-  check(waited >= 4, `the page waited the idle time (${waited.toFixed(1)} s)`);
-  check(!new URL(page.url()).searchParams.has("game"), "no game after the idle time");
-  check(await page.isVisible("#play-board"), "the start screen shows the board");
-  step(`the kiosk page went back to its start after ${waited.toFixed(1)} s idle`);
-  await page.close();
 }
 
 mkdirSync(outDir, { recursive: true });

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use ajedrecista_automata::app::method_tables_building;
+use ajedrecista_automata::{MethodProgress, StrategyName};
 use ajedrecista_tables::{Material, Progress, Variant};
 use serde::Serialize;
 
@@ -13,12 +15,14 @@ use crate::store::lock;
 /// One build under way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BuildView {
-    /// The table: `KRvK`, or `KQvK, king fixed on c3`.
+    /// The table: `KRvK`, `KQvK, king fixed on c3`, or `the method table
+    /// of` a machine's label.
     pub table: String,
-    /// `first_pass`, `rank` (a ply of the retrograde analysis) or `slice`
-    /// (a table with pawns, slice by slice).
+    /// `first_pass`, `rank` (a ply of the retrograde analysis), `slice`
+    /// (a table with pawns, slice by slice) or `method` (a method's own
+    /// table, stage by stage).
     pub stage: &'static str,
-    /// Positions examined, positions decided, or slices built.
+    /// Positions examined, positions decided, slices built, or stages done.
     pub done: u64,
     /// Of how many, where that is known (not for `rank`: how many plies
     /// there will be is known only at the end).
@@ -79,9 +83,45 @@ impl Builds {
         lock(&self.0).remove(&Builds::table_name(material, variant));
     }
 
-    /// The builds under way now.
+    /// The builds under way now: the tables', then the methods' own
+    /// tables (which a move of those machines waits for).
     pub fn now(&self) -> Vec<BuildView> {
-        lock(&self.0).values().cloned().collect()
+        let mut now: Vec<BuildView> = lock(&self.0).values().cloned().collect();
+        now.extend(
+            method_tables_building()
+                .into_iter()
+                .map(|(name, progress)| BuildView::of_method(name, progress)),
+        );
+        now
+    }
+}
+
+impl BuildView {
+    /// A method's own table as the page shows it: its triangles, smallest
+    /// first, as the stages.
+    fn of_method(name: StrategyName, progress: MethodProgress) -> BuildView {
+        let MethodProgress {
+            stage,
+            stages,
+            depth,
+        } = progress;
+        BuildView {
+            // "the method table of the two bishops' mate", not "of The".
+            table: format!(
+                "the method table of {}",
+                name.label()
+                    .strip_prefix("The ")
+                    .map_or(name.label().to_string(), |rest| format!("the {rest}"))
+            ),
+            stage: "method",
+            done: u64::from(stage),
+            total: Some(u64::from(stages)),
+            text: format!(
+                "stage {} of {stages} (its triangles, then the whole board), \
+                 forcings of up to {depth} moves found",
+                stage + 1
+            ),
+        }
     }
 }
 
@@ -119,6 +159,6 @@ mod tests {
         assert_eq!(now[0].text, "ply 7: 300 positions decided");
         assert_eq!(now[0].total, None);
         builds.finish(&krk, Variant::Standard);
-        assert!(builds.now().is_empty());
+        assert!(builds.now().iter().all(|view| view.stage == "method"));
     }
 }

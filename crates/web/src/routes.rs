@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use ajedrecista_automata::app::{
-    CLAIMS, Claim, StartAnswer, StartSquares, StrategyView, start_answers,
+    BuildPolicy, CLAIMS, Claim, StartAnswer, StartSquares, StrategyView, start_answers,
 };
 use axum::Router;
 use axum::extract::rejection::PathRejection;
@@ -145,7 +145,8 @@ async fn starts(
 ) -> Result<Json<Vec<StartAnswer>>, ApiError> {
     let position = crate::probe::parse_fen(&query.fen)?;
     let tables = Arc::clone(&state.tables);
-    let answers = blocking(move || Ok(start_answers(&position, &tables))).await?;
+    let answers =
+        blocking(move || Ok(start_answers(&position, &tables, BuildPolicy::Interactive))).await?;
     Ok(Json(answers))
 }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use ajedrecista_automata::Side;
-use ajedrecista_automata::app::{StartSquares, squares_taken_as_starts};
+use ajedrecista_automata::app::{BuildPolicy, StartSquares, squares_taken_as_starts};
 use ajedrecista_tables::Tablebase;
 use serde::Deserialize;
 use shakmaty::Board;
@@ -39,5 +39,10 @@ pub fn start_squares(
         ApiError::bad_request(format!("cannot read the board {:?}: {err}", query.board))
     })?;
     let turn = query.side.unwrap_or(Side::White).color();
-    Ok(squares_taken_as_starts(&men, turn, tables))
+    Ok(squares_taken_as_starts(
+        &men,
+        turn,
+        tables,
+        BuildPolicy::Interactive,
+    ))
 }

@@ -10,6 +10,7 @@ use shakmaty::Position;
 use strum::IntoEnumIterator;
 
 use crate::audit::{Audit, FailureKind, Outcome};
+use crate::catalog::StrategyName;
 use crate::contradiction::Contradiction;
 use crate::game::{Game, Ply, fen_of};
 use crate::perfect::excess_over_perfect;
@@ -24,13 +25,24 @@ pub struct Replay {
 }
 
 impl Replay {
-    pub fn of(game: &Game) -> Replay {
+    /// `game` to replay, White named `white` in its PGN.
+    pub fn of(game: &Game, white: &str) -> Replay {
         Replay {
             start_fen: fen_of(&game.start),
             plies: game.plies(),
-            pgn: game.to_pgn(),
+            pgn: pgn_with_white(game, white),
         }
     }
+}
+
+/// The game's PGN with White named as people read it: the catalog's label
+/// of the machine (the audit names its games by the machine's name).
+fn pgn_with_white(game: &Game, white: &str) -> String {
+    Game {
+        white: white.to_owned(),
+        ..game.clone()
+    }
+    .to_pgn()
 }
 
 /// How many more moves than perfect play the automaton takes.
@@ -127,6 +139,10 @@ impl AuditView {
                 (None, Outcome::Mate(_)) => {}
             }
         }
+        let label = audit
+            .strategy
+            .parse::<StrategyName>()
+            .map_or(audit.strategy, StrategyName::label);
         Ok(AuditView {
             strategy: audit.strategy,
             starts_set: audit.starts_set.name(),
@@ -142,7 +158,7 @@ impl AuditView {
             worst_moves: audit.worst_moves(),
             beyond_fifty_moves: audit.beyond_fifty_moves(),
             worst_fen: audit.worst.as_ref().map(|game| fen_of(&game.start)),
-            worst_pgn: audit.worst.as_ref().map(Game::to_pgn),
+            worst_pgn: audit.worst.as_ref().map(|game| pgn_with_white(game, label)),
             histogram: audit.histogram().into_iter().collect(),
             perfect_histogram: perfect.into_iter().collect(),
             excess_over_perfect: excess.map(|excess| ExcessView {
@@ -152,11 +168,11 @@ impl AuditView {
                 perfect_worst: excess.perfect_worst,
                 perfect_at_worst_start: excess.at_worst_start,
             }),
-            longest: audit.worst.as_ref().map(Replay::of),
+            longest: audit.worst.as_ref().map(|game| Replay::of(game, label)),
             failure_examples: audit
                 .failure_examples
                 .iter()
-                .map(|(kind, game)| (kind.name(), Replay::of(game)))
+                .map(|(kind, game)| (kind.name(), Replay::of(game, label)))
                 .collect(),
         })
     }
@@ -204,6 +220,10 @@ mod tests {
         }
         let perfect: usize = view.perfect_histogram.iter().map(|(_, n)| n).sum();
         assert_eq!(perfect, 42);
+        // White is the machine as people know it, not its name.
+        let white = "[White \"El Ajedrecista (Torres y Quevedo, 1912)\"]";
+        assert!(view.worst_pgn.unwrap().contains(white));
+        assert!(view.longest.unwrap().pgn.contains(white));
     }
 
     #[test]

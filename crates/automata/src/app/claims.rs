@@ -94,6 +94,25 @@ pub enum ClaimError {
     Data(String),
 }
 
+/// The project's own references in README's table (its source files, its
+/// docs) as a visitor of the page reads them: the seeds by what they are
+/// (../shared/seeds/README.md).
+const FOR_VISITORS: [(&str, &str); 4] = [
+    (
+        "seed 000",
+        "Техника — молодёжи 9/1987, the MK-61 queen program",
+    ),
+    (
+        "seed 001",
+        "Техника — молодёжи 9/1987, the MK-61 rook program",
+    ),
+    ("seed 004", "the account of El Ajedrecista (1912)"),
+    (
+        "true as written in docs/automata.md",
+        "true of the method as this page plays it",
+    ),
+];
+
 impl Claim {
     /// The finding without README's marks.
     pub fn plain_finding(&self) -> String {
@@ -101,10 +120,20 @@ impl Claim {
     }
 
     /// The claim as the web's Claims view shows it: the finding in plain
-    /// text, and the command its button runs without README's marks.
+    /// text, the command its button runs without README's marks, and the
+    /// project's own references in a visitor's words ([`FOR_VISITORS`]).
     pub fn as_shown(&self) -> Claim {
+        let for_visitors = |text: &str| {
+            FOR_VISITORS
+                .iter()
+                .fold(text.to_owned(), |text, (ours, theirs)| {
+                    text.replace(ours, theirs)
+                })
+        };
         Claim {
-            finding: self.plain_finding(),
+            claim: for_visitors(&self.claim),
+            source: for_visitors(&self.source),
+            finding: for_visitors(&self.plain_finding()),
             command: self.command.replace('`', ""),
             ..self.clone()
         }
@@ -204,4 +233,22 @@ impl Claim {
 fn material_of(text: &str) -> Result<Material, ClaimError> {
     text.parse()
         .map_err(|err: ajedrecista_tables::MaterialError| ClaimError::Data(err.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page shows no file of the project: no seed number, no docs path.
+    #[test]
+    fn claims_as_shown_name_no_file_of_the_project() {
+        for claim in CLAIMS.iter().map(Claim::as_shown) {
+            for text in [&claim.claim, &claim.source, &claim.finding] {
+                assert!(
+                    !text.contains("seed 0") && !text.contains("docs/"),
+                    "{text}"
+                );
+            }
+        }
+    }
 }

@@ -33,8 +33,8 @@ pub use probe::{
 pub use quick_move::{QuickScore, quick_move, uci_score};
 pub use selfplay::{MAX_SELFPLAY_PLIES, SelfplayError, selfplay};
 pub use strategies::{
-    AboutView, LampLabel, StartAnswer, StartSquares, StrategyView, squares_taken_as_starts,
-    start_answers, warm_up,
+    AboutView, LampLabel, StartAnswer, StartSquares, StrategyView, method_tables_building,
+    squares_taken_as_starts, start_answers, warm_up,
 };
 pub use syzygy::{NamedMove, SyzygyView, fifty_moves_ply};
 pub use uci::{MAX_ILLEGAL_LIMIT, UciAnswer, UciEngine, Work};

@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
-use ajedrecista_tables::{Material, Tablebase};
+use ajedrecista_tables::{Material, Tablebase, Variant};
 use serde::Serialize;
 use shakmaty::{Board, CastlingMode, Chess, Color, Position, Role, Setup, Square};
 
+use super::probe::BuildPolicy;
 use super::uci::Work;
 use crate::calculator_game::ChessProgram;
 use crate::catalog::{Panel, StrategyName};
@@ -73,18 +74,28 @@ pub struct StartAnswer {
 }
 
 /// Every automaton's answer to `position` as a start: what a game from it
-/// would check first (the game not over, the automaton's precondition),
-/// without building any table.
-pub fn start_answers(position: &Chess, tables: &Arc<Tablebase>) -> Vec<StartAnswer> {
+/// would check first (the game not over, its table to be had under
+/// `policy`, the automaton's precondition), without building any table.
+pub fn start_answers(
+    position: &Chess,
+    tables: &Arc<Tablebase>,
+    policy: BuildPolicy,
+) -> Vec<StartAnswer> {
+    // A game from a position has its table ready first: every machine's.
+    let no_table = policy
+        .material(tables, position, Variant::Standard)
+        .err()
+        .map(|refusal| refusal.to_string());
     StrategyName::all()
         .map(|name| {
             let why_not = match position.is_game_over() {
                 true => Some("the game is already over in this position".to_string()),
-                false => name
-                    .build(tables)
-                    .precondition(position.board())
-                    .err()
-                    .map(|refusal| refusal.to_string()),
+                false => no_table.clone().or_else(|| {
+                    name.build(tables)
+                        .precondition(position.board())
+                        .err()
+                        .map(|refusal| refusal.to_string())
+                }),
             };
             StartAnswer {
                 name,
@@ -112,6 +123,7 @@ pub fn squares_taken_as_starts(
     men: &Board,
     turn: Color,
     tables: &Arc<Tablebase>,
+    policy: BuildPolicy,
 ) -> Vec<StartSquares> {
     let mut men = men.clone();
     for square in men.by_piece(Color::Black.king()) {
@@ -131,7 +143,10 @@ pub fn squares_taken_as_starts(
         let Some(position) = with_black_king(&men, square, turn) else {
             continue;
         };
-        for (answer, entry) in start_answers(&position, tables).iter().zip(&mut found) {
+        for (answer, entry) in start_answers(&position, tables, policy)
+            .iter()
+            .zip(&mut found)
+        {
             if answer.accepts {
                 entry.squares.push(square.to_string());
             }
@@ -237,6 +252,14 @@ impl StrategyView {
     }
 }
 
+/// The methods' own tables being calculated now, with how far each has
+/// come: what a move of these machines waits for (a front end shows it).
+pub fn method_tables_building() -> Vec<(StrategyName, crate::MethodProgress)> {
+    StrategyName::all()
+        .filter_map(|name| Some((name, name.entry().method_table?.progress()?)))
+        .collect()
+}
+
 /// The work a server does at its start, so that no first move waits:
 /// each machine's own table (the minor-piece methods' forcing tables,
 /// seconds each) and the table of each machine's material, which perfect
@@ -314,7 +337,7 @@ mod tests {
     fn start_answers_say_who_takes_a_position_and_why_not() {
         let tables = Arc::new(Tablebase::in_memory());
         let position = crate::test_support::position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
-        let answers = start_answers(&position, &tables);
+        let answers = start_answers(&position, &tables, BuildPolicy::Interactive);
         assert_eq!(answers.len(), StrategyName::all().len());
         let accepting: Vec<&str> = answers
             .iter()
@@ -338,10 +361,29 @@ mod tests {
         assert!(torres.contains("separate the kings"), "{torres}");
         let mate = crate::test_support::position("R3k3/8/4K3/8/8/8/8/8 b - - 0 1");
         assert!(
-            start_answers(&mate, &tables)
+            start_answers(&mate, &tables, BuildPolicy::Interactive)
                 .iter()
                 .all(|answer| !answer.accepts)
         );
+    }
+
+    /// Five men, whose table a game over the web would not build: no
+    /// machine is offered (perfect play would refuse it on Start), each
+    /// saying why; a patient front end builds it, and perfect play takes it.
+    #[test]
+    fn a_position_whose_table_is_not_built_here_is_taken_by_no_machine() {
+        let tables = Arc::new(Tablebase::in_memory());
+        let five = crate::test_support::position("8/8/8/4k3/8/2R5/1P6/1K2r3 w - - 0 1");
+        for answer in start_answers(&five, &tables, BuildPolicy::Interactive) {
+            let why = answer.why_not.unwrap_or_default();
+            assert!(
+                !answer.accepts && why.contains("KRPvKR"),
+                "{}: {why}",
+                answer.name
+            );
+        }
+        let patient = start_answers(&five, &tables, BuildPolicy::Patient);
+        assert!(patient.iter().any(|answer| answer.accepts));
     }
 
     /// A server's first work builds each minor-piece method's own table

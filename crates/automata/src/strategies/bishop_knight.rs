@@ -80,7 +80,7 @@ fn corners_of(bishop: Square) -> &'static CornerBands {
 }
 
 /// [`BishopKnight::stage`] with the bishop on `bishop`.
-fn stage_of(bishop: Square, held: Bitboard) -> u32 {
+pub(crate) fn stage_of(bishop: Square, held: Bitboard) -> u32 {
     triangle_stage(corners_of(bishop).farthest(held))
 }
 

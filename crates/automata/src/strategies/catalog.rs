@@ -322,7 +322,7 @@ pub const CATALOG: &[CatalogEntry] = &[
             ],
         },
         audit_note: Some(
-            "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same 35.",
+            "The queen program's white men never change (king c3, queen g7), so every start is a placement of the black king: its own starts and every legal start are the same: 35 with White to move, 54 with Black to move (the black king may then stand in the queen's check).",
         ),
         start_rule: "Its printed start only: white king c3 (it never moves), queen g7, and the black king on any free square the queen does not attack.",
         own_starts: "its printed start (king c3, queen g7), the only one it accepts",

@@ -114,7 +114,7 @@ impl Registers {
 }
 
 /// Why the program chose an answer.
-const WHY_MOVE_ROOK: &str = "MoveRook: rook to the far half";
+const WHY_MOVE_ROOK: &str = "rook to the far half of the board, away from the black king";
 const WHY_CUT: &str = "rook cuts off the black king";
 const WHY_KING_UP: &str = "king up towards the black king";
 const WHY_CHECK: &str = "kings in opposition: rook check";

@@ -10,6 +10,7 @@
 
 use std::fmt;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
@@ -49,6 +50,11 @@ pub(crate) struct Triangles {
     /// king's square and the squares he can step to `held`.
     stage: fn(Square, Bitboard) -> u32,
     table: OnceLock<TriangleForcing>,
+    /// How far a calculation under way has come: 0 before it starts, then
+    /// the stage being calculated plus one ([`MethodTable::progress`]).
+    begun: AtomicU8,
+    /// The forcing's length reached in that stage, in moves.
+    depth: AtomicU8,
 }
 
 impl Triangles {
@@ -63,6 +69,8 @@ impl Triangles {
             second_squares,
             stage,
             table: OnceLock::new(),
+            begun: AtomicU8::new(0),
+            depth: AtomicU8::new(0),
         }
     }
 
@@ -94,6 +102,30 @@ impl MethodTable {
     pub fn calculate(self) {
         self.0.forcing();
     }
+
+    /// How far its calculation has come while it runs (`None` before it
+    /// starts and once it is ready): a front end shows it to the person
+    /// whose move waits for it.
+    pub fn progress(self) -> Option<MethodProgress> {
+        let begun = self.0.begun.load(Ordering::Relaxed);
+        (!self.is_ready() && begun > 0).then(|| MethodProgress {
+            stage: begun - 1,
+            stages: WHOLE_BOARD + 1,
+            depth: self.0.depth.load(Ordering::Relaxed),
+        })
+    }
+}
+
+/// A method's table under calculation: its stages are the triangles,
+/// smallest first, then the whole board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MethodProgress {
+    /// Stages done (the one under way is `stage + 1`).
+    pub stage: u8,
+    /// Stages in all.
+    pub stages: u8,
+    /// The longest forcing found so far in the stage under way, in moves.
+    pub depth: u8,
 }
 
 /// Not the table: a placement's method is known by its men.
@@ -325,6 +357,8 @@ impl TriangleForcing {
         };
         let mut left = vec![NO_STEP; Men::COUNT];
         for stage in 0..=WHOLE_BOARD {
+            method.depth.store(0, Ordering::Relaxed);
+            method.begun.store(stage + 1, Ordering::Relaxed);
             table.calculate_stage(stage, &mut left);
         }
         table
@@ -372,6 +406,7 @@ impl TriangleForcing {
                 }
             }
             moves += 1;
+            self.method.depth.store(moves, Ordering::Relaxed);
             layer = self.found_before(&reached, stage, moves);
         }
     }
@@ -452,6 +487,31 @@ mod tests {
                     .try_fold(1, |most, moves| moves.map(|moves| most.max(moves)))
             })
             .min()
+    }
+
+    /// Progress is reported while the table is calculated, stage by
+    /// stage, and not once it is ready. A table of its own (the method's
+    /// men and stages), so that no other test has calculated it first.
+    #[test]
+    fn progress_is_reported_while_the_table_is_calculated() {
+        let fresh: &'static Triangles = Box::leak(Box::new(Triangles::new(
+            Role::Knight,
+            (Bitboard::FULL, Bitboard::FULL),
+            bishop_knight::stage_of,
+        )));
+        let method = MethodTable::of(fresh);
+        assert_eq!(method.progress(), None, "not begun");
+        let calculating = std::thread::spawn(move || method.calculate());
+        let mut seen = Vec::new();
+        while !calculating.is_finished() {
+            seen.extend(method.progress());
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        calculating.join().unwrap();
+        assert_eq!(method.progress(), None, "ready");
+        assert!(!seen.is_empty(), "no progress seen in seconds of work");
+        assert!(seen.windows(2).all(|pair| pair[0].stage <= pair[1].stage));
+        assert!(seen.iter().all(|p| p.stages == 4 && p.stage < 4));
     }
 
     /// A mate in one in the smallest triangle: king a1 held (a2 and b2

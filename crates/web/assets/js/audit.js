@@ -159,13 +159,23 @@ export async function renderComparison() {
   if (body.dataset.filled === "true" || document.body.dataset.comparing === "true") return;
   document.body.dataset.comparing = "true";
   body.replaceChildren();
+  // The claims' measured figures, for the audits too slow to run here.
+  const claims = await api("GET", "/api/claims");
   for (const info of play.strategies) {
     const tr = html("tr", { "data-strategy": info.name });
     tr.append(html("th", { scope: "row" }, info.label));
     body.append(tr);
     if (info.audit_refused) {
       const stand = standIn(info.name);
-      tr.append(html("td", { colspan: "5" }, stand ? `as ${stand.label} (the same answer at every start)` : "not run here"));
+      const claim = (claims.ok ? claims.body : []).find((c) => c.check.audit && c.check.audit.strategy === info.name);
+      if (stand || !claim) tr.append(html("td", { colspan: "5" }, stand ? `as ${stand.label} (the same answer at every start)` : "not run here"));
+      else {
+        const f = claim.figures;
+        tr.dataset.measured = "claims";
+        tr.append(html("td", {}, `${f.starts} (measured with ${claim.command}: minutes of work, not run here)`),
+          html("td", {}, String(f.worst_moves)), html("td", {}, "-"), html("td", {}, `${f.perfect_worst}, -`),
+          html("td", {}, `${f.failures}: no win for anyone (perfect play too)`));
+      }
       continue;
     }
     $("compare-status").textContent = `Auditing ${info.label}...`;

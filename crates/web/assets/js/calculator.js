@@ -43,7 +43,7 @@ export async function followGame(token, view) {
   const mistake = keyingMistake(view.keyed);
   if (mistake) {
     drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
-    $("calc-status").textContent = mistake;
+    tell(mistake);
     return;
   }
   if (view.keyed) calc.men.king = view.keyed;
@@ -55,41 +55,72 @@ export async function followGame(token, view) {
   if (!calc.men.king || !moved) {
     drawBoard($("calc-board"), men, {}, null, "The program's game");
     const signal = ["error", "mate_in_two", "bad_position"].includes(shown.kind);
-    $("calc-status").textContent = signal ? "The calculator signals: answer it as the help says."
-      : `The display ${view.display.trim()} is no move of the program. ${NOT_A_SQUARE}`;
+    tell(signal ? "The calculator signals: answer it as the help says."
+      : `The display ${view.display.trim()} is no move of the program. ${NOT_A_SQUARE}`);
     return;
   }
+  await showGameState();
+}
+
+/** The program's board with the tables' word on it (mate, stalemate), said; `scroll` brings the words into view. */
+async function showGameState(scroll = true) {
+  const men = calcMen();
   const fixed = calc.program.fixed_king ? `&fixed_king=${calc.program.fixed_king}` : "";
   const response = await api("GET", `/api/probe?fen=${encodeURIComponent(boardFen(men) + " b - - 0 1")}${fixed}`);
   const mate = response.ok && response.body.checkmate;
   drawBoard($("calc-board"), men, mate ? { "mark-mate": [calc.men.king] } : {}, null, "The program's game");
   const state = !response.ok ? `(${humanize(response.body.error)})`
     : mate ? "checkmate" : response.body.stalemate ? "stalemate" : "black to move";
-  $("calc-status").textContent = `Black king ${calc.men.king}; white: ${describeMen(men).replace(/, black king.*/, "")}: ${state}.`;
+  tell(`Black king ${calc.men.king}; white: ${describeMen(men).replace(/, black king.*/, "")}: ${state}.`, scroll);
 }
 
-/** The game's board kept for a reload, and the calculator's id in the address. */
+/** What a С/П did, in words, brought into view beside the keys (a phone scrolls the least it must). */
+function tell(text, scroll = true) {
+  $("calc-status").textContent = text;
+  if (scroll) $("calc-status").scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * The game's board kept for a reload, and the calculator's id and the
+ * board's men (white king, white man, black king: `men=c3-d8-e5`) in the
+ * address, so that a link opened elsewhere shows the same game.
+ */
 export function keepCalculator() {
   sessionStorage.setItem(`calc-${calc.id}`, JSON.stringify({ men: calc.men, status: $("calc-status").textContent }));
   const params = new URLSearchParams(location.search);
   if ((params.get("view") || "play") !== "calculator") return;
   params.set("calc", calc.id);
+  document.body.dataset.calcMen = calc.program ? [calc.men.white, calc.men.man, calc.men.king || ""].join("-") : "";
+  if (calc.program) params.set("men", document.body.dataset.calcMen);
+  else params.delete("men");
   history.replaceState(history.state, "", `${location.pathname}?${params}`);
+}
+
+/** The men of the address (`men=c3-d8-e5`), or null if it has none or they are no squares. */
+function menOfAddress() {
+  const [white, man, king] = (new URLSearchParams(location.search).get("men") || "").split("-");
+  const square = (text) => /^[a-h][1-8]$/.test(text || "");
+  return square(white) && square(man) && (!king || square(king)) ? { white, man, king: king || null } : null;
 }
 
 /** The calculator of the address, as it was left; false if the server has none. */
 export async function calcResume(id) {
+  // Read before the address is rewritten for the other views.
+  const addressed = menOfAddress();
   document.body.dataset.calcBusy = "true";
   const response = await api("GET", `/api/calculators/${encodeURIComponent(id)}`);
   document.body.dataset.calcBusy = "false";
   if (!response.ok) { fieldError("calc-error", "That calculator is no longer on the server (an hour without a key, or a restart): load a program again."); return false; }
   calc.program = response.body.program;
+  // This tab's own record, else the address (a link opened in another tab).
   const kept = JSON.parse(sessionStorage.getItem(`calc-${id}`) || "null");
-  if (calc.program) calc.men = kept ? kept.men : { white: calc.program.white_king, man: calc.program.man, king: null };
+  if (calc.program) calc.men = kept ? kept.men : addressed || { white: calc.program.white_king, man: calc.program.man, king: null };
   showCalculator(response.body);
   $("calc-help").textContent = keyNames(calc.program ? calc.program.help : CALC_HELP);
   $("calc-status").textContent = kept ? kept.status : "";
-  if (calc.program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
+  if (calc.program && calc.men.king && !kept) await showGameState(false);
+  else if (calc.program) drawBoard($("calc-board"), calcMen(), {}, null, "The program's game");
+  keepCalculator();
   return true;
 }
 

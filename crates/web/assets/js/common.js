@@ -67,3 +67,36 @@ export async function api(method, path, body) {
   try { data = await response.json(); } catch (err) { data = { error: response.statusText }; }
   return { ok: response.ok, status: response.status, body: data };
 }
+
+/**
+ * While a request is answered, the server's builds under way (the
+ * tables' own progress reports and the methods' tables, /api/builds) as
+ * the progress bar `${prefix}-progress` with its words; a wait of over
+ * half a second with no build is shown as a wait. `stop` when answered.
+ */
+export function watchBuilds(prefix) {
+  let running = true;
+  const started = Date.now();
+  const box = $(`${prefix}-build`);
+  const poll = async () => {
+    if (!running) return;
+    const response = await api("GET", "/api/builds");
+    if (!running) return;
+    const builds = response.ok ? response.body : [];
+    const build = builds[0];
+    const bar = $(`${prefix}-progress`);
+    if (build) {
+      if (build.total) { bar.max = build.total; bar.value = build.done; } else bar.removeAttribute("value");
+      $(`${prefix}-build-text`).textContent = builds
+        .map((b) => `Building ${b.stage === "method" ? "" : "the table "}${b.table}: ${b.text}.`).join(" ");
+      document.body.dataset.buildSeen = build.stage;
+    } else if (Date.now() - started >= 500) {
+      bar.removeAttribute("value");
+      $(`${prefix}-build-text`).textContent = "Waiting for the server's answer...";
+    }
+    box.hidden = !build && Date.now() - started < 500;
+    setTimeout(poll, 250);
+  };
+  setTimeout(poll, 100);
+  return { stop: () => { running = false; box.hidden = true; } };
+}

@@ -8,9 +8,9 @@ import { parseBoard } from "./board.js";
 import { calc, calcLoad, calcResume, wireCalculator } from "./calculator.js";
 import { renderClaims } from "./claims.js";
 import { $, api, html } from "./common.js";
-import { currentView, download, drawSetup, humanize, loadGame, newGame, opponentChanged, play, redrawPlay, renderGame, renderHeading, sendMove, setLamp, setStatus, showPending, updateSetupFen, urlFor, wirePlayBoard } from "./play.js";
+import { currentView, download, drawSetup, humanize, loadGame, newGame, opponentChanged, play, redrawPlay, renderGame, renderHeading, renewGame, sendMove, setLamp, setStatus, showPending, updateSetupFen, urlFor, wirePlayBoard } from "./play.js";
 import { openPractice, wirePractice } from "./practice.js";
-import { line, probe, wireTables } from "./tables.js";
+import { fixedFromAddress, line, openTables, probe, wireTables } from "./tables.js";
 
 /** Shows a view; `push` records it in the history, `autoload` fills an empty view. */
 export async function selectTab(tab, push = true, autoload = true) {
@@ -30,7 +30,7 @@ export async function selectTab(tab, push = true, autoload = true) {
   if (!autoload) return;
   if (view === "audit" && !$("audit-summary").textContent) runAudit();
   if (view === "audit") renderComparison();
-  if (view === "tables" && !$("probe-summary").textContent) probe();
+  if (view === "tables" && !$("probe-summary").textContent) await openTables();
   if (view === "practice") await openPractice();
   if (view === "calculator" && !calc.id) {
     const id = new URLSearchParams(location.search).get("calc");
@@ -62,6 +62,7 @@ export function wireTabs() {
       const at = line.fens.indexOf(fen);
       if (at >= 0) line.index = at;
       $("probe-fen").value = fen;
+      fixedFromAddress(params);
       probe(null, { keepLine: true });
     }
   });
@@ -106,6 +107,7 @@ export async function start() {
     if (!play.game) return;
     const response = await api("POST", `/api/games/${play.game.id}/undo`);
     if (response.ok) { play.game = response.body; setLamp(null); renderGame(false); }
+    else if (response.status === 404) await renewGame(play.game);
     else setStatus(humanize(response.body.error), "error");
   });
   for (const radio of document.querySelectorAll('input[name="start"]')) {

@@ -3,7 +3,7 @@
 // server serves (/api/strategies) and the game's view.
 
 import { boardFen, drawBoard, fileOf, parseBoard, rankOf, squareAt, squareName } from "./board.js";
-import { $, api, el, html, say } from "./common.js";
+import { $, api, el, html, say, watchBuilds } from "./common.js";
 
 export const play = {
   strategies: [],
@@ -294,10 +294,14 @@ export function urlFor(view, gameId) {
   if (view && view !== "play") params.set("view", view);
   if (gameId) params.set("game", gameId);
   // Each view's own state: the probed position, the calculator.
+  // The analysis board's position and what goes with it (js/tables.js), else the field's FEN.
   const fen = $("probe-fen").value.trim();
-  if (view === "tables" && fen) params.set("fen", fen);
-  const calcId = document.body.dataset.calc;
+  const probed = new URLSearchParams(document.body.dataset.probeAddress || "");
+  if (view === "tables" && probed.has("fen")) for (const [key, value] of probed) params.set(key, value);
+  else if (view === "tables" && fen) params.set("fen", fen);
+  const { calc: calcId, calcMen } = document.body.dataset;
   if (view === "calculator" && calcId) params.set("calc", calcId);
+  if (view === "calculator" && calcId && calcMen) params.set("men", calcMen);
   const query = params.toString();
   return location.pathname + (query ? "?" + query : "");
 }
@@ -369,13 +373,17 @@ export async function newGame(event) {
 /** Creates a game on the server; false (and says why) if it is refused. */
 export async function createGame(body) {
   busy(true);
+  const watching = watchBuilds("play");
   const response = await api("POST", "/api/games", body);
+  watching.stop();
   if (!response.ok) {
     const error = humanize(response.body.error || "the game cannot start");
     fieldError(body.fen ? "start-fen-error" : "new-game-error", error);
     if (body.fen) await suggestMachines(body.fen);
     // Busy until the refusal is shown whole, the machines that take it too.
     busy(false);
+    // The heading names the machine that refused, as the selector and its start rule do.
+    $("opponent-heading").textContent = `${labelOf(body.strategy)} does not take this position`;
     if (play.game) {
       setStale(true);
       setStatus(`No new game: ${error}. The board shows your previous game, greyed out.`, "error");
@@ -421,10 +429,9 @@ export async function loadGame(id) {
   const response = await api("GET", `/api/games/${encodeURIComponent(id)}`);
   if (response.ok) { showGame(response.body, false); return true; }
   showPending();
-  $("game-missing-text").textContent = response.status === 404 || response.status === 400
+  gameGone(response.status === 404 || response.status === 400
     ? "That game is not on the server: it never existed, or it expired after an hour without moves, or the server restarted. The board below is a new game: place your king to start it."
-    : `That game cannot be loaded: ${humanize(response.body.error)}.`;
-  $("game-missing").hidden = false;
+    : `That game cannot be loaded: ${humanize(response.body.error)}.`);
   return false;
 }
 
@@ -446,7 +453,9 @@ export async function sendMove(text) {
   // After the end nothing is sent: the machine has stopped.
   if (game.end) { say(`The game is over. ${humanize(game.end.text)}`); return; }
   busy(true);
+  const watching = watchBuilds("play");
   const response = await api("POST", `/api/games/${game.id}/moves`, { move: text });
+  watching.stop();
   busy(false);
   play.selected = null;
   if (response.ok && response.body.hint) {
@@ -465,10 +474,47 @@ export async function sendMove(text) {
     setLamp(null);
     renderGame(true);
     announce(play.game.last_reply);
+  } else if (response.status === 404) {
+    await renewGame(game, text);
   } else {
     setStatus(humanize(response.body.error || "the move was not taken"), "error");
     say($("status").textContent);
   }
+}
+
+/**
+ * A game the server no longer has (left too long without a move, or
+ * dropped to make room for other visitors' games): a new game against the
+ * same machine from the same position, or else from the game's start, or
+ * else its own start, said in words; `move`, if given, is played in it
+ * when the position is the same.
+ */
+export async function renewGame(lost, move = null) {
+  const tries = [...new Set([lost.fen, lost.start_fen, null])];
+  for (const fen of tries) {
+    const body = { strategy: lost.strategy };
+    if (fen) body.fen = fen;
+    busy(true);
+    const response = await api("POST", "/api/games", body);
+    busy(false);
+    if (!response.ok) continue;
+    showGame(response.body, false);
+    const same = fen === lost.fen;
+    const from = same ? "the same position" : fen ? "the game's start" : "the machine's own start";
+    const played = same && move ? " and your move is played in it" : "";
+    gameGone(`Your game is no longer on the server: a game left without a move for a while, or the oldest when many visitors play, is dropped. A new game from ${from} has begun${played}.`);
+    if (same && move) await sendMove(move);
+    return;
+  }
+  showPending();
+  gameGone("Your game is no longer on the server, and no new game could start from its position: place your king to start a new one.");
+}
+
+/** The notice over the board that the game of the address or in play is gone. */
+function gameGone(text) {
+  $("game-missing-text").textContent = text;
+  $("game-missing").hidden = false;
+  say(text);
 }
 
 export function boardSquare(square) {

@@ -4,7 +4,7 @@
 // rules are the server's (/api/practice, docs/web.md); this draws them.
 
 import { drawBoard, parseBoard, squareAt } from "./board.js";
-import { $, api, html, say } from "./common.js";
+import { $, api, html, say, watchBuilds } from "./common.js";
 
 export const practice = { state: null, picked: null, last: null };
 
@@ -80,21 +80,46 @@ export async function startPractice(event, from = null) {
   if (fen) body.fen = fen;
   document.body.dataset.busy = "true";
   setStatus("Starting…");
+  const watching = watchBuilds("practice");
   const response = await api("POST", "/api/practice", body);
+  watching.stop();
   document.body.dataset.busy = "false";
   if (!response.ok) { setStatus(response.body.error, "error"); return; }
   practice.state = response.body;
   practice.picked = null;
   practice.last = null;
   $("practice-hint-text").textContent = "";
+  $("practice-renewed").hidden = true;
   history.replaceState(history.state, "", shareUrl(practice.state));
   setStatus(`Give the mate: perfect play needs ${practice.state.mate_in} moves.`);
   render();
 }
 
-async function send(path, body) {
+/**
+ * A request about the practice in play. One the server no longer has
+ * (left too long, or dropped to make room for others) is begun again
+ * from the same position with the same method, said in words, and the
+ * request is made of the new one.
+ */
+async function send(path, body, method = "POST") {
   document.body.dataset.busy = "true";
-  const response = await api("POST", `/api/practice/${practice.state.id}/${path}`, body);
+  const ask = () => api(method, `/api/practice/${practice.state.id}/${path}`, body);
+  const watching = watchBuilds("practice");
+  let response = await ask();
+  if (response.status === 404) {
+    const old = practice.state;
+    const again = { fen: old.fen };
+    if (old.method) again.method = old.method;
+    const renewed = await api("POST", "/api/practice", again);
+    if (renewed.ok) {
+      practice.state = renewed.body;
+      history.replaceState(history.state, "", shareUrl(practice.state));
+      $("practice-renewed").textContent = "Your practice was no longer on the server (one left without a move for a while, or the oldest when many visitors play, is dropped): it goes on from the same position as a new practice.";
+      $("practice-renewed").hidden = false;
+      response = await ask();
+    }
+  }
+  watching.stop();
   document.body.dataset.busy = "false";
   return response;
 }
@@ -115,7 +140,7 @@ export async function playPracticeMove(text) {
 }
 
 async function hint() {
-  const response = await api("GET", `/api/practice/${practice.state.id}/hint`);
+  const response = await send("hint", undefined, "GET");
   if (!response.ok) { setStatus(response.body.error, "error"); return; }
   const { method, san, reason } = response.body;
   $("practice-hint-text").textContent = `Hint (${methodLabel(method)}): ${san}, ${reason}.`;

@@ -2,15 +2,18 @@
 // move's; a clicked move is played, the line so far listed, Back and
 // Forward step through it, and the position is in the address.
 
-import { drawBoard, parseBoard } from "./board.js";
-import { $, api, html } from "./common.js";
+import { drawBoard, parseBoard, squareAt } from "./board.js";
+import { $, api, html, watchBuilds } from "./common.js";
 import { fieldError, humanize } from "./play.js";
 import { SetupBoard } from "./setup.js";
 
-export const line = { fens: [], sans: [], index: 0, flipped: false };
+export const line = { fens: [], sans: [], ucis: [], index: 0, flipped: false };
 // The answers of older probes are dropped: only the last asked is shown.
 let probesAsked = 0;
 let setup = null;
+// The moves of the position shown (the last probe's), and the square of the man picked to play one.
+let shownMoves = [];
+let picked = null;
 
 /** The position set up by hand: in the field and the address, then probed. */
 function setupChanged() {
@@ -41,13 +44,53 @@ function toggleSetup(on) {
   }
 }
 
-/** The position in the address (view=tables&fen=...), so that it can be shared and reloaded. */
+/**
+ * The position in the address (view=tables&fen=...), with what goes with
+ * it: the fixed king's square (`fixed`), the board turned (`flip=1`) and
+ * the line played from its first position (`from`, `line` as UCI moves),
+ * so that it can be shared and reloaded.
+ */
 function rememberPosition(fen, push) {
+  const own = new URLSearchParams({ fen });
+  const fixed = $("probe-fixed").value.trim();
+  if (fixed) own.set("fixed", fixed);
+  if (line.flipped) own.set("flip", "1");
+  if (line.ucis.length) { own.set("from", line.fens[0]); own.set("line", line.ucis.join(" ")); }
+  document.body.dataset.probeAddress = own.toString();
   const params = new URLSearchParams(location.search);
   params.set("view", "tables");
-  params.set("fen", fen);
+  for (const key of ["fen", "fixed", "flip", "from", "line"]) params.delete(key);
+  for (const [key, value] of own) params.set(key, value);
   const url = `${location.pathname}?${params}`;
   if (push) history.pushState({ view: "tables", fen }, "", url); else history.replaceState({ view: "tables", fen }, "", url);
+}
+
+/** The fixed king's field, from the address: a position without one clears it. */
+export function fixedFromAddress(params) {
+  $("probe-fixed").value = params.get("fixed") || "";
+}
+
+/**
+ * The line of the address played again from its first position, move by
+ * move as the server lists them (so every FEN and SAN is the server's),
+ * up to the position shown; a move that is not there ends it.
+ */
+async function lineFromAddress(params) {
+  const from = params.get("from");
+  const moves = (params.get("line") || "").split(" ").filter(Boolean);
+  line.fens = [from || $("probe-fen").value.trim()]; line.sans = []; line.ucis = []; line.index = 0;
+  if (!from) return;
+  const fixed = $("probe-fixed").value.trim();
+  for (const uci of moves) {
+    const query = `fen=${encodeURIComponent(line.fens[line.fens.length - 1])}${fixed ? `&fixed_king=${encodeURIComponent(fixed)}` : ""}`;
+    const response = await api("GET", `/api/probe?${query}`);
+    const move = response.ok ? response.body.moves.find((m) => m.uci === uci) : null;
+    if (!move) break;
+    line.fens.push(move.fen); line.sans.push(move.san); line.ucis.push(move.uci);
+  }
+  const at = line.fens.indexOf($("probe-fen").value.trim());
+  line.index = at >= 0 ? at : 0;
+  $("probe-fen").value = line.fens[line.index];
 }
 
 /** The line in chess style: an item a move number, White's move and
@@ -94,33 +137,20 @@ export function wireTables() {
   $("probe-clear").addEventListener("click", () => { setup.men = {}; setup.changed("The board is empty"); });
   $("probe-back").addEventListener("click", () => { if (line.index > 0) stepTo(line.index - 1); });
   $("probe-forward").addEventListener("click", () => { if (line.index < line.fens.length - 1) stepTo(line.index + 1); });
+  $("probe-board").addEventListener("click", boardClicked);
+  document.addEventListener("keydown", lineKey);
   $("probe-flip").addEventListener("click", () => { line.flipped = !line.flipped; probe(null, { keepLine: true }); });
-  const fen = new URLSearchParams(location.search).get("fen");
-  if (fen) $("probe-fen").value = fen;
+  const params = new URLSearchParams(location.search);
+  if (params.get("fen")) $("probe-fen").value = params.get("fen");
+  fixedFromAddress(params);
+  line.flipped = params.get("flip") === "1";
 }
 
-/**
- * While a probe is answered, the table builds under way (the tables'
- * own progress reports, /api/builds) as a progress bar.
- */
-function watchBuilds() {
-  let running = true;
-  const poll = async () => {
-    if (!running) return;
-    const response = await api("GET", "/api/builds");
-    if (!running) return;
-    const build = response.ok ? response.body[0] : null;
-    $("probe-build").hidden = !build;
-    if (build) {
-      const bar = $("probe-progress");
-      if (build.total) { bar.max = build.total; bar.value = build.done; } else bar.removeAttribute("value");
-      $("probe-build-text").textContent = `Building the table ${build.table}: ${build.text}.`;
-      document.body.dataset.buildSeen = build.stage;
-    }
-    setTimeout(poll, 250);
-  };
-  setTimeout(poll, 100);
-  return { stop: () => { running = false; $("probe-build").hidden = true; } };
+/** The tablebase view opened from its address: the position, with its line played again. */
+export async function openTables() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("line")) await lineFromAddress(params);
+  await probe(null, { keepLine: Boolean(params.get("line")) });
 }
 
 export function clearProbe() {
@@ -135,20 +165,34 @@ export async function probe(event, options = {}) {
   const fen = $("probe-fen").value.trim();
   // A FEN typed while setting up: the men to go on from.
   if (event && setup.active) { setup.men = parseBoard(fen); $("probe-side").value = fen.split(/\s+/)[1] === "b" ? "b" : "w"; }
-  if (!options.keepLine && !options.move) { line.fens = [fen]; line.sans = []; line.index = 0; }
+  if (!options.keepLine && !options.move) { line.fens = [fen]; line.sans = []; line.ucis = []; line.index = 0; }
+  // A position typed whose white king is not on the fixed king's square is of the ordinary game.
+  const whiteKing = Object.entries(parseBoard(fen)).find(([, man]) => man === "K");
+  if (event && whiteKing && whiteKing[0] !== $("probe-fixed").value.trim()) $("probe-fixed").value = "";
   const fixed = $("probe-fixed").value.trim();
   let query = `fen=${encodeURIComponent(fen)}`;
   if (fixed) query += `&fixed_king=${encodeURIComponent(fixed)}`;
-  clearProbe();
+  shownMoves = [];
+  picked = null;
+  // The old position stays in view, marked busy, until the answer comes.
+  $("probe-moves").replaceChildren();
+  $("probe-pv").textContent = "";
+  $("probe-board").classList.add("probing");
+  $("probe-board").setAttribute("aria-busy", "true");
   fieldError("probe-error", "");
   $("probe-summary").textContent = "Probing...";
   const asked = ++probesAsked;
-  const watching = watchBuilds();
+  const watching = watchBuilds("probe");
   const response = await api("GET", `/api/probe?${query}`);
   watching.stop();
   if (asked !== probesAsked) return;
+  $("probe-board").classList.remove("probing");
+  $("probe-board").setAttribute("aria-busy", "false");
   if (!response.ok) {
     clearProbe();
+    // A position that was read but is refused (illegal, or a table not built here) is still drawn.
+    if (setup.active) setup.draw();
+    else if (response.status !== 400) drawBoard($("probe-board"), parseBoard(fen), {}, null, "Position not probed", null, line.flipped);
     fieldError("probe-error", humanize(response.body.error));
     $("probe-summary").textContent = "No position: see the message above.";
     return;
@@ -164,20 +208,14 @@ export async function probe(event, options = {}) {
   const beside = view.source === "tables" && view.syzygy ? `; Syzygy: ${syzygyText(view.syzygy)}` : "";
   const variant = view.variant === "standard" ? "" : ` (${view.variant.replace(/^fixed-king-/, "white king fixed on ")})`;
   $("probe-summary").textContent = `${view.material}${variant}, ${view.turn} to move: ${value}${beside}`;
+  shownMoves = view.moves;
+  picked = null;
   const body = $("probe-moves");
   for (const move of view.moves) {
     const tr = html("tr");
     const cell = html("td");
     const button = html("button", { type: "button", title: "play this move" }, move.san);
-    button.addEventListener("click", () => {
-      // A move played: the line goes on from here (what came after is dropped).
-      leaveSetup();
-      line.fens = line.fens.slice(0, line.index + 1).concat([move.fen]);
-      line.sans = line.sans.slice(0, line.index).concat([move.san]);
-      line.index += 1;
-      $("probe-fen").value = move.fen;
-      probe(null, { move: true });
-    });
+    button.addEventListener("click", () => playMove(move));
     cell.append(button);
     tr.append(cell, html("td", { class: `res-${move.result}` }, move.result),
       html("td", {}, move.dtm_moves ?? "-"), html("td", {}, move.dtm_plies ?? "-"));
@@ -185,6 +223,50 @@ export async function probe(event, options = {}) {
   }
   const fifty = view.pv_fifty_moves_ply ? ` (fifty moves without a capture or pawn move by ply ${view.pv_fifty_moves_ply}, where either side may claim a draw)` : "";
   if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}${fifty}`;
+}
+
+/** A move played: the line goes on from here (what came after is dropped). */
+function playMove(move) {
+  leaveSetup();
+  picked = null;
+  line.fens = line.fens.slice(0, line.index + 1).concat([move.fen]);
+  line.sans = line.sans.slice(0, line.index).concat([move.san]);
+  line.ucis = line.ucis.slice(0, line.index).concat([move.uci]);
+  line.index += 1;
+  $("probe-fen").value = move.fen;
+  probe(null, { move: true });
+}
+
+/** The position shown, with the man picked and his squares marked. */
+function drawShown() {
+  const marks = picked ? {
+    "mark-selected": [picked],
+    "mark-target": shownMoves.filter((m) => m.uci.startsWith(picked)).map((m) => m.uci.slice(2, 4)),
+  } : {};
+  drawBoard($("probe-board"), parseBoard($("probe-fen").value), marks, null, "Probed position", null, line.flipped);
+}
+
+/**
+ * A click on the analysis board: a man of the side to move picked, then
+ * one of his squares plays the move (a promotion to a queen; the list
+ * has the others).
+ */
+function boardClicked(event) {
+  const svg = $("probe-board").querySelector("svg");
+  if (setup.active || !svg || !shownMoves.length) return;
+  const square = squareAt(svg, event.clientX, event.clientY);
+  if (!square) return;
+  const move = picked && shownMoves.find((m) => m.uci === picked + square || m.uci === `${picked}${square}q`);
+  if (move) { playMove(move); return; }
+  picked = shownMoves.some((m) => m.uci.startsWith(square)) ? square : null;
+  drawShown();
+}
+
+/** Left and right arrows step back and forward along the line, outside the fields and the set-up. */
+function lineKey(event) {
+  if ($("view-tables").hidden || setup.active || event.target.closest("input, select, textarea")) return;
+  if (event.key === "ArrowLeft" && line.index > 0) { event.preventDefault(); stepTo(line.index - 1); }
+  if (event.key === "ArrowRight" && line.index < line.fens.length - 1) { event.preventDefault(); stepTo(line.index + 1); }
 }
 
 /** Syzygy's answer in words: "cursed win, DTZ 113, best move Rb7+". */
