@@ -137,14 +137,20 @@ impl SliceIndexer {
     /// and every probe share it.
     pub fn shared(material: &Material) -> Arc<SliceIndexer> {
         static MADE: OnceLock<Mutex<HashMap<Material, Arc<SliceIndexer>>>> = OnceLock::new();
-        let mut made = MADE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Arc::clone(
-            made.entry(material.clone())
-                .or_insert_with(|| Arc::new(SliceIndexer::new(material))),
-        )
+        let made = || {
+            MADE.get_or_init(Default::default)
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+        };
+        if let Some(indexer) = made().get(material) {
+            return Arc::clone(indexer);
+        }
+        // Made with no lock held: `new` runs on rayon's pool, whose workers
+        // may be waiting here for another material, and holding the lock
+        // through it deadlocked them. Two threads may make the same
+        // numbering at once; the first one kept is shared.
+        let indexer = Arc::new(SliceIndexer::new(material));
+        Arc::clone(made().entry(material.clone()).or_insert(indexer))
     }
 
     pub fn new(material: &Material) -> SliceIndexer {
