@@ -108,7 +108,7 @@ const FOR_VISITORS: [(&str, &str); 4] = [
     ),
     ("seed 004", "the account of El Ajedrecista (1912)"),
     (
-        "true as written in docs/automata.md",
+        "true as written in the guide (docs/guide/src/reference/automata.md)",
         "true of the method as this page plays it",
     ),
 ];
