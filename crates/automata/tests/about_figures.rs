@@ -13,7 +13,11 @@ use shakmaty::{Board, Color, Role, Square};
 /// why).
 const NOT_FIGURES: &[(&str, &[u64], &str)] = &[
     ("torres", &[1912, 4], "the year; the rules' numbering"),
-    ("mk61-queen", &[1987], "the year"),
+    (
+        "mk61-queen",
+        &[1987, 54],
+        "the year; its starts with Black to move (counted in tests/emulated_queen.rs)",
+    ),
     (
         "mk61-rook",
         &[1987, 11, 88, 9],
