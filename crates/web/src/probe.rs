@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use ajedrecista_automata::app::{BuildPolicy, ProbeError, ProbeView};
+use ajedrecista_automata::app::{BuildPolicy, BuildTicket, ProbeError, ProbeView, QueueError};
 use ajedrecista_tables::{
     CastlingRights, FenError, Material, Syzygy, SyzygyError, TableError, Tablebase, Variant,
     read_fen,
@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use shakmaty::{Chess, Position, Square};
 
+use crate::AppState;
 use crate::error::ApiError;
 
 /// The longest FEN accepted (a legal FEN of a few men is far shorter).
@@ -136,6 +137,58 @@ pub fn probe(
         Some(stop),
     )
     .map_err(|err| probe_error(err, "probe"))
+}
+
+/// A probe's answer: the view, or the ticket of the build its table waits
+/// for (a 202).
+pub enum ProbeAnswer {
+    View(Box<ProbeView>),
+    Building(BuildTicket),
+}
+
+/// [`probe`], where a table too large to build within a request is
+/// queued for a build in the background instead ([`QueueError::Busy`]
+/// is a 503 in words).
+pub fn probe_or_queue(
+    state: &AppState,
+    asked: Result<(Chess, Variant), ApiError>,
+    stop: &AtomicBool,
+) -> Result<ProbeAnswer, ApiError> {
+    let (position, variant) = asked?;
+    let view = || {
+        ProbeView::new(
+            &state.tables,
+            state.syzygy.as_deref(),
+            &position,
+            variant,
+            BuildPolicy::Interactive,
+            Some(stop),
+        )
+    };
+    match view() {
+        Err(ProbeError::NotBuiltOnRequest { .. }) => {}
+        answer => {
+            return answer
+                .map(|view| ProbeAnswer::View(Box::new(view)))
+                .map_err(|err| probe_error(err, "probe"));
+        }
+    }
+    match state.queue.ask(&position, variant) {
+        Ok(Some(ticket)) => Ok(ProbeAnswer::Building(ticket)),
+        // Built between the two looks.
+        Ok(None) => view()
+            .map(|view| ProbeAnswer::View(Box::new(view)))
+            .map_err(|err| probe_error(err, "probe")),
+        Err(err @ QueueError::Busy { .. }) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            err.to_string(),
+        )),
+        Err(err @ QueueError::Failed { .. }) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            err.to_string(),
+        )),
+        Err(QueueError::Probe(err)) => Err(probe_error(err, "probe")),
+    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::practice::NewPractice;
-use crate::probe::ProbeQuery;
+use crate::probe::{ProbeAnswer, ProbeQuery};
 use crate::server::RequestScope;
 use crate::store::GameId;
 use crate::store::lock;
@@ -134,7 +134,7 @@ async fn page(State(state): Shared) -> Json<PageView> {
 
 /// `GET /api/builds`: the table builds under way, for a progress bar.
 async fn builds(State(state): Shared) -> Json<Vec<crate::builds::BuildView>> {
-    Json(state.builds.now())
+    Json(state.builds.now(&state.queue.tickets()))
 }
 
 /// `GET /api/starts?fen=FEN`: which automata take the position as a start,
@@ -189,17 +189,19 @@ async fn probe(
     let answer = if ready {
         let work = move |scope: &RequestScope| {
             crate::probe::probe(&tables, syzygy.as_deref(), asked, scope.stop_flag())
+                .map(|view| ProbeAnswer::View(Box::new(view)))
         };
         scope.blocking(work).await
     } else {
-        // A build: on the work pool.
+        // A build: on the work pool, or queued in the background.
         let job_scope = scope.clone();
-        let work =
-            move || crate::probe::probe(&tables, syzygy.as_deref(), asked, job_scope.stop_flag());
+        let shared = Arc::clone(&state);
+        let work = move || crate::probe::probe_or_queue(&shared, asked, job_scope.stop_flag());
         state.work.run(Some(scope), work).await
     };
     match answer {
-        Ok(view) => Json(view).into_response(),
+        Ok(ProbeAnswer::View(view)) => Json(view).into_response(),
+        Ok(ProbeAnswer::Building(ticket)) => (StatusCode::ACCEPTED, Json(ticket)).into_response(),
         Err(err) => err.into_response(),
     }
 }

@@ -4,6 +4,8 @@
 //! - [`probe`]: a position's tablebase view, the fixed-king rule, which
 //!   tables may be built on request ([`BuildPolicy`]), and the lines of a
 //!   FEN or EPD file.
+//! - [`build_queue`]: tables too large to build within a request, built
+//!   in the background one at a time, a few waiting.
 //! - [`syzygy`](mod@syzygy): Syzygy's answer beside the DTM's.
 //! - [`audit_view`]: an audit with perfect play beside it.
 //! - [`claims`]: the sources' claims and the figures that test them.
@@ -14,6 +16,7 @@
 //! - [`strategies`]: the catalog as front ends read it.
 
 pub mod audit_view;
+pub mod build_queue;
 pub mod claims;
 pub mod practice;
 pub mod probe;
@@ -24,6 +27,7 @@ pub mod syzygy;
 pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
+pub use build_queue::{BuildQueue, BuildTicket, QueueError};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
 pub use practice::{Hint, Practice, PracticeError, PracticeView, Summary, Turn, Verdict};
 pub use probe::{

@@ -10,6 +10,8 @@ import { SetupBoard } from "./setup.js";
 export const line = { fens: [], sans: [], ucis: [], index: 0, flipped: false };
 // The answers of older probes are dropped: only the last asked is shown.
 let probesAsked = 0;
+// The progress of a table built in the background for the position shown, watched across probes.
+let backgroundBuild = null;
 let setup = null;
 // The moves of the position shown (the last probe's), and the square of the man picked to play one.
 let shownMoves = [];
@@ -180,12 +182,19 @@ export async function probe(event, options = {}) {
   $("probe-board").classList.add("probing");
   $("probe-board").setAttribute("aria-busy", "true");
   fieldError("probe-error", "");
-  $("probe-summary").textContent = "Probing...";
+  if (!options.again) $("probe-summary").textContent = "Probing...";
   const asked = ++probesAsked;
-  const watching = watchBuilds("probe");
+  // A build in the background keeps its progress bar from one look to the next.
+  const watching = backgroundBuild || watchBuilds("probe");
+  backgroundBuild = null;
   const response = await api("GET", `/api/probe?${query}`);
+  if (asked !== probesAsked) { watching.stop(); return; }
+  if (response.status === 202) {
+    backgroundBuild = watching;
+    awaitBuild(response.body, fen, options, asked);
+    return;
+  }
   watching.stop();
-  if (asked !== probesAsked) return;
   $("probe-board").classList.remove("probing");
   $("probe-board").setAttribute("aria-busy", "false");
   if (!response.ok) {
@@ -223,6 +232,22 @@ export async function probe(event, options = {}) {
   }
   const fifty = view.pv_fifty_moves_ply ? ` (fifty moves without a capture or pawn move by ply ${view.pv_fifty_moves_ply}, where either side may claim a draw)` : "";
   if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}${fifty}`;
+}
+
+/**
+ * A table built in the background for the position asked (a 202 and its
+ * ticket): the position is drawn, the wait said in words, and the probe
+ * asked again until the value comes (or another position is asked).
+ */
+function awaitBuild(ticket, fen, options, asked) {
+  if (!setup.active) drawBoard($("probe-board"), parseBoard(fen), {}, null, "Position whose table is being built", null, line.flipped);
+  const minutes = ticket.estimate_seconds >= 120 ? `about ${Math.round(ticket.estimate_seconds / 60)} minutes` : `about ${ticket.estimate_seconds} seconds`;
+  const place = ticket.queue_position === 0 ? `being built, ${minutes} left`
+    : `waiting for ${ticket.queue_position === 1 ? "one build" : `${ticket.queue_position} builds`} ahead, then ${minutes}`;
+  $("probe-summary").textContent = `Building the table ${ticket.table} for this position: ${place}. The value shows once it is built.`;
+  document.body.dataset.probeBuilding = ticket.table;
+  // A newer probe has taken the progress bar over, or this one asks again.
+  setTimeout(() => { if (asked === probesAsked) probe(null, { ...options, keepLine: true, again: true }); }, 1000);
 }
 
 /** A move played: the line goes on from here (what came after is dropped). */
