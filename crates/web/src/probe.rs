@@ -2,7 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use ajedrecista_automata::app::{BuildPolicy, BuildTicket, ProbeError, ProbeView, QueueError};
+use ajedrecista_automata::app::{
+    BuildPolicy, BuildTicket, LinePgnError, ProbeError, ProbeView, QueueError, line_pgn,
+};
 use ajedrecista_tables::{
     CastlingRights, FenError, Material, Syzygy, SyzygyError, TableError, Tablebase, Variant,
     read_fen,
@@ -189,6 +191,33 @@ pub fn probe_or_queue(
         )),
         Err(QueueError::Probe(err)) => Err(probe_error(err, "probe")),
     }
+}
+
+/// `GET /api/probe/pgn?fen=START&moves=UCI,UCI,...[&fixed_king=SQ]`: the
+/// analysis board's line.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineQuery {
+    pub fen: String,
+    #[serde(default)]
+    pub moves: String,
+    pub fixed_king: Option<String>,
+}
+
+/// The PGN of a line asked for, each move with its value as a comment
+/// (blocking: it may build a small table); a line that cannot be played
+/// is a 422 saying which move.
+pub fn line(tables: &Tablebase, query: &LineQuery) -> Result<String, ApiError> {
+    let asked = ProbeQuery {
+        fen: query.fen.clone(),
+        fixed_king: query.fixed_king.clone(),
+    };
+    let (start, variant) = asked.read()?;
+    let ucis: Vec<&str> = query.moves.split(',').filter(|m| !m.is_empty()).collect();
+    line_pgn(tables, &start, &ucis, variant, BuildPolicy::Interactive).map_err(|err| match err {
+        LinePgnError::Probe(err) => probe_error(err, "line"),
+        err => ApiError::unprocessable(err.to_string()),
+    })
 }
 
 #[cfg(test)]

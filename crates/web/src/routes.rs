@@ -8,6 +8,7 @@ use ajedrecista_automata::app::{
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
@@ -51,6 +52,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/practice/{id}/undo", post(practice_undo))
         .route("/api/practice/{id}/retry", post(practice_retry))
         .route("/api/probe", get(probe))
+        .route("/api/probe/pgn", get(line_pgn))
         .route("/api/audit/{strategy}", get(audit))
         .merge(crate::calculator::routes(Arc::clone(&state.work)))
         .fallback(not_found)
@@ -204,6 +206,20 @@ async fn probe(
         Ok(ProbeAnswer::Building(ticket)) => (StatusCode::ACCEPTED, Json(ticket)).into_response(),
         Err(err) => err.into_response(),
     }
+}
+
+/// The analysis board's line as a PGN file to download.
+async fn line_pgn(
+    State(state): Shared,
+    ApiQuery(query): ApiQuery<crate::probe::LineQuery>,
+) -> Result<Response, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    let pgn = blocking(move || crate::probe::line(&tables, &query)).await?;
+    let headers = [
+        (CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8"),
+        (CONTENT_DISPOSITION, "attachment; filename=\"analysis.pgn\""),
+    ];
+    Ok((headers, pgn).into_response())
 }
 
 async fn audit(

@@ -2,7 +2,7 @@
 // move's; a clicked move is played, the line so far listed, Back and
 // Forward step through it, and the position is in the address.
 
-import { drawBoard, parseBoard, squareAt } from "./board.js";
+import { dragMan, drawBoard, parseBoard, squareAt } from "./board.js";
 import { $, api, html, watchBuilds } from "./common.js";
 import { fieldError, humanize } from "./play.js";
 import { SetupBoard } from "./setup.js";
@@ -16,6 +16,8 @@ let setup = null;
 // The moves of the position shown (the last probe's), and the square of the man picked to play one.
 let shownMoves = [];
 let picked = null;
+// Set for the moment after a drag ends, so that its click picks nothing.
+let dragEnded = false;
 
 /** The position set up by hand: in the field and the address, then probed. */
 function setupChanged() {
@@ -119,6 +121,11 @@ function renderLine() {
   });
   $("probe-back").disabled = line.index === 0;
   $("probe-forward").disabled = line.index >= line.fens.length - 1;
+  // The whole line listed, as PGN with each move's value (made by the server).
+  const pgn = new URLSearchParams({ fen: line.fens[0] || "", moves: line.ucis.join(",") });
+  const fixed = $("probe-fixed").value.trim();
+  if (fixed) pgn.set("fixed_king", fixed);
+  $("probe-pgn").href = `/api/probe/pgn?${pgn}`;
 }
 
 export function stepTo(index) {
@@ -140,6 +147,7 @@ export function wireTables() {
   $("probe-back").addEventListener("click", () => { if (line.index > 0) stepTo(line.index - 1); });
   $("probe-forward").addEventListener("click", () => { if (line.index < line.fens.length - 1) stepTo(line.index + 1); });
   $("probe-board").addEventListener("click", boardClicked);
+  wireDrag($("probe-board"));
   document.addEventListener("keydown", lineKey);
   $("probe-flip").addEventListener("click", () => { line.flipped = !line.flipped; probe(null, { keepLine: true }); });
   const params = new URLSearchParams(location.search);
@@ -250,10 +258,14 @@ function awaitBuild(ticket, fen, options, asked) {
   setTimeout(() => { if (asked === probesAsked) probe(null, { ...options, keepLine: true, again: true }); }, 1000);
 }
 
-/** A move played: the line goes on from here (what came after is dropped). */
+/**
+ * A move played: the line goes on from here. The same move as the line's
+ * next steps forward, keeping what came after; another move drops it.
+ */
 function playMove(move) {
   leaveSetup();
   picked = null;
+  if (line.ucis[line.index] === move.uci) { stepTo(line.index + 1); return; }
   line.fens = line.fens.slice(0, line.index + 1).concat([move.fen]);
   line.sans = line.sans.slice(0, line.index).concat([move.san]);
   line.ucis = line.ucis.slice(0, line.index).concat([move.uci]);
@@ -278,13 +290,54 @@ function drawShown() {
  */
 function boardClicked(event) {
   const svg = $("probe-board").querySelector("svg");
-  if (setup.active || !svg || !shownMoves.length) return;
+  if (dragEnded || setup.active || !svg || !shownMoves.length) return;
   const square = squareAt(svg, event.clientX, event.clientY);
   if (!square) return;
   const move = picked && shownMoves.find((m) => m.uci === picked + square || m.uci === `${picked}${square}q`);
   if (move) { playMove(move); return; }
   picked = shownMoves.some((m) => m.uci.startsWith(square)) ? square : null;
   drawShown();
+}
+
+/**
+ * A man of the side to move dragged to one of his squares plays the move
+ * (pointer events: a mouse, a pen or a finger); dropped elsewhere, he goes
+ * back. A press without a move is left to the click.
+ */
+function wireDrag(board) {
+  let drag = null;
+  board.addEventListener("pointerdown", (event) => {
+    const svg = board.querySelector("svg");
+    if (setup.active || !svg || !shownMoves.length) return;
+    const square = squareAt(svg, event.clientX, event.clientY);
+    if (!square || !shownMoves.some((m) => m.uci.startsWith(square))) return;
+    drag = { from: square, x: event.clientX, y: event.clientY, moved: false };
+    board.setPointerCapture(event.pointerId);
+  });
+  board.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6) drag.moved = true;
+    if (!drag.moved) return;
+    document.body.dataset.dragging = "true";
+    dragMan(board.querySelector("svg"), drag.from, event);
+  });
+  const end = (event) => {
+    const ended = drag;
+    drag = null;
+    if (!ended || !ended.moved) return;
+    document.body.dataset.dragging = "false";
+    // The click that follows a drag is not a pick.
+    dragEnded = true;
+    setTimeout(() => { dragEnded = false; }, 0);
+    const svg = board.querySelector("svg");
+    const square = svg && event.type === "pointerup" ? squareAt(svg, event.clientX, event.clientY) : null;
+    const move = square && shownMoves.find((m) => m.uci === ended.from + square || m.uci === `${ended.from}${square}q`);
+    picked = null;
+    if (move) playMove(move);
+    else drawShown();
+  };
+  board.addEventListener("pointerup", end);
+  board.addEventListener("pointercancel", end);
 }
 
 /** Left and right arrows step back and forward along the line, outside the fields and the set-up. */
