@@ -58,9 +58,11 @@ impl BuildPolicy {
     ) -> Result<Material, ProbeError> {
         let material = Material::from_board(position.board())?;
         let limit = self.most_men_built(variant);
+        // Cones are built by probes only, so of tables built on demand.
         let at_hand = || {
             tables.prober().has_table(&material, variant)
-                || matches!(tables.cone(position, variant), Ok(Some(cone)) if cone.is_built())
+                || (material.len() <= MAX_MEN_BUILT_ON_DEMAND
+                    && matches!(tables.cone(position, variant), Ok(Some(cone)) if cone.is_built()))
         };
         if material.len() > limit && !at_hand() {
             return Err(ProbeError::NotBuiltOnRequest {
