@@ -23,6 +23,8 @@ import {
   practiceAsWhite, refusedPositionOffersNoLoop, wordsForVisitors,
 } from "./checks/issue56.mjs";
 import { auditChecks } from "./checks/audit.mjs";
+import { fiveManTableBuiltInTheBackground } from "./checks/builds.mjs";
+import { analysisBoardByDragAndPgn } from "./checks/analysis.mjs";
 import { startRulesOnTheSetupBoard } from "./checks/setup.mjs";
 
 async function main() {
@@ -592,6 +594,8 @@ async function main() {
   await page.waitForFunction(() => document.getElementById("probe-summary").textContent.includes("KRvKP"), null, { timeout: 60_000 });
   const buildSeen = await page.evaluate(() => document.body.dataset.buildSeen);
   check(["first_pass", "rank", "slice"].includes(buildSeen), `the build's progress was shown (${buildSeen})`);
+  await fiveManTableBuiltInTheBackground(page);
+  await analysisBoardByDragAndPgn(page);
   // Errors in words.
   await page.fill("#probe-fen", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1");
   await page.click('#probe-form button[type="submit"]');

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use ajedrecista_automata::app::method_tables_building;
+use ajedrecista_automata::app::{BuildTicket, method_tables_building};
 use ajedrecista_automata::{MethodProgress, StrategyName};
 use ajedrecista_tables::{Material, Progress, Variant};
 use serde::Serialize;
@@ -29,6 +29,13 @@ pub struct BuildView {
     pub total: Option<u64>,
     /// The stage in words.
     pub text: String,
+    /// For a build asked for by a probe (docs/web.md, "Builds in the
+    /// background"): 0 while it runs, else how many builds are ahead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_position: Option<usize>,
+    /// Seconds left, about, for a build asked for by a probe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate_seconds: Option<u64>,
 }
 
 /// The builds under way, shared between the tables' progress callback
@@ -74,6 +81,8 @@ impl Builds {
             done,
             total,
             text,
+            queue_position: None,
+            estimate_seconds: None,
         };
         lock(&self.0).insert(table, view);
     }
@@ -84,9 +93,20 @@ impl Builds {
     }
 
     /// The builds under way now: the tables', then the methods' own
-    /// tables (which a move of those machines waits for).
-    pub fn now(&self) -> Vec<BuildView> {
+    /// tables (which a move of those machines waits for), then the
+    /// builds queued by probes (`tickets`) that report no progress yet; a
+    /// table's view carries its ticket's place and estimate.
+    pub fn now(&self, tickets: &[BuildTicket]) -> Vec<BuildView> {
         let mut now: Vec<BuildView> = lock(&self.0).values().cloned().collect();
+        for ticket in tickets {
+            match now.iter_mut().find(|view| view.table == ticket.table) {
+                Some(view) => {
+                    view.queue_position = Some(ticket.queue_position);
+                    view.estimate_seconds = Some(ticket.estimate_seconds);
+                }
+                None => now.push(BuildView::of_ticket(ticket)),
+            }
+        }
         now.extend(
             method_tables_building()
                 .into_iter()
@@ -97,6 +117,25 @@ impl Builds {
 }
 
 impl BuildView {
+    /// A build queued by a probe, waiting its turn or building the tables
+    /// it reads.
+    fn of_ticket(ticket: &BuildTicket) -> BuildView {
+        let text = match ticket.queue_position {
+            0 => "building the tables it reads first".to_string(),
+            1 => "waiting: one build ahead".to_string(),
+            ahead => format!("waiting: {ahead} builds ahead"),
+        };
+        BuildView {
+            table: ticket.table.clone(),
+            stage: "queued",
+            done: 0,
+            total: None,
+            text,
+            queue_position: Some(ticket.queue_position),
+            estimate_seconds: Some(ticket.estimate_seconds),
+        }
+    }
+
     /// A method's own table as the page shows it: its triangles, smallest
     /// first, as the stages.
     fn of_method(name: StrategyName, progress: MethodProgress) -> BuildView {
@@ -121,6 +160,8 @@ impl BuildView {
                  forcings of up to {depth} moves found",
                 stage + 1
             ),
+            queue_position: None,
+            estimate_seconds: None,
         }
     }
 }
@@ -141,7 +182,7 @@ mod tests {
                 total: 40,
             },
         );
-        let view = &builds.now()[0];
+        let view = &builds.now(&[])[0];
         assert_eq!(
             (view.table.as_str(), view.stage, view.done, view.total),
             ("KRvK", "first_pass", 10, Some(40))
@@ -154,11 +195,11 @@ mod tests {
                 decided: 300,
             },
         );
-        let now = builds.now();
+        let now = builds.now(&[]);
         assert_eq!(now.len(), 1, "one view per table");
         assert_eq!(now[0].text, "ply 7: 300 positions decided");
         assert_eq!(now[0].total, None);
         builds.finish(&krk, Variant::Standard);
-        assert!(builds.now().iter().all(|view| view.stage == "method"));
+        assert!(builds.now(&[]).iter().all(|view| view.stage == "method"));
     }
 }

@@ -29,7 +29,7 @@ mod starts;
 use std::sync::Arc;
 
 use ajedrecista_automata::Session;
-use ajedrecista_automata::app::Practice;
+use ajedrecista_automata::app::{BuildQueue, Practice};
 use ajedrecista_tables::{Syzygy, Tablebase};
 
 pub use builds::Builds;
@@ -41,6 +41,9 @@ pub use store::{GameId, GameStore, Limits};
 /// The largest request body accepted: a move or a new game is well under a
 /// hundred bytes.
 pub const MAX_BODY_BYTES: usize = 4096;
+
+/// Builds waiting behind the one running, at most, by default.
+pub const BUILDS_WAITING: usize = 3;
 
 /// What every request shares.
 pub struct AppState {
@@ -54,6 +57,9 @@ pub struct AppState {
     /// The table builds under way (fed by the tables' progress callback
     /// where the caller wires it: [`AppState::with_builds`]).
     pub builds: Builds,
+    /// Tables too large to build within a request, built in the
+    /// background for probes (docs/web.md, "Builds in the background").
+    pub queue: BuildQueue,
     /// Syzygy files that answer a probe at once where a DTM table is not
     /// built (`serve --syzygy`).
     pub syzygy: Option<Arc<Syzygy>>,
@@ -96,6 +102,18 @@ impl AppState {
         Arc::new(state)
     }
 
+    /// [`AppState::new`] with at most `waiting` builds waiting behind the
+    /// one running.
+    pub fn with_builds_waiting(
+        tables: Arc<Tablebase>,
+        limits: Limits,
+        waiting: usize,
+    ) -> Arc<AppState> {
+        let mut state = AppState::unshared(tables, limits, work::WorkPool::for_this_machine());
+        state.queue = BuildQueue::new(Arc::clone(&state.tables), waiting);
+        Arc::new(state)
+    }
+
     /// [`AppState::new`] with the given work pool.
     pub fn with_pool(
         tables: Arc<Tablebase>,
@@ -107,6 +125,7 @@ impl AppState {
 
     fn unshared(tables: Arc<Tablebase>, limits: Limits, pool: work::WorkPool) -> AppState {
         AppState {
+            queue: BuildQueue::new(Arc::clone(&tables), BUILDS_WAITING),
             tables,
             audits: audit::AuditCache::default(),
             games: GameStore::new(limits),

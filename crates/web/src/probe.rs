@@ -2,7 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use ajedrecista_automata::app::{BuildPolicy, ProbeError, ProbeView};
+use ajedrecista_automata::app::{
+    BuildPolicy, BuildTicket, LinePgnError, ProbeError, ProbeView, QueueError, line_pgn,
+};
 use ajedrecista_tables::{
     CastlingRights, FenError, Material, Syzygy, SyzygyError, TableError, Tablebase, Variant,
     read_fen,
@@ -11,6 +13,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use shakmaty::{Chess, Position, Square};
 
+use crate::AppState;
 use crate::error::ApiError;
 
 /// The longest FEN accepted (a legal FEN of a few men is far shorter).
@@ -136,6 +139,85 @@ pub fn probe(
         Some(stop),
     )
     .map_err(|err| probe_error(err, "probe"))
+}
+
+/// A probe's answer: the view, or the ticket of the build its table waits
+/// for (a 202).
+pub enum ProbeAnswer {
+    View(Box<ProbeView>),
+    Building(BuildTicket),
+}
+
+/// [`probe`], where a table too large to build within a request is
+/// queued for a build in the background instead ([`QueueError::Busy`]
+/// is a 503 in words).
+pub fn probe_or_queue(
+    state: &AppState,
+    asked: Result<(Chess, Variant), ApiError>,
+    stop: &AtomicBool,
+) -> Result<ProbeAnswer, ApiError> {
+    let (position, variant) = asked?;
+    let view = || {
+        ProbeView::new(
+            &state.tables,
+            state.syzygy.as_deref(),
+            &position,
+            variant,
+            BuildPolicy::Interactive,
+            Some(stop),
+        )
+    };
+    match view() {
+        Err(ProbeError::NotBuiltOnRequest { .. }) => {}
+        answer => {
+            return answer
+                .map(|view| ProbeAnswer::View(Box::new(view)))
+                .map_err(|err| probe_error(err, "probe"));
+        }
+    }
+    match state.queue.ask(&position, variant) {
+        Ok(Some(ticket)) => Ok(ProbeAnswer::Building(ticket)),
+        // Built between the two looks.
+        Ok(None) => view()
+            .map(|view| ProbeAnswer::View(Box::new(view)))
+            .map_err(|err| probe_error(err, "probe")),
+        Err(err @ QueueError::Busy { .. }) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            err.to_string(),
+        )),
+        Err(err @ QueueError::Failed { .. }) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            err.to_string(),
+        )),
+        Err(QueueError::Probe(err)) => Err(probe_error(err, "probe")),
+    }
+}
+
+/// `GET /api/probe/pgn?fen=START&moves=UCI,UCI,...[&fixed_king=SQ]`: the
+/// analysis board's line.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineQuery {
+    pub fen: String,
+    #[serde(default)]
+    pub moves: String,
+    pub fixed_king: Option<String>,
+}
+
+/// The PGN of a line asked for, each move with its value as a comment
+/// (blocking: it may build a small table); a line that cannot be played
+/// is a 422 saying which move.
+pub fn line(tables: &Tablebase, query: &LineQuery) -> Result<String, ApiError> {
+    let asked = ProbeQuery {
+        fen: query.fen.clone(),
+        fixed_king: query.fixed_king.clone(),
+    };
+    let (start, variant) = asked.read()?;
+    let ucis: Vec<&str> = query.moves.split(',').filter(|m| !m.is_empty()).collect();
+    line_pgn(tables, &start, &ucis, variant, BuildPolicy::Interactive).map_err(|err| match err {
+        LinePgnError::Probe(err) => probe_error(err, "line"),
+        err => ApiError::unprocessable(err.to_string()),
+    })
 }
 
 #[cfg(test)]

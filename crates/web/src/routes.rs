@@ -8,6 +8,7 @@ use ajedrecista_automata::app::{
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
@@ -17,7 +18,7 @@ use crate::audit::{AuditKey, AuditQuery};
 use crate::error::{ApiError, ApiJson, ApiQuery};
 use crate::games::{MoveFailure, MoveRequest, NewGame};
 use crate::practice::NewPractice;
-use crate::probe::ProbeQuery;
+use crate::probe::{ProbeAnswer, ProbeQuery};
 use crate::server::RequestScope;
 use crate::store::GameId;
 use crate::store::lock;
@@ -51,6 +52,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/practice/{id}/undo", post(practice_undo))
         .route("/api/practice/{id}/retry", post(practice_retry))
         .route("/api/probe", get(probe))
+        .route("/api/probe/pgn", get(line_pgn))
         .route("/api/audit/{strategy}", get(audit))
         .merge(crate::calculator::routes(Arc::clone(&state.work)))
         .fallback(not_found)
@@ -134,7 +136,7 @@ async fn page(State(state): Shared) -> Json<PageView> {
 
 /// `GET /api/builds`: the table builds under way, for a progress bar.
 async fn builds(State(state): Shared) -> Json<Vec<crate::builds::BuildView>> {
-    Json(state.builds.now())
+    Json(state.builds.now(&state.queue.tickets()))
 }
 
 /// `GET /api/starts?fen=FEN`: which automata take the position as a start,
@@ -189,19 +191,35 @@ async fn probe(
     let answer = if ready {
         let work = move |scope: &RequestScope| {
             crate::probe::probe(&tables, syzygy.as_deref(), asked, scope.stop_flag())
+                .map(|view| ProbeAnswer::View(Box::new(view)))
         };
         scope.blocking(work).await
     } else {
-        // A build: on the work pool.
+        // A build: on the work pool, or queued in the background.
         let job_scope = scope.clone();
-        let work =
-            move || crate::probe::probe(&tables, syzygy.as_deref(), asked, job_scope.stop_flag());
+        let shared = Arc::clone(&state);
+        let work = move || crate::probe::probe_or_queue(&shared, asked, job_scope.stop_flag());
         state.work.run(Some(scope), work).await
     };
     match answer {
-        Ok(view) => Json(view).into_response(),
+        Ok(ProbeAnswer::View(view)) => Json(view).into_response(),
+        Ok(ProbeAnswer::Building(ticket)) => (StatusCode::ACCEPTED, Json(ticket)).into_response(),
         Err(err) => err.into_response(),
     }
+}
+
+/// The analysis board's line as a PGN file to download.
+async fn line_pgn(
+    State(state): Shared,
+    ApiQuery(query): ApiQuery<crate::probe::LineQuery>,
+) -> Result<Response, ApiError> {
+    let tables = Arc::clone(&state.tables);
+    let pgn = blocking(move || crate::probe::line(&tables, &query)).await?;
+    let headers = [
+        (CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8"),
+        (CONTENT_DISPOSITION, "attachment; filename=\"analysis.pgn\""),
+    ];
+    Ok((headers, pgn).into_response())
 }
 
 async fn audit(

@@ -4,6 +4,10 @@
 //! - [`probe`]: a position's tablebase view, the fixed-king rule, which
 //!   tables may be built on request ([`BuildPolicy`]), and the lines of a
 //!   FEN or EPD file.
+//! - [`build_queue`]: tables too large to build within a request, built
+//!   in the background one at a time, a few waiting.
+//! - [`line_pgn`](mod@line_pgn): an analysis board's line as PGN with
+//!   each move's value.
 //! - [`syzygy`](mod@syzygy): Syzygy's answer beside the DTM's.
 //! - [`audit_view`]: an audit with perfect play beside it.
 //! - [`claims`]: the sources' claims and the figures that test them.
@@ -14,7 +18,9 @@
 //! - [`strategies`]: the catalog as front ends read it.
 
 pub mod audit_view;
+pub mod build_queue;
 pub mod claims;
+pub mod line_pgn;
 pub mod practice;
 pub mod probe;
 pub mod quick_move;
@@ -24,7 +30,9 @@ pub mod syzygy;
 pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
+pub use build_queue::{BuildQueue, BuildTicket, QueueError};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
+pub use line_pgn::{LinePgnError, MAX_LINE_PLIES, line_pgn};
 pub use practice::{Hint, Practice, PracticeError, PracticeView, Summary, Turn, Verdict};
 pub use probe::{
     BuildPolicy, LineError, MoveValue, ProbeError, ProbeView, Source, check_fixed_king,

@@ -28,7 +28,8 @@ pub enum BuildPolicy {
     /// answers meanwhile), and perfect play's precondition.
     Patient,
     /// An answer within seconds (the web): up to four men, three in
-    /// the fixed-king game, larger tables only from the cache folder. A
+    /// the fixed-king game, larger tables only once at hand (the web has
+    /// them built in the background: [`super::BuildQueue`]). A
     /// five-man build takes minutes and a quarter of a gigabyte; the
     /// fixed-king game has a table per square of the king (64 three-man
     /// tables take 0.5 MB, four-man ones 34 MB a material). Built tables
@@ -47,7 +48,8 @@ impl BuildPolicy {
     }
 
     /// The material of `position`, if its table may be had under this
-    /// policy (in the cache folder, or small enough to build).
+    /// policy (in memory, in the cache folder, its cone built there, or
+    /// small enough to build).
     pub fn material(
         self,
         tables: &Tablebase,
@@ -56,7 +58,13 @@ impl BuildPolicy {
     ) -> Result<Material, ProbeError> {
         let material = Material::from_board(position.board())?;
         let limit = self.most_men_built(variant);
-        if material.len() > limit && !tables.in_cache_folder(&material, variant) {
+        // Cones are built by probes only, so of tables built on demand.
+        let at_hand = || {
+            tables.prober().has_table(&material, variant)
+                || (material.len() <= MAX_MEN_BUILT_ON_DEMAND
+                    && matches!(tables.cone(position, variant), Ok(Some(cone)) if cone.is_built()))
+        };
+        if material.len() > limit && !at_hand() {
             return Err(ProbeError::NotBuiltOnRequest {
                 material,
                 variant,

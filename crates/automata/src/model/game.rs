@@ -198,7 +198,6 @@ impl Game {
         let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
         let result = self.end.result();
         let plies = self.moves.len().to_string();
-        let mut pgn = String::new();
         let tags = [
             ("Event", Some("ajedrecista")),
             ("Site", Some("?")),
@@ -212,51 +211,72 @@ impl Game {
             ("Termination", self.end.termination()),
             ("PlyCount", Some(plies.as_str())),
         ];
-        for (tag, value) in tags
-            .iter()
-            .filter_map(|(tag, value)| Some((tag, (*value)?)))
-        {
-            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-            writeln!(pgn, "[{tag} \"{value}\"]").expect("writing to a String");
-        }
-        pgn.push('\n');
-
-        let mut tokens = Vec::new();
-        let mut position = self.start.clone();
-        // Counted here, in u64: shakmaty's fullmove counter stops at
-        // u32::MAX, and a FEN may start just below it.
-        let mut number = u64::from(self.start.fullmoves().get());
-        for (i, mv) in self.moves.iter().enumerate() {
-            if position.turn() == Color::White {
-                tokens.push(format!("{number}."));
-            } else if i == 0 {
-                tokens.push(format!("{number}..."));
-            }
-            if position.turn() == Color::Black {
-                number += 1;
-            }
-            tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
-        }
-        if !matches!(self.end, GameEnd::Checkmate | GameEnd::InProgress) {
-            tokens.push(format!("{{{}}}", self.end));
-        }
-        tokens.push(result.to_string());
-
-        let mut line_length = 0;
-        for token in tokens {
-            if line_length > 0 && line_length + 1 + token.len() > 79 {
-                pgn.push('\n');
-                line_length = 0;
-            } else if line_length > 0 {
-                pgn.push(' ');
-                line_length += 1;
-            }
-            pgn.push_str(&token);
-            line_length += token.len();
-        }
-        pgn.push('\n');
-        pgn
+        let closing = (!matches!(self.end, GameEnd::Checkmate | GameEnd::InProgress))
+            .then(|| self.end.to_string());
+        pgn_export(&tags, &self.start, &self.moves, &[], closing, result)
     }
+}
+
+/// PGN export text: the tags given (those with a value), then the moves
+/// from `start` in SAN, numbered, with `comments[i]` in braces after move
+/// `i` where there is one, a `closing` comment and the result, in lines of
+/// at most 79 characters.
+pub fn pgn_export(
+    tags: &[(&str, Option<&str>)],
+    start: &Chess,
+    moves: &[Move],
+    comments: &[String],
+    closing: Option<String>,
+    result: &str,
+) -> String {
+    let mut pgn = String::new();
+    for (tag, value) in tags
+        .iter()
+        .filter_map(|(tag, value)| Some((tag, (*value)?)))
+    {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        writeln!(pgn, "[{tag} \"{value}\"]").expect("writing to a String");
+    }
+    pgn.push('\n');
+
+    let mut tokens = Vec::new();
+    let mut position = start.clone();
+    // Counted here, in u64: shakmaty's fullmove counter stops at
+    // u32::MAX, and a FEN may start just below it.
+    let mut number = u64::from(start.fullmoves().get());
+    for (i, mv) in moves.iter().enumerate() {
+        if position.turn() == Color::White {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        if position.turn() == Color::Black {
+            number += 1;
+        }
+        tokens.push(SanPlus::from_move_and_play_unchecked(&mut position, *mv).to_string());
+        if let Some(comment) = comments.get(i) {
+            tokens.push(format!("{{{comment}}}"));
+        }
+    }
+    if let Some(closing) = closing {
+        tokens.push(format!("{{{closing}}}"));
+    }
+    tokens.push(result.to_string());
+
+    let mut line_length = 0;
+    for token in tokens {
+        if line_length > 0 && line_length + 1 + token.len() > 79 {
+            pgn.push('\n');
+            line_length = 0;
+        } else if line_length > 0 {
+            pgn.push(' ');
+            line_length += 1;
+        }
+        pgn.push_str(&token);
+        line_length += token.len();
+    }
+    pgn.push('\n');
+    pgn
 }
 
 #[cfg(test)]

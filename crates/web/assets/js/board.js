@@ -140,3 +140,12 @@ export function squareAt(svg, clientX, clientY) {
   if (column < 0 || column > 7 || row < 0 || row > 7) return null;
   return svg.dataset.flipped === "true" ? squareName(7 - column, row) : squareName(column, 7 - row);
 }
+
+/** The man on `square` drawn under the pointer while he is dragged. */
+export function dragMan(svg, square, event) {
+  const group = svg.querySelector(`g.piece[data-square="${square}"]`);
+  const box = svg.getBoundingClientRect();
+  const x = ((event.clientX - box.left) / box.width) * 8 - 0.5;
+  const y = ((event.clientY - box.top) / box.height) * 8 - 0.5;
+  if (group) group.setAttribute("transform", `translate(${x} ${y}) scale(0.01)`);
+}

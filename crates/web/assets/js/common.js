@@ -88,7 +88,7 @@ export function watchBuilds(prefix) {
     if (build) {
       if (build.total) { bar.max = build.total; bar.value = build.done; } else bar.removeAttribute("value");
       $(`${prefix}-build-text`).textContent = builds
-        .map((b) => `Building ${b.stage === "method" ? "" : "the table "}${b.table}: ${b.text}.`).join(" ");
+        .map((b) => `Building ${b.stage === "method" ? "" : "the table "}${b.table}: ${b.text}${b.estimate_seconds ? `, about ${b.estimate_seconds} s left` : ""}.`).join(" ");
       document.body.dataset.buildSeen = build.stage;
     } else if (Date.now() - started >= 500) {
       bar.removeAttribute("value");

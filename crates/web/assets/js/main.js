@@ -76,6 +76,7 @@ export function wireTabs() {
 function runAsKiosk(seconds) {
   document.body.dataset.kiosk = "true";
   $("pgn-download").hidden = true;
+  $("probe-pgn").parentElement.hidden = true;
   let touched = false;
   let timer = null;
   const wait = () => {

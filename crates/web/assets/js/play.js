@@ -2,7 +2,7 @@
 // display, the move list, the About panel), all from the catalog the
 // server serves (/api/strategies) and the game's view.
 
-import { boardFen, drawBoard, fileOf, parseBoard, rankOf, squareAt, squareName } from "./board.js";
+import { boardFen, dragMan, drawBoard, fileOf, parseBoard, rankOf, squareAt, squareName } from "./board.js";
 import { $, api, el, html, say, watchBuilds } from "./common.js";
 
 export const play = {
@@ -631,12 +631,7 @@ export function wirePlayBoard() {
     if (!drag) return;
     if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6) drag.moved = true;
     if (!drag.moved) return;
-    const svg = board.querySelector("svg");
-    const group = svg.querySelector(`g.piece[data-square="${drag.from}"]`);
-    const box = svg.getBoundingClientRect();
-    const x = ((event.clientX - box.left) / box.width) * 8 - 0.5;
-    const y = ((event.clientY - box.top) / box.height) * 8 - 0.5;
-    if (group) group.setAttribute("transform", `translate(${x} ${y}) scale(0.01)`);
+    dragMan(board.querySelector("svg"), drag.from, event);
   });
   board.addEventListener("pointerup", (event) => {
     const drag = play.dragging;

@@ -2,7 +2,7 @@
 // move's; a clicked move is played, the line so far listed, Back and
 // Forward step through it, and the position is in the address.
 
-import { drawBoard, parseBoard, squareAt } from "./board.js";
+import { dragMan, drawBoard, parseBoard, squareAt } from "./board.js";
 import { $, api, html, watchBuilds } from "./common.js";
 import { fieldError, humanize } from "./play.js";
 import { SetupBoard } from "./setup.js";
@@ -10,10 +10,14 @@ import { SetupBoard } from "./setup.js";
 export const line = { fens: [], sans: [], ucis: [], index: 0, flipped: false };
 // The answers of older probes are dropped: only the last asked is shown.
 let probesAsked = 0;
+// The progress of a table built in the background for the position shown, watched across probes.
+let backgroundBuild = null;
 let setup = null;
 // The moves of the position shown (the last probe's), and the square of the man picked to play one.
 let shownMoves = [];
 let picked = null;
+// Set for the moment after a drag ends, so that its click picks nothing.
+let dragEnded = false;
 
 /** The position set up by hand: in the field and the address, then probed. */
 function setupChanged() {
@@ -117,6 +121,11 @@ function renderLine() {
   });
   $("probe-back").disabled = line.index === 0;
   $("probe-forward").disabled = line.index >= line.fens.length - 1;
+  // The whole line listed, as PGN with each move's value (made by the server).
+  const pgn = new URLSearchParams({ fen: line.fens[0] || "", moves: line.ucis.join(",") });
+  const fixed = $("probe-fixed").value.trim();
+  if (fixed) pgn.set("fixed_king", fixed);
+  $("probe-pgn").href = `/api/probe/pgn?${pgn}`;
 }
 
 export function stepTo(index) {
@@ -138,6 +147,7 @@ export function wireTables() {
   $("probe-back").addEventListener("click", () => { if (line.index > 0) stepTo(line.index - 1); });
   $("probe-forward").addEventListener("click", () => { if (line.index < line.fens.length - 1) stepTo(line.index + 1); });
   $("probe-board").addEventListener("click", boardClicked);
+  wireDrag($("probe-board"));
   document.addEventListener("keydown", lineKey);
   $("probe-flip").addEventListener("click", () => { line.flipped = !line.flipped; probe(null, { keepLine: true }); });
   const params = new URLSearchParams(location.search);
@@ -180,12 +190,19 @@ export async function probe(event, options = {}) {
   $("probe-board").classList.add("probing");
   $("probe-board").setAttribute("aria-busy", "true");
   fieldError("probe-error", "");
-  $("probe-summary").textContent = "Probing...";
+  if (!options.again) $("probe-summary").textContent = "Probing...";
   const asked = ++probesAsked;
-  const watching = watchBuilds("probe");
+  // A build in the background keeps its progress bar from one look to the next.
+  const watching = backgroundBuild || watchBuilds("probe");
+  backgroundBuild = null;
   const response = await api("GET", `/api/probe?${query}`);
+  if (asked !== probesAsked) { watching.stop(); return; }
+  if (response.status === 202) {
+    backgroundBuild = watching;
+    awaitBuild(response.body, fen, options, asked);
+    return;
+  }
   watching.stop();
-  if (asked !== probesAsked) return;
   $("probe-board").classList.remove("probing");
   $("probe-board").setAttribute("aria-busy", "false");
   if (!response.ok) {
@@ -225,10 +242,30 @@ export async function probe(event, options = {}) {
   if (view.pv.length) $("probe-pv").textContent = `Principal variation: ${view.pv.join(" ")}${fifty}`;
 }
 
-/** A move played: the line goes on from here (what came after is dropped). */
+/**
+ * A table built in the background for the position asked (a 202 and its
+ * ticket): the position is drawn, the wait said in words, and the probe
+ * asked again until the value comes (or another position is asked).
+ */
+function awaitBuild(ticket, fen, options, asked) {
+  if (!setup.active) drawBoard($("probe-board"), parseBoard(fen), {}, null, "Position whose table is being built", null, line.flipped);
+  const minutes = ticket.estimate_seconds >= 120 ? `about ${Math.round(ticket.estimate_seconds / 60)} minutes` : `about ${ticket.estimate_seconds} seconds`;
+  const place = ticket.queue_position === 0 ? `being built, ${minutes} left`
+    : `waiting for ${ticket.queue_position === 1 ? "one build" : `${ticket.queue_position} builds`} ahead, then ${minutes}`;
+  $("probe-summary").textContent = `Building the table ${ticket.table} for this position: ${place}. The value shows once it is built.`;
+  document.body.dataset.probeBuilding = ticket.table;
+  // A newer probe has taken the progress bar over, or this one asks again.
+  setTimeout(() => { if (asked === probesAsked) probe(null, { ...options, keepLine: true, again: true }); }, 1000);
+}
+
+/**
+ * A move played: the line goes on from here. The same move as the line's
+ * next steps forward, keeping what came after; another move drops it.
+ */
 function playMove(move) {
   leaveSetup();
   picked = null;
+  if (line.ucis[line.index] === move.uci) { stepTo(line.index + 1); return; }
   line.fens = line.fens.slice(0, line.index + 1).concat([move.fen]);
   line.sans = line.sans.slice(0, line.index).concat([move.san]);
   line.ucis = line.ucis.slice(0, line.index).concat([move.uci]);
@@ -253,13 +290,54 @@ function drawShown() {
  */
 function boardClicked(event) {
   const svg = $("probe-board").querySelector("svg");
-  if (setup.active || !svg || !shownMoves.length) return;
+  if (dragEnded || setup.active || !svg || !shownMoves.length) return;
   const square = squareAt(svg, event.clientX, event.clientY);
   if (!square) return;
   const move = picked && shownMoves.find((m) => m.uci === picked + square || m.uci === `${picked}${square}q`);
   if (move) { playMove(move); return; }
   picked = shownMoves.some((m) => m.uci.startsWith(square)) ? square : null;
   drawShown();
+}
+
+/**
+ * A man of the side to move dragged to one of his squares plays the move
+ * (pointer events: a mouse, a pen or a finger); dropped elsewhere, he goes
+ * back. A press without a move is left to the click.
+ */
+function wireDrag(board) {
+  let drag = null;
+  board.addEventListener("pointerdown", (event) => {
+    const svg = board.querySelector("svg");
+    if (setup.active || !svg || !shownMoves.length) return;
+    const square = squareAt(svg, event.clientX, event.clientY);
+    if (!square || !shownMoves.some((m) => m.uci.startsWith(square))) return;
+    drag = { from: square, x: event.clientX, y: event.clientY, moved: false };
+    board.setPointerCapture(event.pointerId);
+  });
+  board.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6) drag.moved = true;
+    if (!drag.moved) return;
+    document.body.dataset.dragging = "true";
+    dragMan(board.querySelector("svg"), drag.from, event);
+  });
+  const end = (event) => {
+    const ended = drag;
+    drag = null;
+    if (!ended || !ended.moved) return;
+    document.body.dataset.dragging = "false";
+    // The click that follows a drag is not a pick.
+    dragEnded = true;
+    setTimeout(() => { dragEnded = false; }, 0);
+    const svg = board.querySelector("svg");
+    const square = svg && event.type === "pointerup" ? squareAt(svg, event.clientX, event.clientY) : null;
+    const move = square && shownMoves.find((m) => m.uci === ended.from + square || m.uci === `${ended.from}${square}q`);
+    picked = null;
+    if (move) playMove(move);
+    else drawShown();
+  };
+  board.addEventListener("pointerup", end);
+  board.addEventListener("pointercancel", end);
 }
 
 /** Left and right arrows step back and forward along the line, outside the fields and the set-up. */

@@ -217,7 +217,7 @@ export async function droppedGameGoesOn() {
  * it again; the heading says who refused; the analysis board draws it.
  */
 export async function refusedPositionOffersNoLoop(page) {
-  step("a refused five-man position");
+  step("a refused five-man position (six on the analysis board)");
   const five = "8/8/8/4k3/8/2R5/1P6/1K2r3 w - - 0 1";
   await openView(page, "play");
   await page.selectOption("#opponent", "perfect");
@@ -234,12 +234,14 @@ export async function refusedPositionOffersNoLoop(page) {
   check(heading === "Perfect play (the tables) does not take this position", `the heading says who refused (${heading})`);
   check((await page.textContent("#start-rule")).startsWith("Starts it takes:"), "the start rule follows the selector");
   await page.check('input[name="start"][value="machine"]');
+  // The analysis board builds five-man tables (checks/builds.mjs); six men it refuses.
+  const six = "8/8/8/4k3/8/2R5/1P6/1K2r2R w - - 0 1";
   await openView(page, "tables");
-  await page.fill("#probe-fen", five);
+  await page.fill("#probe-fen", six);
   await page.press("#probe-fen", "Enter");
   await probed(page);
-  check((await page.locator("#probe-board g.piece").count()) === 5, "the refused position is drawn on the analysis board");
-  check((await page.textContent("#probe-error")).includes("KRPvKR"), "the analysis board says why in words");
+  check((await page.locator("#probe-board g.piece").count()) === 6, "the refused position is drawn on the analysis board");
+  check((await page.textContent("#probe-error")).includes("KRRPvKR"), "the analysis board says why in words");
 }
 
 /** Whether `selector` lies wholly in the viewport as the page is scrolled. */

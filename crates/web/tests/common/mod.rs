@@ -11,6 +11,7 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+#[allow(dead_code)] // used by all the test files but builds.rs
 pub fn app(limits: Limits) -> (Router, Arc<AppState>) {
     let state = AppState::new(Arc::new(Tablebase::in_memory()), limits);
     (router(Arc::clone(&state)), state)
