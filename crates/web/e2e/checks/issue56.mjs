@@ -12,13 +12,7 @@ import { join } from "node:path";
  */
 export async function practiceAsWhite(page) {
   step("practice as White");
-  const start = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
-  await openView(page, "practice");
-  await page.selectOption("#practice-method", "rook-box");
-  await page.fill("#practice-fen", start);
-  await page.click("#practice-start");
-  await page.waitForSelector("#practice-play:not([hidden])");
-  await idle(page);
+  const start = await startRookPractice(page);
   const goal = Number((await page.textContent("#practice-goal")).match(/mate in (\d+)/)[1]);
   const label = await page.textContent('#practice-method option[value="rook-box"]');
   const address = new URL(page.url()).searchParams;
@@ -75,6 +69,19 @@ export async function kioskReturnsToStart() {
   check(await page.isVisible("#play-board"), "the start screen shows the board");
   step(`the kiosk page went back to its start after ${waited.toFixed(1)} s idle`);
   await page.close();
+}
+
+/** A practice of the rook mate by the box method from a set start,
+ * waited for until its board is up; returns the start. */
+async function startRookPractice(page) {
+  const start = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
+  await openView(page, "practice");
+  await page.selectOption("#practice-method", "rook-box");
+  await page.fill("#practice-fen", start);
+  await page.click("#practice-start");
+  await page.waitForSelector("#practice-play:not([hidden])");
+  await idle(page);
+  return start;
 }
 
 /** A page of its own on a server of its own (with `options`), loaded. */
@@ -187,13 +194,7 @@ export async function droppedGameGoesOn() {
   check(after.moves.length >= 1 && after.moves[0].uci === move, `the move was played in it (${after.moves.map((m) => m.san)})`);
 
   step("a practice dropped to make room for another visitor's");
-  const start = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
-  await openView(page, "practice");
-  await page.selectOption("#practice-method", "rook-box");
-  await page.fill("#practice-fen", start);
-  await page.click("#practice-start");
-  await page.waitForSelector("#practice-play:not([hidden])");
-  await idle(page);
+  const start = await startRookPractice(page);
   await page.fill("#practice-move", "Ra4");
   await page.press("#practice-move", "Enter");
   await idle(page);
