@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use ajedrecista_automata::app::{BuildTicket, method_tables_building};
+use ajedrecista_automata::app::{BuildTicket, method_tables_building, table_name};
 use ajedrecista_automata::{MethodProgress, StrategyName};
 use ajedrecista_tables::{Material, Progress, Variant};
 use serde::Serialize;
@@ -44,17 +44,9 @@ pub struct BuildView {
 pub struct Builds(Arc<Mutex<BTreeMap<String, BuildView>>>);
 
 impl Builds {
-    /// The table's name as the page shows it.
-    pub fn table_name(material: &Material, variant: Variant) -> String {
-        match variant {
-            Variant::Standard => material.to_string(),
-            Variant::FixedKing(square) => format!("{material}, king fixed on {square}"),
-        }
-    }
-
     /// A progress report of the tables crate.
     pub fn update(&self, material: &Material, variant: Variant, progress: Progress) {
-        let table = Builds::table_name(material, variant);
+        let table = table_name(material, variant);
         let (stage, done, total, text) = match progress {
             Progress::FirstPass { examined, total } => (
                 "first_pass",
@@ -89,7 +81,7 @@ impl Builds {
 
     /// The build of this table has ended.
     pub fn finish(&self, material: &Material, variant: Variant) {
-        lock(&self.0).remove(&Builds::table_name(material, variant));
+        lock(&self.0).remove(&table_name(material, variant));
     }
 
     /// The builds under way now: the tables', then the methods' own

@@ -95,10 +95,7 @@ impl BuildQueue {
     ) -> Result<Option<BuildTicket>, QueueError> {
         check_fixed_king(position, variant)?;
         let material = BuildPolicy::Patient.material(&self.tables, position, variant)?;
-        let table = match variant {
-            Variant::Standard => material.to_string(),
-            Variant::FixedKing(square) => format!("{material}, king fixed on {square}"),
-        };
+        let table = table_name(&material, variant);
         let mut line = lock(&self.line);
         if let Some((failed, reason)) = line.failed.take_if(|(failed, _)| *failed == table) {
             return Err(QueueError::Failed {
@@ -224,6 +221,15 @@ impl Line {
             elapsed_seconds: 0,
             estimate_seconds: self.waiting[place].estimate_seconds,
         })
+    }
+}
+
+/// A table's name as builds and tickets give it: `KRvK`, or `KQvKR, king
+/// fixed on c3`.
+pub fn table_name(material: &Material, variant: Variant) -> String {
+    match variant {
+        Variant::Standard => material.to_string(),
+        Variant::FixedKing(square) => format!("{material}, king fixed on {square}"),
     }
 }
 

@@ -30,7 +30,7 @@ pub mod syzygy;
 pub mod uci;
 
 pub use audit_view::{AuditView, AuditViewError, ExcessView, Replay};
-pub use build_queue::{BuildQueue, BuildTicket, QueueError};
+pub use build_queue::{BuildQueue, BuildTicket, QueueError, table_name};
 pub use claims::{CLAIMS, Check, Claim, ClaimError};
 pub use line_pgn::{LinePgnError, MAX_LINE_PLIES, line_pgn};
 pub use practice::{Hint, Practice, PracticeError, PracticeView, Summary, Turn, Verdict};
